@@ -1,0 +1,34 @@
+"""The engine's exceptions: each says what was wrong and carries a machine-readable code."""
+
+from __future__ import annotations
+
+
+class EngineError(ValueError):
+    """Base of every error the engine raises on bad input."""
+
+    code: str = "engine_error"
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+
+class InvalidPositionError(EngineError):
+    """The board and side to move cannot arise by legal play from the empty board."""
+
+
+class UnknownVariantError(EngineError):
+    """No variant of that name is registered."""
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        super().__init__(
+            "unknown_variant",
+            f"unknown variant {name!r}; known variants: {', '.join(known)}",
+            field="variant",
+        )
+
+
+class IllegalMoveError(EngineError):
+    """A move that is not allowed in the given position."""
