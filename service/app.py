@@ -1,0 +1,54 @@
+"""The application factory: configuration, the engine's prepared tables, views and errors."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Request
+from flask_cors import CORS
+from werkzeug.exceptions import BadRequest
+
+from . import api, meta
+from .body_limit import ChunkedBodyLimit
+from .prepared import prepared
+from .problems import register_problem_handlers
+
+DEFAULTS: dict[str, Any] = {
+    "MAX_CONTENT_LENGTH": 128 * 1024,
+    "CACHE_CONTROL": "public, max-age=86400, immutable",
+    "OPENAPI_PATH": str(Path(__file__).resolve().parent.parent / "openapi.yaml"),
+}
+
+
+class JSONRequest(Request):
+    def on_json_loading_failed(self, e: ValueError | None) -> Any:
+        if e is None:  # not a JSON content type: Flask answers 415
+            return super().on_json_loading_failed(e)
+        # Flask hides the parser's reason outside debug mode; it is the useful part.
+        raise BadRequest(f"the request body is not valid JSON: {e}")
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.request_class = JSONRequest
+    app.config.from_mapping(DEFAULTS)
+    if test_config is None:
+        app.config.from_prefixed_env("SANMOKU")
+    else:
+        app.config.from_mapping(test_config)
+
+    CORS(
+        app,
+        send_wildcard=True,
+        methods=["GET", "HEAD", "POST", "OPTIONS"],
+        expose_headers=["ETag", "X-Request-ID"],
+        max_age=86400,
+    )
+    app.extensions["sanmoku"] = prepared()
+    register_problem_handlers(app)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(meta.bp)
+    app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
+    return app
