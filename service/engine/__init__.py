@@ -5,6 +5,7 @@ from __future__ import annotations
 from .cache import CacheStats, TranspositionTable
 from .errors import EngineError, IllegalMoveError, InvalidPositionError, UnknownVariantError
 from .perft import count_games
+from .policies import DEFAULT_DEPTH, POLICIES, Policy, PolicyError, choose_move, get_policy, player
 from .position import EMPTY, MARKS, Position, Status, other
 from .search import Analysis, MoveValue, Result, Solver, Value
 from .solve import SolveTable, Summary, reachable, representative, solve_table
@@ -20,10 +21,12 @@ def warm_solvers() -> dict[str, Solver]:
 
 
 __all__ = [
+    "DEFAULT_DEPTH",
     "EMPTY",
     "MARKS",
     "MISERE",
     "NORMAL",
+    "POLICIES",
     "VARIANTS",
     "Analysis",
     "CacheStats",
@@ -31,6 +34,8 @@ __all__ = [
     "IllegalMoveError",
     "InvalidPositionError",
     "MoveValue",
+    "Policy",
+    "PolicyError",
     "Position",
     "Result",
     "SolveTable",
@@ -41,9 +46,12 @@ __all__ = [
     "UnknownVariantError",
     "Value",
     "Variant",
+    "choose_move",
     "count_games",
+    "get_policy",
     "get_variant",
     "other",
+    "player",
     "reachable",
     "representative",
     "solve_table",

@@ -1,0 +1,166 @@
+"""Ways to choose a move, by name: from perfect play down to a random mark, for playing and for levels.
+
+Every policy sees the same inputs: the solver of the position's variant, the position (not finished),
+one random generator and a look-ahead depth. Only ``random-best`` and ``random`` draw from the
+generator, and only ``depth`` reads the depth; the others ignore what they do not use.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .errors import EngineError
+from .heuristic import MAX_DEPTH, MIN_DEPTH, depth_limited_move
+from .position import Position
+from .search import MoveValue, Result, Solver
+from .strategy import strategy_move
+
+DEFAULT_DEPTH = 3
+
+Chooser = Callable[[Solver, Position, random.Random, int], int]
+Player = Callable[[Solver, Position], int]
+
+
+class PolicyError(EngineError):
+    """A move was asked for with an unknown policy, a depth out of range, or a finished game."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    name: str
+    summary: str
+    uses_seed: bool
+    uses_depth: bool
+    choose: Chooser
+
+
+def _perfect(solver: Solver, position: Position, rng: random.Random, depth: int) -> int:
+    best = solver.analyze(position).best_move
+    assert best is not None  # callers never pass a finished game
+    return best
+
+
+def _random_best(solver: Solver, position: Position, rng: random.Random, depth: int) -> int:
+    return rng.choice(solver.analyze(position).best_moves)
+
+
+def _random(solver: Solver, position: Position, rng: random.Random, depth: int) -> int:
+    return rng.choice(position.legal_moves())
+
+
+def _strategy(solver: Solver, position: Position, rng: random.Random, depth: int) -> int:
+    return strategy_move(position)
+
+
+def _depth(solver: Solver, position: Position, rng: random.Random, depth: int) -> int:
+    return depth_limited_move(position, depth)
+
+
+def _human(solver: Solver, position: Position, rng: random.Random, depth: int) -> int:
+    analysis = solver.analyze(position)
+    lost = analysis.value.result is Result.LOSS
+    # When lost, every move loses, so all of them are candidates; otherwise only the best ones.
+    candidates = analysis.moves if lost else tuple(m for m in analysis.moves if m.value == analysis.value)
+
+    def rank(move: MoveValue) -> tuple[int, tuple[int, int], int]:
+        return (-chances(solver, position.play(move.cell)), move.value.preference(), move.cell)
+
+    return min(candidates, key=rank).cell
+
+
+def chances(solver: Solver, position: Position) -> int:
+    """How many replies available in `position` give its side to move a worse result than its best."""
+    analysis = solver.analyze(position)
+    return sum(m.value.score < analysis.value.score for m in analysis.moves)
+
+
+POLICIES: dict[str, Policy] = {
+    p.name: p
+    for p in (
+        Policy(
+            "perfect",
+            "The best move: the fastest win, else a draw, else the slowest loss; the lowest cell of equals.",
+            uses_seed=False,
+            uses_depth=False,
+            choose=_perfect,
+        ),
+        Policy(
+            "random-best",
+            "Any of the best moves, drawn uniformly: it never gives away value but varies its games.",
+            uses_seed=True,
+            uses_depth=False,
+            choose=_random_best,
+        ),
+        Policy(
+            "human",
+            "A best move that leaves the opponent the most ways to go wrong; when lost, the losing move "
+            "that does so, then the slowest loss.",
+            uses_seed=False,
+            uses_depth=False,
+            choose=_human,
+        ),
+        Policy(
+            "strategy",
+            "A fixed rule list (win, block, centre, corner; mirrored rules under misère), no search.",
+            uses_seed=False,
+            uses_depth=False,
+            choose=_strategy,
+        ),
+        Policy(
+            "depth",
+            f"Alpha-beta search {MIN_DEPTH} to {MAX_DEPTH} plies ahead with a static evaluation of open "
+            "lines and forks at the horizon; no exact values.",
+            uses_seed=False,
+            uses_depth=True,
+            choose=_depth,
+        ),
+        Policy(
+            "random",
+            "Any legal move, drawn uniformly.",
+            uses_seed=True,
+            uses_depth=False,
+            choose=_random,
+        ),
+    )
+}
+
+
+def get_policy(name: str) -> Policy:
+    try:
+        return POLICIES[name]
+    except KeyError:
+        known = ", ".join(POLICIES)
+        message = f"unknown policy {name!r}; known policies: {known}"
+        raise PolicyError("unknown_policy", message, "policy") from None
+
+
+def player(policy: str, depth: int | None = None, seed: int | None = None) -> Player:
+    """A move chooser for one game or many: inputs are checked once and one generator serves every call.
+
+    `depth` defaults to DEFAULT_DEPTH; when given it must lie in MIN_DEPTH..MAX_DEPTH for every policy,
+    though only ``depth`` reads it. With `seed` None the random policies are not reproducible.
+    """
+    chosen = get_policy(policy)
+    plies = DEFAULT_DEPTH if depth is None else depth
+    if not MIN_DEPTH <= plies <= MAX_DEPTH:
+        raise PolicyError(
+            "bad_depth", f"depth {plies} is not between {MIN_DEPTH} and {MAX_DEPTH} plies", "depth"
+        )
+    rng = random.Random(seed)
+
+    def move(solver: Solver, position: Position) -> int:
+        if position.is_over:
+            message = f"the game is over ({position.status.value}); there is no move to choose"
+            raise PolicyError("game_over", message, "board")
+        return chosen.choose(solver, position, rng, plies)
+
+    return move
+
+
+def choose_move(
+    solver: Solver, position: Position, policy: str, depth: int | None = None, seed: int | None = None
+) -> int:
+    """The cell that `policy` plays in `position`; raises PolicyError on bad input (see `player`)."""
+    return player(policy, depth, seed)(solver, position)
