@@ -1,0 +1,62 @@
+"""Variants, health checks, the spec and its page, and CORS."""
+
+from __future__ import annotations
+
+import yaml
+from flask.testing import FlaskClient
+
+from service.engine import VARIANTS
+from tests.api.contract import SPEC, check_response
+
+
+def test_variants_come_from_the_registry(client: FlaskClient) -> None:
+    body = check_response(client.get("/variants"), "/variants", "get")
+    assert [v["name"] for v in body["variants"]] == list(VARIANTS)
+    misere = body["variants"][1]
+    assert misere == {"name": "misere", "rules": VARIANTS["misere"].rules, "rows": 3, "cols": 3, "k": 3,
+                      "misere": True}  # fmt: skip
+
+
+def test_health_and_readiness(client: FlaskClient) -> None:
+    assert check_response(client.get("/healthz"), "/healthz", "get") == {"status": "ok"}
+    ready = check_response(client.get("/readyz"), "/readyz", "get")
+    assert ready["status"] == "ready" and ready["positions"] == 4 * 5478
+    assert ready["caches"] == {"normal": {"entries": 765}, "misere": {"entries": 765}}
+
+
+def test_the_spec_is_served_as_is(client: FlaskClient) -> None:
+    response = client.get("/openapi.yaml")
+    check_response(response, "/openapi.yaml", "get")
+    assert yaml.safe_load(response.data) == SPEC
+
+
+def test_docs_page_and_its_assets_are_local(client: FlaskClient) -> None:
+    page = client.get("/docs")
+    check_response(page, "/docs", "get")
+    html = page.get_data(as_text=True)
+    assert "http://" not in html and "https://" not in html
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css"):
+        assert f"/docs/static/{asset}" in html
+        response = client.get(f"/docs/static/{asset}")
+        assert response.status_code == 200 and len(response.data) > 1000
+        response.close()
+    assert client.get("/docs/static/nope.js").status_code == 404
+
+
+def test_cors_is_open_to_any_origin(client: FlaskClient) -> None:
+    response = client.post(
+        "/analyze", json={"board": "........."}, headers={"Origin": "https://elsewhere.example"}
+    )
+    assert response.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Origin" not in response.headers.get("Vary", "")
+    preflight = client.options(
+        "/analyze",
+        headers={
+            "Origin": "https://elsewhere.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        },
+    )
+    assert preflight.headers["Access-Control-Allow-Origin"] == "*"
+    assert "POST" in preflight.headers["Access-Control-Allow-Methods"]
+    assert "content-type" in preflight.headers["Access-Control-Allow-Headers"].lower()
