@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from .cache import CacheStats, TranspositionTable
 from .errors import EngineError, IllegalMoveError, InvalidPositionError, UnknownVariantError
+from .mainline import MainLine, main_line
 from .perft import count_games
 from .policies import DEFAULT_DEPTH, POLICIES, Policy, PolicyError, choose_move, get_policy, player
 from .position import EMPTY, MARKS, Position, Status, other
+from .review import (
+    IllegalSequenceError,
+    PlyReview,
+    Review,
+    SideSummary,
+    Verdict,
+    moves_from_boards,
+    review_boards,
+    review_game,
+)
 from .search import Analysis, MoveValue, Result, Solver, Value
 from .solve import SolveTable, Summary, reachable, representative, solve_table
 from .variants import MISERE, NORMAL, VARIANTS, Variant, get_variant
@@ -32,12 +43,17 @@ __all__ = [
     "CacheStats",
     "EngineError",
     "IllegalMoveError",
+    "IllegalSequenceError",
     "InvalidPositionError",
+    "MainLine",
     "MoveValue",
+    "PlyReview",
     "Policy",
     "PolicyError",
     "Position",
     "Result",
+    "Review",
+    "SideSummary",
     "SolveTable",
     "Solver",
     "Status",
@@ -46,14 +62,19 @@ __all__ = [
     "UnknownVariantError",
     "Value",
     "Variant",
+    "Verdict",
     "choose_move",
     "count_games",
     "get_policy",
     "get_variant",
+    "main_line",
+    "moves_from_boards",
     "other",
     "player",
     "reachable",
     "representative",
+    "review_boards",
+    "review_game",
     "solve_table",
     "warm_solvers",
 ]

@@ -1,0 +1,160 @@
+"""Reviewing a played game: every ply judged against perfect play, and a tally per side."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .errors import IllegalMoveError, InvalidPositionError
+from .position import EMPTY, MARKS, Position, Status
+from .search import Solver, Value
+from .variants import Variant
+
+_UNREADABLE = ("wrong_length", "bad_character")
+
+
+class Verdict(StrEnum):
+    BEST = "best"  # the move keeps the position's exact value
+    SLOWER = "slower"  # same result, but a slower win or a faster loss
+    MISTAKE = "mistake"  # win to draw, or draw to loss
+    BLUNDER = "blunder"  # win to loss
+
+
+class IllegalSequenceError(IllegalMoveError):
+    """A game that cannot be played as given; `ply` is the 1-based ply where it goes wrong."""
+
+    def __init__(self, code: str, message: str, field: str, ply: int) -> None:
+        super().__init__(code, message, field)
+        self.ply = ply
+
+
+@dataclass(frozen=True)
+class PlyReview:
+    ply: int  # 1-based
+    player: str  # X or O: who moved
+    cell: int
+    before: Value  # the position's value before the move, for the mover
+    played: Value  # the value of the move played, for the mover
+    best_moves: tuple[int, ...]
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class SideSummary:
+    player: str
+    best: int
+    slower: int
+    mistake: int
+    blunder: int
+
+    @classmethod
+    def of(cls, player: str, plies: Sequence[PlyReview]) -> SideSummary:
+        counts = Counter(p.verdict for p in plies if p.player == player)
+        return cls(player, *(counts[v] for v in Verdict))
+
+    @property
+    def moves(self) -> int:
+        return self.best + self.slower + self.mistake + self.blunder
+
+
+@dataclass(frozen=True)
+class Review:
+    variant: str
+    first: str
+    plies: tuple[PlyReview, ...]
+    final: Position
+    summaries: tuple[SideSummary, SideSummary]  # X, then O
+
+    @property
+    def status(self) -> Status:
+        return self.final.status
+
+    def summary(self, player: str) -> SideSummary:
+        return self.summaries[MARKS.index(player)]
+
+
+def judge(before: Value, played: Value) -> Verdict:
+    drop = before.score - played.score
+    if drop >= 2:
+        return Verdict.BLUNDER
+    if drop == 1:
+        return Verdict.MISTAKE
+    return Verdict.BEST if played == before else Verdict.SLOWER
+
+
+def review_game(solver: Solver, moves: Sequence[int], first: str = "X") -> Review:
+    """Replay `moves` (cells) from the empty board with `first` to move; raise IllegalSequenceError."""
+    position = _start(solver.variant, first)
+    plies = []
+    for ply, cell in enumerate(moves, 1):
+        try:
+            child = position.play(cell)
+        except IllegalMoveError as error:
+            raise IllegalSequenceError(error.code, f"ply {ply}: {error.message}", "moves", ply) from None
+        analysis = solver.analyze(position)
+        played = next(m.value for m in analysis.moves if m.cell == cell)
+        verdict = judge(analysis.value, played)
+        mover = position.to_move
+        plies.append(PlyReview(ply, mover, cell, analysis.value, played, analysis.best_moves, verdict))
+        position = child
+    summaries = (SideSummary.of(MARKS[0], plies), SideSummary.of(MARKS[1], plies))
+    return Review(solver.variant.name, _first(first), tuple(plies), position, summaries)
+
+
+def review_boards(solver: Solver, boards: Sequence[str], first: str = "X") -> Review:
+    """Review a game given as the board after each ply (see `moves_from_boards`)."""
+    return review_game(solver, moves_from_boards(boards, first, solver.variant), first)
+
+
+def moves_from_boards(boards: Sequence[str], first: str, variant: Variant) -> list[int]:
+    """The cells played, from the board after each ply (the empty start board is not listed).
+
+    Each board must add exactly one mark, of the side to move, to the one before. A board that cannot
+    be read (code wrong_length or bad_character), breaks that rule (bad_step) or comes after the end of
+    the game (game_over) raises IllegalSequenceError for its ply.
+    """
+    position = _start(variant, first)
+    cells = []
+    for ply, board in enumerate(boards, 1):
+        if position.is_over:
+            message = f"ply {ply}: the game is already over ({position.status.value})"
+            raise IllegalSequenceError("game_over", message, "boards", ply)
+        cell = _step(position, _read(board, variant, ply), ply)
+        cells.append(cell)
+        position = position.play(cell)
+    return cells
+
+
+def _read(board: str, variant: Variant, ply: int) -> str:
+    """The board with X, O and EMPTY only; raise for a wrong length or character."""
+    try:
+        Position.parse(board, None, variant)
+    except InvalidPositionError as error:
+        # Only a board that cannot be read is reported as such. A board one legal mark from the last
+        # is always valid, so any other board fails the step check with a message about the step.
+        if error.code in _UNREADABLE:
+            raise IllegalSequenceError(error.code, f"ply {ply}: {error.message}", "boards", ply) from None
+    return "".join(mark if mark in MARKS else EMPTY for mark in board.upper())
+
+
+def _first(first: str) -> str:
+    side = first.upper()
+    if side not in MARKS:
+        raise InvalidPositionError("bad_side_to_move", f"first is {first!r}; use X or O", "first")
+    return side
+
+
+def _start(variant: Variant, first: str) -> Position:
+    return Position.empty(variant, _first(first))
+
+
+def _step(position: Position, cells: str, ply: int) -> int:
+    changed = [i for i, (old, new) in enumerate(zip(position.cells, cells, strict=True)) if old != new]
+    mover = position.to_move
+    if len(changed) == 1 and position.cells[changed[0]] == EMPTY and cells[changed[0]] == mover:
+        return changed[0]
+    found = f"it changes cells {', '.join(map(str, changed))}" if changed else "it is the same board"
+    message = f"ply {ply}: the board must add one {mover} to the previous board; {found}"
+    raise IllegalSequenceError("bad_step", message, "boards", ply)
