@@ -8,7 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from .engine import Position, Solver, SolveTable, reachable, solve_table, warm_solvers
+from .engine import Position, Solver, SolveTable, solve_table, warm_solvers
+from .engine.solve import canonical_table
 from .payloads import analysis_payload, dumps, table_csv, table_ndjson, table_payload
 
 SOLVE_FORMATS: dict[str, tuple[str, Callable[[SolveTable], bytes]]] = {
@@ -53,11 +54,12 @@ class Prepared:
         self.solves: dict[tuple[str, str, str, str], SolveBodies] = {}
         for name, solver in solvers.items():
             for first in "XO":
-                for position in reachable(Position.empty(solver.variant, first)):
-                    body = make_body(dumps(analysis_payload(solver.analyze(position))), "application/json")
-                    self.analyses[(name, position.cells, position.to_move)] = body
+                full = solve_table(solver, first)
+                for analysis in full.entries.values():
+                    body = make_body(dumps(analysis_payload(analysis)), "application/json")
+                    self.analyses[(name, analysis.position.cells, analysis.position.to_move)] = body
                 for symmetry, canonical in SYMMETRIES.items():
-                    table = solve_table(solver, first, canonical)
+                    table = canonical_table(full) if canonical else full
                     for fmt, (mimetype, render) in SOLVE_FORMATS.items():
                         plain = make_body(render(table), mimetype)
                         self.solves[(name, first, symmetry, fmt)] = SolveBodies(plain, gzipped(plain))

@@ -49,23 +49,30 @@ class Position:
     def geometry(self) -> Geometry:
         return geometry_of(self.variant)
 
+    @cached_property
+    def _masks(self) -> dict[str, int]:
+        masks = dict.fromkeys((*MARKS, EMPTY), 0)
+        for i, c in enumerate(self.cells):
+            masks[c] |= 1 << i
+        return masks
+
     def mask(self, mark: str) -> int:
-        return sum(1 << i for i, c in enumerate(self.cells) if c == mark)
+        return self._masks[mark]
 
     @property
     def mine(self) -> int:
-        return self.mask(self.to_move)
+        return self._masks[self.to_move]
 
     @property
     def theirs(self) -> int:
-        return self.mask(other(self.to_move))
+        return self._masks[other(self.to_move)]
 
     @property
     def line_holder(self) -> str | None:
         """Who holds a line; in a valid position only the side that moved last can."""
         return other(self.to_move) if self.geometry.holds_line(self.theirs) else None
 
-    @property
+    @cached_property
     def status(self) -> Status:
         holder = self.line_holder
         if holder is not None:

@@ -49,10 +49,15 @@ def representative(position: Position) -> str:
 
 def solve_table(solver: Solver, first: str = "X", canonical: bool = False) -> SolveTable:
     positions = reachable(Position.empty(solver.variant, first))
-    if canonical:
-        positions = [p for p in positions if representative(p) == p.cells]
     entries = {p.cells: solver.analyze(p) for p in positions}
-    return SolveTable(solver.variant.name, first, canonical, entries, summarize(entries.values()))
+    table = SolveTable(solver.variant.name, first, False, entries, summarize(entries.values()))
+    return canonical_table(table) if canonical else table
+
+
+def canonical_table(table: SolveTable) -> SolveTable:
+    """The same table cut to one representative per symmetry class."""
+    entries = {b: a for b, a in table.entries.items() if representative(a.position) == b}
+    return SolveTable(table.variant, table.first, True, entries, summarize(entries.values()))
 
 
 def summarize(analyses: object) -> Summary:
