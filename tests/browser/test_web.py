@@ -1,0 +1,176 @@
+"""The reference front end in headless Chromium against the real app on a loopback port."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+import pytest
+
+from .conftest import ARTIFACTS, DESKTOP, PHONE
+from .ui import (
+    KEY_OF_CELL,
+    api_get,
+    api_post,
+    click_cell,
+    open_app,
+    press_cell,
+    show_overlay,
+    shown_cell,
+    state,
+    value_words,
+    verdict_words,
+    wait_idle,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+ROW_COL = {cell: (cell // 3 + 1, cell % 3 + 1) for cell in range(9)}
+
+
+def free_cells(board: str) -> list[int]:
+    return [cell for cell, mark in enumerate(board) if mark == "."]
+
+
+@pytest.mark.parametrize(("variant", "human"), [("normal", "X"), ("misere", "O")])
+def test_the_perfect_computer_is_never_beaten(page: Page, variant: str, human: str) -> None:
+    open_app(page, variant=variant, human=human)
+    page.select_option("#policy", "perfect")
+    rng = random.Random(f"{variant}-{human}")
+    for turn in range(9):
+        if state(page, "status") != "in_progress":
+            break
+        assert state(page, "to-move") == human, "the computer has answered before the human's turn"
+        cell = rng.choice(free_cells(state(page, "board")))
+        # Alternate the two ways of playing: the keypad keys and a click.
+        (press_cell if turn % 2 == 0 else click_cell)(page, cell)
+    status = state(page, "status")
+    assert status in ("x_won", "o_won", "draw"), f"the game did not end: {status}"
+    assert status != f"{human.lower()}_won", "the human beat the perfect computer"
+    assert "Game over" in page.inner_text("#status")
+
+
+def assert_overlay_matches(page: Page, base_url: str, variant: str) -> None:
+    board, to_move = state(page, "board"), state(page, "to-move")
+    expected = api_post(base_url, "/analyze", {"board": board, "to_move": to_move, "variant": variant})
+    moves = {move["cell"]: move for move in expected["moves"]}
+    for cell in range(9):
+        shown = shown_cell(page, cell)
+        row, col = ROW_COL[cell]
+        if cell not in moves:
+            assert shown["result"] is None and shown["text"] == "", f"occupied cell {cell} shows a value"
+            assert shown["label"] == f"cell {KEY_OF_CELL[cell]}, row {row} column {col}, {board[cell]}"
+            continue
+        move = moves[cell]
+        words = value_words(move)
+        assert (shown["result"], shown["remoteness"]) == (move["result"], str(move["remoteness"])), cell
+        assert shown["text"] == words, cell
+        assert shown["best"] == (cell in expected["best_moves"]), cell
+        label = f"cell {KEY_OF_CELL[cell]}, row {row} column {col}, empty, {words}"
+        assert shown["label"] == label + (", best move" if shown["best"] else "")
+    assert page.inner_text("#verdict") == verdict_words(expected)
+
+
+def test_the_overlay_shows_the_analysis_of_each_position(page: Page, base_url: str) -> None:
+    open_app(page, mode="humans")
+    show_overlay(page)
+    # X takes the centre, O an edge (a mistake), and X goes on to a forced win.
+    for cell in [None, 4, 1, 0, 8, 6]:
+        if cell is not None:
+            click_cell(page, cell)
+        assert_overlay_matches(page, base_url, "normal")
+    assert "X wins in" in page.inner_text("#verdict")
+
+
+def test_misere_changes_the_overlay(page: Page, base_url: str) -> None:
+    open_app(page, mode="humans")
+    show_overlay(page)
+    assert {shown_cell(page, cell)["text"] for cell in range(9)} == {"draws"}
+    page.select_option("#variant", "misere")
+    wait_idle(page)
+    assert_overlay_matches(page, base_url, "misere")
+    assert shown_cell(page, 4)["text"] == "draws" and shown_cell(page, 4)["best"]
+    for cell in [0, 1, 2, 3, 5, 6, 7, 8]:
+        shown = shown_cell(page, cell)
+        assert shown["result"] == "loss" and shown["text"].startswith("loses in"), shown
+    assert page.inner_text("#verdict") == "X to move: draw with perfect play"
+
+
+def test_the_main_line_is_shown_on_request(page: Page, base_url: str) -> None:
+    open_app(page, mode="humans")
+    show_overlay(page)
+    click_cell(page, 4)
+    click_cell(page, 1)
+    query = {"board": ".O..X....", "to_move": "X", "variant": "normal", "mainline": "true"}
+    expected = api_get(base_url, "/analyze", **query)
+    page.click("#mainline-button")
+    page.wait_for_selector("#mainline[data-state='ready']")
+    cells = expected["mainline"]["cells"]
+    assert page.get_attribute("#mainline", "data-cells") == ",".join(map(str, cells))
+    assert page.get_attribute("#mainline", "data-status") == expected["mainline"]["status"]
+    sides = ["X", "O"] * 5
+    sequence = ", ".join(f"{side}→{KEY_OF_CELL[cell]}" for side, cell in zip(sides, cells, strict=False))
+    assert sequence in page.inner_text("#mainline")
+
+
+def test_a_finished_game_is_reviewed_ply_by_ply(page: Page, base_url: str) -> None:
+    open_app(page, mode="humans")
+    moves = [4, 1, 0, 8, 6, 2, 3]  # O's edge reply loses; X completes the left column
+    for cell in moves:
+        click_cell(page, cell)
+    assert state(page, "status") == "x_won"
+    expected = api_post(base_url, "/review", {"moves": moves, "variant": "normal", "first": "X"})
+    page.wait_for_selector("#review[data-state='ready']")
+    rows = page.locator("#review-list li")
+    assert rows.count() == len(moves) == len(expected["plies"])
+    for index, ply in enumerate(expected["plies"]):
+        row = rows.nth(index)
+        assert row.get_attribute("data-ply") == str(ply["ply"])
+        assert row.get_attribute("data-cell") == str(ply["cell"])
+        assert row.get_attribute("data-verdict") == ply["verdict"]
+        assert f"{ply['player']}→{KEY_OF_CELL[ply['cell']]}" in row.inner_text()
+        assert ply["verdict"] in row.inner_text()
+    assert expected["plies"][1]["verdict"] in ("mistake", "blunder")
+
+
+def test_keys_follow_the_keypad_and_undo_takes_back_a_round(page: Page) -> None:
+    open_app(page)
+    assert page.get_attribute("#status", "aria-live") == "polite"
+    press_cell(page, 6)  # key 1: bottom left
+    assert state(page, "board")[6] == "X"
+    assert state(page, "moves").count(",") == 1, "the computer did not answer"
+    press_cell(page, 2 if state(page, "board")[2] == "." else 8)
+    assert len(state(page, "moves").split(",")) == 4
+    page.click("#undo")
+    wait_idle(page)
+    assert len(state(page, "moves").split(",")) == 2
+    assert state(page, "to-move") == "X"
+    page.click("#undo")
+    wait_idle(page)
+    assert state(page, "moves") == "" and page.is_disabled("#undo")
+
+
+def test_layout_on_a_phone_and_a_desktop(browser: Browser, base_url: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for name, viewport in [("phone", PHONE), ("desktop", DESKTOP)]:
+        context = browser.new_context(viewport=viewport, base_url=base_url)
+        try:
+            page = context.new_page()
+            open_app(page, mode="humans")
+            show_overlay(page)
+            for cell in [4, 0, 8]:
+                click_cell(page, cell)
+            page.click("#mainline-button")
+            page.wait_for_selector("#mainline:not([data-state='loading'])")
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+            page.screenshot(path=str(ARTIFACTS / f"{name}-full.png"), full_page=True)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], f"{name}: the page scrolls sideways ({width}px)"
+            box = page.locator("#board").bounding_box()
+            assert box is not None
+            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+            assert box["y"] + box["height"] <= viewport["height"], f"{name}: the board is cut off"
+        finally:
+            context.close()
