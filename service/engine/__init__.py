@@ -20,6 +20,7 @@ from .review import (
 )
 from .search import Analysis, MoveValue, Result, Solver, Value
 from .solve import SolveTable, Summary, reachable, representative, solve_table
+from .strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
 from .variants import MISERE, NORMAL, VARIANTS, Variant, get_variant
 
 
@@ -39,8 +40,10 @@ __all__ = [
     "NORMAL",
     "POLICIES",
     "VARIANTS",
+    "Accuracy",
     "Analysis",
     "CacheStats",
+    "Contender",
     "EngineError",
     "IllegalMoveError",
     "IllegalSequenceError",
@@ -51,12 +54,14 @@ __all__ = [
     "Policy",
     "PolicyError",
     "Position",
+    "Record",
     "Result",
     "Review",
     "SideSummary",
     "SolveTable",
     "Solver",
     "Status",
+    "Strength",
     "Summary",
     "TranspositionTable",
     "UnknownVariantError",
@@ -68,6 +73,7 @@ __all__ = [
     "get_policy",
     "get_variant",
     "main_line",
+    "measure_strength",
     "moves_from_boards",
     "other",
     "player",
@@ -76,5 +82,6 @@ __all__ = [
     "review_boards",
     "review_game",
     "solve_table",
+    "strength_table",
     "warm_solvers",
 ]
