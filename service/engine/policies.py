@@ -59,6 +59,13 @@ def _depth(solver: Solver, position: Position, rng: random.Random, depth: int) -
 
 
 def _human(solver: Solver, position: Position, rng: random.Random, depth: int) -> int:
+    """Article 004's "human-like best effort": win as fast as possible, and let the opponent go wrong.
+
+    Not lost: among the moves of exactly the best value (the fastest wins, or the draws), the one that
+    leaves the opponent the most `chances` to go wrong, then the lowest cell. Lost: among all moves,
+    the most chances first, then the slowest loss, then the lowest cell. A chance is a reply whose
+    result (win, draw, loss; speed does not count) is worse for the opponent than its best.
+    """
     analysis = solver.analyze(position)
     lost = analysis.value.result is Result.LOSS
     # When lost, every move loses, so all of them are candidates; otherwise only the best ones.
