@@ -2,7 +2,7 @@
 // Every value shown comes from the public HTTP API (see api.js); this file keeps the game and the DOM.
 
 import * as api from "./api.js";
-import { EMPTY, boardOf, cellOfKey, keyOfCell, playerOf, sideToMove, undoLength } from "./game.js";
+import { EMPTY, boardOf, cellOfKey, keyOfCell, lineCells, sideToMove, undoLength } from "./game.js";
 import {
   cellLabel,
   countWords,
@@ -32,7 +32,7 @@ const FALLBACK_VARIANT = {
   k: 3,
   misere: false,
 };
-const VERDICT_ORDER = ["best", "slower", "mistake", "blunder"];
+const VERDICTS = ["best", "slower", "mistake", "blunder"];
 
 const $ = (id) => document.getElementById(id);
 
@@ -359,24 +359,28 @@ function renderBoard() {
   const marks = board();
   const values = overlayValues();
   const playable = !state.busy && !state.error && gameStatus() === "in_progress" && !isComputerTurn();
+  const line = isOver() ? lineCells(marks, variant()) : new Set();
   $("board").classList.toggle("with-overlay", values !== null);
   for (const button of $("board").children) {
-    renderCell(button, marks, values, playable);
+    renderCell(button, { marks, values, playable, line });
   }
 }
 
-function renderCell(button, marks, values, playable) {
+function renderCell(button, { marks, values, playable, line }) {
   const cell = Number(button.dataset.cell);
   const mark = marks[cell];
   const move = values && mark === EMPTY ? values.moves.get(cell) : undefined;
   const best = Boolean(move && values.best.has(cell));
+  const inLine = line.has(cell);
   button.dataset.mark = mark;
+  button.classList.toggle("line", inLine);
   setData(button, "result", move && move.result);
   setData(button, "remoteness", move && String(move.remoteness));
   setData(button, "best", best ? "true" : undefined);
   button.classList.toggle("best", best);
   button.setAttribute("aria-disabled", String(!(playable && mark === EMPTY)));
-  button.setAttribute("aria-label", cellLabel({ name: cellName(cell), ...cellPosition(cell), mark, value: move, best }));
+  const label = cellLabel({ name: cellName(cell), ...cellPosition(cell), mark, value: move, best });
+  button.setAttribute("aria-label", inLine ? `${label}, in the line` : label);
   setText(button.querySelector(".cell-mark"), mark === EMPTY ? "" : mark);
   setText(button.querySelector(".cell-value"), move ? valueWords(move) : "");
   setText(button.querySelector(".cell-best"), best ? "★ best" : "");
@@ -488,8 +492,13 @@ function summaryWords(summary) {
   }
   return ["X", "O"]
     .filter((side) => summary[side])
-    .map((side) => `${side}: ${VERDICT_ORDER.map((v) => countWords(summary[side][v] ?? 0, v)).join(", ")}`)
+    .map((side) => `${side}: ${VERDICTS.map((v) => verdictCount(summary[side][v] ?? 0, v)).join(", ")}`)
     .join(" · ");
+}
+
+// "2 best", "0 slower", "1 mistake", "3 blunders".
+function verdictCount(count, verdict) {
+  return ["mistake", "blunder"].includes(verdict) ? countWords(count, verdict) : `${count} ${verdict}`;
 }
 
 // Writes only on change, so that the live regions announce only news.

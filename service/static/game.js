@@ -57,3 +57,41 @@ export function keyOfCell(cell, rows, cols) {
   const col = cell % cols;
   return (2 - row) * 3 + col + 1;
 }
+
+const DIRECTIONS = [
+  [0, 1],
+  [1, 0],
+  [1, 1],
+  [1, -1],
+];
+
+// The k cells from (row, col) in direction (dr, dc), or null where the board ends first.
+function lineFrom(row, col, [dr, dc], k, rows, cols) {
+  const cells = [];
+  for (let step = 0; step < k; step += 1) {
+    const r = row + dr * step;
+    const c = col + dc * step;
+    if (r < 0 || r >= rows || c < 0 || c >= cols) {
+      return null;
+    }
+    cells.push(r * cols + c);
+  }
+  return cells;
+}
+
+// The cells of every line of k equal marks: what ended the game, under either rule.
+export function lineCells(board, { rows, cols, k }) {
+  const found = new Set();
+  for (let row = 0; row < rows; row += 1) {
+    for (let col = 0; col < cols; col += 1) {
+      for (const direction of DIRECTIONS) {
+        const cells = lineFrom(row, col, direction, k, rows, cols);
+        const mark = cells && board[cells[0]];
+        if (mark && mark !== EMPTY && cells.every((cell) => board[cell] === mark)) {
+          cells.forEach((cell) => found.add(cell));
+        }
+      }
+    }
+  }
+  return found;
+}

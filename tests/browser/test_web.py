@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import TYPE_CHECKING
 
@@ -174,3 +175,56 @@ def test_layout_on_a_phone_and_a_desktop(browser: Browser, base_url: str) -> Non
             assert box["y"] + box["height"] <= viewport["height"], f"{name}: the board is cut off"
         finally:
             context.close()
+
+
+def test_a_failing_service_is_reported_and_can_be_retried(page: Page) -> None:
+    open_app(page)
+    problem = {"title": "Service Unavailable", "detail": "try again later", "status": 503}
+    page.route(
+        "**/move",
+        lambda route: route.fulfill(
+            status=503, content_type="application/problem+json", body=json.dumps(problem)
+        ),
+    )
+    press_cell(page, 4)
+    assert page.is_visible("#error")
+    assert "Service Unavailable: try again later" in page.inner_text("#error")
+    assert page.get_attribute(".cell[data-cell='0']", "aria-disabled") == "true"
+    page.unroute("**/move")
+    page.click("#retry")
+    wait_idle(page)
+    assert page.is_hidden("#error")
+    assert len(state(page, "moves").split(",")) == 2
+
+
+def test_the_page_modules_keep_the_keypad_and_undo_rules(page: Page) -> None:
+    page.goto("/")
+    found = page.evaluate(
+        """async () => {
+            const game = await import("/static/game.js");
+            const words = await import("/static/words.js");
+            const cells = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+            return {
+                keys: cells.map((cell) => game.keyOfCell(cell, 3, 3)),
+                back: cells.map((cell) => game.cellOfKey(game.keyOfCell(cell, 3, 3), 3, 3)),
+                undo: [
+                    game.undoLength([4, 0, 8, 2], "X", "X"),
+                    game.undoLength([4, 0, 8], "X", "X"),
+                    game.undoLength([4], "X", "O"),
+                    game.undoLength([4, 0], "X", null),
+                    game.undoLength([], "X", null),
+                ],
+                line: [...game.lineCells("OX.OX.OX.", { rows: 3, cols: 3, k: 3 })].sort(),
+                words: [
+                    words.valueWords({ result: "win", remoteness: 3 }),
+                    words.valueWords({ result: "draw", remoteness: 9 }),
+                    words.valueWords({ result: "loss", remoteness: 5 }),
+                ],
+            };
+        }"""
+    )
+    assert found["keys"] == [KEY_OF_CELL[cell] for cell in range(9)]
+    assert found["back"] == list(range(9))
+    assert found["undo"] == [2, 2, None, 1, None]
+    assert found["line"] == [0, 1, 3, 4, 6, 7]
+    assert found["words"] == ["wins in 3", "draws", "loses in 5"]
