@@ -15,11 +15,23 @@ import {
 
 // The policies of POST /move, strongest first.
 const POLICIES = [
-  { name: "perfect", label: "Perfect", summary: "Always a best move: the fastest win, else a draw, else the slowest loss." },
-  { name: "random-best", label: "Perfect, varied", summary: "A best move drawn at random: never gives away value, varies its games." },
+  {
+    name: "perfect",
+    label: "Perfect",
+    summary: "Always a best move: the fastest win, else a draw, else the slowest loss.",
+  },
+  {
+    name: "random-best",
+    label: "Perfect, varied",
+    summary: "A best move drawn at random: never gives away value, varies its games.",
+  },
   { name: "human", label: "Tricky", summary: "A best move that leaves you the most ways to go wrong." },
   { name: "strategy", label: "Rule list", summary: "Win, block, centre, corner: fixed rules, no search." },
-  { name: "depth", label: "Look-ahead", summary: "Searches a few plies ahead and guesses beyond: pick the depth." },
+  {
+    name: "depth",
+    label: "Look-ahead",
+    summary: "Searches a few plies ahead and guesses beyond: pick the depth.",
+  },
   { name: "random", label: "Random", summary: "Any legal move, drawn at random." },
 ];
 const DEPTHS = [1, 2, 3, 4, 5, 6, 7, 8];
@@ -38,7 +50,15 @@ const $ = (id) => document.getElementById(id);
 
 const state = {
   variants: new Map([[FALLBACK_VARIANT.name, FALLBACK_VARIANT]]),
-  settings: { mode: "computer", human: "X", first: "X", variant: "normal", policy: "perfect", depth: DEFAULT_DEPTH, shortcuts: true },
+  settings: {
+    mode: "computer",
+    human: "X",
+    first: "X",
+    variant: "normal",
+    policy: "perfect",
+    depth: DEFAULT_DEPTH,
+    shortcuts: true,
+  },
   overlay: false,
   moves: [],
   analysis: null, // GET /analyze of the current position, once it has arrived
@@ -154,7 +174,13 @@ async function playComputer(generation) {
   render();
   const { variant: variantName, policy, depth } = state.settings;
   const side = toMove();
-  const answer = await api.computerMove({ board: board(), toMove: side, variant: variantName, policy, depth });
+  const answer = await api.computerMove({
+    board: board(),
+    toMove: side,
+    variant: variantName,
+    policy,
+    depth,
+  });
   if (generation !== state.generation) {
     return;
   }
@@ -245,7 +271,12 @@ async function showMainline() {
   state.mainline = { state: "loading" };
   render();
   try {
-    const data = await api.analyze({ board: analysis.board, toMove: analysis.to_move, variant: analysis.variant, mainline: true });
+    const data = await api.analyze({
+      board: analysis.board,
+      toMove: analysis.to_move,
+      variant: analysis.variant,
+      mainline: true,
+    });
     if (generation !== state.generation) {
       return;
     }
@@ -402,7 +433,8 @@ function renderAnalysis() {
     verdict = analysis.status === "in_progress" ? verdictWords(analysis) : gameOverWords(analysis.status);
   }
   setText($("verdict"), verdict);
-  $("mainline-button").disabled = !analysis || analysis.status !== "in_progress" || state.mainline?.state === "loading";
+  $("mainline-button").disabled =
+    !analysis || analysis.status !== "in_progress" || state.mainline?.state === "loading";
   renderMainline();
 }
 
@@ -449,7 +481,10 @@ function renderReview() {
   if (review.state !== "ready") {
     list.replaceChildren();
     setText($("review-summary"), "");
-    setText($("review-state"), review.state === "loading" ? "Reviewing the game…" : `No review: ${review.message}`);
+    setText(
+      $("review-state"),
+      review.state === "loading" ? "Reviewing the game…" : `No review: ${review.message}`,
+    );
     return;
   }
   const { data } = review;
@@ -531,12 +566,22 @@ function fillSelect(select, options, selected) {
 }
 
 function populateStaticChoices() {
-  fillSelect($("policy"), POLICIES.map((p) => option(p.name, p.label)), state.settings.policy);
-  fillSelect($("depth"), DEPTHS.map((d) => option(d, String(d))), state.settings.depth);
+  fillSelect(
+    $("policy"),
+    POLICIES.map((p) => option(p.name, p.label)),
+    state.settings.policy,
+  );
+  fillSelect(
+    $("depth"),
+    DEPTHS.map((d) => option(d, String(d))),
+    state.settings.depth,
+  );
 }
 
 function populateVariants() {
-  const choices = [...state.variants.values()].map((v) => option(v.name, v.misere ? `${v.name} (three in a row loses)` : v.name));
+  const choices = [...state.variants.values()].map((v) =>
+    option(v.name, v.misere ? `${v.name} (three in a row loses)` : v.name),
+  );
   fillSelect($("variant"), choices, state.settings.variant);
 }
 
@@ -564,7 +609,9 @@ function onSettingsChange(event) {
 }
 
 function isTextEntry(target) {
-  return Boolean(target.closest && target.closest("select, textarea, input:not([type='checkbox']):not([type='radio'])"));
+  return Boolean(
+    target.closest && target.closest("select, textarea, input:not([type='checkbox']):not([type='radio'])"),
+  );
 }
 
 function keyNumber(event) {
