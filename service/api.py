@@ -9,11 +9,12 @@ from flask import Blueprint, Response, current_app, request
 from .engine import VARIANTS, Position, get_variant
 from .payloads import dumps, variant_payload
 from .prepared import Body, Prepared
-from .schemas import AnalyzeRequest, SolveQuery, load
+from .schemas import AnalyzeQuery, AnalyzeRequest, SolveQuery, load
 
 bp = Blueprint("api", __name__)
 
 _analyze_request = AnalyzeRequest()
+_analyze_query = AnalyzeQuery()
 _solve_query = SolveQuery()
 
 
@@ -24,6 +25,10 @@ def tables() -> Prepared:
 
 def position_from(data: dict[str, Any]) -> Position:
     return Position.parse(data["board"], data["to_move"], get_variant(data["variant"]))
+
+
+def analysis_body(data: dict[str, Any]) -> Body:
+    return tables().analysis(position_from(data), data["mainline"])
 
 
 def send(body: Body, cacheable: bool = False) -> Response:
@@ -39,14 +44,12 @@ def send(body: Body, cacheable: bool = False) -> Response:
 
 @bp.post("/analyze")
 def analyze_post() -> Response:
-    data = load(_analyze_request, request.get_json())
-    return send(tables().analysis(position_from(data)))
+    return send(analysis_body(load(_analyze_request, request.get_json())))
 
 
 @bp.get("/analyze")
 def analyze_get() -> Response:
-    data = load(_analyze_request, request.args)
-    return send(tables().analysis(position_from(data)), cacheable=True)
+    return send(analysis_body(load(_analyze_query, request.args)), cacheable=True)
 
 
 @bp.get("/solve")

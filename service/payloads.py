@@ -8,6 +8,8 @@ import json
 from typing import Any
 
 from .engine import Analysis, MoveValue, Position, SolveTable, Value, Variant, other
+from .engine.mainline import MainLine
+from .engine.review import Review
 
 Json = dict[str, Any]
 
@@ -51,6 +53,10 @@ def analysis_payload(analysis: Analysis) -> Json:
         "best_moves": list(analysis.best_moves),
         "moves": [move_payload(position, m) for m in analysis.moves],
     }
+
+
+def mainline_payload(line: MainLine) -> Json:
+    return {"cells": list(line.cells), "status": line.status.value}
 
 
 def table_entry(analysis: Analysis) -> Json:
@@ -112,4 +118,65 @@ def variant_payload(variant: Variant) -> Json:
         "cols": variant.cols,
         "k": variant.k,
         "misere": variant.misere,
+    }
+
+
+def value_payload(value: Value) -> Json:
+    return {"result": value.result.value, "score": value.score, "remoteness": value.remoteness}
+
+
+def move_choice_payload(before: Position, cell: int, value: Value, policy: str) -> Json:
+    after = before.play(cell)
+    row, col = before.row_col(cell)
+    return {
+        "cell": cell,
+        "row": row,
+        "col": col,
+        "player": before.to_move,
+        "board": after.cells,
+        "to_move": after.to_move,
+        "status": after.status.value,
+        **value_payload(value),
+        "policy": policy,
+        "variant": before.variant.name,
+    }
+
+
+def review_payload(review: Review, start: Position) -> Json:
+    plies = []
+    position = start
+    for ply in review.plies:
+        row, col = position.row_col(ply.cell)
+        position = position.play(ply.cell)
+        plies.append(
+            {
+                "ply": ply.ply,
+                "player": ply.player,
+                "cell": ply.cell,
+                "row": row,
+                "col": col,
+                "board": position.cells,
+                "before": value_payload(ply.before),
+                "played": value_payload(ply.played),
+                "best_moves": list(ply.best_moves),
+                "verdict": ply.verdict.value,
+            }
+        )
+    summary = {
+        s.player: {
+            "best": s.best,
+            "slower": s.slower,
+            "mistake": s.mistake,
+            "blunder": s.blunder,
+            "moves": s.moves,
+        }
+        for s in review.summaries
+    }
+    return {
+        "variant": review.variant,
+        "first": review.first,
+        "status": review.status.value,
+        "board": review.final.cells,
+        "plies": plies,
+        "summary": summary,
     }

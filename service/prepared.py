@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from .engine import Position, Solver, SolveTable, solve_table, warm_solvers
+from .engine.mainline import main_lines
 from .engine.solve import canonical_table
-from .payloads import analysis_payload, dumps, table_csv, table_ndjson, table_payload
+from .payloads import analysis_payload, dumps, mainline_payload, table_csv, table_ndjson, table_payload
 
 SOLVE_FORMATS: dict[str, tuple[str, Callable[[SolveTable], bytes]]] = {
     "json": ("application/json", lambda t: dumps(table_payload(t))),
@@ -51,21 +52,27 @@ class Prepared:
     def __init__(self, solvers: dict[str, Solver]) -> None:
         self.solvers = solvers
         self.analyses: dict[tuple[str, str, str], Body] = {}
+        self.with_mainlines: dict[tuple[str, str, str], Body] = {}
         self.solves: dict[tuple[str, str, str, str], SolveBodies] = {}
         for name, solver in solvers.items():
             for first in "XO":
                 full = solve_table(solver, first)
-                for analysis in full.entries.values():
-                    body = make_body(dumps(analysis_payload(analysis)), "application/json")
-                    self.analyses[(name, analysis.position.cells, analysis.position.to_move)] = body
+                lines = main_lines(full.entries)
+                for board, analysis in full.entries.items():
+                    key = (name, board, analysis.position.to_move)
+                    payload = analysis_payload(analysis)
+                    self.analyses[key] = make_body(dumps(payload), "application/json")
+                    payload["mainline"] = mainline_payload(lines[board])
+                    self.with_mainlines[key] = make_body(dumps(payload), "application/json")
                 for symmetry, canonical in SYMMETRIES.items():
                     table = canonical_table(full) if canonical else full
                     for fmt, (mimetype, render) in SOLVE_FORMATS.items():
                         plain = make_body(render(table), mimetype)
                         self.solves[(name, first, symmetry, fmt)] = SolveBodies(plain, gzipped(plain))
 
-    def analysis(self, position: Position) -> Body:
-        return self.analyses[(position.variant.name, position.cells, position.to_move)]
+    def analysis(self, position: Position, mainline: bool = False) -> Body:
+        bodies = self.with_mainlines if mainline else self.analyses
+        return bodies[(position.variant.name, position.cells, position.to_move)]
 
     def solve(self, variant: str, first: str, symmetry: str, fmt: str) -> SolveBodies:
         return self.solves[(variant, first, symmetry, fmt)]

@@ -10,6 +10,7 @@ from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
 from .engine import EngineError, IllegalMoveError, InvalidPositionError, UnknownVariantError
+from .engine.policies import PolicyError
 
 PROBLEM_MIMETYPE = "application/problem+json"
 PROBLEM_BASE = "urn:sanmoku:problem:"
@@ -59,6 +60,7 @@ _ENGINE_KINDS: dict[type[EngineError], tuple[str, str]] = {
     InvalidPositionError: ("invalid-position", "Impossible position"),
     UnknownVariantError: ("unknown-variant", "Unknown variant"),
     IllegalMoveError: ("illegal-move", "Illegal move"),
+    PolicyError: ("no-move", "No move can be chosen"),
 }
 
 
@@ -66,6 +68,9 @@ def engine_problem_body(error: EngineError, **extra: Any) -> dict[str, Any]:
     fallback = ("invalid-request", "Invalid request")
     kind, title = next((v for cls, v in _ENGINE_KINDS.items() if isinstance(error, cls)), fallback)
     field = error.field or "_schema"
+    ply = getattr(error, "ply", None)  # a game that goes wrong says at which ply
+    if ply is not None:
+        extra["ply"] = ply
     return problem_body(
         422, title, error.message, kind, code=error.code, errors={field: [error.message]}, **extra
     )

@@ -12,10 +12,29 @@ from .problems import FieldsError, flatten
 BOARD_MAX = 64  # far above any registered board; the engine names the exact length
 
 
-class AnalyzeRequest(Schema):
+class PositionRequest(Schema):
     board = fields.String(required=True, validate=validate.Length(max=BOARD_MAX))
     to_move = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(["X", "O", "x", "o"]))
     variant = fields.String(load_default="normal")
+
+
+class JSONBoolean(fields.Boolean):
+    """Only JSON's true and false: marshmallow's Boolean also takes 0, "yes" and friends."""
+
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
+    ) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+class AnalyzeRequest(PositionRequest):
+    mainline = JSONBoolean(load_default=False)
+
+
+class AnalyzeQuery(PositionRequest):
+    mainline = fields.Boolean(load_default=False, truthy={"true"}, falsy={"false"})
 
 
 class SolveQuery(Schema):

@@ -61,3 +61,18 @@ def test_a_finished_game_has_an_empty_main_line(solvers: dict[str, Solver]) -> N
     line = main_line(solvers["normal"], finished)
     assert line.cells == () and line.final == finished and line.status is Status.X_WON
     assert tuple(line.value) == (-1, 0)
+
+
+def test_table_wide_main_lines_equal_the_walk() -> None:
+    from service.engine import MISERE, NORMAL, Solver, solve_table
+    from service.engine.mainline import main_line, main_lines
+
+    for variant in (NORMAL, MISERE):
+        solver = Solver(variant)
+        for first in "XO":
+            table = solve_table(solver, first)
+            lines = main_lines(table.entries)
+            assert set(lines) == set(table.entries)
+            for board, line in list(lines.items())[::7]:
+                walked = main_line(solver, table.entries[board].position)
+                assert (line.cells, line.final, line.value) == (walked.cells, walked.final, walked.value)

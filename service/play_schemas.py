@@ -1,0 +1,45 @@
+"""Request syntax for playing, reviewing and batches; the engine checks the game's rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from .schemas import BOARD_MAX, PositionRequest
+
+BATCH_MAX = 1000
+GAME_MAX = 64  # far above any registered board's plies; the engine names the ply that fails
+
+
+class MoveRequest(PositionRequest):
+    policy = fields.String(required=True)
+    depth = fields.Integer(strict=True, load_default=None, allow_none=True)
+    seed = fields.Integer(strict=True, load_default=None, allow_none=True)
+
+
+class ReviewRequest(Schema):
+    moves = fields.List(
+        fields.Integer(strict=True),
+        load_default=None,
+        allow_none=False,
+        validate=validate.Length(max=GAME_MAX),
+    )
+    boards = fields.List(
+        fields.String(validate=validate.Length(max=BOARD_MAX)),
+        load_default=None,
+        allow_none=False,
+        validate=validate.Length(max=GAME_MAX),
+    )
+    variant = fields.String(load_default="normal")
+    first = fields.String(load_default="X", validate=validate.OneOf(["X", "O"]))
+
+    @validates_schema
+    def moves_or_boards(self, data: dict[str, Any], **_: Any) -> None:
+        if (data.get("moves") is None) == (data.get("boards") is None):
+            raise ValidationError("give the game as either `moves` or `boards`, not both or neither")
+
+
+class BatchRequest(Schema):
+    # Items are checked one by one, so one bad item does not fail the rest.
+    positions = fields.List(fields.Raw(), required=True, validate=validate.Length(min=1, max=BATCH_MAX))

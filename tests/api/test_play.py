@@ -1,0 +1,252 @@
+"""/move, /review, the main line and batches, against the brute-force reference."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from service.engine.policies import POLICIES
+from tests.api.contract import SPEC, check_response, resolve
+from tests.reference import all_reachable, children, game_over, has_line, minimax, move_values, opponent
+
+
+def post(client: FlaskClient, path: str, payload: object, status: int = 200) -> Any:
+    response = client.post(path, json=payload)
+    body = check_response(response, path, "post")
+    assert response.status_code == status, body
+    return body
+
+
+def test_policy_enum_is_the_registry() -> None:
+    assert SPEC["components"]["schemas"]["PolicyName"]["enum"] == list(POLICIES)
+
+
+@pytest.mark.parametrize("policy", list(POLICIES))
+@pytest.mark.parametrize("variant", ["normal", "misere"])
+def test_every_policy_plays_a_legal_move_with_its_exact_value(
+    client: FlaskClient, policy: str, variant: str
+) -> None:
+    board = "X...O...."
+    body = post(client, "/move", {"board": board, "policy": policy, "variant": variant, "seed": 1})
+    cell = body["cell"]
+    assert board[cell] == "." and body["board"] == board[:cell] + "X" + board[cell + 1 :]
+    assert (body["row"], body["col"]) == divmod(cell, 3)
+    assert body["player"] == "X" and body["to_move"] == "O" and body["policy"] == policy
+    assert (body["score"], body["remoteness"]) == move_values(board, "X", variant == "misere")[cell]
+
+
+def test_perfect_takes_the_fastest_win(client: FlaskClient) -> None:
+    body = post(client, "/move", {"board": "XX.OO....", "policy": "perfect"})
+    assert (
+        body["cell"] == 2
+        and body["status"] == "x_won"
+        and body["result"] == "win"
+        and body["remoteness"] == 1
+    )
+
+
+def test_seeded_random_policies_are_reproducible(client: FlaskClient) -> None:
+    for policy in ("random", "random-best"):
+        request = {"board": ".........", "policy": policy, "seed": 42}
+        cells = {post(client, "/move", request)["cell"] for _ in range(5)}
+        assert len(cells) == 1
+    spread = {
+        post(client, "/move", {"board": ".........", "policy": "random", "seed": s})["cell"]
+        for s in range(30)
+    }
+    assert len(spread) > 3
+
+
+@pytest.mark.parametrize(
+    ("payload", "code", "field"),
+    [
+        ({"board": ".........", "policy": "psychic"}, "unknown_policy", "policy"),
+        ({"board": ".........", "policy": "depth", "depth": 9}, "bad_depth", "depth"),
+        ({"board": ".........", "policy": "depth", "depth": 0}, "bad_depth", "depth"),
+        ({"board": "XXXOO....", "policy": "perfect"}, "game_over", "board"),
+        ({"board": "XX.......", "policy": "perfect"}, "impossible_counts", "board"),
+    ],
+)
+def test_move_errors_name_the_field(client: FlaskClient, payload: object, code: str, field: str) -> None:
+    body = post(client, "/move", payload, 422)
+    assert body["code"] == code and field in body["errors"]
+
+
+@pytest.mark.parametrize(
+    ("payload", "fields"),
+    [
+        ({"board": "........."}, {"policy"}),
+        ({"board": ".........", "policy": "depth", "depth": "3"}, {"depth"}),
+        ({"board": ".........", "policy": "random", "seed": 1.5}, {"seed"}),
+        ({"board": ".........", "policy": "perfect", "mainline": True}, {"mainline"}),
+    ],
+)
+def test_move_field_errors(client: FlaskClient, payload: object, fields: set[str]) -> None:
+    assert set(post(client, "/move", payload, 422)["errors"]) == fields
+
+
+def reference_verdict(board: str, mover: str, cell: int, misere: bool) -> str:
+    values = move_values(board, mover, misere)
+    best = minimax(board, mover, misere)
+    played = values[cell]
+    drop = best[0] - played[0]
+    if drop == 2:
+        return "blunder"
+    if drop == 1:
+        return "mistake"
+    return "best" if played == best else "slower"
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[list[int], str]:
+    board, mover, moves = "." * 9, draw(st.sampled_from("XO")), []
+    first = mover
+    while not game_over(board):
+        cell, board = draw(st.sampled_from(children(board, mover)))
+        moves.append(cell)
+        mover = opponent(mover)
+    return moves, first
+
+
+@settings(max_examples=60, deadline=None)
+@given(games(), st.sampled_from(["normal", "misere"]))
+def test_review_agrees_with_the_reference(app: Flask, game: tuple[list[int], str], variant: str) -> None:
+    moves, first = game
+    misere = variant == "misere"
+    body = post(app.test_client(), "/review", {"moves": moves, "variant": variant, "first": first})
+    board, mover = "." * 9, first
+    counts: dict[str, dict[str, int]] = {
+        s: dict.fromkeys(("best", "slower", "mistake", "blunder"), 0) for s in "XO"
+    }
+    for ply, cell in zip(body["plies"], moves, strict=True):
+        assert ply["player"] == mover and ply["cell"] == cell
+        assert (ply["before"]["score"], ply["before"]["remoteness"]) == minimax(board, mover, misere)
+        assert (ply["played"]["score"], ply["played"]["remoteness"]) == move_values(board, mover, misere)[
+            cell
+        ]
+        assert ply["verdict"] == reference_verdict(board, mover, cell, misere)
+        counts[mover][ply["verdict"]] += 1
+        board = board[:cell] + mover + board[cell + 1 :]
+        assert ply["board"] == board
+        mover = opponent(mover)
+    for side in "XO":
+        assert {k: v for k, v in body["summary"][side].items() if k != "moves"} == counts[side]
+    line_maker = "X" if has_line(board, "X") else "O" if has_line(board, "O") else None
+    if line_maker is None:
+        assert body["status"] == "draw"
+    else:
+        winner = opponent(line_maker) if misere else line_maker
+        assert body["status"] == f"{winner.lower()}_won"
+
+
+def test_review_by_boards_equals_review_by_moves(client: FlaskClient) -> None:
+    by_moves = post(client, "/review", {"moves": [4, 1, 0]})
+    by_boards = post(client, "/review", {"boards": ["....X....", ".O..X....", "XO..X...."]})
+    assert by_moves == by_boards
+    assert [p["verdict"] for p in by_moves["plies"]] == ["best", "mistake", "best"]
+
+
+@pytest.mark.parametrize(
+    ("payload", "ply", "code"),
+    [
+        ({"moves": [4, 4]}, 2, "cell_taken"),
+        ({"moves": [0, 3, 1, 4, 2, 5]}, 6, "game_over"),
+        ({"moves": [4, 9]}, 2, "cell_out_of_range"),
+        ({"boards": ["....X....", "....X...X"]}, 2, "bad_step"),
+    ],
+)
+def test_an_illegal_sequence_names_the_ply(client: FlaskClient, payload: object, ply: int, code: str) -> None:
+    body = post(client, "/review", payload, 422)
+    assert body["ply"] == ply and body["code"] == code
+    assert f"ply {ply}" in body["detail"]
+
+
+@pytest.mark.parametrize(
+    "payload", [{}, {"moves": [1], "boards": ["X........"]}, {"moves": ["4"]}, {"moves": [4], "first": "Z"}]
+)
+def test_review_field_errors(client: FlaskClient, payload: object) -> None:
+    assert post(client, "/review", payload, 422)["type"] == "urn:sanmoku:problem:invalid-fields"
+
+
+REACHABLE = sorted(all_reachable("X").items()) + sorted(all_reachable("O").items())
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(REACHABLE), st.sampled_from(["normal", "misere"]))
+def test_main_line_is_perfect_play_to_the_end(app: Flask, entry: tuple[str, str], variant: str) -> None:
+    board, to_move = entry
+    misere = variant == "misere"
+    body = post(
+        app.test_client(),
+        "/analyze",
+        {"board": board, "to_move": to_move, "variant": variant, "mainline": True},
+    )
+    line = body["mainline"]["cells"]
+    assert len(line) == body["remoteness"] == minimax(board, to_move, misere)[1]
+    mover = to_move
+    for cell in line:  # every ply keeps the value: each is a best move for its side
+        value = minimax(board, mover, misere)
+        assert move_values(board, mover, misere)[cell] == value
+        board = board[:cell] + mover + board[cell + 1 :]
+        mover = opponent(mover)
+    assert game_over(board)
+    final = post(app.test_client(), "/analyze", {"board": board, "to_move": mover, "variant": variant})
+    assert body["mainline"]["status"] == final["status"]
+    query = {"board": entry[0], "to_move": to_move, "variant": variant, "mainline": "true"}
+    get = app.test_client().get("/analyze", query_string=query)
+    assert get.get_json() == body
+
+
+def test_batch_answers_in_order_and_isolates_bad_items(client: FlaskClient) -> None:
+    items = [
+        {"board": "X...O...."},
+        {"board": "XX......."},
+        "nonsense",
+        {"board": ".........", "variant": "giant"},
+        {"board": ".........", "mainline": True},
+        {"board": ".........", "oops": 1},
+    ]
+    results = post(client, "/analyze/batch", {"positions": items})["results"]
+    assert len(results) == len(items)
+    assert results[0] == post(client, "/analyze", items[0])
+    assert results[1]["code"] == "impossible_counts" and results[1]["instance"] == "#/positions/1"
+    assert results[2]["errors"] == {"_schema": ["Invalid input type."]} and results[2]["status"] == 422
+    assert results[3]["code"] == "unknown_variant"
+    assert len(results[4]["mainline"]["cells"]) == 9
+    assert results[5]["errors"] == {"oops": ["Unknown field."]}
+
+
+def test_batch_takes_up_to_a_thousand(client: FlaskClient) -> None:
+    results = post(client, "/analyze/batch", {"positions": [{"board": "........."}] * 1000})["results"]
+    assert len(results) == 1000 and all(r["remoteness"] == 9 for r in results)
+    body = post(client, "/analyze/batch", {"positions": [{"board": "........."}] * 1001}, 422)
+    assert "positions" in body["errors"]
+    assert "positions" in post(client, "/analyze/batch", {"positions": []}, 422)["errors"]
+
+
+def example_pair(path: str, request_example: str | None) -> tuple[Any, Any]:
+    operation = SPEC["paths"][path]["post"]
+    media = operation["requestBody"]["content"]["application/json"]
+    request = media["examples"][request_example]["value"] if request_example else media["example"]
+    ok = resolve(operation["responses"]["200"])["content"]["application/json"]
+    return request, ok["example"]
+
+
+@pytest.mark.parametrize(
+    ("path", "example"), [("/move", "perfect"), ("/review", "boards"), ("/analyze/batch", None)]
+)
+def test_spec_examples_are_real_answers(client: FlaskClient, path: str, example: str | None) -> None:
+    request, response = example_pair(path, example)
+    assert post(client, path, request) == response
+
+
+def test_analyze_example_is_a_real_answer(client: FlaskClient) -> None:
+    operation = SPEC["paths"]["/analyze"]["post"]
+    request = operation["requestBody"]["content"]["application/json"]["examples"]["opening"]["value"]
+    expected = resolve(SPEC["components"]["examples"]["OpeningAnalysis"])["value"]
+    assert post(client, "/analyze", request) == expected
