@@ -13,7 +13,7 @@ from .engine.policies import choose_move
 from .engine.review import review_boards, review_game
 from .payloads import dumps, move_choice_payload, review_payload
 from .play_schemas import BatchRequest, MoveRequest, ReviewRequest
-from .problems import engine_problem_body, fields_problem_body, flatten
+from .problems import engine_problem_body, fields_problem_body, flatten, with_instance
 from .schemas import AnalyzeRequest, load
 
 bp = Blueprint("play", __name__)
@@ -61,6 +61,6 @@ def _batch_item(item: Any, where: str) -> bytes:
     try:
         return analysis_body(_analyze_request.load(item)).data
     except ValidationError as error:
-        return dumps({**fields_problem_body(flatten(error.messages)), "instance": where})
+        return dumps(with_instance(fields_problem_body(flatten(error.messages)), where))
     except EngineError as error:
-        return dumps({**engine_problem_body(error), "instance": where})
+        return dumps(with_instance(engine_problem_body(error), where))

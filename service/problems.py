@@ -6,11 +6,12 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, json, request
+from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
 from .engine import EngineError, IllegalMoveError, InvalidPositionError, UnknownVariantError
 from .engine.policies import PolicyError
+from .payloads import dumps
 
 PROBLEM_MIMETYPE = "application/problem+json"
 PROBLEM_BASE = "urn:sanmoku:problem:"
@@ -52,8 +53,7 @@ def problem_body(status: int, title: str, detail: str, kind: str = "", **extra: 
 
 
 def problem(status: int, title: str, detail: str, kind: str = "", **extra: Any) -> Response:
-    body = problem_body(status, title, detail, kind, instance=request.path, **extra)
-    return Response(json.dumps(body), status=status, mimetype=PROBLEM_MIMETYPE)
+    return _as_response(problem_body(status, title, detail, kind, **extra))
 
 
 _ENGINE_KINDS: dict[type[EngineError], tuple[str, str]] = {
@@ -107,6 +107,16 @@ def register_problem_handlers(app: Flask) -> None:
         return problem(500, "Internal Server Error", "the server failed to answer; the error was logged")
 
 
+def with_instance(body: dict[str, Any], instance: str) -> dict[str, Any]:
+    """The body with `instance` after the standard members, before the extensions."""
+    standard = ("type", "title", "status", "detail")
+    return {
+        **{k: body[k] for k in standard},
+        "instance": instance,
+        **{k: v for k, v in body.items() if k not in standard},
+    }
+
+
 def _as_response(body: dict[str, Any]) -> Response:
-    body["instance"] = request.path
-    return Response(json.dumps(body), status=body["status"], mimetype=PROBLEM_MIMETYPE)
+    body = with_instance(body, request.path)
+    return Response(dumps(body), status=body["status"], mimetype=PROBLEM_MIMETYPE)
