@@ -90,7 +90,7 @@ def register_problem_handlers(app: Flask) -> None:
         response = problem(status, error.name, error.description or error.name)
         allow = error.get_response().headers.get("Allow")
         if allow:  # a custom handler would otherwise drop the Allow header of a 405
-            response.headers["Allow"] = allow
+            response.headers["Allow"] = ", ".join(sorted(allow.split(", ")))
         return response
 
     @app.errorhandler(FieldsError)
