@@ -48,3 +48,10 @@ def test_readme_example_prints_what_it_shows(server: BaseWSGIServer, command: st
     live = command.replace("127.0.0.1:8000", f"127.0.0.1:{server.server_port}")
     done = subprocess.run(["bash", "-c", live], capture_output=True, text=True, timeout=60, check=False)
     assert done.stdout.replace("\r", "").rstrip() == shown.rstrip()
+
+
+def test_the_policy_strength_table_is_what_the_engine_measures() -> None:
+    from service.engine import warm_solvers
+    from service.engine.strength import measure_strength, strength_table
+
+    assert strength_table(measure_strength(warm_solvers())) in (ROOT / "README.md").read_text()
