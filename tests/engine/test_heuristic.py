@@ -8,9 +8,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from service.engine import MISERE, NORMAL, VARIANTS, Position, other, reachable
+from service.engine import MISERE, NORMAL, Position, other, reachable
 from service.engine.heuristic import WIN, depth_limited_move, search_value, static_value
 from service.engine.strategy import completing_cells
+from tests.engine.games import played_positions
 
 
 def plain_negamax(position: Position, depth: int, ply: int = 0) -> int:
@@ -27,12 +28,7 @@ def plain_negamax(position: Position, depth: int, ply: int = 0) -> int:
 
 @st.composite
 def searches(draw: st.DrawFn) -> tuple[Position, int]:
-    variant = VARIANTS[draw(st.sampled_from(sorted(VARIANTS)))]
-    position = Position.empty(variant, draw(st.sampled_from("XO")))
-    for _ in range(draw(st.integers(0, 8))):
-        if position.is_over:
-            break
-        position = position.play(draw(st.sampled_from(position.legal_moves())))
+    position = draw(played_positions(max_plies=8))
     depth = draw(st.integers(1, 8))
     empty = position.cells.count(".")
     assume(not position.is_over and math.perm(empty, min(depth, empty)) <= 20_000)

@@ -21,6 +21,7 @@ from service.engine import (
     player,
 )
 from service.engine.strategy import strategy_move
+from tests.engine.games import played_positions
 from tests.reference import LINES, all_reachable, minimax, move_values, opponent
 
 SOLVERS = {name: Solver(variant) for name, variant in VARIANTS.items()}
@@ -32,18 +33,9 @@ def in_progress(variant: str, first: str = "X") -> list[Position]:
     return [p for p in positions if not p.is_over]
 
 
-@st.composite
-def positions(draw: st.DrawFn) -> Position:
-    """A game in progress reached by random legal play, of either variant and either first player."""
-    variant = VARIANTS[draw(st.sampled_from(sorted(VARIANTS)))]
-    position = Position.empty(variant, draw(st.sampled_from("XO")))
-    for _ in range(draw(st.integers(0, 8))):
-        if position.is_over:
-            break
-        position = position.play(draw(st.sampled_from(position.legal_moves())))
-    if position.is_over:
-        position = Position.empty(variant)
-    return position
+def positions() -> st.SearchStrategy[Position]:
+    """A game in progress (a finished one is replaced by the empty board)."""
+    return played_positions(max_plies=8).map(lambda p: Position.empty(p.variant) if p.is_over else p)
 
 
 def reference_best(board: str, to_move: str, misere: bool) -> tuple[int, ...]:

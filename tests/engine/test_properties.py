@@ -5,23 +5,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.engine import VARIANTS, Position, Solver, warm_solvers
+from service.engine import Position, Solver, warm_solvers
+from tests.engine.games import played_positions
 from tests.reference import images, minimax, move_values, opponent
 
 SOLVERS = warm_solvers()
 
 
-@st.composite
-def positions(draw: st.DrawFn) -> Position:
-    """A position reached by a random legal game, of either variant and either first player."""
-    variant = VARIANTS[draw(st.sampled_from(sorted(VARIANTS)))]
-    position = Position.empty(variant, draw(st.sampled_from("XO")))
-    for _ in range(draw(st.integers(0, 9))):
-        moves = position.legal_moves()
-        if not moves:
-            break
-        position = position.play(draw(st.sampled_from(moves)))
-    return position
+def positions() -> st.SearchStrategy[Position]:
+    return played_positions()
 
 
 def solver_for(position: Position) -> Solver:
