@@ -2,7 +2,7 @@
 
 The page lives in ``service/static/`` (plain ES modules and CSS, no build step, nothing fetched from
 elsewhere). ``/`` answers its index.html with a Content-Security-Policy that allows only this origin;
-``/static/...`` serves the rest (the app's own static route, from the same folder, may answer first).
+``/static/...`` is Flask's own static route, which serves the same folder.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
     )
 )
 
-bp = Blueprint("web", __name__, static_folder=STATIC_DIR, static_url_path="/static")
+bp = Blueprint("web", __name__)
 
 
 @bp.get("/")
