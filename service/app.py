@@ -10,7 +10,7 @@ from flask import Flask, Request
 from flask_cors import CORS
 from werkzeug.exceptions import BadRequest
 
-from . import api, meta, play, web
+from . import api, meta, observability, play, web
 from .body_limit import ChunkedBodyLimit
 from .prepared import prepared
 from .problems import register_problem_handlers
@@ -53,4 +53,5 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(play.bp)
     app.register_blueprint(web.bp)
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
+    observability.init_app(app)
     return app

@@ -1,0 +1,124 @@
+"""Request ids, access log records and metrics, in one process (plain Prometheus mode)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from prometheus_client.parser import text_string_to_metric_families
+from pythonjsonlogger.json import JsonFormatter
+
+from service import observability
+from service.app import create_app
+
+HEX32 = re.compile(r"[0-9a-f]{32}")
+
+
+@pytest.fixture
+def app() -> Iterator[Flask]:
+    app = create_app({"TESTING": True, "PROPAGATE_EXCEPTIONS": False})
+
+    @app.get("/boom")
+    def boom() -> str:
+        raise RuntimeError("planted")
+
+    yield app
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def samples(client: FlaskClient, name: str) -> dict[tuple[tuple[str, str], ...], float]:
+    response = client.get("/metrics")
+    assert response.status_code == 200
+    found = {}
+    for family in text_string_to_metric_families(response.data.decode()):
+        for sample in family.samples:
+            if sample.name == name:
+                found[tuple(sorted(sample.labels.items()))] = sample.value
+    return found
+
+
+@pytest.mark.parametrize("given", ["abc-123", "A.b_c-9", "x" * 128])
+def test_a_safe_request_id_is_echoed(client: FlaskClient, given: str) -> None:
+    assert client.get("/healthz", headers={"X-Request-ID": given}).headers["X-Request-ID"] == given
+
+
+@pytest.mark.parametrize("given", [None, "", "has space", "x" * 129, "semi;colon", "a/b", "tab\tx", "é"])
+def test_an_unsafe_or_missing_request_id_is_replaced(client: FlaskClient, given: str | None) -> None:
+    headers = {} if given is None else {"X-Request-ID": given}
+    assert HEX32.fullmatch(client.get("/healthz", headers=headers).headers["X-Request-ID"])
+
+
+def test_a_trailing_newline_is_not_safe() -> None:
+    # `$` in a pattern would let "abc\n" through; the check is a full match
+    assert observability.request_id("abc\n") != "abc\n"
+
+
+def test_every_answer_has_a_request_id(client: FlaskClient) -> None:
+    etag = client.get("/analyze?board=X........").headers["ETag"]
+    answers = {
+        304: client.get("/analyze?board=X........", headers={"If-None-Match": etag}),
+        404: client.get("/nowhere"),
+        405: client.delete("/analyze"),
+        413: client.post("/analyze", data=b"{" * (200 * 1024), content_type="application/json"),
+        415: client.post("/analyze", data="board", content_type="text/plain"),
+        422: client.post("/analyze", json={"board": "XXXX....."}),
+        500: client.get("/boom"),
+    }
+    for status, response in answers.items():
+        assert response.status_code == status
+        assert HEX32.fullmatch(response.headers["X-Request-ID"]), status
+
+
+def test_one_access_record_per_request(client: FlaskClient, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger=observability.ACCESS_LOGGER)
+    client.get("/analyze?board=.........", headers={"X-Request-ID": "r-1", "User-Agent": 'a "b" \\'})
+    client.post("/analyze", json={"board": "XX"}, headers={"X-Request-ID": "r-2"})
+    records = [r for r in caplog.records if r.name == observability.ACCESS_LOGGER]
+    assert [(r.method, r.path, r.status, r.request_id) for r in records] == [  # type: ignore[attr-defined]
+        ("GET", "/analyze", 200, "r-1"),
+        ("POST", "/analyze", 422, "r-2"),
+    ]
+    assert all(r.duration_ms >= 0 for r in records)  # type: ignore[attr-defined]
+    # the formatter gunicorn uses: one valid JSON object per line, whatever the user agent holds
+    settings = observability.LOGGING["formatters"]["json"]
+    formatter = JsonFormatter(settings["fmt"], rename_fields=settings["rename_fields"])
+    line = json.loads(formatter.format(records[0]))
+    assert line["user_agent"] == 'a "b" \\'
+    assert {"time", "level", "pid", "method", "path", "status", "duration_ms", "request_id"} <= set(line)
+
+
+def test_metrics_count_requests_by_method_and_status(client: FlaskClient) -> None:
+    for _ in range(3):
+        client.get("/analyze?board=X........")
+    client.post("/analyze", json={"board": "XX"})
+    client.get("/metrics")  # scrapes are not counted
+    totals = samples(client, "flask_http_request_total")
+    assert totals == {
+        (("method", "GET"), ("status", "200")): 3.0,
+        (("method", "POST"), ("status", "422")): 1.0,
+    }
+    response = client.get("/metrics")
+    assert response.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8"
+
+
+def test_metrics_label_routes_not_raw_paths(client: FlaskClient) -> None:
+    for path in ("/a", "/b/c", "/docs/static/nothing.css", "/analyze"):
+        client.get(path)
+    counts = samples(client, "flask_http_request_duration_seconds_count")
+    routes = {dict(labels)["route"] for labels in counts}
+    assert routes == {"<unmatched>", "/docs/static/<path:name>", "/analyze"}
+
+
+def test_each_app_counts_on_its_own(client: FlaskClient) -> None:
+    client.get("/healthz")
+    other = create_app({"TESTING": True}).test_client()
+    assert sum(samples(other, "flask_http_request_total").values()) == 0
