@@ -1,0 +1,131 @@
+"""The `sanmoku` command: serve the API, or answer one analysis or solve request locally.
+
+The answers are built by the same functions as the API's prepared bodies, so `--json` and `solve`
+print the very bytes the API sends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .engine import VARIANTS, EngineError, Position, Solver, get_variant, solve_table
+from .payloads import analysis_payload, dumps
+from .prepared import SOLVE_FORMATS, SYMMETRIES
+
+GUNICORN_CONF = Path(__file__).resolve().parent / "gunicorn_conf.py"
+APP = "service.app:create_app()"
+RESULT_LETTER = {"win": "W", "draw": "D", "loss": "L"}
+
+
+def serve(args: argparse.Namespace) -> int:
+    # The settings live in gunicorn_conf.py and read the environment; flags only fill it in.
+    if args.bind:
+        os.environ["SANMOKU_BIND"] = args.bind
+    if args.workers:
+        os.environ["WEB_CONCURRENCY"] = str(args.workers)
+    command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), APP]
+    # exec, not a child: gunicorn's master becomes this process and gets the signals (PID 1 in a container)
+    os.execv(sys.executable, command)
+
+
+def analysis_json(board: str, to_move: str | None, variant: str) -> dict[str, Any]:
+    position = Position.parse(board, to_move, get_variant(variant))
+    return analysis_payload(Solver(position.variant).analyze(position))
+
+
+def cell_label(cell: str, move: dict[str, Any] | None) -> str:
+    if move is None:
+        return cell
+    letter = RESULT_LETTER[move["result"]]
+    return letter if letter == "D" else f"{letter}{move['remoteness']}"
+
+
+def draw_board(payload: dict[str, Any]) -> str:
+    """Marks as X and O; each free cell as its value for the side to move (W3, D, L5)."""
+    variant = VARIANTS[payload["variant"]]
+    moves = {m["cell"]: m for m in payload["moves"]}
+    labels = [cell_label(c, moves.get(i)) for i, c in enumerate(payload["board"])]
+    rows = [labels[r * variant.cols : (r + 1) * variant.cols] for r in range(variant.rows)]
+    separator = "\n" + "+".join(["----"] * variant.cols) + "\n"
+    return separator.join("|".join(f"{label:^4}" for label in row) for row in rows)
+
+
+def verdict(payload: dict[str, Any]) -> list[str]:
+    side, plies = payload["to_move"], payload["remoteness"]
+    if payload["status"] != "in_progress":
+        outcome = "draw" if payload["winner"] is None else f"{payload['winner']} has won"
+        return [f"game over: {outcome}"]
+    outcome = "draw" if payload["winner"] is None else f"{payload['winner']} wins"
+    ply_word = "ply" if plies == 1 else "plies"
+    best = ", ".join(str(cell) for cell in payload["best_moves"])
+    return [
+        f"{side} to move ({payload['variant']}): {outcome} with perfect play, {plies} {ply_word} to the end",
+        f"best moves: {best} (cells numbered row by row from 0)",
+    ]
+
+
+def analyze(args: argparse.Namespace) -> int:
+    payload = analysis_json(args.board, args.to_move, args.variant)
+    if args.json:
+        sys.stdout.buffer.write(dumps(payload))
+        sys.stdout.flush()
+        return 0
+    print(draw_board(payload))
+    print()
+    print("\n".join(verdict(payload)))
+    if payload["moves"]:
+        print("cells: W<n> wins, D draws, L<n> loses, for the side to move; n counts plies from its move")
+    return 0
+
+
+def solve(args: argparse.Namespace) -> int:
+    solver = Solver(get_variant(args.variant))
+    table = solve_table(solver, args.first, SYMMETRIES[args.symmetry])
+    _, render = SOLVE_FORMATS[args.format]
+    sys.stdout.buffer.write(render(table))
+    sys.stdout.flush()
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    main = argparse.ArgumentParser(prog="sanmoku", description="Exact tic-tac-toe analysis.")
+    commands = main.add_subparsers(dest="command", required=True)
+
+    serve_cmd = commands.add_parser("serve", help="serve the REST API with gunicorn")
+    serve_cmd.add_argument("--bind", help="HOST:PORT (default: $SANMOKU_BIND or 127.0.0.1:8000)")
+    serve_cmd.add_argument("--workers", type=int, help="worker processes (default: $WEB_CONCURRENCY or 2)")
+    serve_cmd.set_defaults(run=serve)
+
+    analyze_cmd = commands.add_parser("analyze", help="analyse one position")
+    analyze_cmd.add_argument("board", help="cells row by row: X, O and . (or - or _)")
+    analyze_cmd.add_argument("--to-move", type=str.upper, choices=["X", "O"], help="default: from the counts")
+    analyze_cmd.add_argument("--variant", default="normal", help=f"one of {', '.join(VARIANTS)}")
+    analyze_cmd.add_argument("--json", action="store_true", help="print the API's JSON body")
+    analyze_cmd.set_defaults(run=analyze)
+
+    solve_cmd = commands.add_parser("solve", help="print the whole-game table, as GET /solve")
+    solve_cmd.add_argument("--variant", default="normal", help=f"one of {', '.join(VARIANTS)}")
+    solve_cmd.add_argument("--first", type=str.upper, choices=["X", "O"], default="X")
+    solve_cmd.add_argument("--symmetry", choices=list(SYMMETRIES), default="none")
+    solve_cmd.add_argument("--format", choices=list(SOLVE_FORMATS), default="json")
+    solve_cmd.set_defaults(run=solve)
+    return main
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except EngineError as error:
+        print(f"sanmoku: {error.message}", file=sys.stderr)
+        return 2
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

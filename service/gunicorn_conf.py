@@ -1,0 +1,71 @@
+"""gunicorn's settings, all here: `gunicorn -c service/gunicorn_conf.py 'service.app:create_app()'`.
+
+Environment: SANMOKU_BIND (default 127.0.0.1:8000), WEB_CONCURRENCY (workers, default 2),
+PROMETHEUS_MULTIPROC_DIR (metrics files shared by the workers; a private temporary folder if unset).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from gunicorn.glogging import Logger  # type: ignore[import-untyped]
+
+from service.observability import LOGGING
+
+
+def _metrics_dir() -> str:
+    """Prometheus' multiprocess mode is chosen when prometheus_client is imported, which preload does
+    in this process before any worker exists: so the folder is set here, at configuration time."""
+    given = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if given:
+        folder = Path(given)
+        folder.mkdir(parents=True, exist_ok=True)
+        for stale in folder.glob("*.db"):  # counts of a previous run would add up with this one's
+            stale.unlink()
+        return given
+    created = tempfile.mkdtemp(prefix="sanmoku-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = created
+    owner = os.getpid()
+
+    def remove() -> None:
+        if os.getpid() == owner:  # forked workers run atexit too; only the master cleans up
+            shutil.rmtree(created, ignore_errors=True)
+
+    atexit.register(remove)
+    return created
+
+
+class AppAccessLogger(Logger):  # type: ignore[misc]  # gunicorn ships no type hints
+    """gunicorn's access line is off: the app writes one JSON line per request, with its request id
+    (gunicorn's JSON-looking access format writes invalid JSON for some user agents)."""
+
+    def access(self, resp: Any, req: Any, environ: Any, request_time: Any) -> None:
+        return None
+
+
+bind = [os.environ.get("SANMOKU_BIND", "127.0.0.1:8000")]
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = "sync"  # every answer is prepared bytes: no I/O to overlap, a proxy buffers slow clients
+preload_app = True  # the prepared tables are built once and shared copy-on-write by the workers
+timeout = 30  # a lookup takes microseconds; a worker silent this long is stuck
+graceful_timeout = 10
+keepalive = 5  # sync workers close every connection; this applies if worker_class becomes threaded
+max_requests = 0  # no leak to hide: the tables are read-only
+control_socket_disable = True  # gunicorn >= 25 opens a control socket by default; nothing uses it
+
+accesslog = None
+logger_class = AppAccessLogger
+logconfig_dict = LOGGING
+metrics_dir = _metrics_dir()
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    # Deferred import: prometheus_client must see PROMETHEUS_MULTIPROC_DIR (set above) when first imported.
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]

@@ -1,0 +1,105 @@
+"""`sanmoku serve` for real: two gunicorn workers, metrics summed across them, JSON access lines.
+
+Started through the CLI with WEB_CONCURRENCY and SANMOKU_BIND, so this also checks that `serve`
+honours both and that gunicorn_conf.py empties a stale metrics folder.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.serving import harness
+from tests.serving.harness import Server
+
+REQUESTS = 120  # 4 kinds of request, 30 each
+ODD_AGENT = 'odd "agent" \\ {"x": 1}'  # what breaks a JSON-looking gunicorn access format
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    workdir = tmp_path_factory.mktemp("gunicorn")
+    server = harness.start_gunicorn(
+        workdir, workers=2, command=[sys.executable, "-m", "service.cli", "serve"]
+    )
+    stale = workdir / f"metrics-{server.port}"
+    stale.mkdir()
+    (stale / "counter_999999.db").write_bytes(b"\0" * 8)  # a previous run's counts, which must go
+    try:
+        harness.wait_ready(server)
+        yield server
+    finally:
+        server.stop()
+
+
+def call(server: Server, i: int) -> int:
+    """Four kinds in turn: GET, POST, an error (422) and an unknown URL (404)."""
+    headers = {"X-Request-ID": f"test-{i}", "User-Agent": ODD_AGENT}
+    kind = i % 4
+    if kind == 1:
+        body, headers["Content-Type"] = b'{"board":"X...O...."}', "application/json"
+        request = urllib.request.Request(f"{server.url}/analyze", body, headers, method="POST")
+    else:
+        path = ["/analyze?board=.........", "", "/analyze?board=XXXX.....", "/missing"][kind]
+        request = urllib.request.Request(server.url + path, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            status: int = response.status
+    except urllib.error.HTTPError as error:
+        status = error.code
+    return status
+
+
+def totals(server: Server) -> dict[str, float]:
+    """flask_http_request_total by status, summed over methods (and, by the collector, workers)."""
+    with urllib.request.urlopen(f"{server.url}/metrics", timeout=10) as response:
+        assert response.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8"
+        text = response.read().decode()
+    by_status: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "flask_http_request_total":
+                status = sample.labels["status"]
+                by_status[status] = by_status.get(status, 0.0) + sample.value
+    return by_status
+
+
+def access_lines(server: Server) -> list[dict[str, object]]:
+    return [json.loads(line) for line in server.stdout.read_text().splitlines()]
+
+
+def test_the_stale_metrics_folder_was_emptied(served: Server) -> None:
+    assert not (served.stdout.parent / f"metrics-{served.port}" / "counter_999999.db").exists()
+
+
+def test_metrics_count_every_request_across_workers(served: Server) -> None:
+    before = totals(served)
+    with ThreadPoolExecutor(4) as pool:
+        statuses = list(pool.map(lambda i: call(served, i), range(REQUESTS)))
+    assert sorted(set(statuses)) == [200, 404, 422]
+    after = totals(served)
+    gained = {status: after.get(status, 0.0) - before.get(status, 0.0) for status in after}
+    assert gained == {"200": REQUESTS / 2, "404": REQUESTS / 4, "422": REQUESTS / 4}
+    ours = [line for line in access_lines(served) if str(line.get("request_id", "")).startswith("test-")]
+    assert len({line["pid"] for line in ours}) == 2, "one worker served everything: nothing summed"
+
+
+def test_one_json_access_line_per_request(served: Server) -> None:
+    assert call(served, 1003) == 404  # 1003 % 4 == 3: an unknown URL, with request id test-1003
+    lines = access_lines(served)  # every line parsed as JSON, the odd user agent's included
+    [line] = [line for line in lines if line.get("request_id") == "test-1003"]
+    assert (line["method"], line["status"], line["user_agent"], line["logger"]) == (
+        "GET",
+        404,
+        ODD_AGENT,
+        "sanmoku.access",
+    )
+    assert isinstance(line["duration_ms"], float)
+    errors = [json.loads(line) for line in served.stderr.read_text().splitlines()]  # gunicorn's own, JSON too
+    assert any("Booting worker" in str(e["message"]) for e in errors)
