@@ -1,0 +1,31 @@
+# The API image: gunicorn via `sanmoku serve`, settings from service/gunicorn_conf.py and the environment.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+# Installed from /src, served from /app: the running code is the installed package, not a source tree.
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY service ./service
+RUN pip install . \
+    && mkdir /app \
+    && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin sanmoku
+# The contract lives at the repository root, outside the package: the app is told where.
+COPY openapi.yaml /app/openapi.yaml
+
+WORKDIR /app
+USER sanmoku
+ENV SANMOKU_OPENAPI_PATH=/app/openapi.yaml \
+    SANMOKU_BIND=0.0.0.0:8000 \
+    WEB_CONCURRENCY=2
+EXPOSE 8000
+
+# Ready once the tables are built (a few seconds after start); slim has no curl, so Python asks.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=2)"]
+
+# exec form: gunicorn's master gets SIGTERM directly and shuts the workers down gracefully
+CMD ["sanmoku", "serve"]

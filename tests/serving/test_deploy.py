@@ -1,0 +1,124 @@
+"""The deployment files, checked without Docker: compose against the compose-spec schema, the
+Dockerfile's promises, nginx's limits against the app's, and gunicorn's own config check."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from service.app import DEFAULTS
+from tests.serving.harness import APP, DEPLOY, GUNICORN_CONF, REPO
+
+COMPOSE = REPO / "docker-compose.yml"
+DOCKERFILE = (REPO / "Dockerfile").read_text()
+PROXY = (DEPLOY / "proxy.conf").read_text()
+
+
+def compose() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load(COMPOSE.read_text())
+    return loaded
+
+
+def default_of(value: str | int) -> str:
+    """The value compose uses when the variable is unset: "${X:-2}" -> "2"."""
+    return re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", str(value))
+
+
+def test_compose_file_matches_the_compose_spec() -> None:
+    command = [
+        sys.executable,
+        "-m",
+        "check_jsonschema",
+        "--builtin-schema",
+        "vendor.compose-spec",
+        str(COMPOSE),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_compose_runs_replicas_behind_nginx_with_healthchecks() -> None:
+    services = compose()["services"]
+    assert int(default_of(services["api"]["deploy"]["replicas"])) >= 2
+    assert all("healthcheck" in service for service in services.values())
+    assert services["nginx"]["depends_on"]["api"]["condition"] == "service_healthy"
+    assert [default_of(p) for p in services["nginx"]["ports"]] == ["8080:80"]
+    assert "${SANMOKU_PORT" in services["nginx"]["ports"][0]
+    mounts = {m.split(":")[0]: m.split(":")[1] for m in services["nginx"]["volumes"]}
+    assert mounts == {
+        "./deploy/nginx.conf": "/etc/nginx/nginx.conf",
+        "./deploy/proxy.conf": "/etc/nginx/proxy.conf",
+    }
+    assert all((REPO / source).is_file() for source in mounts)
+
+
+def test_compose_and_image_check_health_the_same_way() -> None:
+    probe = compose()["services"]["api"]["healthcheck"]["test"]
+    assert probe[:3] == ["CMD", "python", "-c"]
+    assert "/readyz" in probe[3]
+    assert f'CMD ["python", "-c", "{probe[3]}"]' in DOCKERFILE
+
+
+def test_dockerfile_serves_as_a_user_on_all_interfaces() -> None:
+    assert DOCKERFILE.startswith("#") and "\nFROM python:3.11-slim\n" in DOCKERFILE
+    users = re.findall(r"^USER (\S+)$", DOCKERFILE, re.M)
+    assert users and users[-1] not in {"root", "0"}
+    assert 'CMD ["sanmoku", "serve"]' in DOCKERFILE
+    assert "SANMOKU_BIND=0.0.0.0:8000" in DOCKERFILE
+    assert "RUN pip install ." in DOCKERFILE
+    openapi = re.search(r"SANMOKU_OPENAPI_PATH=(\S+)", DOCKERFILE)
+    assert openapi is not None
+    assert f"COPY openapi.yaml {openapi.group(1)}" in DOCKERFILE
+
+
+def test_dockerfile_copies_only_what_exists_and_is_not_ignored() -> None:
+    ignored = {line for line in (REPO / ".dockerignore").read_text().splitlines() if line and line[0] != "#"}
+    for sources in re.findall(r"^COPY (?!--)(.+) \S+$", DOCKERFILE, re.M):
+        for source in sources.split():
+            assert (REPO / source).exists(), source
+            assert source.rstrip("/") not in ignored, source
+
+
+def test_nginx_takes_the_apps_body_limit_and_retries_posts() -> None:
+    limit = re.search(r"^client_max_body_size (\d+)k;", PROXY, re.M)
+    assert limit is not None and int(limit.group(1)) * 1024 == DEFAULTS["MAX_CONTENT_LENGTH"]
+    retry = re.search(r"^\s*proxy_next_upstream (.+);", PROXY, re.M)
+    assert retry is not None
+    assert set(retry.group(1).split()) >= {
+        "error",
+        "timeout",
+        "http_502",
+        "http_503",
+        "http_504",
+        "non_idempotent",
+    }
+    assert re.search(r"^\s*proxy_buffering on;", PROXY, re.M)
+    assert re.search(r"^\s*keepalive \d+;", (DEPLOY / "nginx.conf").read_text(), re.M)
+
+
+def gunicorn_config(env: dict[str, str], tmp_path: Path) -> dict[str, str]:
+    """gunicorn --print-config (which runs --check-config, loading the app) as a settings dict."""
+    command = [sys.executable, "-m", "gunicorn", "--print-config", "-c", str(GUNICORN_CONF), APP]
+    full_env = {"PATH": "/usr/bin:/bin", "PROMETHEUS_MULTIPROC_DIR": str(tmp_path), **env}
+    done = subprocess.run(
+        command, cwd=REPO, env=full_env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    settings = (line.split(" = ", 1) for line in done.stdout.splitlines() if " = " in line)
+    return {key.strip(): value.strip() for key, value in settings}
+
+
+def test_gunicorn_config_checks_and_reads_the_environment(tmp_path: Path) -> None:
+    defaults = gunicorn_config({}, tmp_path)
+    assert (defaults["bind"], defaults["workers"]) == ("['127.0.0.1:8000']", "2")
+    assert defaults["preload_app"] == "True"
+    assert defaults["control_socket_disable"] == "True"
+    assert defaults["accesslog"] == "None"
+    assert (defaults["timeout"], defaults["graceful_timeout"], defaults["keepalive"]) == ("30", "10", "5")
+    custom = gunicorn_config({"WEB_CONCURRENCY": "3", "SANMOKU_BIND": "127.0.0.1:9"}, tmp_path)
+    assert (custom["bind"], custom["workers"]) == ("['127.0.0.1:9']", "3")

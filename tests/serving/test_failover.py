@@ -1,0 +1,142 @@
+"""deploy/nginx.conf + deploy/proxy.conf in front of two gunicorn instances, on loopback.
+
+The failover test kills one backend (SIGKILL, master and worker) in the middle of a bounded load and
+expects every request to be answered 200: nginx retries what the dead backend dropped, POSTs included.
+One limit no proxy removes: gunicorn writes the head and the body of an answer in two writes, and
+nginx passes the head on at once, so the one answer the killed worker was writing at that instant can
+arrive as a 200 with its body cut. The test allows that one (each backend has one worker) and no more.
+It runs last in this module, because it kills a backend of the shared stack.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.serving import harness
+from tests.serving.harness import HOST, Server
+
+REQUESTS = 600
+KILL_AFTER = 200
+THREADS = 6
+BOARDS = ["X...O....", "........X", "XO.......", ".........", "XOX.O....", "X.O.X.O.."]
+
+
+@dataclass
+class Stack:
+    nginx: Server
+    backends: list[Server]
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    harness.require_nginx()
+    workdir = tmp_path_factory.mktemp("failover")
+    with harness.gunicorns(workdir, count=2) as backends, harness.nginx([b.port for b in backends]) as proxy:
+        yield Stack(proxy, backends)
+
+
+def request(
+    port: int, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes | None]:
+    """Status, headers and body; the body is None when it arrived cut short."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=10)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        try:
+            data: bytes | None = response.read()
+        except http.client.IncompleteRead:
+            data = None
+        return response.status, dict(response.getheaders()), data
+    finally:
+        connection.close()
+
+
+def analyze(port: int, i: int) -> tuple[int, str]:
+    """Alternately GET and POST; returns the status and the board answered, "cut" or the error."""
+    board = BOARDS[i % len(BOARDS)]
+    try:
+        if i % 2:
+            body = json.dumps({"board": board}).encode()
+            status, _, data = request(port, "POST", "/analyze", body, {"Content-Type": "application/json"})
+        else:
+            status, _, data = request(port, "GET", f"/analyze?board={board}")
+    except (OSError, http.client.HTTPException) as error:
+        return 0, repr(error)
+    if data is None:
+        return status, "cut"
+    return status, json.loads(data)["board"] if status == 200 else data.decode(errors="replace")[:80]
+
+
+def upstreams(nginx_log: Path) -> Counter[str]:
+    """How many answers each backend gave, from nginx's JSON access log."""
+    served: Counter[str] = Counter()
+    for line in nginx_log.read_text().splitlines():
+        entry = json.loads(line)
+        if entry["uri"].startswith("/analyze"):
+            served[entry["upstream"].split(", ")[-1]] += 1
+    return served
+
+
+def test_request_id_passes_through_nginx(stack: Stack) -> None:
+    status, headers, _ = request(stack.nginx.port, "GET", "/healthz", headers={"X-Request-ID": "trace-42"})
+    assert status == 200
+    assert headers["X-Request-ID"] == "trace-42"
+    _, headers, _ = request(stack.nginx.port, "GET", "/healthz", headers={"X-Request-ID": "bad id"})
+    assert headers["X-Request-ID"] != "bad id"
+    assert len(headers["X-Request-ID"]) == 32  # nginx's $request_id, kept by the app
+
+
+def test_nginx_limits_bodies_like_the_app(stack: Stack) -> None:
+    big = b'{"board":"' + b"." * (128 * 1024) + b'"}'
+    status, _, _ = request(stack.nginx.port, "POST", "/analyze", big, {"Content-Type": "application/json"})
+    assert status == 413
+
+
+def test_solve_gzip_through_nginx(stack: Stack) -> None:
+    status, headers, data = request(stack.nginx.port, "GET", "/solve", headers={"Accept-Encoding": "gzip"})
+    assert status == 200
+    assert headers["Content-Encoding"] == "gzip"
+    assert data is not None
+    assert data[:2] == b"\x1f\x8b"
+
+
+def test_killing_a_backend_under_load_loses_no_request(stack: Stack) -> None:
+    victim, survivor = stack.backends
+    port = stack.nginx.port
+    done = 0
+    lock = threading.Lock()
+    halfway = threading.Event()
+
+    def one(i: int) -> tuple[int, str]:
+        nonlocal done
+        result = analyze(port, i)
+        with lock:
+            done += 1
+            if done >= KILL_AFTER:
+                halfway.set()
+        return result
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        futures = [pool.submit(one, i) for i in range(REQUESTS)]
+        assert halfway.wait(timeout=60), "the load did not reach the kill point"
+        victim.kill()  # SIGKILL to master and worker: a crash, no graceful shutdown
+        results = [f.result(timeout=60) for f in futures]
+
+    assert [r for r in results if r[0] != 200] == []
+    cut = [i for i, r in enumerate(results) if r[1] == "cut"]
+    assert len(cut) <= 1, f"answers cut short: {cut}"
+    wrong = [(i, r) for i, r in enumerate(results) if i not in cut and r[1] != BOARDS[i % len(BOARDS)]]
+    assert wrong == []
+    served = upstreams(stack.nginx.stdout)
+    assert served[f"{HOST}:{victim.port}"] > 0, "the killed backend never served: nothing was tested"
+    assert served[f"{HOST}:{survivor.port}"] >= REQUESTS - KILL_AFTER, served
