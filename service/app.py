@@ -50,6 +50,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     register_problem_handlers(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(meta.bp)
+    app.register_blueprint(meta.docs_bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(web.bp)
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
