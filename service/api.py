@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
+from flask.blueprints import BlueprintSetupState
 
 from .engine import VARIANTS, Position, get_variant
 from .payloads import dumps, variant_payload
@@ -16,6 +18,7 @@ bp = Blueprint("api", __name__)
 _analyze_request = AnalyzeRequest()
 _analyze_query = AnalyzeQuery()
 _solve_query = SolveQuery()
+_ANALYZE_FIELDS = tuple(_analyze_request.fields)
 
 
 def tables() -> Prepared:
@@ -31,6 +34,56 @@ def analysis_body(data: dict[str, Any]) -> Body:
     return tables().analysis(position_from(data), data["mainline"])
 
 
+_MISSING = object()
+_PLAIN = frozenset({str, bool, type(None)})
+CACHE_LIMIT = 20_000  # raw spellings per endpoint; the canonical ones are 2 x 2 x 5,478
+QUERY_LIMIT = 256  # longer query strings (repeated fields, say) are answered but not kept
+
+
+class BodyCache:
+    """Raw request -> the prepared body it led to, filled on first success, so that a repeated
+    request skips the schema and the engine's parse (most of an answer's time). Only answers are
+    kept: a request that fails goes the whole way every time, so every error stays as it was."""
+
+    def __init__(self) -> None:
+        self.bodies: dict[object, Body] = {}
+
+    def get(self, key: object | None, answer: Callable[[], Body]) -> Body:
+        body = None if key is None else self.bodies.get(key)
+        if body is None:
+            body = answer()
+            if key is not None and len(self.bodies) < CACHE_LIMIT:
+                self.bodies[key] = body
+        return body
+
+
+def json_key(data: Any, names: tuple[str, ...]) -> tuple[Any, ...] | None:
+    """The fields of a JSON body as a key, or None for anything the schema must look at: not an
+    object, unknown fields, or a value other than a string, a boolean or null (in Python 1 == True,
+    yet JSON's 1 must still fail the schema)."""
+    if not isinstance(data, dict) or not data.keys() <= frozenset(names):
+        return None
+    key = tuple(data.get(name, _MISSING) for name in names)
+    return key if all(v is _MISSING or type(v) in _PLAIN for v in key) else None
+
+
+def query_key() -> bytes | None:
+    """The raw query string: the same bytes always parse to the same arguments."""
+    raw = request.query_string
+    return raw if len(raw) <= QUERY_LIMIT else None
+
+
+@bp.record
+def _add_caches(state: BlueprintSetupState) -> None:
+    # one per app, as the tables are: an app whose tables differ (tests) never sees another's bodies
+    state.app.extensions["sanmoku.bodies"] = {"POST": BodyCache(), "GET": BodyCache()}
+
+
+def cached(method: str) -> BodyCache:
+    cache: BodyCache = current_app.extensions["sanmoku.bodies"][method]
+    return cache
+
+
 def send(body: Body, cacheable: bool = False) -> Response:
     response = Response(body.data, mimetype=body.mimetype)
     if body.encoding:
@@ -44,12 +97,15 @@ def send(body: Body, cacheable: bool = False) -> Response:
 
 @bp.post("/analyze")
 def analyze_post() -> Response:
-    return send(analysis_body(load(_analyze_request, request.get_json())))
+    data = request.get_json()
+    key = json_key(data, _ANALYZE_FIELDS)
+    return send(cached("POST").get(key, lambda: analysis_body(load(_analyze_request, data))))
 
 
 @bp.get("/analyze")
 def analyze_get() -> Response:
-    return send(analysis_body(load(_analyze_query, request.args)), cacheable=True)
+    answer = cached("GET").get(query_key(), lambda: analysis_body(load(_analyze_query, request.args)))
+    return send(answer, cacheable=True)
 
 
 @bp.get("/solve")

@@ -1,0 +1,94 @@
+"""/analyze answers repeated requests from a cache of raw fields: it must answer exactly as the full way.
+
+Each request is sent three times: to a fresh app (the full way), then twice to a warm app (the first
+fills the cache, the second is served from it). Status, headers (but the request id) and body agree.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from flask import Flask
+from werkzeug.test import TestResponse
+
+from service.api import CACHE_LIMIT, QUERY_LIMIT
+from service.app import create_app
+
+POSTS: list[Any] = [
+    {"board": "X...O...."},
+    {"board": "x...o....", "to_move": None, "variant": "normal"},
+    {"board": "X...O....", "mainline": True},
+    {"board": "X...O....", "mainline": 1},  # 1 == True in Python; still not a JSON boolean
+    {"board": "X...O....", "mainline": 1.0},
+    {"board": "X...O....", "mainline": "true"},
+    {"board": "X...O....", "variant": None},  # null is not "missing"
+    {"board": "X...O....", "to_move": "O"},
+    {"board": "X...O....", "extra": 1},
+    {"board": ["X...O...."]},
+    {"board": "XXXX....."},
+    ["X...O...."],
+    "X...O....",
+]
+GETS = [
+    "board=X...O....",
+    "board=X...O....&mainline=true",
+    "board=X...O....&mainline=1",
+    "board=X...O....&variant=",
+    "board=X...O....&board=XXXX.....",
+    "board=XXXX.....&board=X...O....",
+    "board=X...O....&to_move=x",
+    "board=X...O....&to_move=",
+    "board=X...O....&extra=1",
+    "board=.........&variant=misere",
+]
+
+
+@pytest.fixture(scope="module")
+def warm() -> Flask:
+    return create_app({"TESTING": True})
+
+
+def comparable(response: TestResponse) -> tuple[int, dict[str, str], bytes]:
+    headers = {k: v for k, v in response.headers.items() if k != "X-Request-ID"}
+    return response.status_code, headers, response.data
+
+
+def post(app: Flask, body: Any) -> TestResponse:
+    return app.test_client().post("/analyze", data=json.dumps(body), content_type="application/json")
+
+
+@pytest.mark.parametrize("body", POSTS, ids=[json.dumps(b) for b in POSTS])
+def test_post_answers_alike_cold_and_warm(warm: Flask, body: Any) -> None:
+    cold = comparable(post(create_app({"TESTING": True}), body))
+    assert comparable(post(warm, body)) == cold
+    assert comparable(post(warm, body)) == cold
+
+
+@pytest.mark.parametrize("query", GETS)
+def test_get_answers_alike_cold_and_warm(warm: Flask, query: str) -> None:
+    cold = comparable(create_app({"TESTING": True}).test_client().get(f"/analyze?{query}"))
+    assert comparable(warm.test_client().get(f"/analyze?{query}")) == cold
+    assert comparable(warm.test_client().get(f"/analyze?{query}")) == cold
+
+
+def test_a_true_mainline_does_not_answer_for_a_one(warm: Flask) -> None:
+    assert post(warm, {"board": "....X....", "mainline": True}).status_code == 200
+    assert post(warm, {"board": "....X....", "mainline": 1}).status_code == 422
+
+
+def test_the_cache_is_bounded() -> None:
+    app = create_app({"TESTING": True})
+    cache = app.extensions["sanmoku.bodies"]["POST"]
+    cache.bodies.update({(str(i),): cache.bodies.get(("",)) for i in range(CACHE_LIMIT)})
+    assert post(app, {"board": "........X"}).status_code == 200
+    assert len(cache.bodies) == CACHE_LIMIT
+
+
+def test_long_query_strings_are_answered_but_not_kept() -> None:
+    app = create_app({"TESTING": True})
+    query = "board=X...O...." + "&board=X...O...." * 20  # the first value counts, as in the schema
+    assert len(query) > QUERY_LIMIT
+    assert app.test_client().get(f"/analyze?{query}").status_code == 200
+    assert app.extensions["sanmoku.bodies"]["GET"].bodies == {}
