@@ -52,7 +52,7 @@ def draw_board(payload: dict[str, Any]) -> str:
     labels = [cell_label(c, moves.get(i)) for i, c in enumerate(payload["board"])]
     rows = [labels[r * variant.cols : (r + 1) * variant.cols] for r in range(variant.rows)]
     separator = "\n" + "+".join(["----"] * variant.cols) + "\n"
-    return separator.join("|".join(f"{label:^4}" for label in row) for row in rows)
+    return separator.join("|".join(f"{label:^4}" for label in row).rstrip() for row in rows)
 
 
 def verdict(payload: dict[str, Any]) -> list[str]:

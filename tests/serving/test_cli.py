@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -119,3 +120,11 @@ def test_serve_execs_gunicorn_with_the_one_config(monkeypatch: pytest.MonkeyPatc
     assert argv[5] == "service.app:create_app()"
     assert os.environ["SANMOKU_BIND"] == "127.0.0.1:9999"
     assert os.environ["WEB_CONCURRENCY"] == "3"
+
+
+def test_the_readme_example_is_what_the_command_prints(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    readme = (Path(cli.__file__).resolve().parent.parent / "README.md").read_text()
+    example = re.search(r"```text\n\$ sanmoku (analyze [^\n]*)\n(.*?)```", readme, re.S)
+    assert example is not None, "the README's Command line section shows `sanmoku analyze`"
+    _, out, _ = run(capsysbinary, *example.group(1).split())
+    assert out.decode() == example.group(2)
