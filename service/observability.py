@@ -1,6 +1,6 @@
 """Request ids, one JSON access line per request, and Prometheus metrics at /metrics.
 
-`init_app(app)` wires all three, and must come last in create_app (it reads the routes). Logs become
+`init_app(app)` wires all three, and must come last in create_app (it wraps the WSGI app). Logs become
 JSON where LOGGING is applied (gunicorn_conf does). Metrics are shared across gunicorn workers when
 PROMETHEUS_MULTIPROC_DIR is set, and kept per app otherwise (tests, the flask dev server).
 """
@@ -103,12 +103,15 @@ class Metrics:
             buckets=BUCKETS,
             registry=exporter.registry,
         )
-        self.routes = Routes(app)
+        self.app = app
+        self.routes: Routes | None = None  # built on first use, when every route is registered
         self.children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
     def observe(self, method: str, path: str, status: str, seconds: float) -> None:
         if path == METRICS_PATH:  # scrapes are not traffic
             return
+        if self.routes is None:
+            self.routes = Routes(self.app)
         key = (method if method in METHODS else "other", self.routes(path), status)
         child = self.children.get(key)
         if child is None:
