@@ -18,6 +18,7 @@ from .problems import register_problem_handlers
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 128 * 1024,
     "CACHE_CONTROL": "public, max-age=86400, immutable",
+    "ACCESS_LOG": True,  # one JSON line per request on stdout
     "OPENAPI_PATH": str(Path(__file__).resolve().parent.parent / "openapi.yaml"),
 }
 

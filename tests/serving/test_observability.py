@@ -82,22 +82,33 @@ def test_every_answer_has_a_request_id(client: FlaskClient) -> None:
         assert HEX32.fullmatch(response.headers["X-Request-ID"]), status
 
 
-def test_one_access_record_per_request(client: FlaskClient, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger=observability.ACCESS_LOGGER)
+def test_one_access_line_per_request(client: FlaskClient, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
     client.get("/analyze?board=.........", headers={"X-Request-ID": "r-1", "User-Agent": 'a "b" \\'})
     client.post("/analyze", json={"board": "XX"}, headers={"X-Request-ID": "r-2"})
-    records = [r for r in caplog.records if r.name == observability.ACCESS_LOGGER]
-    assert [(r.method, r.path, r.status, r.request_id) for r in records] == [  # type: ignore[attr-defined]
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]  # each line valid JSON
+    assert [(x["method"], x["path"], x["status"], x["request_id"]) for x in lines] == [
         ("GET", "/analyze", 200, "r-1"),
         ("POST", "/analyze", 422, "r-2"),
     ]
-    assert all(r.duration_ms >= 0 for r in records)  # type: ignore[attr-defined]
-    # the formatter gunicorn uses: one valid JSON object per line, whatever the user agent holds
+    assert lines[0]["user_agent"] == 'a "b" \\'
+    assert all(x["duration_ms"] >= 0 and x["logger"] == observability.ACCESS_LOGGER for x in lines)
+    assert {"time", "level", "pid", "message"} <= set(lines[0])
+
+
+def test_the_access_line_can_be_switched_off(capsys: pytest.CaptureFixture[str]) -> None:
+    quiet = create_app({"TESTING": True, "ACCESS_LOG": False}).test_client()
+    capsys.readouterr()
+    assert quiet.get("/healthz").status_code == 200
+    assert capsys.readouterr().out == ""
+
+
+def test_other_logs_are_json_through_python_json_logger() -> None:
     settings = observability.LOGGING["formatters"]["json"]
     formatter = JsonFormatter(settings["fmt"], rename_fields=settings["rename_fields"])
-    line = json.loads(formatter.format(records[0]))
-    assert line["user_agent"] == 'a "b" \\'
-    assert {"time", "level", "pid", "method", "path", "status", "duration_ms", "request_id"} <= set(line)
+    record = logging.LogRecord("service", logging.ERROR, __file__, 1, 'failed "x"', None, None)
+    line = json.loads(formatter.format(record))
+    assert (line["level"], line["logger"], line["message"]) == ("ERROR", "service", 'failed "x"')
 
 
 def test_metrics_count_requests_by_method_and_status(client: FlaskClient) -> None:
