@@ -18,7 +18,6 @@ bp = Blueprint("api", __name__)
 _analyze_request = AnalyzeRequest()
 _analyze_query = AnalyzeQuery()
 _solve_query = SolveQuery()
-_ANALYZE_FIELDS = tuple(_analyze_request.fields)
 
 
 def tables() -> Prepared:
@@ -34,43 +33,26 @@ def analysis_body(data: dict[str, Any]) -> Body:
     return tables().analysis(position_from(data), data["mainline"])
 
 
-_MISSING = object()
-_PLAIN = frozenset({str, bool, type(None)})
 CACHE_LIMIT = 20_000  # raw spellings per endpoint; the canonical ones are 2 x 2 x 5,478
-QUERY_LIMIT = 256  # longer query strings (repeated fields, say) are answered but not kept
+RAW_LIMIT = 256  # longer bodies or query strings (padding, repeated fields) are answered, not kept
 
 
 class BodyCache:
     """Raw request -> the prepared body it led to, filled on first success, so that a repeated
-    request skips the schema and the engine's parse (most of an answer's time). Only answers are
-    kept: a request that fails goes the whole way every time, so every error stays as it was."""
+    request skips JSON parsing, the schema and the engine's parse (most of an answer's time). The
+    same bytes always parse to the same fields. Only answers are kept: a request that fails goes the
+    whole way every time, so every error stays as it was."""
 
     def __init__(self) -> None:
-        self.bodies: dict[object, Body] = {}
+        self.bodies: dict[bytes, Body] = {}
 
-    def get(self, key: object | None, answer: Callable[[], Body]) -> Body:
-        body = None if key is None else self.bodies.get(key)
+    def get(self, raw: bytes, answer: Callable[[], Body]) -> Body:
+        body = self.bodies.get(raw) if len(raw) <= RAW_LIMIT else None
         if body is None:
             body = answer()
-            if key is not None and len(self.bodies) < CACHE_LIMIT:
-                self.bodies[key] = body
+            if len(raw) <= RAW_LIMIT and len(self.bodies) < CACHE_LIMIT:
+                self.bodies[raw] = body
         return body
-
-
-def json_key(data: Any, names: tuple[str, ...]) -> tuple[Any, ...] | None:
-    """The fields of a JSON body as a key, or None for anything the schema must look at: not an
-    object, unknown fields, or a value other than a string, a boolean or null (in Python 1 == True,
-    yet JSON's 1 must still fail the schema)."""
-    if not isinstance(data, dict) or not data.keys() <= frozenset(names):
-        return None
-    key = tuple(data.get(name, _MISSING) for name in names)
-    return key if all(v is _MISSING or type(v) in _PLAIN for v in key) else None
-
-
-def query_key() -> bytes | None:
-    """The raw query string: the same bytes always parse to the same arguments."""
-    raw = request.query_string
-    return raw if len(raw) <= QUERY_LIMIT else None
 
 
 @bp.record
@@ -91,20 +73,28 @@ def send(body: Body, cacheable: bool = False) -> Response:
     if cacheable:
         response.set_etag(body.etag)
         response.headers["Cache-Control"] = current_app.config["CACHE_CONTROL"]
-        response.make_conditional(request)
+        if "HTTP_IF_NONE_MATCH" in request.environ:  # the only validator we answer; skip the work otherwise
+            response.make_conditional(request)
     return response
+
+
+def analyze_json() -> Body:
+    return analysis_body(load(_analyze_request, request.get_json()))
 
 
 @bp.post("/analyze")
 def analyze_post() -> Response:
-    data = request.get_json()
-    key = json_key(data, _ANALYZE_FIELDS)
-    return send(cached("POST").get(key, lambda: analysis_body(load(_analyze_request, data))))
+    # Plain "application/json" is a string compare; any other type takes the full path (and its 415).
+    if request.environ.get("CONTENT_TYPE") != "application/json" and not request.is_json:
+        return send(analyze_json())
+    return send(cached("POST").get(request.get_data(cache=True), analyze_json))
 
 
 @bp.get("/analyze")
 def analyze_get() -> Response:
-    answer = cached("GET").get(query_key(), lambda: analysis_body(load(_analyze_query, request.args)))
+    answer = cached("GET").get(
+        request.query_string, lambda: analysis_body(load(_analyze_query, request.args))
+    )
     return send(answer, cacheable=True)
 
 

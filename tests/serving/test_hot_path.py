@@ -1,4 +1,4 @@
-"""/analyze answers repeated requests from a cache of raw fields: it must answer exactly as the full way.
+"""/analyze answers repeated requests from a cache of raw bodies and query strings: exactly as the full way.
 
 Each request is sent three times: to a fresh app (the full way), then twice to a warm app (the first
 fills the cache, the second is served from it). Status, headers (but the request id) and body agree.
@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from werkzeug.test import TestResponse
 
-from service.api import CACHE_LIMIT, QUERY_LIMIT
+from service.api import CACHE_LIMIT, RAW_LIMIT
 from service.app import create_app
 
 POSTS: list[Any] = [
@@ -30,6 +30,7 @@ POSTS: list[Any] = [
     {"board": "XXXX....."},
     ["X...O...."],
     "X...O....",
+    {"board": "X...O....", "pad": " " * 300},  # longer than the cache keeps
 ]
 GETS = [
     "board=X...O....",
@@ -55,8 +56,8 @@ def comparable(response: TestResponse) -> tuple[int, dict[str, str], bytes]:
     return response.status_code, headers, response.data
 
 
-def post(app: Flask, body: Any) -> TestResponse:
-    return app.test_client().post("/analyze", data=json.dumps(body), content_type="application/json")
+def post(app: Flask, body: Any, content_type: str = "application/json") -> TestResponse:
+    return app.test_client().post("/analyze", data=json.dumps(body), content_type=content_type)
 
 
 @pytest.mark.parametrize("body", POSTS, ids=[json.dumps(b) for b in POSTS])
@@ -64,6 +65,16 @@ def test_post_answers_alike_cold_and_warm(warm: Flask, body: Any) -> None:
     cold = comparable(post(create_app({"TESTING": True}), body))
     assert comparable(post(warm, body)) == cold
     assert comparable(post(warm, body)) == cold
+
+
+@pytest.mark.parametrize(
+    "content_type", ["application/json; charset=utf-8", "application/problem+json", "text/plain", ""]
+)
+def test_other_content_types_answer_alike_cold_and_warm(warm: Flask, content_type: str) -> None:
+    body = {"board": "X...O...."}
+    cold = comparable(post(create_app({"TESTING": True}), body, content_type))
+    assert comparable(post(warm, body)) == comparable(post(warm, body))  # fills the cache for JSON
+    assert comparable(post(warm, body, content_type)) == cold
 
 
 @pytest.mark.parametrize("query", GETS)
@@ -81,7 +92,9 @@ def test_a_true_mainline_does_not_answer_for_a_one(warm: Flask) -> None:
 def test_the_cache_is_bounded() -> None:
     app = create_app({"TESTING": True})
     cache = app.extensions["sanmoku.bodies"]["POST"]
-    cache.bodies.update({(str(i),): cache.bodies.get(("",)) for i in range(CACHE_LIMIT)})
+    post(app, {"board": "X........"})
+    filler = cache.bodies.popitem()[1]
+    cache.bodies.update({str(i).encode(): filler for i in range(CACHE_LIMIT)})
     assert post(app, {"board": "........X"}).status_code == 200
     assert len(cache.bodies) == CACHE_LIMIT
 
@@ -89,6 +102,14 @@ def test_the_cache_is_bounded() -> None:
 def test_long_query_strings_are_answered_but_not_kept() -> None:
     app = create_app({"TESTING": True})
     query = "board=X...O...." + "&board=X...O...." * 20  # the first value counts, as in the schema
-    assert len(query) > QUERY_LIMIT
+    assert len(query) > RAW_LIMIT
     assert app.test_client().get(f"/analyze?{query}").status_code == 200
     assert app.extensions["sanmoku.bodies"]["GET"].bodies == {}
+
+
+def test_long_bodies_are_answered_but_not_kept() -> None:
+    app = create_app({"TESTING": True})
+    padded = '{"board": "X...O...."' + " " * RAW_LIMIT + "}"
+    response = app.test_client().post("/analyze", data=padded, content_type="application/json")
+    assert response.status_code == 200
+    assert all(len(key) <= RAW_LIMIT for key in app.extensions["sanmoku.bodies"]["POST"].bodies)
