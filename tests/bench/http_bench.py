@@ -2,9 +2,11 @@
 
 Run: python -m tests.bench.http_bench [--rounds 3] [--duration 5] [--workers 2]
 
-Targets: the ceiling (tests/bench/ceiling_app.py, a bare Flask app sending the same /analyze bytes),
-POST /analyze, GET /analyze and GET /solve with gzip. Rounds are interleaved (the machine is shared
-and noisy) and the medians reported, each with its ratio to the ceiling's requests/s. Then the cold
+Targets: the ceiling of this stack (tests/bench/ceiling_app.py: the service's app with one bare
+endpoint sending the same /analyze bytes), the bare Flask reference (the same endpoint in an app with
+no middleware), POST /analyze, GET /analyze and GET /solve with gzip. Rounds are interleaved (the
+machine is shared and noisy) and the medians reported, each with its ratio to the ceiling's req/s
+and to the bare reference's. Then the cold
 solve of both variants (tests/bench/engine_cold_solve.py's measurement) and the time from starting
 gunicorn to the first 200 from /readyz.
 """
@@ -37,17 +39,36 @@ UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
 @dataclass(frozen=True)
 class Target:
     name: str
-    server: str  # "ceiling" or "service"
+    server: str  # "ceiling", "bare" or "service"
     path: str
     wrk_args: tuple[str, ...] = ()
 
+    @property
+    def posts(self) -> bool:
+        return self.wrk_args == POST
 
-TARGETS = (
-    Target("ceiling: bare Flask, same body", "ceiling", "/ceiling"),
-    Target("POST /analyze", "service", "/analyze", ("-s", str(BENCH / "analyze_post.lua"))),
-    Target("GET /analyze", "service", f"/analyze?board={BOARD}"),
-    Target("GET /solve, gzip", "service", "/solve", ("-H", "Accept-Encoding: gzip")),
+
+POST = ("-s", str(BENCH / "analyze_post.lua"))
+GZIP = ("-H", "Accept-Encoding: gzip")
+CEILINGS = (
+    Target("ceiling: bare endpoint, this stack, GET", "ceiling", "/ceiling"),
+    Target("ceiling: bare endpoint, this stack, POST", "ceiling", "/ceiling", POST),
 )
+REFERENCES = (
+    Target("reference: bare Flask app, no middleware, GET", "bare", "/ceiling"),
+    Target("reference: bare Flask app, no middleware, POST", "bare", "/ceiling", POST),
+)
+MEASURED = (
+    Target("POST /analyze", "service", "/analyze", POST),
+    Target("GET /analyze", "service", f"/analyze?board={BOARD}"),
+    Target("GET /solve, gzip", "service", "/solve", GZIP),
+)
+TARGETS = CEILINGS + REFERENCES + MEASURED
+
+
+def baseline(target: Target, among: tuple[Target, ...]) -> Target:
+    """The target in `among` sent the same kind of request: a GET, or the same POST with its body."""
+    return next(t for t in among if t.posts == target.posts)
 
 
 @dataclass(frozen=True)
@@ -98,11 +119,13 @@ def servers(workdir: Path, workers: int) -> Iterator[dict[str, Server]]:
     with ExitStack() as stack:
         started = {
             "ceiling": harness.start_gunicorn(workdir, workers, "tests.bench.ceiling_app:app"),
+            "bare": harness.start_gunicorn(workdir, workers, "tests.bench.ceiling_app:bare"),
             "service": harness.start_gunicorn(workdir, workers),
         }
         for server in started.values():
             stack.callback(server.kill)
         harness.wait_ready(started["ceiling"], "/ceiling")
+        harness.wait_ready(started["bare"], "/ceiling")
         harness.wait_ready(started["service"])
         yield started
 
@@ -111,9 +134,10 @@ def same_body(found: dict[str, Server]) -> None:
     """The ceiling must move exactly the bytes /analyze moves, or the ratio means nothing."""
     bodies = [
         urllib.request.urlopen(found["ceiling"].url + "/ceiling", timeout=10).read(),
+        urllib.request.urlopen(found["bare"].url + "/ceiling", timeout=10).read(),
         urllib.request.urlopen(f"{found['service'].url}/analyze?board={BOARD}", timeout=10).read(),
     ]
-    if bodies[0] != bodies[1]:
+    if len(set(bodies)) != 1:
         raise RuntimeError("the ceiling's body differs from the /analyze body")
 
 
@@ -149,16 +173,20 @@ def start_to_first_answer(samples: int, workers: int) -> list[float]:
 def report(
     runs: dict[str, list[Run]], cold: list[float], starts: list[float], args: argparse.Namespace
 ) -> None:
-    ceiling = statistics.median(r.rps for r in runs[TARGETS[0].name])
+    def rps(target: Target) -> float:
+        return statistics.median(r.rps for r in runs[target.name])
+
     settings = f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s --latency"
-    print(f"\n{settings}, gunicorn {args.workers} sync workers, median of {args.rounds} interleaved rounds\n")
-    print("| target | req/s | p50 | p99 | ratio to ceiling |")
-    print("|---|---|---|---|---|")
+    print(f"\n{settings}, gunicorn {args.workers} sync workers, median of {args.rounds} interleaved rounds")
+    print("(each ratio is against the ceiling or reference sent the same request: GET, or the same POST)\n")
+    print("| target | req/s | p50 | p99 | ratio to ceiling | ratio to bare Flask |")
+    print("|---|---|---|---|---|---|")
     for target in TARGETS:
-        rps = statistics.median(r.rps for r in runs[target.name])
         p50 = statistics.median(r.p50 for r in runs[target.name]) * 1000
         p99 = statistics.median(r.p99 for r in runs[target.name]) * 1000
-        print(f"| {target.name} | {rps:,.0f} | {p50:.2f} ms | {p99:.2f} ms | {rps / ceiling:.2f} |")
+        ceiling, bare = rps(baseline(target, CEILINGS)), rps(baseline(target, REFERENCES))
+        ratios = f"{rps(target) / ceiling:.2f} | {rps(target) / bare:.2f}"
+        print(f"| {target.name} | {rps(target):,.0f} | {p50:.2f} ms | {p99:.2f} ms | {ratios} |")
     print()
     print(f"cold solve, both variants: {statistics.median(cold) * 1000:.1f} ms (median of {len(cold)})")
     start = statistics.median(starts)
