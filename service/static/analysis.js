@@ -3,7 +3,7 @@
 
 import * as api from "./api.js";
 import { $, setText } from "./dom.js";
-import { cellName, currentAnalysis, render, state } from "./state.js";
+import { cellName, currentAnalysis, loadPanel, state } from "./state.js";
 import { gameOverWords, sequenceWords, statusWords, verdictWords } from "./words.js";
 
 export async function showMainline() {
@@ -11,30 +11,18 @@ export async function showMainline() {
   if (!analysis || analysis.status !== "in_progress") {
     return;
   }
-  const generation = state.generation;
-  state.mainline = { state: "loading" };
-  render();
-  try {
+  await loadPanel("mainline", state.generation, async () => {
     const data = await api.analyze({
       board: analysis.board,
       toMove: analysis.to_move,
       variant: analysis.variant,
       mainline: true,
     });
-    if (generation !== state.generation) {
-      return;
-    }
     if (!data.mainline || !Array.isArray(data.mainline.cells)) {
       throw new Error("the answer has no main line");
     }
-    state.mainline = { state: "ready", from: analysis.to_move, ...data.mainline };
-  } catch (error) {
-    if (generation !== state.generation) {
-      return;
-    }
-    state.mainline = { state: "error", message: error.message };
-  }
-  render();
+    return { from: analysis.to_move, ...data.mainline };
+  });
 }
 
 export function renderAnalysis() {

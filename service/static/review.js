@@ -2,31 +2,20 @@
 
 import * as api from "./api.js";
 import { $, setText } from "./dom.js";
-import { cellName, render, state } from "./state.js";
+import { cellName, loadPanel, state } from "./state.js";
 import { countWords, gameOverWords, valueWords } from "./words.js";
 
 const VERDICTS = ["best", "slower", "mistake", "blunder"];
 
 export async function loadReview(generation) {
-  state.review = { state: "loading" };
-  render();
   const { variant: variantName, first } = state.settings;
-  try {
+  await loadPanel("review", generation, async () => {
     const data = await api.review({ moves: [...state.moves], variant: variantName, first });
-    if (generation !== state.generation) {
-      return;
-    }
     if (!Array.isArray(data.plies)) {
       throw new Error("the review has no plies");
     }
-    state.review = { state: "ready", data };
-  } catch (error) {
-    if (generation !== state.generation) {
-      return;
-    }
-    state.review = { state: "error", message: error.message };
-  }
-  render();
+    return { data };
+  });
 }
 
 export function renderReview() {

@@ -99,3 +99,23 @@ export function cellPosition(cell) {
   const { cols } = variant();
   return { row: Math.floor(cell / cols), col: cell % cols };
 }
+
+// Fills the panel state[key] from `request` (loading, then ready or error), unless the game changed
+// since `generation`: a late answer about an older position is dropped.
+export async function loadPanel(key, generation, request) {
+  state[key] = { state: "loading" };
+  render();
+  try {
+    const ready = await request();
+    if (generation !== state.generation) {
+      return;
+    }
+    state[key] = { state: "ready", ...ready };
+  } catch (error) {
+    if (generation !== state.generation) {
+      return;
+    }
+    state[key] = { state: "error", message: error.message };
+  }
+  render();
+}
