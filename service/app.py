@@ -10,9 +10,8 @@ from flask import Flask, Request
 from flask_cors import CORS
 from werkzeug.exceptions import BadRequest
 
-from . import api, meta, observability, play, web
+from . import api, meta, observability, play, tables, variants_api, web
 from .body_limit import ChunkedBodyLimit
-from .prepared import prepared
 from .problems import register_problem_handlers
 
 DEFAULTS: dict[str, Any] = {
@@ -20,6 +19,9 @@ DEFAULTS: dict[str, Any] = {
     "CACHE_CONTROL": "public, max-age=86400, immutable",
     "ACCESS_LOG": True,  # one JSON line per request on stdout
     "OPENAPI_PATH": str(Path(__file__).resolve().parent.parent / "openapi.yaml"),
+    "TABLES_DIR": None,  # None: $SANMOKU_TABLES_DIR, else the user's cache directory (platformdirs)
+    "TABLES_AT_START": "presets",  # "presets", a comma-separated string of variant names, or a list
+    "BODY_CACHE_BYTES": 32 * 1024 * 1024,  # rendered answers kept per process
 }
 
 
@@ -47,9 +49,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         expose_headers=["ETag", "X-Request-ID"],
         max_age=86400,
     )
-    app.extensions["sanmoku"] = prepared()
+    tables.init_app(app)
     register_problem_handlers(app)
     app.register_blueprint(api.bp)
+    app.register_blueprint(variants_api.bp)
     app.register_blueprint(meta.bp)
     app.register_blueprint(meta.docs_bp)
     app.register_blueprint(play.bp)

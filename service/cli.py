@@ -1,25 +1,31 @@
-"""The `sanmoku` command: serve the API, or answer one analysis or solve request locally.
+"""The `sanmoku` command: serve the API, answer one analysis or solve request locally, manage tables.
 
-The answers are built by the same functions as the API's prepared bodies, so `--json` and `solve`
-print the very bytes the API sends.
+Answers come from the same tables (the same directory: $SANMOKU_TABLES_DIR or the user cache) and the
+same renderers as the API's, so `--json` and `solve` print the very bytes the API sends.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .engine import VARIANTS, EngineError, Position, Solver, get_variant, solve_table
+from . import table_commands
+from .engine import EngineError, Position, TableStore, get_variant
 from .payloads import analysis_payload, dumps
-from .prepared import SOLVE_FORMATS, SYMMETRIES
+from .solve_formats import FORMATS, SYMMETRIES, SolveRequest, render
 
 GUNICORN_CONF = Path(__file__).resolve().parent / "gunicorn_conf.py"
 APP = "service.app:create_app()"
 RESULT_LETTER = {"win": "W", "draw": "D", "loss": "L"}
+# A word made only of board characters is a board even when it starts with "-" (an empty cell).
+BOARD_WORD = re.compile(r"[XOxo.\-_/]*[XOxo._/][XOxo.\-_/]*|-{6,}")
+VALUE_OPTIONS = {"--to-move", "--variant"}
+VARIANT_HELP = "a variant name: normal, misere, or {rows}x{cols}k{k}[-torus][-misere] such as 4x4k3"
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -35,7 +41,7 @@ def serve(args: argparse.Namespace) -> int:
 
 def analysis_json(board: str, to_move: str | None, variant: str) -> dict[str, Any]:
     position = Position.parse(board, to_move, get_variant(variant))
-    return analysis_payload(Solver(position.variant).analyze(position))
+    return analysis_payload(TableStore().get(position.variant).analyze(position))
 
 
 def cell_label(cell: str, move: dict[str, Any] | None) -> str:
@@ -47,7 +53,7 @@ def cell_label(cell: str, move: dict[str, Any] | None) -> str:
 
 def draw_board(payload: dict[str, Any]) -> str:
     """Marks as X and O; each free cell as its value for the side to move (W3, D, L5)."""
-    variant = VARIANTS[payload["variant"]]
+    variant = get_variant(payload["variant"])
     moves = {m["cell"]: m for m in payload["moves"]}
     labels = [cell_label(c, moves.get(i)) for i, c in enumerate(payload["board"])]
     rows = [labels[r * variant.cols : (r + 1) * variant.cols] for r in range(variant.rows)]
@@ -84,16 +90,17 @@ def analyze(args: argparse.Namespace) -> int:
 
 
 def solve(args: argparse.Namespace) -> int:
-    solver = Solver(get_variant(args.variant))
-    table = solve_table(solver, args.first, SYMMETRIES[args.symmetry])
-    _, render = SOLVE_FORMATS[args.format]
-    sys.stdout.buffer.write(render(table))
+    table = TableStore().get(get_variant(args.variant))
+    for piece in render(SolveRequest(table, args.first, args.symmetry, args.format)):
+        sys.stdout.buffer.write(piece)
     sys.stdout.flush()
     return 0
 
 
 def parser() -> argparse.ArgumentParser:
-    main = argparse.ArgumentParser(prog="sanmoku", description="Exact tic-tac-toe analysis.")
+    main = argparse.ArgumentParser(
+        prog="sanmoku", description="Exact analysis of tic-tac-toe and its variants."
+    )
     commands = main.add_subparsers(dest="command", required=True)
 
     serve_cmd = commands.add_parser("serve", help="serve the REST API with gunicorn")
@@ -102,28 +109,48 @@ def parser() -> argparse.ArgumentParser:
     serve_cmd.set_defaults(run=serve)
 
     analyze_cmd = commands.add_parser("analyze", help="analyse one position")
-    analyze_cmd.add_argument("board", help="cells row by row: X, O and . (or - or _)")
+    analyze_cmd.add_argument(
+        "board", help="cells row by row: X, O and . (or - or _), rows optionally separated by /"
+    )
     analyze_cmd.add_argument("--to-move", type=str.upper, choices=["X", "O"], help="default: from the counts")
-    analyze_cmd.add_argument("--variant", default="normal", help=f"one of {', '.join(VARIANTS)}")
+    analyze_cmd.add_argument("--variant", default="normal", help=VARIANT_HELP)
     analyze_cmd.add_argument("--json", action="store_true", help="print the API's JSON body")
     analyze_cmd.set_defaults(run=analyze)
 
     solve_cmd = commands.add_parser("solve", help="print the whole-game table, as GET /solve")
-    solve_cmd.add_argument("--variant", default="normal", help=f"one of {', '.join(VARIANTS)}")
+    solve_cmd.add_argument("--variant", default="normal", help=VARIANT_HELP)
     solve_cmd.add_argument("--first", type=str.upper, choices=["X", "O"], default="X")
     solve_cmd.add_argument("--symmetry", choices=list(SYMMETRIES), default="none")
-    solve_cmd.add_argument("--format", choices=list(SOLVE_FORMATS), default="json")
+    solve_cmd.add_argument("--format", choices=list(FORMATS), default="json")
     solve_cmd.set_defaults(run=solve)
+
+    table_commands.add_parser(commands)
     return main
 
 
+def boards_as_positionals(argv: list[str]) -> list[str]:
+    """`sanmoku analyze -X-.O----` would read the board as options: put "--" before such a board,
+    after the options that come before it (what follows it is parsed by `analyze` itself)."""
+    if not argv or argv[0] != "analyze":
+        return argv
+    for i, word in enumerate(argv[1:], 1):
+        if word == "--":
+            break
+        if word.startswith("-") and BOARD_WORD.fullmatch(word) and argv[i - 1] not in VALUE_OPTIONS:
+            return [*argv[:i], *argv[i + 1 :], "--", word]
+    return argv
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    args = parser().parse_args(boards_as_positionals(list(sys.argv[1:] if argv is None else argv)))
     try:
         code: int = args.run(args)
     except EngineError as error:
         print(f"sanmoku: {error.message}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader stopped (`| head`): stop quietly, as other tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return code
 
 

@@ -8,7 +8,7 @@ from flask import Blueprint, Response, current_app
 from flask_swagger_ui import get_swaggerui_blueprint
 
 from .payloads import dumps
-from .prepared import Prepared
+from .tables import SOLVE_IN_REQUEST_CELLS, get_tables
 
 bp = Blueprint("meta", __name__)
 
@@ -23,12 +23,17 @@ def healthz() -> Response:
 
 @bp.get("/readyz")
 def readyz() -> Response:
-    prepared: Prepared | None = current_app.extensions.get("sanmoku")
-    if prepared is None:
-        return Response(dumps({"status": "starting"}), status=503, mimetype="application/json")
-    caches = {name: {"entries": len(s.table)} for name, s in prepared.solvers.items()}
-    body = {"status": "ready", "positions": len(prepared.analyses), "caches": caches}
-    return Response(dumps(body), mimetype="application/json")
+    """Ready once every table named by TABLES_AT_START is open (small ones are solved here)."""
+    tables = get_tables()
+    report = {}
+    for variant in tables.at_start:
+        small = variant.cells <= SOLVE_IN_REQUEST_CELLS
+        table = tables.table(variant) if small else tables.ready_table(variant)
+        positions = None if table is None else table.positions
+        report[variant.name] = {"ready": table is not None, "positions": positions}
+    ready = all(entry["ready"] for entry in report.values())
+    body = {"status": "ready" if ready else "starting", "tables": report, "bodies": tables.cached_bodies()}
+    return Response(dumps(body), status=200 if ready else 503, mimetype="application/json")
 
 
 @bp.get("/openapi.yaml")

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
-from .engine import Analysis, MoveValue, Position, SolveTable, Value, Variant, other
-from .engine.mainline import MainLine
-from .engine.review import Review
+from .engine import (
+    DEFAULT_DEPTH,
+    MIN_DEPTH,
+    Analysis,
+    MainLine,
+    MoveValue,
+    Position,
+    Review,
+    Table,
+    Value,
+    Variant,
+    geometry_of,
+)
+from .engine.geometry import iter_cells
 
 Json = dict[str, Any]
 
@@ -22,11 +31,17 @@ def winner(position: Position, value: Value) -> str | None:
     """Who wins under perfect play, or None for a draw."""
     if value.score == 0:
         return None
-    return position.to_move if value.score > 0 else other(position.to_move)
+    return position.to_move if value.score > 0 else position.to_move.other
+
+
+def lines_payload(position: Position) -> list[list[int]]:
+    """The cells of each line that ended the game; empty while none has."""
+    return [list(line) for line in position.completed_lines]
 
 
 def move_payload(position: Position, move: MoveValue) -> Json:
     row, col = position.row_col(move.cell)
+    cells = position.cells
     return {
         "cell": move.cell,
         "row": row,
@@ -34,7 +49,8 @@ def move_payload(position: Position, move: MoveValue) -> Json:
         "result": move.value.result.value,
         "score": move.value.score,
         "remoteness": move.value.remoteness,
-        "board": position.play(move.cell).cells,
+        # the board after the move, without building the position
+        "board": cells[: move.cell] + position.to_move + cells[move.cell + 1 :],
     }
 
 
@@ -52,65 +68,16 @@ def analysis_payload(analysis: Analysis) -> Json:
         "best_move": analysis.best_move,
         "best_moves": list(analysis.best_moves),
         "moves": [move_payload(position, m) for m in analysis.moves],
+        "lines": lines_payload(position),
     }
 
 
 def mainline_payload(line: MainLine) -> Json:
-    return {"cells": list(line.cells), "status": line.status.value}
-
-
-def table_entry(analysis: Analysis) -> Json:
-    value = analysis.value
-    return {
-        "to_move": analysis.position.to_move,
-        "status": analysis.position.status.value,
-        "result": value.result.value,
-        "score": value.score,
-        "remoteness": value.remoteness,
-        "best_moves": list(analysis.best_moves),
-        "moves": [
-            {"cell": m.cell, "score": m.value.score, "remoteness": m.value.remoteness} for m in analysis.moves
-        ],
-    }
-
-
-def table_payload(table: SolveTable) -> Json:
-    summary = table.summary
-    return {
-        "variant": table.variant,
-        "first": table.first,
-        "symmetry": "canonical" if table.canonical else "none",
-        "summary": {
-            "positions": summary.positions,
-            "by_result": summary.by_result,
-            "by_status": summary.by_status,
-            "by_marks": list(summary.by_marks),
-        },
-        "positions": {board: table_entry(a) for board, a in table.entries.items()},
-    }
-
-
-def table_ndjson(table: SolveTable) -> bytes:
-    return b"".join(dumps({"board": b, **table_entry(a)}) + b"\n" for b, a in table.entries.items())
-
-
-CSV_COLUMNS = ("board", "to_move", "status", "result", "score", "remoteness", "best_moves", "moves")
-
-
-def table_csv(table: SolveTable) -> bytes:
-    """Lists inside a cell are space-separated; a move is cell:score:remoteness."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for board, analysis in table.entries.items():
-        entry = table_entry(analysis)
-        moves = " ".join(f"{m['cell']}:{m['score']}:{m['remoteness']}" for m in entry["moves"])
-        best = " ".join(str(c) for c in entry["best_moves"])
-        writer.writerow([board, *(entry[c] for c in CSV_COLUMNS[1:6]), best, moves])
-    return out.getvalue().encode()
+    return {"cells": list(line.cells), "status": line.status.value, "lines": lines_payload(line.final)}
 
 
 def variant_payload(variant: Variant) -> Json:
+    geometry = geometry_of(variant)
     return {
         "name": variant.name,
         "rules": variant.rules,
@@ -118,7 +85,33 @@ def variant_payload(variant: Variant) -> Json:
         "cols": variant.cols,
         "k": variant.k,
         "misere": variant.misere,
+        "torus": variant.torus,
+        "cells": variant.cells,
+        "depth": {"min": MIN_DEPTH, "max": geometry.max_depth, "default": DEFAULT_DEPTH},
     }
+
+
+def variant_detail_payload(variant: Variant, table: Table | None) -> Json:
+    """Everything derived from the variant, and what its table says when it is ready."""
+    geometry = geometry_of(variant)
+    empty = Position.empty(variant)
+    return {
+        **variant_payload(variant),
+        "lines": [list(iter_cells(line)) for line in geometry.lines],
+        "symmetries": len(geometry.symmetries),
+        "max_plies": geometry.max_plies,
+        "centre": geometry.centre,
+        "table": {
+            "ready": table is not None,
+            "positions": None if table is None else table.positions,
+            "bytes": 3**variant.cells,
+        },
+        "empty_board": None if table is None else _outcome(empty, table.value(empty)),
+    }
+
+
+def _outcome(position: Position, value: Value) -> Json:
+    return {**value_payload(value), "winner": winner(position, value)}
 
 
 def value_payload(value: Value) -> Json:
@@ -136,6 +129,7 @@ def move_choice_payload(before: Position, cell: int, value: Value, policy: str) 
         "board": after.cells,
         "to_move": after.to_move,
         "status": after.status.value,
+        "lines": lines_payload(after),
         **value_payload(value),
         "policy": policy,
         "variant": before.variant.name,
@@ -177,6 +171,7 @@ def review_payload(review: Review, start: Position) -> Json:
         "first": review.first,
         "status": review.status.value,
         "board": review.final.cells,
+        "lines": lines_payload(review.final),
         "plies": plies,
         "summary": summary,
     }

@@ -7,14 +7,13 @@ from typing import Any
 from flask import Blueprint, Response, request
 from marshmallow import ValidationError
 
-from .api import analysis_body, position_from, tables
-from .engine import EngineError, Position, get_variant
-from .engine.policies import choose_move
-from .engine.review import review_boards, review_game
+from .answers import analysis_body, position_from
+from .engine import EngineError, Position, choose_move, get_variant, review_boards, review_game
 from .payloads import dumps, move_choice_payload, review_payload
 from .play_schemas import BatchRequest, MoveRequest, ReviewRequest
-from .problems import engine_problem_body, fields_problem_body, flatten, with_instance
-from .schemas import AnalyzeRequest, load
+from .problems import engine_problem_body, fields_problem_body, not_ready_body, with_instance
+from .schemas import AnalyzeRequest, flatten, load
+from .tables import TableNotReadyError, get_tables
 
 bp = Blueprint("play", __name__)
 
@@ -28,9 +27,9 @@ _analyze_request = AnalyzeRequest()
 def move() -> Response:
     data = load(_move_request, request.get_json())
     position = position_from(data)
-    solver = tables().solvers[position.variant.name]
-    cell = choose_move(solver, position, data["policy"], data["depth"], data["seed"])
-    value = next(m.value for m in solver.analyze(position).moves if m.cell == cell)
+    table = get_tables().table(position.variant)
+    cell = choose_move(table, position, data["policy"], data["depth"], data["seed"])
+    value = next(m.value for m in table.analyze(position).moves if m.cell == cell)
     return Response(
         dumps(move_choice_payload(position, cell, value, data["policy"])), mimetype="application/json"
     )
@@ -40,11 +39,11 @@ def move() -> Response:
 def review() -> Response:
     data = load(_review_request, request.get_json())
     variant = get_variant(data["variant"])
-    solver = tables().solvers[variant.name]
+    table = get_tables().table(variant)
     if data["moves"] is not None:
-        result = review_game(solver, data["moves"], data["first"])
+        result = review_game(table, data["moves"], data["first"])
     else:
-        result = review_boards(solver, data["boards"], data["first"])
+        result = review_boards(table, data["boards"], data["first"])
     start = Position.empty(variant, data["first"])
     return Response(dumps(review_payload(result, start)), mimetype="application/json")
 
@@ -59,8 +58,11 @@ def analyze_batch() -> Response:
 def _batch_item(item: Any, where: str) -> bytes:
     """One analysis, or the problem that item alone has."""
     try:
-        return analysis_body(_analyze_request.load(item)).data
+        data = _analyze_request.load(item)
+        return analysis_body(position_from(data), data["mainline"]).data
     except ValidationError as error:
         return dumps(with_instance(fields_problem_body(flatten(error.messages)), where))
     except EngineError as error:
         return dumps(with_instance(engine_problem_body(error), where))
+    except TableNotReadyError as error:
+        return dumps(with_instance(not_ready_body(error), where))

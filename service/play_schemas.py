@@ -6,24 +6,21 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from .schemas import BOARD_MAX, PositionRequest
+from .schemas import BOARD_MAX, SIDES, JSONInteger, PositionRequest
 
 BATCH_MAX = 1000
-GAME_MAX = 64  # far above any registered board's plies; the engine names the ply that fails
+GAME_MAX = 64  # far above any supported board's plies; the engine names the ply that fails
 
 
 class MoveRequest(PositionRequest):
     policy = fields.String(required=True)
-    depth = fields.Integer(strict=True, load_default=None, allow_none=True)
-    seed = fields.Integer(strict=True, load_default=None, allow_none=True)
+    depth = JSONInteger(load_default=None, allow_none=True)
+    seed = JSONInteger(load_default=None, allow_none=True)
 
 
 class ReviewRequest(Schema):
     moves = fields.List(
-        fields.Integer(strict=True),
-        load_default=None,
-        allow_none=False,
-        validate=validate.Length(max=GAME_MAX),
+        JSONInteger(), load_default=None, allow_none=False, validate=validate.Length(max=GAME_MAX)
     )
     boards = fields.List(
         fields.String(validate=validate.Length(max=BOARD_MAX)),
@@ -32,14 +29,17 @@ class ReviewRequest(Schema):
         validate=validate.Length(max=GAME_MAX),
     )
     variant = fields.String(load_default="normal")
-    first = fields.String(load_default="X", validate=validate.OneOf(["X", "O"]))
+    first = fields.String(load_default="X", validate=validate.OneOf(SIDES))
 
     @validates_schema
     def moves_or_boards(self, data: dict[str, Any], **_: Any) -> None:
+        # The spec says the same with oneOf: exactly one of the two.
         if (data.get("moves") is None) == (data.get("boards") is None):
             raise ValidationError("give the game as either `moves` or `boards`, not both or neither")
 
 
 class BatchRequest(Schema):
-    # Items are checked one by one, so one bad item does not fail the rest.
-    positions = fields.List(fields.Raw(), required=True, validate=validate.Length(min=1, max=BATCH_MAX))
+    # Items are checked one by one, so one bad item (null included) does not fail the rest.
+    positions = fields.List(
+        fields.Raw(allow_none=True), required=True, validate=validate.Length(min=1, max=BATCH_MAX)
+    )

@@ -9,9 +9,10 @@ from typing import Any
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
-from .engine import EngineError, IllegalMoveError, InvalidPositionError, UnknownVariantError
-from .engine.policies import PolicyError
+from .engine import EngineError, IllegalMoveError, InvalidPositionError, PolicyError, UnknownVariantError
 from .payloads import dumps
+from .schemas import FieldsError
+from .tables import TableNotReadyError
 
 PROBLEM_MIMETYPE = "application/problem+json"
 PROBLEM_BASE = "urn:sanmoku:problem:"
@@ -19,27 +20,12 @@ PROBLEM_BASE = "urn:sanmoku:problem:"
 log = logging.getLogger(__name__)
 
 
-class FieldsError(Exception):
-    """The request's fields failed their syntax checks; messages are keyed by field path."""
+class ProblemError(Exception):
+    """A request the views refuse for a reason of their own (not the engine's, not the syntax's)."""
 
-    def __init__(self, messages: Mapping[str, list[str]]) -> None:
-        super().__init__("invalid fields")
-        self.messages = dict(messages)
-
-
-def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
-    """marshmallow nests messages for list items; clients get flat dotted paths."""
-    if isinstance(messages, Mapping):
-        out: dict[str, list[str]] = {}
-        for key, value in messages.items():
-            path = f"{prefix}.{key}" if prefix else str(key)
-            out.update(flatten(value, path))
-        return out
-    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
-        return {prefix or "_schema": list(messages)}
-    if isinstance(messages, list):
-        return flatten(dict(enumerate(messages)), prefix)
-    return {prefix or "_schema": [str(messages)]}
+    def __init__(self, status: int, kind: str, title: str, detail: str, field: str | None = None) -> None:
+        super().__init__(detail)
+        self.status, self.kind, self.title, self.detail, self.field = status, kind, title, detail, field
 
 
 def problem_body(status: int, title: str, detail: str, kind: str = "", **extra: Any) -> dict[str, Any]:
@@ -76,6 +62,10 @@ def engine_problem_body(error: EngineError, **extra: Any) -> dict[str, Any]:
     )
 
 
+def not_ready_body(error: TableNotReadyError) -> dict[str, Any]:
+    return problem_body(503, "Table not ready", str(error), "table-not-ready", retry_after=error.retry_after)
+
+
 def fields_problem_body(messages: Mapping[str, list[str]]) -> dict[str, Any]:
     names = ", ".join(sorted(messages))
     return problem_body(
@@ -100,6 +90,17 @@ def register_problem_handlers(app: Flask) -> None:
     @app.errorhandler(EngineError)
     def engine_error(error: EngineError) -> Response:
         return _as_response(engine_problem_body(error))
+
+    @app.errorhandler(ProblemError)
+    def refused(error: ProblemError) -> Response:
+        extra = {} if error.field is None else {"errors": {error.field: [error.detail]}}
+        return _as_response(problem_body(error.status, error.title, error.detail, error.kind, **extra))
+
+    @app.errorhandler(TableNotReadyError)
+    def not_ready(error: TableNotReadyError) -> Response:
+        response = _as_response(not_ready_body(error))
+        response.headers["Retry-After"] = str(error.retry_after)
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:

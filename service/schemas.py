@@ -1,4 +1,4 @@
-"""Request syntax only; the game's rules are the engine's to check."""
+"""Request syntax only; the game's rules (boards, variants, depths) are the engine's to check."""
 
 from __future__ import annotations
 
@@ -7,15 +7,33 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from .problems import FieldsError, flatten
+from .solve_formats import FORMATS, SYMMETRIES
 
-BOARD_MAX = 64  # far above any registered board; the engine names the exact length
+BOARD_MAX = 64  # far above any supported board, row separators included; the engine names the exact size
+SIDES = ("X", "O")
 
 
-class PositionRequest(Schema):
-    board = fields.String(required=True, validate=validate.Length(max=BOARD_MAX))
-    to_move = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(["X", "O", "x", "o"]))
-    variant = fields.String(load_default="normal")
+class FieldsError(Exception):
+    """The request's fields failed their syntax checks; messages are keyed by field path."""
+
+    def __init__(self, messages: Mapping[str, list[str]]) -> None:
+        super().__init__("invalid fields")
+        self.messages = dict(messages)
+
+
+def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
+    """marshmallow nests messages for list items; clients get flat dotted paths."""
+    if isinstance(messages, Mapping):
+        out: dict[str, list[str]] = {}
+        for key, value in messages.items():
+            path = f"{prefix}.{key}" if prefix else str(key)
+            out.update(flatten(value, path))
+        return out
+    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        return {prefix or "_schema": list(messages)}
+    if isinstance(messages, list):
+        return flatten(dict(enumerate(messages)), prefix)
+    return {prefix or "_schema": [str(messages)]}
 
 
 class JSONBoolean(fields.Boolean):
@@ -29,6 +47,29 @@ class JSONBoolean(fields.Boolean):
         return value
 
 
+class JSONInteger(fields.Integer):
+    """A JSON Schema integer: 3 and 3.0 alike, but never true, "3" or 3.5."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
+    ) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        number: int = super()._deserialize(value, attr, data, **kwargs)
+        return number
+
+
+class PositionRequest(Schema):
+    board = fields.String(required=True, validate=validate.Length(max=BOARD_MAX))
+    to_move = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(["X", "O", "x", "o"]))
+    variant = fields.String(load_default="normal")
+
+
 class AnalyzeRequest(PositionRequest):
     mainline = JSONBoolean(load_default=False)
 
@@ -39,9 +80,9 @@ class AnalyzeQuery(PositionRequest):
 
 class SolveQuery(Schema):
     variant = fields.String(load_default="normal")
-    first = fields.String(load_default="X", validate=validate.OneOf(["X", "O"]))
-    symmetry = fields.String(load_default="none", validate=validate.OneOf(["none", "canonical"]))
-    format = fields.String(load_default="json", validate=validate.OneOf(["json", "ndjson", "csv"]))
+    first = fields.String(load_default="X", validate=validate.OneOf(SIDES))
+    symmetry = fields.String(load_default="none", validate=validate.OneOf(list(SYMMETRIES)))
+    format = fields.String(load_default="json", validate=validate.OneOf(FORMATS))
 
 
 def load(schema: Schema, data: Mapping[str, Any] | Any) -> dict[str, Any]:

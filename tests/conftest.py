@@ -1,15 +1,51 @@
+"""Session-wide fixtures: one tables directory with the presets built once, the app and its client.
+
+SANMOKU_TABLES_DIR points at that directory for the whole session, so that servers the tests start
+(gunicorn, the CLI) find the same tables instead of building their own.
+"""
+
 from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from service.app import create_app
+from service.engine import PRESETS, Table, TableStore
+
+_SESSION_DIR = Path(tempfile.mkdtemp(prefix="sanmoku-test-tables-"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ["SANMOKU_TABLES_DIR"] = str(_SESSION_DIR)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_SESSION_DIR, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
-def app() -> Flask:
-    return create_app({"TESTING": True})
+def store() -> TableStore:
+    """The session's tables: every preset built once (about two seconds), others on first use."""
+    built = TableStore(_SESSION_DIR)
+    for variant in PRESETS:
+        built.get(variant)
+    return built
+
+
+@pytest.fixture(scope="session")
+def tables(store: TableStore) -> dict[str, Table]:
+    return {variant.name: store.get(variant) for variant in PRESETS}
+
+
+@pytest.fixture(scope="session")
+def app(store: TableStore) -> Flask:
+    return create_app({"TESTING": True, "TABLES_DIR": str(store.directory)})
 
 
 @pytest.fixture

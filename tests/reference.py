@@ -1,75 +1,178 @@
-"""A brute-force reference, written apart from the engine: plain lists, no symmetry, no bitmasks.
+"""A brute-force reference, written apart from the engine: board strings, tuples of cells, plain recursion
+over every move; no bitmasks, no tables, no retrograde order. Slow on purpose, trusted by reading.
 
-Everything here is deliberately naive so that it can be trusted by reading it.
+`Rules` describes any board the service serves (rows, columns, k, misère, torus); the functions without
+a `rules` argument are the classic 3x3 board's, which older tests use.
 """
 
 from __future__ import annotations
 
-from functools import cache
+from dataclasses import dataclass
+from functools import cached_property
 
-LINES = [
-    (0, 1, 2), (3, 4, 5), (6, 7, 8),
-    (0, 3, 6), (1, 4, 7), (2, 5, 8),
-    (0, 4, 8), (2, 4, 6),
-]  # fmt: skip
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
-def has_line(board: str, mark: str) -> bool:
-    return any(all(board[i] == mark for i in line) for line in LINES)
+@dataclass(frozen=True)
+class Rules:
+    rows: int
+    cols: int
+    k: int
+    misere: bool = False
+    torus: bool = False
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def name(self) -> str:
+        return f"{self.rows}x{self.cols}k{self.k}" + "-torus" * self.torus + "-misere" * self.misere
+
+    @cached_property
+    def lines(self) -> tuple[tuple[int, ...], ...]:
+        """Every k cells in a straight row, column or diagonal (wrapping on a torus), each once."""
+        found = set()
+        for row in range(self.rows):
+            for col in range(self.cols):
+                for dr, dc in DIRECTIONS:
+                    cells = []
+                    for step in range(self.k):
+                        r, c = row + dr * step, col + dc * step
+                        if self.torus:
+                            r, c = r % self.rows, c % self.cols
+                        elif not (0 <= r < self.rows and 0 <= c < self.cols):
+                            break
+                        cells.append(r * self.cols + c)
+                    if len(cells) == self.k and len(set(cells)) == self.k:
+                        found.add(tuple(sorted(cells)))
+        return tuple(sorted(found))
+
+    def images(self, board: str) -> set[str]:
+        """The board turned, reflected and (on a torus) shifted, as the rules allow."""
+        out = set()
+        turns = 4 if self.rows == self.cols else 2
+        shifts = [(a, b) for a in range(self.rows) for b in range(self.cols)] if self.torus else [(0, 0)]
+        grid = [list(board[r * self.cols : (r + 1) * self.cols]) for r in range(self.rows)]
+        for mirrored in (grid, [row[::-1] for row in grid]):
+            current = mirrored
+            for _ in range(turns):
+                for down, right in shifts:
+                    rows = current[-down:] + current[:-down] if down else current
+                    out.add("".join("".join(row[-right:] + row[:-right] if right else row) for row in rows))
+                current = _half_turn(current) if turns == 2 else _quarter_turn(current)
+        return out
+
+
+def _quarter_turn(grid: list[list[str]]) -> list[list[str]]:
+    return [list(row) for row in zip(*grid[::-1], strict=True)]
+
+
+def _half_turn(grid: list[list[str]]) -> list[list[str]]:
+    return [row[::-1] for row in grid[::-1]]
 
 
 def opponent(mark: str) -> str:
     return "O" if mark == "X" else "X"
 
 
-def game_over(board: str) -> bool:
-    return has_line(board, "X") or has_line(board, "O") or "." not in board
+def has_line_in(rules: Rules, board: str, mark: str) -> bool:
+    return any(all(board[i] == mark for i in line) for line in rules.lines)
 
 
-def children(board: str, to_move: str) -> list[tuple[int, str]]:
-    if game_over(board):
+def over(rules: Rules, board: str) -> bool:
+    return has_line_in(rules, board, "X") or has_line_in(rules, board, "O") or "." not in board
+
+
+def next_boards(rules: Rules, board: str, to_move: str) -> list[tuple[int, str]]:
+    if over(rules, board):
         return []
-    return [(i, board[:i] + to_move + board[i + 1 :]) for i in range(9) if board[i] == "."]
+    return [(i, board[:i] + to_move + board[i + 1 :]) for i in range(rules.size) if board[i] == "."]
 
 
-@cache
-def minimax(board: str, to_move: str, misere: bool) -> tuple[int, int]:
-    """(score, plies to the end) for the side to move, by exhaustive search."""
-    last = opponent(to_move)
-    if has_line(board, last):
-        return (1, 0) if misere else (-1, 0)
-    if "." not in board:
-        return (0, 0)
-    outcomes = []
-    for _, child in children(board, to_move):
-        score, plies = minimax(child, last, misere)
-        outcomes.append((-score, plies + 1))
-    best_score = max(s for s, _ in outcomes)
-    plies = [p for s, p in outcomes if s == best_score]
-    # The winner hurries; the loser (and a draw, which always fills the board) takes longest.
-    return best_score, (min(plies) if best_score > 0 else max(plies))
+class Reference:
+    """Exhaustive minimax of one board from any position; remembers every position it has valued."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.memo: dict[tuple[str, str], tuple[int, int]] = {}
+
+    def value(self, board: str, to_move: str) -> tuple[int, int]:
+        """(score, plies to the end) for the side to move; the winner hurries, the loser delays."""
+        key = (board, to_move)
+        known = self.memo.get(key)
+        if known is None:
+            known = self.memo[key] = self._search(board, to_move)
+        return known
+
+    def _search(self, board: str, to_move: str) -> tuple[int, int]:
+        last = opponent(to_move)
+        if has_line_in(self.rules, board, last):
+            return (1, 0) if self.rules.misere else (-1, 0)
+        if "." not in board:
+            return (0, 0)
+        # Neither side holds a line (the side to move cannot: play stops at the first), so every
+        # empty cell is a move.
+        outcomes = []
+        for cell in range(self.rules.size):
+            if board[cell] == ".":
+                score, plies = self.value(board[:cell] + to_move + board[cell + 1 :], last)
+                outcomes.append((-score, plies + 1))
+        best = max(score for score, _ in outcomes)
+        plies = [p for score, p in outcomes if score == best]
+        return best, (min(plies) if best > 0 else max(plies))
+
+    def moves(self, board: str, to_move: str) -> dict[int, tuple[int, int]]:
+        out = {}
+        for cell, child in next_boards(self.rules, board, to_move):
+            score, plies = self.value(child, opponent(to_move))
+            out[cell] = (-score, plies + 1)
+        return out
 
 
-def move_values(board: str, to_move: str, misere: bool) -> dict[int, tuple[int, int]]:
-    out = {}
-    for cell, child in children(board, to_move):
-        score, plies = minimax(child, opponent(to_move), misere)
-        out[cell] = (-score, plies + 1)
-    return out
-
-
-def all_reachable(first: str) -> dict[str, str]:
-    """Every reachable board with its side to move, by walking every game from the empty board."""
-    seen = {"." * 9: first}
-    frontier = ["." * 9]
+def reachable(rules: Rules, first: str) -> dict[str, str]:
+    """Every board some legal game from the empty board reaches, with its side to move."""
+    start = "." * rules.size
+    seen = {start: first}
+    frontier = [start]
     while frontier:
         board = frontier.pop()
         mover = seen[board]
-        for _, child in children(board, mover):
+        for _, child in next_boards(rules, board, mover):
             if child not in seen:
                 seen[child] = opponent(mover)
                 frontier.append(child)
     return seen
+
+
+# The classic board, as older tests use it.
+CLASSIC = Rules(3, 3, 3)
+LINES = list(CLASSIC.lines)
+_REFERENCES = {False: Reference(CLASSIC), True: Reference(Rules(3, 3, 3, misere=True))}
+
+
+def has_line(board: str, mark: str) -> bool:
+    return has_line_in(CLASSIC, board, mark)
+
+
+def game_over(board: str) -> bool:
+    return over(CLASSIC, board)
+
+
+def children(board: str, to_move: str) -> list[tuple[int, str]]:
+    return next_boards(CLASSIC, board, to_move)
+
+
+def minimax(board: str, to_move: str, misere: bool) -> tuple[int, int]:
+    return _REFERENCES[misere].value(board, to_move)
+
+
+def move_values(board: str, to_move: str, misere: bool) -> dict[int, tuple[int, int]]:
+    return _REFERENCES[misere].moves(board, to_move)
+
+
+def all_reachable(first: str) -> dict[str, str]:
+    return reachable(CLASSIC, first)
 
 
 def rotate(board: str) -> str:
@@ -81,6 +184,7 @@ def mirror(board: str) -> str:
 
 
 def images(board: str) -> list[str]:
+    """The 8 images of a 3x3 board, in a fixed order (identity first)."""
     out = []
     for b in (board, mirror(board)):
         for _ in range(4):

@@ -1,13 +1,13 @@
-"""Sanmoku's engine: positions, variants and the exact solver. No HTTP code lives here."""
+"""Sanmoku's engine: variants, positions, the retrograde solver and its tables. No HTTP code lives here."""
 
 from __future__ import annotations
 
-from .cache import CacheStats, TranspositionTable
 from .errors import EngineError, IllegalMoveError, InvalidPositionError, UnknownVariantError
+from .geometry import MIN_DEPTH, Geometry, geometry_of
 from .mainline import MainLine, main_line
 from .perft import count_games
 from .policies import DEFAULT_DEPTH, POLICIES, Policy, PolicyError, choose_move, get_policy, player
-from .position import EMPTY, MARKS, Position, Status, other
+from .position import EMPTY, MARKS, Mark, Position, Status, other
 from .review import (
     IllegalSequenceError,
     PlyReview,
@@ -18,37 +18,37 @@ from .review import (
     review_boards,
     review_game,
 )
-from .search import Analysis, MoveValue, Result, Solver, Value
-from .solve import SolveTable, Summary, reachable, representative, solve_table
+from .solve import Chunk, Summary, analyses, chunks, positions, summarize
+from .solver import SOLVER_VERSION, solve
+from .store import TableFileError, TableInfo, TableStore, default_directory
 from .strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
-from .variants import MISERE, NORMAL, VARIANTS, Variant, get_variant
-
-
-def warm_solvers() -> dict[str, Solver]:
-    """One solver per registered variant, each with its cache filled."""
-    solvers = {name: Solver(variant) for name, variant in VARIANTS.items()}
-    for solver in solvers.values():
-        solver.warm_up()
-    return solvers
-
+from .table import Analysis, MoveValue, Table
+from .values import Result, Value
+from .variants import MISERE, NAMING, NORMAL, PRESETS, VARIANTS, Variant, get_variant, supported_variants
 
 __all__ = [
     "DEFAULT_DEPTH",
     "EMPTY",
     "MARKS",
+    "MIN_DEPTH",
     "MISERE",
+    "NAMING",
     "NORMAL",
     "POLICIES",
+    "PRESETS",
+    "SOLVER_VERSION",
     "VARIANTS",
     "Accuracy",
     "Analysis",
-    "CacheStats",
+    "Chunk",
     "Contender",
     "EngineError",
+    "Geometry",
     "IllegalMoveError",
     "IllegalSequenceError",
     "InvalidPositionError",
     "MainLine",
+    "Mark",
     "MoveValue",
     "PlyReview",
     "Policy",
@@ -58,18 +58,23 @@ __all__ = [
     "Result",
     "Review",
     "SideSummary",
-    "SolveTable",
-    "Solver",
     "Status",
     "Strength",
     "Summary",
-    "TranspositionTable",
+    "Table",
+    "TableFileError",
+    "TableInfo",
+    "TableStore",
     "UnknownVariantError",
     "Value",
     "Variant",
     "Verdict",
+    "analyses",
     "choose_move",
+    "chunks",
     "count_games",
+    "default_directory",
+    "geometry_of",
     "get_policy",
     "get_variant",
     "main_line",
@@ -77,11 +82,11 @@ __all__ = [
     "moves_from_boards",
     "other",
     "player",
-    "reachable",
-    "representative",
+    "positions",
     "review_boards",
     "review_game",
-    "solve_table",
+    "solve",
     "strength_table",
-    "warm_solvers",
+    "summarize",
+    "supported_variants",
 ]

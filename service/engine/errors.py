@@ -20,14 +20,10 @@ class InvalidPositionError(EngineError):
 
 
 class UnknownVariantError(EngineError):
-    """No variant of that name is registered."""
+    """No supported variant has that name."""
 
-    def __init__(self, name: str, known: list[str]) -> None:
-        super().__init__(
-            "unknown_variant",
-            f"unknown variant {name!r}; known variants: {', '.join(known)}",
-            field="variant",
-        )
+    def __init__(self, name: str, explanation: str) -> None:
+        super().__init__("unknown_variant", f"unknown variant {name!r}: {explanation}", field="variant")
 
 
 class IllegalMoveError(EngineError):

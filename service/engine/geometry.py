@@ -1,76 +1,101 @@
-"""Board geometry as bitmasks: lines, symmetries and the canonical key of a position."""
+"""Every fact about a board that follows from its shape, derived once per variant: the one place for them.
+
+Cells are numbered row by row from 0; a set of cells is a bitmask (bit c is cell c). A line is the set
+of k cells it covers; a symmetry is a permutation of the cells (``image[c]`` is where cell c goes) that
+maps the set of lines onto itself.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache
+from collections.abc import Callable, Iterator
+from functools import cache, cached_property
+from math import perm
+
+import numpy as np
+import numpy.typing as npt
 
 from .variants import Variant
 
-Symmetry = tuple[int, ...]  # image[i] is the cell that cell i moves to
+Symmetry = tuple[int, ...]
+CellMap = Callable[[int, int], tuple[int, int]]
 
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # along a row, a column, and the two diagonals
+# The `depth` policy may read ahead as far as the classic board allows at full depth (8 plies, 9!/1!
+# move sequences): deeper on a larger board would leave a request waiting on a search.
+SEQUENCE_BUDGET = perm(9, 8)
+MIN_DEPTH = 1
 
-def _lines(rows: int, cols: int, k: int) -> tuple[int, ...]:
-    masks = []
-    for r in range(rows):
-        for c in range(cols):
-            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
-                if 0 <= end_r < rows and 0 <= end_c < cols:
-                    masks.append(sum(1 << ((r + dr * i) * cols + c + dc * i) for i in range(k)))
-    return tuple(masks)
-
-
-def _symmetries(rows: int, cols: int) -> tuple[Symmetry, ...]:
-    maps: list[Callable[[int, int], tuple[int, int]]] = [
-        lambda r, c: (r, c),
-        lambda r, c: (rows - 1 - r, cols - 1 - c),
-        lambda r, c: (r, cols - 1 - c),
-        lambda r, c: (rows - 1 - r, c),
-    ]
-    if rows == cols:
-        maps += [
-            lambda r, c: (c, rows - 1 - r),
-            lambda r, c: (cols - 1 - c, r),
-            lambda r, c: (c, r),
-            lambda r, c: (cols - 1 - c, rows - 1 - r),
-        ]
-    return tuple(
-        tuple(nr * cols + nc for nr, nc in (f(i // cols, i % cols) for i in range(rows * cols))) for f in maps
-    )
-
-
-def _mask_table(image: Symmetry) -> list[int]:
-    """Image of every mask under one symmetry, built from the mask without its lowest bit."""
-    table = [0] * (1 << len(image))
-    for mask in range(1, len(table)):
-        low = mask & -mask
-        table[mask] = table[mask ^ low] | (1 << image[low.bit_length() - 1])
-    return table
+# What a set of one side's marks holds: no line, lines sharing a cell (one move can have made them
+# all), or lines sharing none (no single last move made them: the position cannot arise).
+NO_LINE, LINES_WITH_COMMON_CELL, LINES_APART = 0, 1, 2
 
 
 class Geometry:
-    """Everything about a board's shape that the search needs, precomputed once."""
+    def __init__(self, rows: int, cols: int, k: int, torus: bool) -> None:
+        self.rows, self.cols, self.k, self.torus = rows, cols, k, torus
+        self.cells = rows * cols
+        self.full = (1 << self.cells) - 1
+        self.lines = _lines(rows, cols, k, torus)
+        self.symmetries = _symmetries(rows, cols, torus, self.lines)
+        self._line_state: list[int] = self.line_state_table().tolist()
 
-    def __init__(self, rows: int, cols: int, k: int) -> None:
-        self.rows, self.cols, self.k = rows, cols, k
-        self.size = rows * cols
-        self.full = (1 << self.size) - 1
-        self.lines = _lines(rows, cols, k)
-        self.symmetries = _symmetries(rows, cols)
-        self._tables = [_mask_table(s) for s in self.symmetries]
-        self._holds = [any(m & line == line for line in self.lines) for m in range(1 << self.size)]
+    @property
+    def max_plies(self) -> int:
+        """The longest game fills the board."""
+        return self.cells
+
+    @property
+    def centre(self) -> int | None:
+        """The cell every symmetry fixes: a flat board with an odd number of rows and of columns."""
+        if self.torus or self.rows % 2 == 0 or self.cols % 2 == 0:
+            return None
+        return (self.rows // 2) * self.cols + self.cols // 2
+
+    @property
+    def corners(self) -> tuple[int, ...]:
+        """The four corners of a flat board, row by row; a torus has none."""
+        if self.torus:
+            return ()
+        last_row = (self.rows - 1) * self.cols
+        return (0, self.cols - 1, last_row, last_row + self.cols - 1)
+
+    @cached_property
+    def lines_through(self) -> tuple[int, ...]:
+        """How many lines pass through each cell."""
+        return tuple(sum(line >> c & 1 for line in self.lines) for c in range(self.cells))
+
+    @property
+    def max_depth(self) -> int:
+        """The deepest look-ahead of the `depth` policy: within SEQUENCE_BUDGET move sequences."""
+        depth = MIN_DEPTH
+        while depth < self.cells - 1 and perm(self.cells, depth + 1) <= SEQUENCE_BUDGET:
+            depth += 1
+        return depth
 
     def holds_line(self, mask: int) -> bool:
-        return self._holds[mask]
+        return self._line_state[mask] != NO_LINE
+
+    def line_state(self, mask: int) -> int:
+        return self._line_state[mask]
 
     def lines_of(self, mask: int) -> list[int]:
         return [line for line in self.lines if mask & line == line]
 
-    def key(self, mine: int, theirs: int) -> int:
-        """The same number for all symmetric images of (side to move, other side)."""
-        shift = self.size
-        return min((t[mine] << shift) | t[theirs] for t in self._tables)
+    def line_state_table(self) -> npt.NDArray[np.uint8]:
+        """NO_LINE, LINES_WITH_COMMON_CELL or LINES_APART for every mask of the board."""
+        masks = np.arange(1 << self.cells, dtype=np.uint32)
+        held = np.zeros(masks.shape, dtype=np.uint8)
+        common = np.full(masks.shape, self.full, dtype=np.uint32)
+        for line in self.lines:
+            has = (masks & line) == line
+            held += has
+            common[has] &= line
+        state = np.where(common != 0, LINES_WITH_COMMON_CELL, LINES_APART).astype(np.uint8)
+        state[held == 0] = NO_LINE
+        return state
+
+    def permute(self, mask: int, symmetry: Symmetry) -> int:
+        return _permute(mask, symmetry)
 
     def transform(self, cells: str, symmetry: Symmetry) -> str:
         out = [""] * len(cells)
@@ -79,11 +104,73 @@ class Geometry:
         return "".join(out)
 
 
+def iter_cells(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _lines(rows: int, cols: int, k: int, torus: bool) -> tuple[int, ...]:
+    found: set[int] = set()
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in DIRECTIONS:
+                cells = [(r + dr * i, c + dc * i) for i in range(k)]
+                if torus:
+                    cells = [(row % rows, col % cols) for row, col in cells]
+                elif not all(0 <= row < rows and 0 <= col < cols for row, col in cells):
+                    continue
+                mask = sum(1 << (row * cols + col) for row, col in set(cells))
+                if mask.bit_count() == k:  # on a torus a line that wraps onto itself is no line
+                    found.add(mask)
+    return tuple(sorted(found))
+
+
+def _point_maps(rows: int, cols: int) -> list[CellMap]:
+    maps: list[CellMap] = [
+        lambda r, c: (r, c),
+        lambda r, c: (rows - 1 - r, cols - 1 - c),
+        lambda r, c: (r, cols - 1 - c),
+        lambda r, c: (rows - 1 - r, c),
+    ]
+    if rows == cols:  # quarter turns and the diagonal reflections keep only a square a square
+        maps += [
+            lambda r, c: (c, rows - 1 - r),
+            lambda r, c: (cols - 1 - c, r),
+            lambda r, c: (c, r),
+            lambda r, c: (cols - 1 - c, rows - 1 - r),
+        ]
+    return maps
+
+
+def _symmetries(rows: int, cols: int, torus: bool, lines: tuple[int, ...]) -> tuple[Symmetry, ...]:
+    """The reflections and rotations of the rectangle, and on a torus each of them after a translation;
+    only the maps that keep the set of lines are kept (all of them, as it turns out), identity first."""
+    shifts = [(dr, dc) for dr in range(rows) for dc in range(cols)] if torus else [(0, 0)]
+    line_set = set(lines)
+    found: dict[Symmetry, None] = {}
+    for dr, dc in shifts:
+        for point_map in _point_maps(rows, cols):
+            image = []
+            for cell in range(rows * cols):
+                r, c = point_map(*divmod(cell, cols))
+                image.append((r + dr) % rows * cols + (c + dc) % cols)
+            symmetry = tuple(image)
+            if {_permute(line, symmetry) for line in lines} == line_set:
+                found.setdefault(symmetry)
+    return tuple(found)
+
+
+def _permute(mask: int, symmetry: Symmetry) -> int:
+    return sum(1 << symmetry[c] for c in iter_cells(mask))
+
+
 @cache
 def geometry_of(variant: Variant) -> Geometry:
-    return _geometry(variant.rows, variant.cols, variant.k)
+    return _geometry(variant.rows, variant.cols, variant.k, variant.torus)
 
 
 @cache
-def _geometry(rows: int, cols: int, k: int) -> Geometry:
-    return Geometry(rows, cols, k)
+def _geometry(rows: int, cols: int, k: int, torus: bool) -> Geometry:
+    return Geometry(rows, cols, k, torus)

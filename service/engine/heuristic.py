@@ -5,32 +5,32 @@ misjudges positions the way a player who reads only a few plies ahead would.
 
 Scores are from the side to move. A finished game scores ``WIN - ply`` for the winner (``ply`` counted
 from the root), so a nearer win outranks a farther one and a loser prefers the farther loss. The static
-evaluation stays far below ``WIN - 9``, so a forced result always outranks any guess.
+evaluation stays far below ``WIN`` less the longest game, so a forced result always outranks any guess.
 """
 
 from __future__ import annotations
 
-from .geometry import Geometry
+from .geometry import MIN_DEPTH, Geometry
 from .position import Position
 
 WIN = 1000
-MIN_DEPTH, MAX_DEPTH = 1, 8
 # Two or more lines each one mark short: one cannot answer both.
 FORK_BONUS = 6
 _INFINITY = WIN + 1
 
 
-def _check_depth(depth: int) -> None:
+def _check_depth(depth: int, position: Position) -> None:
     # Callers validate user input (see policies); this guards the engine's own calls.
-    if not MIN_DEPTH <= depth <= MAX_DEPTH:
-        raise ValueError(f"depth {depth} is not between {MIN_DEPTH} and {MAX_DEPTH}")
+    deepest = position.geometry.max_depth
+    if not MIN_DEPTH <= depth <= deepest:
+        raise ValueError(f"depth {depth} is not between {MIN_DEPTH} and {deepest}")
 
 
 def static_value(position: Position) -> int:
     """The horizon's guess from the side to move, without reading any move ahead.
 
     Normal rules: each line that holds marks of the side to move and none of the other side's scores
-    the square of its marks (1, then 4), less the same for the other side; a side with two or more
+    the square of its marks (1, 4, 9, ...), less the same for the other side; a side with two or more
     such lines that lack only one mark (a fork) gets FORK_BONUS.
     Misère: the same number negated, because a line of your own marks is a trap you must avoid filling
     and two of them leave you fewer safe cells, so every term counts against its owner.
@@ -40,14 +40,14 @@ def static_value(position: Position) -> int:
 
 def search_value(position: Position, depth: int) -> int:
     """The negamax score of `position` read `depth` plies ahead, from the side to move."""
-    _check_depth(depth)
+    _check_depth(depth, position)
     search = _Search(position)
     return search.negamax(position.mine, position.theirs, depth, 0, -_INFINITY, _INFINITY)
 
 
 def depth_limited_move(position: Position, depth: int) -> int:
     """The move with the best score read `depth` plies ahead; ties go to the lowest cell."""
-    _check_depth(depth)
+    _check_depth(depth, position)
     moves = position.legal_moves()
     if not moves:
         raise ValueError("depth_limited_move needs a position with a legal move")

@@ -1,7 +1,7 @@
 """Ways to choose a move, by name: from perfect play down to a random mark, for playing and for levels.
 
-Every policy sees the same inputs: the solver of the position's variant, the position (not finished),
-one random generator and a look-ahead depth. Only ``random-best`` and ``random`` draw from the
+Every policy sees the same inputs: the solved table of the position's variant, the position (not
+finished), one random generator and a look-ahead depth. Only ``random-best`` and ``random`` draw from the
 generator, and only ``depth`` reads the depth; the others ignore what they do not use.
 """
 
@@ -12,15 +12,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import EngineError
-from .heuristic import MAX_DEPTH, MIN_DEPTH, depth_limited_move
+from .geometry import MIN_DEPTH
+from .heuristic import depth_limited_move
 from .position import Position
-from .search import MoveValue, Result, Solver
 from .strategy import strategy_move
+from .table import MoveValue, Table
+from .values import Result
 
 DEFAULT_DEPTH = 3
 
-Chooser = Callable[[Solver, Position, random.Random, int], int]
-Player = Callable[[Solver, Position], int]
+Chooser = Callable[[Table, Position, random.Random, int], int]
+Player = Callable[[Table, Position], int]
 
 
 class PolicyError(EngineError):
@@ -36,29 +38,29 @@ class Policy:
     choose: Chooser
 
 
-def _perfect(solver: Solver, position: Position, rng: random.Random, depth: int) -> int:
-    best = solver.analyze(position).best_move
+def _perfect(table: Table, position: Position, rng: random.Random, depth: int) -> int:
+    best = table.analyze(position).best_move
     assert best is not None  # callers never pass a finished game
     return best
 
 
-def _random_best(solver: Solver, position: Position, rng: random.Random, depth: int) -> int:
-    return rng.choice(solver.analyze(position).best_moves)
+def _random_best(table: Table, position: Position, rng: random.Random, depth: int) -> int:
+    return rng.choice(table.analyze(position).best_moves)
 
 
-def _random(solver: Solver, position: Position, rng: random.Random, depth: int) -> int:
+def _random(table: Table, position: Position, rng: random.Random, depth: int) -> int:
     return rng.choice(position.legal_moves())
 
 
-def _strategy(solver: Solver, position: Position, rng: random.Random, depth: int) -> int:
+def _strategy(table: Table, position: Position, rng: random.Random, depth: int) -> int:
     return strategy_move(position)
 
 
-def _depth(solver: Solver, position: Position, rng: random.Random, depth: int) -> int:
+def _depth(table: Table, position: Position, rng: random.Random, depth: int) -> int:
     return depth_limited_move(position, depth)
 
 
-def _human(solver: Solver, position: Position, rng: random.Random, depth: int) -> int:
+def _human(table: Table, position: Position, rng: random.Random, depth: int) -> int:
     """Article 004's "human-like best effort": win as fast as possible, and let the opponent go wrong.
 
     Not lost: among the moves of exactly the best value (the fastest wins, or the draws), the one that
@@ -66,20 +68,20 @@ def _human(solver: Solver, position: Position, rng: random.Random, depth: int) -
     the most chances first, then the slowest loss, then the lowest cell. A chance is a reply whose
     result (win, draw, loss; speed does not count) is worse for the opponent than its best.
     """
-    analysis = solver.analyze(position)
+    analysis = table.analyze(position)
     lost = analysis.value.result is Result.LOSS
     # When lost, every move loses, so all of them are candidates; otherwise only the best ones.
     candidates = analysis.moves if lost else tuple(m for m in analysis.moves if m.value == analysis.value)
 
     def rank(move: MoveValue) -> tuple[int, tuple[int, int], int]:
-        return (-chances(solver, position.play(move.cell)), move.value.preference(), move.cell)
+        return (-chances(table, position.play(move.cell)), move.value.preference(), move.cell)
 
     return min(candidates, key=rank).cell
 
 
-def chances(solver: Solver, position: Position) -> int:
+def chances(table: Table, position: Position) -> int:
     """How many replies available in `position` give its side to move a worse result than its best."""
-    analysis = solver.analyze(position)
+    analysis = table.analyze(position)
     return sum(m.value.score < analysis.value.score for m in analysis.moves)
 
 
@@ -117,8 +119,8 @@ POLICIES: dict[str, Policy] = {
         ),
         Policy(
             "depth",
-            f"Alpha-beta search {MIN_DEPTH} to {MAX_DEPTH} plies ahead with a static evaluation of open "
-            "lines and forks at the horizon; no exact values.",
+            f"Alpha-beta search {MIN_DEPTH} or more plies ahead (each variant gives its deepest) with a "
+            "static evaluation of open lines and forks at the horizon; no exact values.",
             uses_seed=False,
             uses_depth=True,
             choose=_depth,
@@ -146,28 +148,30 @@ def get_policy(name: str) -> Policy:
 def player(policy: str, depth: int | None = None, seed: int | None = None) -> Player:
     """A move chooser for one game or many: inputs are checked once and one generator serves every call.
 
-    `depth` defaults to DEFAULT_DEPTH; when given it must lie in MIN_DEPTH..MAX_DEPTH for every policy,
-    though only ``depth`` reads it. With `seed` None the random policies are not reproducible.
+    `depth` defaults to DEFAULT_DEPTH; when given it must lie in the depth range of the position's
+    variant (MIN_DEPTH to its geometry's max_depth) for every policy, though only ``depth`` reads it.
+    With `seed` None the random policies are not reproducible.
     """
     chosen = get_policy(policy)
     plies = DEFAULT_DEPTH if depth is None else depth
-    if not MIN_DEPTH <= plies <= MAX_DEPTH:
-        raise PolicyError(
-            "bad_depth", f"depth {plies} is not between {MIN_DEPTH} and {MAX_DEPTH} plies", "depth"
-        )
     rng = random.Random(seed)
 
-    def move(solver: Solver, position: Position) -> int:
+    def move(table: Table, position: Position) -> int:
+        deepest = position.geometry.max_depth
+        if not MIN_DEPTH <= plies <= deepest:
+            board = position.variant.name
+            message = f"depth {plies} is not between {MIN_DEPTH} and {deepest} plies on the {board} board"
+            raise PolicyError("bad_depth", message, "depth")
         if position.is_over:
             message = f"the game is over ({position.status.value}); there is no move to choose"
             raise PolicyError("game_over", message, "board")
-        return chosen.choose(solver, position, rng, plies)
+        return chosen.choose(table, position, rng, plies)
 
     return move
 
 
 def choose_move(
-    solver: Solver, position: Position, policy: str, depth: int | None = None, seed: int | None = None
+    table: Table, position: Position, policy: str, depth: int | None = None, seed: int | None = None
 ) -> int:
     """The cell that `policy` plays in `position`; raises PolicyError on bad input (see `player`)."""
-    return player(policy, depth, seed)(solver, position)
+    return player(policy, depth, seed)(table, position)

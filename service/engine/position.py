@@ -1,4 +1,4 @@
-"""An immutable, validated position: the board, the side to move and the variant."""
+"""An immutable, validated position: each side's marks as a bitmask, the side to move and the variant."""
 
 from __future__ import annotations
 
@@ -7,12 +7,23 @@ from enum import StrEnum
 from functools import cached_property
 
 from .errors import IllegalMoveError, InvalidPositionError
-from .geometry import Geometry, geometry_of
+from .geometry import LINES_APART, Geometry, geometry_of, iter_cells
 from .variants import NORMAL, Variant
 
-MARKS = ("X", "O")
+
+class Mark(StrEnum):
+    X = "X"
+    O = "O"  # noqa: E741  (the mark is called O)
+
+    @property
+    def other(self) -> Mark:
+        return Mark.O if self is Mark.X else Mark.X
+
+
+MARKS = (Mark.X, Mark.O)
 EMPTY = "."
-_INPUT_CELLS = {"x": "X", "X": "X", "o": "O", "O": "O", ".": EMPTY, "-": EMPTY, "_": EMPTY}
+ROW_SEPARATOR = "/"
+_INPUT_CELLS = {"x": Mark.X, "X": Mark.X, "o": Mark.O, "O": Mark.O, ".": None, "-": None, "_": None}
 
 
 class Status(StrEnum):
@@ -22,63 +33,86 @@ class Status(StrEnum):
     DRAW = "draw"
 
 
-def other(mark: str) -> str:
-    return "O" if mark == "X" else "X"
+def other(mark: str) -> Mark:
+    return Mark(mark).other
 
 
 @dataclass(frozen=True)
 class Position:
-    cells: str
-    to_move: str
-    variant: Variant = NORMAL
+    variant: Variant
+    x: int  # X's cells
+    o: int  # O's cells
+    to_move: Mark
 
     @classmethod
     def empty(cls, variant: Variant = NORMAL, first: str = "X") -> Position:
-        return cls.parse(EMPTY * variant.cells, first, variant)
+        return cls(variant, 0, 0, Mark(first.upper()))
 
     @classmethod
     def parse(cls, board: str, to_move: str | None = None, variant: Variant = NORMAL) -> Position:
-        """Read user input; raise InvalidPositionError with a reason code unless it is reachable."""
-        cells = _canonical_cells(board, variant)
-        side = _side_to_move(cells, to_move)
-        position = cls(cells, side, variant)
+        """Read user input; raise InvalidPositionError with a reason code unless it is reachable.
+
+        Cells go row by row; the rows may be separated by '/'.
+        """
+        x, o = _read_marks(_unseparated(board, variant), variant)
+        position = cls(variant, x, o, _side_to_move(x.bit_count(), o.bit_count(), to_move))
         _check_lines(position)
         return position
 
-    @cached_property
+    @property
     def geometry(self) -> Geometry:
         return geometry_of(self.variant)
 
-    @cached_property
-    def _masks(self) -> dict[str, int]:
-        masks = dict.fromkeys((*MARKS, EMPTY), 0)
-        for i, c in enumerate(self.cells):
-            masks[c] |= 1 << i
-        return masks
-
     def mask(self, mark: str) -> int:
-        return self._masks[mark]
+        return self.x if mark == Mark.X else self.o
 
     @property
     def mine(self) -> int:
-        return self._masks[self.to_move]
+        return self.mask(self.to_move)
 
     @property
     def theirs(self) -> int:
-        return self._masks[other(self.to_move)]
+        return self.mask(self.to_move.other)
 
     @property
-    def line_holder(self) -> str | None:
+    def marks(self) -> int:
+        return (self.x | self.o).bit_count()
+
+    @property
+    def first(self) -> Mark:
+        """Who opened the game: the side with more marks, or the side to move when they are level."""
+        x, o = self.x.bit_count(), self.o.bit_count()
+        return self.to_move if x == o else Mark.X if x > o else Mark.O
+
+    @cached_property
+    def cells(self) -> str:
+        """The board as a string, row by row: X, O and '.'."""
+        return "".join(
+            Mark.X if self.x >> c & 1 else Mark.O if self.o >> c & 1 else EMPTY
+            for c in range(self.variant.cells)
+        )
+
+    @property
+    def line_holder(self) -> Mark | None:
         """Who holds a line; in a valid position only the side that moved last can."""
-        return other(self.to_move) if self.geometry.holds_line(self.theirs) else None
+        last = self.to_move.other
+        return last if self.geometry.holds_line(self.mask(last)) else None
+
+    @property
+    def completed_lines(self) -> tuple[tuple[int, ...], ...]:
+        """The cells of each line that ended the game (one move can complete several)."""
+        holder = self.line_holder
+        if holder is None:
+            return ()
+        return tuple(tuple(iter_cells(line)) for line in self.geometry.lines_of(self.mask(holder)))
 
     @cached_property
     def status(self) -> Status:
         holder = self.line_holder
         if holder is not None:
             line_wins = not self.variant.misere
-            return Status.X_WON if (holder == "X") == line_wins else Status.O_WON
-        return Status.IN_PROGRESS if EMPTY in self.cells else Status.DRAW
+            return Status.X_WON if (holder is Mark.X) == line_wins else Status.O_WON
+        return Status.IN_PROGRESS if self.marks < self.variant.cells else Status.DRAW
 
     @property
     def is_over(self) -> bool:
@@ -87,45 +121,65 @@ class Position:
     def legal_moves(self) -> list[int]:
         if self.is_over:
             return []
-        return [i for i, c in enumerate(self.cells) if c == EMPTY]
+        return list(iter_cells(self.geometry.full & ~(self.x | self.o)))
 
     def play(self, cell: int) -> Position:
         if self.is_over:
             raise IllegalMoveError("game_over", f"cell {cell}: the game is already over", "cell")
-        if not 0 <= cell < len(self.cells):
-            raise IllegalMoveError(
-                "cell_out_of_range", f"cell {cell} is not between 0 and {len(self.cells) - 1}", "cell"
-            )
-        if self.cells[cell] != EMPTY:
+        if not 0 <= cell < self.variant.cells:
+            last = self.variant.cells - 1
+            raise IllegalMoveError("cell_out_of_range", f"cell {cell} is not between 0 and {last}", "cell")
+        bit = 1 << cell
+        if (self.x | self.o) & bit:
             raise IllegalMoveError("cell_taken", f"cell {cell} is already taken", "cell")
-        cells = self.cells[:cell] + self.to_move + self.cells[cell + 1 :]
-        return Position(cells, other(self.to_move), self.variant)
+        if self.to_move is Mark.X:
+            return Position(self.variant, self.x | bit, self.o, Mark.O)
+        return Position(self.variant, self.x, self.o | bit, Mark.X)
 
     def row_col(self, cell: int) -> tuple[int, int]:
         return divmod(cell, self.variant.cols)
 
 
-def _canonical_cells(board: str, variant: Variant) -> str:
-    if len(board) != variant.cells:
+def _unseparated(board: str, variant: Variant) -> str:
+    if ROW_SEPARATOR not in board:
+        if len(board) != variant.cells:
+            raise InvalidPositionError(
+                "wrong_length",
+                f"board has {len(board)} cells; the {variant.name} board has {variant.cells} "
+                f"({variant.rows} rows of {variant.cols})",
+                "board",
+            )
+        return board
+    rows = board.split(ROW_SEPARATOR)
+    if len(rows) != variant.rows or any(len(row) != variant.cols for row in rows):
+        lengths = ", ".join(str(len(row)) for row in rows)
         raise InvalidPositionError(
-            "wrong_length",
-            f"board has {len(board)} cells; the {variant.name} board has {variant.cells}",
+            "wrong_shape",
+            f"board has rows of {lengths} cells; the {variant.name} board has {variant.rows} rows of "
+            f"{variant.cols}",
             "board",
         )
-    out = []
+    return "".join(rows)
+
+
+def _read_marks(board: str, variant: Variant) -> tuple[int, int]:
+    x = o = 0
     for i, char in enumerate(board):
         if char not in _INPUT_CELLS:
             raise InvalidPositionError(
                 "bad_character",
-                f"cell {i} is {char!r}; use X, O and . (or - or _) for empty",
+                f"cell {i} is {char!r}; use X, O and . (or - or _) for empty, and / between rows",
                 "board",
             )
-        out.append(_INPUT_CELLS[char])
-    return "".join(out)
+        mark = _INPUT_CELLS[char]
+        if mark is Mark.X:
+            x |= 1 << i
+        elif mark is Mark.O:
+            o |= 1 << i
+    return x, o
 
 
-def _side_to_move(cells: str, to_move: str | None) -> str:
-    x, o = cells.count("X"), cells.count("O")
+def _side_to_move(x: int, o: int, to_move: str | None) -> Mark:
     if abs(x - o) > 1:
         raise InvalidPositionError(
             "impossible_counts", f"X has {x} marks and O has {o}; they can differ by at most one", "board"
@@ -133,9 +187,9 @@ def _side_to_move(cells: str, to_move: str | None) -> str:
     side = None if to_move is None else to_move.upper()
     if side is not None and side not in MARKS:
         raise InvalidPositionError("bad_side_to_move", f"to_move is {to_move!r}; use X or O", "to_move")
-    required = "O" if x > o else "X" if o > x else None
+    required = Mark.O if x > o else Mark.X if o > x else None
     if required is None:
-        return side or "X"
+        return Mark(side or Mark.X)
     if side is not None and side != required:
         raise InvalidPositionError(
             "wrong_side_to_move",
@@ -147,21 +201,18 @@ def _side_to_move(cells: str, to_move: str | None) -> str:
 
 def _check_lines(position: Position) -> None:
     geometry = position.geometry
-    mover, last = position.to_move, other(position.to_move)
-    mover_lines = geometry.lines_of(position.mask(mover))
-    last_lines = geometry.lines_of(position.mask(last))
-    if mover_lines and last_lines:
+    mover, last = position.to_move, position.to_move.other
+    mover_holds = geometry.holds_line(position.mask(mover))
+    last_state = geometry.line_state(position.mask(last))
+    if mover_holds and last_state:
         raise InvalidPositionError("both_lines", "both X and O hold a line; play stops at the first", "board")
-    if mover_lines:
+    if mover_holds:
         raise InvalidPositionError(
             "line_by_side_to_move",
             f"{mover} holds a line but is to move, so {last} moved after the game had ended",
             "board",
         )
-    common = geometry.full
-    for line in last_lines:
-        common &= line
-    if last_lines and not common:
+    if last_state == LINES_APART:
         raise InvalidPositionError(
             "unreachable",
             f"{last}'s lines share no cell, so no single last move completed them; play stops at the first",

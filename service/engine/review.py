@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import IllegalMoveError, InvalidPositionError
-from .position import EMPTY, MARKS, Position, Status
-from .search import Solver, Value
+from .position import EMPTY, MARKS, ROW_SEPARATOR, Mark, Position, Status
+from .table import Table
+from .values import Value
 from .variants import Variant
 
-_UNREADABLE = ("wrong_length", "bad_character")
+_UNREADABLE = ("wrong_length", "wrong_shape", "bad_character")
 
 
 class Verdict(StrEnum):
@@ -84,28 +85,28 @@ def judge(before: Value, played: Value) -> Verdict:
     return Verdict.BEST if played == before else Verdict.SLOWER
 
 
-def review_game(solver: Solver, moves: Sequence[int], first: str = "X") -> Review:
+def review_game(table: Table, moves: Sequence[int], first: str = "X") -> Review:
     """Replay `moves` (cells) from the empty board with `first` to move; raise IllegalSequenceError."""
-    position = _start(solver.variant, first)
+    position = _start(table.variant, first)
     plies = []
     for ply, cell in enumerate(moves, 1):
         try:
             child = position.play(cell)
         except IllegalMoveError as error:
             raise IllegalSequenceError(error.code, f"ply {ply}: {error.message}", "moves", ply) from None
-        analysis = solver.analyze(position)
+        analysis = table.analyze(position)
         played = next(m.value for m in analysis.moves if m.cell == cell)
         verdict = judge(analysis.value, played)
         mover = position.to_move
         plies.append(PlyReview(ply, mover, cell, analysis.value, played, analysis.best_moves, verdict))
         position = child
     summaries = (SideSummary.of(MARKS[0], plies), SideSummary.of(MARKS[1], plies))
-    return Review(solver.variant.name, _first(first), tuple(plies), position, summaries)
+    return Review(table.variant.name, _first(first), tuple(plies), position, summaries)
 
 
-def review_boards(solver: Solver, boards: Sequence[str], first: str = "X") -> Review:
+def review_boards(table: Table, boards: Sequence[str], first: str = "X") -> Review:
     """Review a game given as the board after each ply (see `moves_from_boards`)."""
-    return review_game(solver, moves_from_boards(boards, first, solver.variant), first)
+    return review_game(table, moves_from_boards(boards, first, table.variant), first)
 
 
 def moves_from_boards(boards: Sequence[str], first: str, variant: Variant) -> list[int]:
@@ -128,7 +129,7 @@ def moves_from_boards(boards: Sequence[str], first: str, variant: Variant) -> li
 
 
 def _read(board: str, variant: Variant, ply: int) -> str:
-    """The board with X, O and EMPTY only; raise for a wrong length or character."""
+    """The board with X, O and EMPTY only, rows unseparated; raise for a wrong shape or character."""
     try:
         Position.parse(board, None, variant)
     except InvalidPositionError as error:
@@ -136,14 +137,14 @@ def _read(board: str, variant: Variant, ply: int) -> str:
         # is always valid, so any other board fails the step check with a message about the step.
         if error.code in _UNREADABLE:
             raise IllegalSequenceError(error.code, f"ply {ply}: {error.message}", "boards", ply) from None
-    return "".join(mark if mark in MARKS else EMPTY for mark in board.upper())
+    return "".join(mark if mark in MARKS else EMPTY for mark in board.upper() if mark != ROW_SEPARATOR)
 
 
-def _first(first: str) -> str:
+def _first(first: str) -> Mark:
     side = first.upper()
     if side not in MARKS:
         raise InvalidPositionError("bad_side_to_move", f"first is {first!r}; use X or O", "first")
-    return side
+    return Mark(side)
 
 
 def _start(variant: Variant, first: str) -> Position:

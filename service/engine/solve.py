@@ -1,12 +1,172 @@
-"""The whole-game solve table: every reachable position, or one representative per symmetry class."""
+"""The whole-game solve table, read from a solved table as a stream: every reachable position, or one per
+symmetry class, with its values, and the summaries. Nothing here holds more than one chunk at a time.
+
+Entries come by number of marks, then by table index (with X first, the board string's order). A
+symmetry class is represented by its image with the smallest index (with X first, the smallest string).
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
-from .position import Position, Status
-from .search import Analysis, Solver
+import numpy as np
+import numpy.typing as npt
+
+from .geometry import geometry_of
+from .layout import FIRST_DIGIT, SECOND_DIGIT, IndexArray, MaskArray
+from .position import Mark, Position, Status
+from .solver import ByteArray, blocks, parts
+from .table import Analysis, Table
+from .values import DRAW_BASE, LOSS_BASE, MAX_REMOTENESS, NOT_REACHABLE, WIN_TOP
+
+CHUNK = 1 << 16
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Consecutive reachable positions of one tier, as arrays."""
+
+    table: Table
+    first: Mark  # who opened the game
+    tier: int  # marks on the board
+    indices: IndexArray
+    first_cells: MaskArray  # the opener's cells
+    second_cells: MaskArray
+    values: ByteArray  # each position's byte (see `values`)
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    @property
+    def to_move(self) -> Mark:
+        return self.first if self.tier % 2 == 0 else self.first.other
+
+    @property
+    def x_cells(self) -> MaskArray:
+        return self.first_cells if self.first is Mark.X else self.second_cells
+
+    @property
+    def o_cells(self) -> MaskArray:
+        return self.second_cells if self.first is Mark.X else self.first_cells
+
+    @property
+    def finished(self) -> npt.NDArray[np.bool_]:
+        finished: npt.NDArray[np.bool_] = remoteness_of(self.values) == 0
+        return finished
+
+    @cached_property
+    def move_bytes(self) -> ByteArray:
+        """(positions, cells): the byte of the child each legal move leads to; NOT_REACHABLE where the
+        cell is no legal move (taken, or the game is over)."""
+        cells = self.table.variant.cells
+        digit = FIRST_DIGIT if self.tier % 2 == 0 else SECOND_DIGIT
+        taken = self.first_cells | self.second_cells
+        out = np.zeros((len(self), cells), dtype=np.uint8)
+        live = ~self.finished
+        for cell, place in enumerate(self.table.layout.place):
+            playable = live & ((taken >> cell) & 1 == 0)
+            children = self.indices[playable] + digit * place
+            out[playable, cell] = self.table.values[children]
+        return out
+
+
+def remoteness_of(values: ByteArray) -> npt.NDArray[np.int64]:
+    wide = values.astype(np.int64)
+    win = wide > DRAW_BASE + MAX_REMOTENESS
+    return np.where(win, WIN_TOP - wide, np.where(wide >= DRAW_BASE, wide - DRAW_BASE, wide - LOSS_BASE))
+
+
+def tier_positions(cells: int, tier: int) -> tuple[IndexArray, MaskArray, MaskArray]:
+    """Every position of a tier with legal counts (X first), in index order, with each side's cells."""
+    lead, trail = parts(cells)
+    found = list(blocks(cells, tier))
+    if not found:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty.astype(np.uint32), empty.astype(np.uint32)
+    rows = np.concatenate([b.rows for b in found])
+    owner = np.concatenate([np.full(len(b.rows), i) for i, b in enumerate(found)])
+    order = np.argsort(rows, kind="stable")
+    rows, owner = rows[order], owner[order]
+    counts = np.array([len(found[i].cols) for i in owner])
+    lead_part = np.repeat(rows, counts)
+    trail_part = np.concatenate([found[i].cols for i in owner])
+    indices = lead_part * 3**trail.length + trail_part
+    first = lead.first[lead_part] | trail.first[trail_part]
+    second = lead.second[lead_part] | trail.second[trail_part]
+    return indices, first, second
+
+
+def chunks(table: Table, first: str = "X", canonical: bool = False, size: int = CHUNK) -> Iterator[Chunk]:
+    """The reachable positions of the game that `first` opens, chunk by chunk."""
+    opener = Mark(first)
+    cells = table.variant.cells
+    for tier in range(cells + 1):
+        indices, first_cells, second_cells = tier_positions(cells, tier)
+        keep = table.values[indices] != NOT_REACHABLE
+        indices, first_cells, second_cells = indices[keep], first_cells[keep], second_cells[keep]
+        if canonical:
+            smallest = _smallest_image(table, indices, first_cells, second_cells)
+            indices, first_cells, second_cells = (a[smallest] for a in (indices, first_cells, second_cells))
+        for start in range(0, len(indices), size):
+            window = slice(start, start + size)
+            yield Chunk(
+                table,
+                opener,
+                tier,
+                indices[window],
+                first_cells[window],
+                second_cells[window],
+                table.values[indices[window]],
+            )
+
+
+def _smallest_image(
+    table: Table, indices: IndexArray, first: MaskArray, second: MaskArray
+) -> npt.NDArray[np.bool_]:
+    """Which positions have the smallest index among their symmetric images."""
+    layout = table.layout
+    place_sums = _place_sum_table(layout.place)
+    keep = np.ones(len(indices), dtype=bool)
+    alive = np.arange(len(indices))
+    for symmetry in geometry_of(table.variant).symmetries[1:]:
+        if not len(alive):
+            break
+        image_first = place_sums[_permuted(first[alive], symmetry)]
+        image = FIRST_DIGIT * image_first + SECOND_DIGIT * place_sums[_permuted(second[alive], symmetry)]
+        smaller = image < indices[alive]
+        keep[alive[smaller]] = False
+        alive = alive[~smaller]
+    return keep
+
+
+def _place_sum_table(place: tuple[int, ...]) -> IndexArray:
+    masks = np.arange(1 << len(place), dtype=np.uint32)
+    sums = np.zeros(len(masks), dtype=np.int64)
+    for cell, value in enumerate(place):
+        sums += ((masks >> cell) & 1).astype(np.int64) * value
+    return sums
+
+
+def _permuted(masks: MaskArray, symmetry: tuple[int, ...]) -> MaskArray:
+    out = np.zeros_like(masks)
+    for cell, target in enumerate(symmetry):
+        out |= ((masks >> cell) & 1) << target
+    return out
+
+
+def positions(table: Table, first: str = "X", canonical: bool = False) -> Iterator[Position]:
+    """Every reachable position (or one per class) as a Position, in chunk order."""
+    for chunk in chunks(table, first, canonical):
+        for x, o in zip(chunk.x_cells.tolist(), chunk.o_cells.tolist(), strict=True):
+            yield Position(table.variant, x, o, chunk.to_move)
+
+
+def analyses(table: Table, first: str = "X", canonical: bool = False) -> Iterator[Analysis]:
+    for position in positions(table, first, canonical):
+        yield table.analyze(position)
 
 
 @dataclass(frozen=True)
@@ -17,58 +177,30 @@ class Summary:
     by_marks: tuple[int, ...]  # index = number of marks on the board
 
 
-@dataclass(frozen=True)
-class SolveTable:
-    variant: str
-    first: str
-    canonical: bool
-    entries: dict[str, Analysis]  # keyed by canonical board string, by marks then board
-    summary: Summary
-
-
-def reachable(first: Position) -> list[Position]:
-    """Every position reachable from `first` by legal play, by number of marks, then board."""
-    layer = {first.cells: first}
-    out: list[Position] = []
-    while layer:
-        ordered = [layer[cells] for cells in sorted(layer)]
-        out.extend(ordered)
-        layer = {}
-        for position in ordered:
-            for cell in position.legal_moves():
-                child = position.play(cell)
-                layer.setdefault(child.cells, child)
-    return out
-
-
-def representative(position: Position) -> str:
-    """The class's canonical board: the smallest of its symmetric images in string order."""
-    geometry = position.geometry
-    return min(geometry.transform(position.cells, s) for s in geometry.symmetries)
-
-
-def solve_table(solver: Solver, first: str = "X", canonical: bool = False) -> SolveTable:
-    positions = reachable(Position.empty(solver.variant, first))
-    entries = {p.cells: solver.analyze(p) for p in positions}
-    table = SolveTable(solver.variant.name, first, False, entries, summarize(entries.values()))
-    return canonical_table(table) if canonical else table
-
-
-def canonical_table(table: SolveTable) -> SolveTable:
-    """The same table cut to one representative per symmetry class."""
-    entries = {b: a for b, a in table.entries.items() if representative(a.position) == b}
-    return SolveTable(table.variant, table.first, True, entries, summarize(entries.values()))
-
-
-def summarize(analyses: object) -> Summary:
-    items = list(analyses)  # type: ignore[call-overload]
-    by_result = Counter(a.value.result.value for a in items)
-    by_status = Counter(a.position.status.value for a in items)
-    marks = Counter(sum(c != "." for c in a.position.cells) for a in items)
-    size = max(marks, default=0) + 1
+def summarize(table: Table, first: str = "X", canonical: bool = False) -> Summary:
+    results: Counter[str] = Counter()
+    statuses: Counter[str] = Counter()
+    marks = [0] * (table.variant.cells + 1)
+    for chunk in chunks(table, first, canonical):
+        values = chunk.values
+        wins = int(np.count_nonzero(values > DRAW_BASE + MAX_REMOTENESS))
+        draws = int(np.count_nonzero(values >= DRAW_BASE)) - wins
+        results.update({"win": wins, "draw": draws, "loss": len(chunk) - wins - draws})
+        finished = chunk.finished
+        full_draws = int(np.count_nonzero(finished & (values == DRAW_BASE)))
+        lines = int(np.count_nonzero(finished)) - full_draws
+        # A line ends the game: its maker (the side not to move) won, or under misère lost.
+        winner = chunk.to_move if table.variant.misere else chunk.to_move.other
+        statuses.update({Status.DRAW.value: full_draws, _won(winner): lines})
+        statuses[Status.IN_PROGRESS.value] += len(chunk) - full_draws - lines
+        marks[chunk.tier] += len(chunk)
     return Summary(
-        positions=len(items),
-        by_result={r: by_result.get(r, 0) for r in ("win", "draw", "loss")},
-        by_status={s.value: by_status.get(s.value, 0) for s in Status},
-        by_marks=tuple(marks.get(n, 0) for n in range(size)),
+        positions=sum(marks),
+        by_result={r: results[r] for r in ("win", "draw", "loss")},
+        by_status={s.value: statuses[s.value] for s in Status},
+        by_marks=tuple(marks),
     )
+
+
+def _won(mark: Mark) -> str:
+    return Status.X_WON.value if mark is Mark.X else Status.O_WON.value

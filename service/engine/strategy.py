@@ -1,33 +1,39 @@
-"""The rule-list player of source article 000, and its mirror image for misère. No search, no table.
+"""The rule-list player of source article 000, generalised to any board, and its misère counterpart.
+No search, no table.
 
 Normal rules, the article's list in its order; the first rule that names a free cell decides:
 
 1. complete a line of your own (the lowest such cell);
 2. else block the opponent's line: take the cell that would complete it (the lowest such cell);
-3. else take the centre;
-4. else a free corner, in the order 0, 2, 6, 8;
+3. else take the centre; a board without a centre cell (an even side, or a torus) has none, and then
+   the rule takes the free cell on the most lines, lowest first (on a torus every cell is on as many
+   lines, so the lowest free cell);
+4. else a free corner, in cell order (a torus has no corners);
 5. else the lowest free cell.
 
-Misère rules (three in a row loses). Rules 1 and 4 narrow the choice for the rules after them:
+On the classic board rules 3 to 5 are the article's centre, corners, edges.
+
+Misère rules (a line loses). Rules 1 and 4 narrow the choice for the rules after them:
 
 1. never complete a line of your own: drop those cells, unless every free cell does (then the lowest);
-2. on the empty board take the centre: it is the only opening that does not lose;
+2. on the empty board take the centre, if the board has one (on the classic board it is the only opening
+   that does not lose);
 3. holding the centre, answer an opponent's mark with the cell opposite it through the centre (for the
-   lowest opponent cell whose opposite is still free): whoever opens in the centre and then always
-   mirrors never makes a line, since every line through the centre meets an opponent's mark and any
-   other line of theirs would mirror a line the opponent completed first;
+   lowest opponent cell whose opposite is still free): on the classic board whoever opens in the centre
+   and then always mirrors never makes a line, since every line through the centre meets an opponent's
+   mark and any other line of theirs would mirror a line the opponent completed first;
 4. leave the opponent's poisoned cells (those that would complete the opponent's line) empty, unless
    nothing else is left: filled by the opponent they lose the game for the opponent;
 5. take the cell that extends the fewest lines holding only your marks (each such line is a cell you
-   may later be unable to play), then the one on the fewest lines (an edge before a corner), then the
-   lowest.
+   may later be unable to play), then the one on the fewest lines, then the lowest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .position import Position, other
+from .geometry import iter_cells
+from .position import Position
 
 
 def strategy_move(position: Position) -> int:
@@ -35,7 +41,7 @@ def strategy_move(position: Position) -> int:
     free = position.legal_moves()
     if not free:
         raise ValueError("strategy_move needs a position with a legal move")
-    rules = _misere_rules(position, free) if position.variant.misere else _normal_rules(position)
+    rules = _misere_rules(position, free) if position.variant.misere else _normal_rules(position, free)
     for candidates in rules:
         allowed = [cell for cell in candidates if cell in free]
         if allowed:
@@ -47,7 +53,7 @@ def completing_cells(position: Position, mark: str) -> list[int]:
     """Free cells that would give `mark` a whole line, in cell order."""
     geometry = position.geometry
     mask = position.mask(mark)
-    taken = position.mine | position.theirs
+    taken = position.x | position.o
     out = set()
     for line in geometry.lines:
         gap = line & ~mask
@@ -56,26 +62,36 @@ def completing_cells(position: Position, mark: str) -> list[int]:
     return sorted(out)
 
 
-def _normal_rules(position: Position) -> Iterable[list[int]]:
+def _normal_rules(position: Position, free: list[int]) -> Iterable[list[int]]:
     me = position.to_move
+    geometry = position.geometry
     yield completing_cells(position, me)
-    yield completing_cells(position, other(me))
-    yield [_centre(position)]
-    yield _corners(position)
+    yield completing_cells(position, me.other)
+    if geometry.centre is not None:
+        yield [geometry.centre]
+    else:
+        yield sorted(free, key=lambda cell: -geometry.lines_through[cell])
+    yield list(geometry.corners)
 
 
 def _misere_rules(position: Position, free: list[int]) -> Iterable[list[int]]:
-    me, them = position.to_move, other(position.to_move)
+    me, them = position.to_move, position.to_move.other
     poison = set(completing_cells(position, me))
     safe = [cell for cell in free if cell not in poison] or free
-    centre = _centre(position)
-    yield [centre] if len(free) == len(position.cells) else []
-    if position.cells[centre] == me:
-        opposite = len(position.cells) - 1
-        yield [opposite - c for c, mark in enumerate(position.cells) if mark == them and opposite - c in safe]
+    centre = position.geometry.centre
+    if centre is not None:
+        yield [centre] if position.marks == 0 else []
+        if position.mask(me) >> centre & 1:
+            opposites = (_opposite(position, cell) for cell in iter_cells(position.mask(them)))
+            yield [cell for cell in opposites if cell in safe]
     theirs = set(completing_cells(position, them))
     pool = [cell for cell in safe if cell not in theirs] or safe
     yield sorted(pool, key=lambda cell: _exposure(position, cell))
+
+
+def _opposite(position: Position, cell: int) -> int:
+    """The cell's image through the centre (a half turn of the board)."""
+    return position.variant.cells - 1 - cell
 
 
 def _exposure(position: Position, cell: int) -> tuple[int, int]:
@@ -84,12 +100,3 @@ def _exposure(position: Position, cell: int) -> tuple[int, int]:
     through = [line for line in position.geometry.lines if line >> cell & 1]
     own = sum(1 for line in through if line & mine and not line & theirs)
     return own, len(through)
-
-
-def _centre(position: Position) -> int:
-    return len(position.cells) // 2
-
-
-def _corners(position: Position) -> list[int]:
-    cols, size = position.variant.cols, len(position.cells)
-    return [0, cols - 1, size - cols, size - 1]

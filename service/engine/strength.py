@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from .policies import POLICIES, Player, player
 from .position import MARKS, Position, Status
-from .search import Solver
-from .solve import reachable
+from .solve import positions
+from .table import Table
 
 
 @dataclass(frozen=True)
@@ -77,32 +77,32 @@ DEFAULT_CONTENDERS = (
 )
 
 
-def accuracy(solver: Solver, contender: Contender, seed: int = 0) -> Accuracy:
+def accuracy(table: Table, contender: Contender, seed: int = 0) -> Accuracy:
     """One move in every reachable position in progress, all drawn from one generator seeded `seed`."""
     choose = contender.player(seed)
-    positions = mistakes = slower = 0
-    for position in reachable(Position.empty(solver.variant)):
+    seen = mistakes = slower = 0
+    for position in positions(table):
         if position.is_over:
             continue
-        cell = choose(solver, position)
-        analysis = solver.analyze(position)
+        cell = choose(table, position)
+        analysis = table.analyze(position)
         played = next(m.value for m in analysis.moves if m.cell == cell)
-        positions += 1
+        seen += 1
         mistakes += played.score < analysis.value.score
         slower += played.score == analysis.value.score and played != analysis.value
-    return Accuracy(positions, mistakes, slower)
+    return Accuracy(seen, mistakes, slower)
 
 
-def play_game(solver: Solver, x: Player, o: Player, start: Position | None = None) -> Position:
+def play_game(table: Table, x: Player, o: Player, start: Position | None = None) -> Position:
     """Play from `start` (the empty board, X first, by default) to the end; return the final position."""
-    position = Position.empty(solver.variant) if start is None else start
+    position = Position.empty(table.variant) if start is None else start
     while not position.is_over:
         mover = x if position.to_move == MARKS[0] else o
-        position = position.play(mover(solver, position))
+        position = position.play(mover(table, position))
     return position
 
 
-def against_perfect(solver: Solver, contender: Contender, first: bool, games: int = 200) -> Record:
+def against_perfect(table: Table, contender: Contender, first: bool, games: int = 200) -> Record:
     """The contender's results against ``perfect``, moving first (as X) or second (as O)."""
     perfect = player("perfect")
     side = MARKS[0] if first else MARKS[1]
@@ -111,26 +111,26 @@ def against_perfect(solver: Solver, contender: Contender, first: bool, games: in
     for seed in range(games if contender.seeded else 1):
         mine = contender.player(seed)
         x, o = (mine, perfect) if side == MARKS[0] else (perfect, mine)
-        status = play_game(solver, x, o).status
+        status = play_game(table, x, o).status
         outcome = "draw" if status is Status.DRAW else "win" if status is won else "loss"
         tally[outcome] += 1
     return Record(tally["win"], tally["draw"], tally["loss"])
 
 
 def measure_strength(
-    solvers: Mapping[str, Solver], contenders: Iterable[Contender] = DEFAULT_CONTENDERS, games: int = 200
+    tables: Mapping[str, Table], contenders: Iterable[Contender] = DEFAULT_CONTENDERS, games: int = 200
 ) -> list[Strength]:
-    """Every contender in every variant of `solvers`, in the order given."""
+    """Every contender in every variant of `tables`, in the order given."""
     return [
         Strength(
             contender,
             name,
-            accuracy(solver, contender),
-            against_perfect(solver, contender, first=True, games=games),
-            against_perfect(solver, contender, first=False, games=games),
+            accuracy(table, contender),
+            against_perfect(table, contender, first=True, games=games),
+            against_perfect(table, contender, first=False, games=games),
         )
         for contender in contenders
-        for name, solver in solvers.items()
+        for name, table in tables.items()
     ]
 
 

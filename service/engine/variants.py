@@ -1,48 +1,133 @@
-"""Variants are data: board size, line length and whether a line wins or loses."""
+"""Variants are data: board size, line length, whether a line wins or loses, and whether lines wrap.
+
+A variant is named ``{rows}x{cols}k{k}``, then ``-torus`` and/or ``-misere`` in that order
+(``4x4k3``, ``3x4k3-misere``, ``4x4k4-torus-misere``); the classic board keeps its short names,
+``normal`` and ``misere``. Every fact that depends on the board (cells, lines, symmetries, centre,
+depth range) is derived from these parameters in ``geometry``.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import UnknownVariantError
+
+MIN_SIDE = 2
+MAX_CELLS = 16  # a table has 3**cells one-byte entries: 43 MB at 16 cells
+MIN_K = 3
+
+_NAME = re.compile(
+    r"(?P<rows>\d{1,2})x(?P<cols>\d{1,2})k(?P<k>\d{1,2})(?P<torus>-torus)?(?P<misere>-misere)?"
+)
+NAMING = (
+    f"name a variant {{rows}}x{{cols}}k{{k}}, then -torus and/or -misere in that order (4x4k3, "
+    f"3x4k3-misere, 4x4k4-torus-misere), with rows and cols at least {MIN_SIDE}, rows x cols at most "
+    f"{MAX_CELLS} and {MIN_K} <= k <= the longer side; 'normal' and 'misere' name 3x3k3 and 3x3k3-misere"
+)
+SHORT_NAMES = {(3, 3, 3, False, False): "normal", (3, 3, 3, True, False): "misere"}
 
 
 @dataclass(frozen=True)
 class Variant:
-    name: str
     rows: int
     cols: int
     k: int
-    misere: bool
-    rules: str
+    misere: bool = False
+    torus: bool = False
+
+    def __post_init__(self) -> None:
+        problem = _unsupported(self.rows, self.cols, self.k)
+        if problem:
+            raise UnknownVariantError(self.long_name, f"{problem}; {NAMING}")
+
+    @property
+    def long_name(self) -> str:
+        suffixes = ("-torus" if self.torus else "") + ("-misere" if self.misere else "")
+        return f"{self.rows}x{self.cols}k{self.k}{suffixes}"
+
+    @property
+    def name(self) -> str:
+        """The name answers use: the short name of the classic board, else the long one."""
+        return SHORT_NAMES.get((self.rows, self.cols, self.k, self.misere, self.torus), self.long_name)
 
     @property
     def cells(self) -> int:
         return self.rows * self.cols
 
+    @property
+    def rules(self) -> str:
+        line = f"{_count_word(self.k)} in a row"
+        board = f"on a {self.rows}\N{MULTIPLICATION SIGN}{self.cols} board"
+        wrap = (
+            ", where lines wrap around the edges (a line never uses a cell twice)"
+            if self.torus
+            else " (rows, columns and diagonals)"
+        )
+        outcome = "loses" if self.misere else "wins"
+        return f"{line} {outcome} {board}{wrap}; a full board without a line is a draw."
 
-NORMAL = Variant(
-    name="normal",
-    rows=3,
-    cols=3,
-    k=3,
-    misere=False,
-    rules="Three in a row wins; a full board without a line is a draw.",
+
+def _unsupported(rows: int, cols: int, k: int) -> str:
+    if rows < MIN_SIDE or cols < MIN_SIDE:
+        return f"a {rows}x{cols} board has a side shorter than {MIN_SIDE}"
+    if rows * cols > MAX_CELLS:
+        return f"a {rows}x{cols} board has {rows * cols} cells, more than {MAX_CELLS}"
+    if not MIN_K <= k <= max(rows, cols):
+        return f"k={k} is not between {MIN_K} and {max(rows, cols)}, the longer side of a {rows}x{cols} board"
+    return ""
+
+
+def _count_word(k: int) -> str:
+    words = ("Three", "Four", "Five", "Six", "Seven", "Eight")
+    return words[k - MIN_K] if k - MIN_K < len(words) else str(k)
+
+
+NORMAL = Variant(3, 3, 3)
+MISERE = Variant(3, 3, 3, misere=True)
+
+# Presets: the boards the service builds at start and lists first; any other supported name works too.
+PRESETS: tuple[Variant, ...] = (
+    NORMAL,
+    MISERE,
+    Variant(3, 3, 3, torus=True),
+    Variant(3, 4, 3),
+    Variant(3, 4, 3, misere=True),
+    Variant(4, 4, 3),
+    Variant(4, 4, 3, misere=True),
+    Variant(4, 4, 4),
+    Variant(4, 4, 4, misere=True),
 )
-MISERE = Variant(
-    name="misere",
-    rows=3,
-    cols=3,
-    k=3,
-    misere=True,
-    rules="Three in a row loses; a full board without a line is a draw.",
-)
-
-VARIANTS: dict[str, Variant] = {v.name: v for v in (NORMAL, MISERE)}
+VARIANTS: dict[str, Variant] = {v.name: v for v in PRESETS}
 
 
+@lru_cache(maxsize=1024)  # names come from requests: bounded
 def get_variant(name: str) -> Variant:
-    try:
-        return VARIANTS[name]
-    except KeyError:
-        raise UnknownVariantError(name, list(VARIANTS)) from None
+    """The variant of that name; raise UnknownVariantError saying what is supported."""
+    preset = VARIANTS.get(name)
+    if preset is not None:
+        return preset
+    match = _NAME.fullmatch(name)
+    if match is None:
+        raise UnknownVariantError(name, NAMING)
+    variant = Variant(
+        int(match["rows"]),
+        int(match["cols"]),
+        int(match["k"]),
+        misere=match["misere"] is not None,
+        torus=match["torus"] is not None,
+    )
+    if variant.long_name != name and variant.name != name:  # leading zeros: one spelling per variant
+        raise UnknownVariantError(name, f"did you mean {variant.name!r}? {NAMING}")
+    return variant
+
+
+def supported_variants() -> list[Variant]:
+    """Every supported variant, by cells, then rows, k, torus and misère."""
+    out = []
+    for rows in range(MIN_SIDE, MAX_CELLS // MIN_SIDE + 1):
+        for cols in range(MIN_SIDE, MAX_CELLS // rows + 1):
+            for k in range(MIN_K, max(rows, cols) + 1):
+                out += [Variant(rows, cols, k, m, t) for t in (False, True) for m in (False, True)]
+    return sorted(out, key=lambda v: (v.cells, v.rows, v.k, v.torus, v.misere))

@@ -8,10 +8,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from service.engine import MISERE, NORMAL, Position, other, reachable
+from service.engine import MISERE, NORMAL, Position, Variant, other
 from service.engine.heuristic import WIN, depth_limited_move, search_value, static_value
 from service.engine.strategy import completing_cells
-from tests.engine.games import played_positions
+from tests.reference import all_reachable
+from tests.engine.games import KINDS, played_positions
 
 
 def plain_negamax(position: Position, depth: int, ply: int = 0) -> int:
@@ -28,8 +29,8 @@ def plain_negamax(position: Position, depth: int, ply: int = 0) -> int:
 
 @st.composite
 def searches(draw: st.DrawFn) -> tuple[Position, int]:
-    position = draw(played_positions(max_plies=8))
-    depth = draw(st.integers(1, 8))
+    position = draw(played_positions(variants=KINDS))
+    depth = draw(st.integers(1, position.geometry.max_depth))
     empty = position.cells.count(".")
     assume(not position.is_over and math.perm(empty, min(depth, empty)) <= 20_000)
     return position, depth
@@ -55,6 +56,10 @@ def test_static_value_counts_lines_and_forks() -> None:
     assert static_value(Position.parse("XX.X...OO", None, MISERE)) == 10
 
 
+def reachable(variant: Variant) -> list[Position]:
+    return [Position.parse(board, side, variant) for board, side in all_reachable("X").items()]
+
+
 def test_finished_games_score_by_distance_beyond_any_guess() -> None:
     assert search_value(Position.parse("XXXOO...."), 3) == -WIN
     assert search_value(Position.parse("XXXOO....", None, MISERE), 3) == WIN
@@ -65,7 +70,7 @@ def test_finished_games_score_by_distance_beyond_any_guess() -> None:
 
 @pytest.mark.parametrize("depth", [1, 4, 8])
 def test_it_takes_the_lowest_immediate_win_at_any_depth(depth: int) -> None:
-    for position in reachable(Position.empty(NORMAL)):
+    for position in reachable(NORMAL):
         wins = [] if position.is_over else completing_cells(position, position.to_move)
         if wins:
             assert depth_limited_move(position, depth) == wins[0], position.cells
@@ -73,7 +78,7 @@ def test_it_takes_the_lowest_immediate_win_at_any_depth(depth: int) -> None:
 
 def test_it_blocks_a_single_threat_from_depth_two_but_not_always_at_depth_one() -> None:
     missed = {1: 0, 2: 0, 5: 0}
-    for position in reachable(Position.empty(NORMAL)):
+    for position in reachable(NORMAL):
         if position.is_over or completing_cells(position, position.to_move):
             continue
         threats = completing_cells(position, other(position.to_move))
@@ -86,7 +91,7 @@ def test_it_blocks_a_single_threat_from_depth_two_but_not_always_at_depth_one() 
 
 @pytest.mark.parametrize("depth", [1, 3])
 def test_under_misere_it_completes_its_own_line_only_when_forced(depth: int) -> None:
-    for position in reachable(Position.empty(MISERE)):
+    for position in reachable(MISERE):
         if position.is_over:
             continue
         own = completing_cells(position, position.to_move)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine import MISERE, NORMAL, VARIANTS, Position, Solver, Status, main_line
+from service.engine import MISERE, NORMAL, VARIANTS, Position, Table, Status, main_line
 from tests.reference import all_reachable, minimax, move_values
 
 
@@ -19,9 +19,9 @@ def expected_status(position: Position, score: int) -> Status:
 @pytest.mark.parametrize("variant", ["normal", "misere"])
 @pytest.mark.parametrize("first", ["X", "O"])
 def test_every_main_line_lasts_the_remoteness_and_ends_as_the_value_says(
-    solvers: dict[str, Solver], variant: str, first: str
+    tables: dict[str, Table], variant: str, first: str
 ) -> None:
-    solver, misere = solvers[variant], variant == "misere"
+    solver, misere = tables[variant], variant == "misere"
     for board, to_move in all_reachable(first).items():
         position = Position.parse(board, to_move, VARIANTS[variant])
         line = main_line(solver, position)
@@ -33,8 +33,8 @@ def test_every_main_line_lasts_the_remoteness_and_ends_as_the_value_says(
 
 
 @pytest.mark.parametrize("variant", ["normal", "misere"])
-def test_each_ply_of_the_main_line_is_the_lowest_best_move(solvers: dict[str, Solver], variant: str) -> None:
-    solver, misere = solvers[variant], variant == "misere"
+def test_each_ply_of_the_main_line_is_the_lowest_best_move(tables: dict[str, Table], variant: str) -> None:
+    solver, misere = tables[variant], variant == "misere"
     for board, to_move in all_reachable("X").items():
         position = Position.parse(board, to_move, VARIANTS[variant])
         line = main_line(solver, position)
@@ -47,32 +47,17 @@ def test_each_ply_of_the_main_line_is_the_lowest_best_move(solvers: dict[str, So
         assert solver.value(position).remoteness == 0
 
 
-def test_known_main_lines(solvers: dict[str, Solver]) -> None:
-    normal = main_line(solvers["normal"], Position.empty(NORMAL))
+def test_known_main_lines(tables: dict[str, Table]) -> None:
+    normal = main_line(tables["normal"], Position.empty(NORMAL))
     assert normal.cells == (0, 4, 1, 2, 6, 3, 5, 7, 8) and normal.status is Status.DRAW
-    misere = main_line(solvers["misere"], Position.empty(MISERE))
+    misere = main_line(tables["misere"], Position.empty(MISERE))
     assert misere.cells[0] == 4 and len(misere.cells) == 9 and misere.status is Status.DRAW
-    won = main_line(solvers["normal"], Position.parse("XX.OO...."))
+    won = main_line(tables["normal"], Position.parse("XX.OO...."))
     assert won.cells == (2,) and won.status is Status.X_WON
 
 
-def test_a_finished_game_has_an_empty_main_line(solvers: dict[str, Solver]) -> None:
+def test_a_finished_game_has_an_empty_main_line(tables: dict[str, Table]) -> None:
     finished = Position.parse("XXXOO....")
-    line = main_line(solvers["normal"], finished)
+    line = main_line(tables["normal"], finished)
     assert line.cells == () and line.final == finished and line.status is Status.X_WON
     assert tuple(line.value) == (-1, 0)
-
-
-def test_table_wide_main_lines_equal_the_walk() -> None:
-    from service.engine import MISERE, NORMAL, Solver, solve_table
-    from service.engine.mainline import main_line, main_lines
-
-    for variant in (NORMAL, MISERE):
-        solver = Solver(variant)
-        for first in "XO":
-            table = solve_table(solver, first)
-            lines = main_lines(table.entries)
-            assert set(lines) == set(table.entries)
-            for board, line in list(lines.items())[::7]:
-                walked = main_line(solver, table.entries[board].position)
-                assert (line.cells, line.final, line.value) == (walked.cells, walked.final, walked.value)

@@ -7,8 +7,9 @@ import itertools
 
 import pytest
 
-from service.engine import MISERE, NORMAL, InvalidPositionError, Position, Status, Variant
-from tests.reference import all_reachable
+from service.engine import MISERE, NORMAL, InvalidPositionError, Position, Status, get_variant
+from tests.engine.boards import rules_of
+from tests.reference import all_reachable, reachable
 
 
 @pytest.mark.parametrize(
@@ -64,6 +65,38 @@ def test_invalid_positions_name_their_cause(board: str, to_move: str | None, cod
     assert caught.value.message
 
 
+@pytest.mark.parametrize("name", ["2x4k3", "2x4k3-torus", "3x3k3-torus", "2x5k4-misere"])
+def test_valid_means_reachable_on_other_boards(name: str) -> None:
+    variant = get_variant(name)
+    rules = rules_of(variant)
+    expected = {(b, m) for first in "XO" for b, m in reachable(rules, first).items()}
+    accepted = set()
+    for cells in itertools.product("XO.", repeat=variant.cells):
+        for side in "XO":
+            with contextlib.suppress(InvalidPositionError):
+                accepted.add((Position.parse("".join(cells), side, variant).cells, side))
+    assert accepted == expected
+
+
+@pytest.mark.parametrize(
+    ("board", "name", "cells"),
+    [
+        ("X.../.O../..../....", "4x4k4", "X....O.........."),
+        ("x-o/.../...", "normal", "X.O......"),
+        ("XO../..../....", "3x4k3", "XO.........."),
+    ],
+)
+def test_rows_may_be_separated_by_slashes(board: str, name: str, cells: str) -> None:
+    assert Position.parse(board, None, get_variant(name)).cells == cells
+
+
+@pytest.mark.parametrize(("board", "name"), [("X.../.O../....", "4x4k4"), ("X../.O./...", "3x4k3"), ("XO./...", "normal")])
+def test_separated_rows_must_have_the_boards_shape(board: str, name: str) -> None:
+    with pytest.raises(InvalidPositionError) as caught:
+        Position.parse(board, None, get_variant(name))
+    assert caught.value.code == "wrong_shape" and caught.value.field == "board"
+
+
 def test_valid_means_reachable_for_every_board_and_side() -> None:
     """All 3^9 boards with each side to move: accepted exactly when some legal game reaches them."""
     reachable = {(b, m) for first in "XO" for b, m in all_reachable(first).items()}
@@ -101,7 +134,7 @@ def test_finished_positions_have_no_moves() -> None:
 
 def test_lines_no_single_move_completed_are_unreachable() -> None:
     """On 3x3 two such lines need too many marks; a wider board shows the cause on its own."""
-    wide = Variant("wide", rows=3, cols=5, k=3, misere=False, rules="test only")
+    wide = get_variant("3x5k3")
     board = "XXX.OOO.O.XXXO."
     with pytest.raises(InvalidPositionError) as caught:
         Position.parse(board, variant=wide)

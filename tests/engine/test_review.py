@@ -24,19 +24,19 @@ from service.engine import (
     moves_from_boards,
     review_boards,
     review_game,
-    warm_solvers,
 )
 from service.engine.review import judge
+from tests.engine.boards import TABLES
 from tests.reference import minimax, move_values, opponent
 
-SOLVERS = warm_solvers()
+SOLVERS = TABLES
 X_WINS_AT_PLY_7 = ["X........", "XO.......", "XOX......", "XOXO.....", "XOXOX....", "XOXOXO...", "XOXOXOX.."]
 
 
 @st.composite
 def games(draw: st.DrawFn) -> tuple[str, str, list[int]]:
     """A random legal game, maybe unfinished: variant, first player and the cells played."""
-    variant = draw(st.sampled_from(sorted(VARIANTS)))
+    variant = draw(st.sampled_from(["normal", "misere"]))
     first = draw(st.sampled_from("XO"))
     position, cells = Position.empty(VARIANTS[variant], first), []
     for _ in range(draw(st.integers(0, 9))):

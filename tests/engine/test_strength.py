@@ -9,7 +9,7 @@ from service.engine import (
     NORMAL,
     Contender,
     Position,
-    Solver,
+    Table,
     Status,
     Strength,
     choose_move,
@@ -24,9 +24,12 @@ from tests.reference import all_reachable, minimax, move_values
 DEPTHS = (1, 2, 3, 4, 6, 8)
 
 
+CLASSIC_NAMES = ("normal", "misere")
+
+
 @pytest.fixture(scope="module")
-def strengths(solvers: dict[str, Solver]) -> dict[tuple[str, str], Strength]:
-    return {(s.contender.label, s.variant): s for s in measure_strength(solvers)}
+def strengths(tables: dict[str, Table]) -> dict[tuple[str, str], Strength]:
+    return {(s.contender.label, s.variant): s for s in measure_strength({name: tables[name] for name in CLASSIC_NAMES})}
 
 
 def test_every_contender_is_measured_in_both_variants(strengths: dict[tuple[str, str], Strength]) -> None:
@@ -65,11 +68,11 @@ def test_random_gives_away_results_and_loses_games(strengths: dict[tuple[str, st
 
 
 def test_strategy_draws_against_itself_and_against_perfect(
-    solvers: dict[str, Solver], strengths: dict[tuple[str, str], Strength]
+    tables: dict[str, Table], strengths: dict[tuple[str, str], Strength]
 ) -> None:
     for variant, start in (("normal", Position.empty(NORMAL)), ("misere", Position.empty(MISERE))):
         rules = player("strategy")
-        assert play_game(solvers[variant], rules, rules, start).status is Status.DRAW
+        assert play_game(tables[variant], rules, rules, start).status is Status.DRAW
         strength = strengths["strategy", variant]
         assert strength.as_first.draws == strength.as_second.draws == 1
         assert 0 < strength.accuracy.mistakes < strengths["random", variant].accuracy.mistakes
@@ -91,38 +94,38 @@ def test_depth_one_cannot_block_but_depth_eight_holds_the_normal_draw(
 
 
 def test_misere_depth_eight_errs_once_on_the_empty_board(
-    solvers: dict[str, Solver], strengths: dict[tuple[str, str], Strength]
+    tables: dict[str, Table], strengths: dict[tuple[str, str], Strength]
 ) -> None:
     # Every opening but the centre loses, but only at ply 9: beyond an 8-ply horizon.
     deep = strengths["depth 8", "misere"]
     assert deep.accuracy.mistakes == 1
-    assert choose_move(solvers["misere"], Position.empty(MISERE), "depth", 8) != 4
+    assert choose_move(tables["misere"], Position.empty(MISERE), "depth", 8) != 4
     assert deep.as_first.losses == 1 and deep.as_second.draws == 1
 
 
 @pytest.mark.parametrize("contender", [Contender("strategy"), Contender("depth", 2)])
-def test_accuracy_counts_agree_with_the_reference(solvers: dict[str, Solver], contender: Contender) -> None:
-    measured = accuracy(solvers["misere"], contender)
+def test_accuracy_counts_agree_with_the_reference(tables: dict[str, Table], contender: Contender) -> None:
+    measured = accuracy(tables["misere"], contender)
     choose, mistakes, slower = contender.player(0), 0, 0
     for board, to_move in all_reachable("X").items():
         position = Position.parse(board, to_move, MISERE)
         if position.is_over:
             continue
         best, played = minimax(board, to_move, True), move_values(board, to_move, True)
-        value = played[choose(solvers["misere"], position)]
+        value = played[choose(tables["misere"], position)]
         mistakes += value[0] < best[0]
         slower += value[0] == best[0] and value != best
     assert (measured.mistakes, measured.slower) == (mistakes, slower)
 
 
-def test_seeded_games_repeat_and_perfect_play_follows_the_main_line(solvers: dict[str, Solver]) -> None:
+def test_seeded_games_repeat_and_perfect_play_follows_the_main_line(tables: dict[str, Table]) -> None:
     contender = Contender("random")
-    first = against_perfect(solvers["normal"], contender, first=True, games=30)
-    assert first == against_perfect(solvers["normal"], contender, first=True, games=30)
+    first = against_perfect(tables["normal"], contender, first=True, games=30)
+    assert first == against_perfect(tables["normal"], contender, first=True, games=30)
     assert first.games == 30
     perfect = player("perfect")
-    final = play_game(solvers["misere"], perfect, perfect)
-    assert final == main_line(solvers["misere"], Position.empty(MISERE)).final
+    final = play_game(tables["misere"], perfect, perfect)
+    assert final == main_line(tables["misere"], Position.empty(MISERE)).final
 
 
 def test_the_table_has_a_row_per_contender_and_variant(strengths: dict[tuple[str, str], Strength]) -> None:

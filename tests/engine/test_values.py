@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine import MISERE, NORMAL, Position, Result, Solver, solve_table
+from service.engine import MISERE, NORMAL, Position, Result, Table, analyses, summarize
 from tests.reference import all_reachable, minimax, move_values
 
 
-def test_normal_empty_board_draws_and_every_opening_draws(solvers: dict[str, Solver]) -> None:
-    analysis = solvers["normal"].analyze(Position.empty(NORMAL))
+def test_normal_empty_board_draws_and_every_opening_draws(tables: dict[str, Table]) -> None:
+    analysis = tables["normal"].analyze(Position.empty(NORMAL))
     assert analysis.value.result is Result.DRAW
     assert analysis.value.remoteness == 9
     assert sorted(m.cell for m in analysis.moves) == list(range(9))
@@ -18,8 +18,8 @@ def test_normal_empty_board_draws_and_every_opening_draws(solvers: dict[str, Sol
     assert analysis.best_move == 0
 
 
-def test_misere_only_the_centre_draws(solvers: dict[str, Solver]) -> None:
-    analysis = solvers["misere"].analyze(Position.empty(MISERE))
+def test_misere_only_the_centre_draws(tables: dict[str, Table]) -> None:
+    analysis = tables["misere"].analyze(Position.empty(MISERE))
     assert analysis.value.result is Result.DRAW
     assert analysis.best_moves == (4,)
     assert analysis.best_move == 4
@@ -39,20 +39,21 @@ def test_misere_only_the_centre_draws(solvers: dict[str, Solver]) -> None:
     ],
 )
 def test_results_over_the_table(
-    solvers: dict[str, Solver], variant: str, canonical: bool, expected: dict[str, int]
+    tables: dict[str, Table], variant: str, canonical: bool, expected: dict[str, int]
 ) -> None:
     for first in "XO":
-        table = solve_table(solvers[variant], first, canonical)
-        assert table.summary.by_result == expected
+        assert summarize(tables[variant], first, canonical).by_result == expected
 
 
 @pytest.mark.parametrize("variant", ["normal", "misere"])
 @pytest.mark.parametrize("first", ["X", "O"])
-def test_every_position_matches_the_reference(solvers: dict[str, Solver], variant: str, first: str) -> None:
+def test_every_position_matches_the_reference(tables: dict[str, Table], variant: str, first: str) -> None:
     misere = variant == "misere"
-    table = solve_table(solvers[variant], first)
-    for board, to_move in all_reachable(first).items():
-        analysis = table.entries[board]
+    entries = {a.position.cells: a for a in analyses(tables[variant], first)}
+    reachable = all_reachable(first)
+    assert list(entries) == sorted(reachable, key=lambda b: (9 - b.count("."), b.translate(SWAP) if first == "O" else b))
+    for board, to_move in reachable.items():
+        analysis = entries[board]
         assert analysis.position.to_move == to_move
         assert tuple(analysis.value) == minimax(board, to_move, misere), board
         expected = move_values(board, to_move, misere)
@@ -65,8 +66,11 @@ def test_every_position_matches_the_reference(solvers: dict[str, Solver], varian
             assert analysis.moves[0].cell == analysis.best_move
 
 
-def test_moves_are_ordered_best_first_then_by_cell(solvers: dict[str, Solver]) -> None:
-    analysis = solvers["normal"].analyze(Position.parse("XX.OO...."))
+SWAP = str.maketrans("XO", "OX")
+
+
+def test_moves_are_ordered_best_first_then_by_cell(tables: dict[str, Table]) -> None:
+    analysis = tables["normal"].analyze(Position.parse("XX.OO...."))
     values = [(m.cell, tuple(m.value)) for m in analysis.moves]
     # Win at once; else block (draw); every other move lets O win next: ties go by cell.
     assert values == [(2, (1, 1)), (5, (0, 5)), (6, (-1, 2)), (7, (-1, 2)), (8, (-1, 2))]

@@ -1,0 +1,118 @@
+"""A solved table, read-only: a position's value and every move's value are a few index computations.
+
+Tables are for X moving first; a position of a game that O opened is read with the colours swapped
+(its first player's marks take the first player's digit, see `layout`), and its value for the side to
+move is the same.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .layout import FIRST_DIGIT, SECOND_DIGIT, Layout, layout_of
+from .position import Position
+from .values import DECODED, SEEN_BY_MOVER, Value
+from .variants import Variant
+
+# A child's byte -> the value of that move for the side that plays it.
+MOVE_VALUE: tuple[Value | None, ...] = tuple(DECODED[b] for b in SEEN_BY_MOVER.tolist())
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    cell: int
+    value: Value
+
+
+@dataclass(frozen=True)
+class Analysis:
+    position: Position
+    value: Value
+    moves: tuple[MoveValue, ...]  # best first, ties by cell
+
+    @property
+    def best_moves(self) -> tuple[int, ...]:
+        return tuple(m.cell for m in self.moves if m.value == self.value)
+
+    @property
+    def best_move(self) -> int | None:
+        return self.moves[0].cell if self.moves else None
+
+
+class Table:
+    """The solved table of one variant over a read-only buffer of 3**cells bytes."""
+
+    def __init__(
+        self, variant: Variant, payload: Any, header: dict[str, Any] | None = None, path: Path | None = None
+    ) -> None:
+        self.variant = variant
+        self.header = header or {}
+        self.path = path
+        self._payload = payload  # a memoryview: indexing it gives an int, the fastest scalar read
+        self.values: npt.NDArray[np.uint8] = np.frombuffer(payload, dtype=np.uint8)
+        self.layout: Layout = layout_of(variant.cells)
+        if len(self.values) != self.layout.size:
+            raise ValueError(f"a {variant.name} table has {self.layout.size} bytes, not {len(self.values)}")
+
+    @classmethod
+    def in_memory(cls, variant: Variant, values: npt.NDArray[np.uint8]) -> Table:
+        frozen = values.copy()
+        frozen.flags.writeable = False
+        return cls(variant, frozen.data, {"positions": int(np.count_nonzero(frozen))})
+
+    @property
+    def positions(self) -> int:
+        """How many positions can arise by legal play, X first (as many with O first)."""
+        return int(self.header.get("positions") or np.count_nonzero(self.values))
+
+    @property
+    def checksum(self) -> str:
+        """SHA-256 of the table's bytes (the file header's, or computed for a table made in memory)."""
+        known = self.header.get("sha256")
+        if not isinstance(known, str):
+            known = self.header["sha256"] = hashlib.sha256(self._payload).hexdigest()
+        return known
+
+    def index(self, position: Position) -> int:
+        first = position.first
+        return self.layout.index(position.mask(first), position.mask(first.other))
+
+    def value(self, position: Position) -> Value:
+        self._check_variant(position)
+        return self._value_at(self.index(position))
+
+    def analyze(self, position: Position) -> Analysis:
+        self._check_variant(position)
+        index = self.index(position)
+        payload, place = self._payload, self.layout.place
+        step = FIRST_DIGIT if position.x.bit_count() == position.o.bit_count() else SECOND_DIGIT
+        children = sorted((payload[index + step * place[cell]], cell) for cell in position.legal_moves())
+        moves = tuple(MoveValue(cell, _known(MOVE_VALUE[byte], position)) for byte, cell in children)
+        return Analysis(position, self._value_at(index), moves)
+
+    def close(self) -> None:
+        """Let go of the buffer (the mapping closes once nothing else refers to it)."""
+        self.values = np.zeros(0, dtype=np.uint8)
+        if isinstance(self._payload, memoryview):
+            with contextlib.suppress(BufferError):  # an array made from it elsewhere still holds it
+                self._payload.release()
+
+    def _value_at(self, index: int) -> Value:
+        return _known(DECODED[self._payload[index]], index)
+
+    def _check_variant(self, position: Position) -> None:
+        if position.variant != self.variant:
+            raise ValueError(f"a {position.variant.name} position given to the {self.variant.name} table")
+
+
+def _known(value: Value | None, where: object) -> Value:
+    if value is None:  # a parsed position is always in the table: the table must be wrong
+        raise ValueError(f"the table holds no value for {where}")
+    return value

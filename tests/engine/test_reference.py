@@ -1,0 +1,72 @@
+"""Every supported variant of at most 12 cells (square, rectangular, torus, misère), position by position
+against the brute-force reference; the larger ones on positions sampled from random games.
+
+The reference takes seconds per 12-cell board, so the comparisons run in two worker processes, started
+once per session; each test waits for its own variant.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+
+import pytest
+
+from service.engine import Position, Variant, supported_variants
+from tests.engine.boards import compare_with_reference, rules_of, table_of
+from tests.reference import Reference
+
+SMALL = [v for v in supported_variants() if v.cells <= 12]
+LARGE = [v for v in supported_variants() if v.cells > 12]
+O_FIRST_TOO = 9  # up to this many cells, the game O opens is compared in full as well
+
+
+@pytest.fixture(scope="session")
+def comparisons() -> Iterator[dict[str, Future[list[str]]]]:
+    pool = ProcessPoolExecutor(max_workers=2)
+    # Slowest first (most cells), so that the two workers finish together.
+    ordered = sorted(SMALL, key=lambda v: -v.cells)
+    futures = {v.long_name: pool.submit(compare_with_reference, v.long_name, v.cells <= O_FIRST_TOO) for v in ordered}
+    yield futures
+    pool.shutdown(cancel_futures=True)
+
+
+def test_every_small_variant_is_compared() -> None:
+    shapes = {(v.rows, v.cols) for v in SMALL}
+    assert {(3, 3), (3, 4), (4, 3), (2, 6), (6, 2), (2, 3)} <= shapes
+    assert len(SMALL) == 100 and sum(v.torus for v in SMALL) == sum(v.misere for v in SMALL) == 50
+
+
+@pytest.mark.parametrize("variant", SMALL, ids=lambda v: v.long_name)
+def test_small_variant_equals_the_reference(comparisons: dict[str, Future[list[str]]], variant: Variant) -> None:
+    assert comparisons[variant.long_name].result(timeout=600) == []
+
+
+def sampled_positions(variant: Variant, seed: int, count: int, empty_left: int) -> Iterator[Position]:
+    """Positions of random games from the empty board, stopped with `empty_left` free cells or at the end."""
+    rng = random.Random(seed)
+    for game in range(count):
+        position = Position.empty(variant, "XO"[game % 2])
+        while not position.is_over and variant.cells - position.marks > empty_left:
+            position = position.play(rng.choice(position.legal_moves()))
+        yield position
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["4x4k3", "4x4k4-misere", "4x4k3-torus", "4x4k4-torus-misere", "3x5k3-misere", "5x3k4-torus", "2x8k4", "2x7k3-torus"],
+)
+def test_large_variant_on_sampled_positions(name: str) -> None:
+    from service.engine import get_variant
+
+    sys.setrecursionlimit(10_000)
+    variant = get_variant(name)
+    assert variant in LARGE
+    table = table_of(variant)
+    reference = Reference(rules_of(variant))
+    for position in sampled_positions(variant, seed=len(name), count=30, empty_left=7):
+        analysis = table.analyze(position)
+        assert tuple(analysis.value) == reference.value(position.cells, position.to_move), position.cells
+        assert {m.cell: tuple(m.value) for m in analysis.moves} == reference.moves(position.cells, position.to_move)

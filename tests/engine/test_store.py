@@ -1,0 +1,172 @@
+"""Table files: written atomically, checked when opened, rebuilt (and reported) when they do not check out,
+mapped read-only; and the directory they live in."""
+
+from __future__ import annotations
+
+import json
+import logging
+import multiprocessing
+import os
+from pathlib import Path
+
+import numpy as np
+import platformdirs
+import pytest
+
+from service.engine import MISERE, NORMAL, Position, TableFileError, TableStore, Variant, get_variant, solve
+from service.engine import store as store_module
+from service.engine.store import HEADER_SIZE, MAGIC, default_directory, open_table, write_table
+
+SMALL = get_variant("3x4k3")
+
+
+@pytest.fixture
+def fresh(tmp_path: Path) -> TableStore:
+    return TableStore(tmp_path)
+
+
+def built(store: TableStore, variant: Variant = SMALL) -> Path:
+    store.get(variant)
+    return store.path(variant)
+
+
+def rewrite_header(path: Path, **changes: object) -> None:
+    data = bytearray(path.read_bytes())
+    header = json.loads(data[len(MAGIC) : HEADER_SIZE])
+    header.update(changes)
+    text = (MAGIC + json.dumps(header).encode()).ljust(HEADER_SIZE - 1) + b"\n"
+    data[:HEADER_SIZE] = text
+    path.write_bytes(bytes(data))
+
+
+def damage_truncated(path: Path) -> None:
+    os.truncate(path, path.stat().st_size - 1000)
+
+
+def damage_corrupt(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[HEADER_SIZE + 1234] ^= 0x40
+    path.write_bytes(bytes(data))
+
+
+def damage_header(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(MAGIC) : len(MAGIC) + 5] = b"{{{{{"
+    path.write_bytes(bytes(data))
+
+
+def damage_foreign_magic(path: Path) -> None:
+    path.write_bytes(b"PK\x03\x04 not a table at all" + path.read_bytes()[30:])
+
+
+def damage_foreign_variant(path: Path) -> None:
+    rewrite_header(path, variant="3x4k3-misere", misere=True)
+
+
+def damage_stale_solver(path: Path) -> None:
+    rewrite_header(path, solver=0)
+
+
+def damage_stale_format(path: Path) -> None:
+    rewrite_header(path, format=99)
+
+
+DAMAGES = {
+    "truncated": damage_truncated,
+    "corrupt": damage_corrupt,
+    "corrupt-header": damage_header,
+    "foreign": damage_foreign_magic,
+    "foreign-variant": damage_foreign_variant,
+    "stale": damage_stale_solver,
+    "stale-format": damage_stale_format,
+}
+
+
+def test_a_written_table_opens_read_only_and_mapped(fresh: TableStore) -> None:
+    table = fresh.get(SMALL)
+    assert table.path == fresh.path(SMALL) and table.path.name == "3x4k3.table"
+    assert not table.values.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        table.values[0] = 1
+    maps = Path(f"/proc/{os.getpid()}/maps").read_text()
+    assert str(table.path) in maps  # a shared file mapping, not a private copy
+    assert table.header["positions"] == table.positions == 111_973
+    assert table.header["variant"] == "3x4k3" and table.header["solver"] >= 1 and table.header["format"] == 1
+    assert len(table.header["sha256"]) == 64 and table.header["built"]
+    assert sorted(p.name for p in fresh.directory.iterdir()) == ["3x4k3.table", "3x4k3.table.lock"]
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_a_bad_file_is_detected_reported_rebuilt_and_never_used(
+    fresh: TableStore, damage: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = built(fresh)
+    DAMAGES[damage](path)
+    expected = damage.split("-")[0]
+    with pytest.raises(TableFileError) as caught:
+        open_table(path, SMALL)
+    assert caught.value.problem == expected
+    again = TableStore(fresh.directory)  # a new process's view: nothing opened yet
+    with caplog.at_level(logging.WARNING, logger="service.engine.store"):
+        table = again.get(SMALL)
+    assert any(expected in record.getMessage() for record in caplog.records)
+    assert np.array_equal(table.values, solve(SMALL))
+    open_table(path, SMALL)  # the rebuilt file checks out
+
+
+def test_a_missing_file_is_built_without_a_warning(fresh: TableStore, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        assert fresh.try_open(NORMAL) is None
+        fresh.get(NORMAL)
+    assert not caplog.records
+    with pytest.raises(TableFileError) as caught:
+        open_table(fresh.path(MISERE), MISERE)
+    assert caught.value.problem == "missing"
+
+
+def test_a_crash_while_writing_leaves_no_file_under_the_tables_name(
+    fresh: TableStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def crash(*_: object) -> None:
+        raise KeyboardInterrupt("killed while writing")
+
+    monkeypatch.setattr(store_module.os, "replace", crash)
+    with pytest.raises(KeyboardInterrupt):
+        write_table(fresh.path(SMALL), SMALL, solve(SMALL), 0.0)
+    assert list(fresh.directory.iterdir()) == []
+
+
+def _build_in_another_process(directory: str, name: str) -> str:
+    table = TableStore(directory).get(get_variant(name))
+    return table.checksum
+
+
+def test_two_processes_building_the_same_table_leave_one_good_file(tmp_path: Path) -> None:
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        sums = pool.starmap(_build_in_another_process, [(str(tmp_path), "4x4k4")] * 2)
+    assert sums[0] == sums[1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["4x4k4.table", "4x4k4.table.lock"]
+    assert open_table(tmp_path / "4x4k4.table", get_variant("4x4k4")).checksum == sums[0]
+
+
+def test_the_lock_tells_when_another_process_builds(fresh: TableStore) -> None:
+    assert not fresh.is_building(SMALL)
+    with store_module.build_lock(fresh.path(SMALL)):
+        assert not TableStore(fresh.directory).build(SMALL, wait=False)
+    assert fresh.build(SMALL, wait=False)
+
+
+def test_the_directory_comes_from_the_environment_or_the_user_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SANMOKU_TABLES_DIR", "/somewhere/tables")
+    assert default_directory() == Path("/somewhere/tables") == TableStore().directory
+    monkeypatch.delenv("SANMOKU_TABLES_DIR")
+    assert default_directory() == Path(platformdirs.user_cache_dir("sanmoku")) / "tables"
+
+
+def test_a_table_answers_for_o_first_games_with_the_colours_swapped(fresh: TableStore) -> None:
+    """Tables are for X first: a game O opened is read with O's marks as the opener's."""
+    table = fresh.get(SMALL)
+    x_first = Position.parse("X...O.......", "X", SMALL)
+    o_first = Position.parse("O...X.......", "O", SMALL)
+    assert table.index(x_first) == table.index(o_first)
+    assert table.analyze(x_first).moves == table.analyze(o_first).moves

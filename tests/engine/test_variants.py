@@ -1,0 +1,125 @@
+"""Variants are data: their names, the supported range, the presets, and the facts derived from them."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.engine import (
+    MISERE,
+    NORMAL,
+    PRESETS,
+    UnknownVariantError,
+    Variant,
+    geometry_of,
+    get_variant,
+    supported_variants,
+)
+from tests.engine.boards import rules_of
+
+
+@pytest.mark.parametrize(
+    ("name", "fields"),
+    [
+        ("4x4k3", (4, 4, 3, False, False)),
+        ("3x4k3-misere", (3, 4, 3, True, False)),
+        ("3x3k3-torus", (3, 3, 3, False, True)),
+        ("4x4k4-torus-misere", (4, 4, 4, True, True)),
+        ("2x8k8", (2, 8, 8, False, False)),
+        ("normal", (3, 3, 3, False, False)),
+        ("misere", (3, 3, 3, True, False)),
+    ],
+)
+def test_names_give_their_parameters(name: str, fields: tuple[int, int, int, bool, bool]) -> None:
+    variant = get_variant(name)
+    assert (variant.rows, variant.cols, variant.k, variant.misere, variant.torus) == fields
+    assert get_variant(variant.name) == variant == get_variant(variant.long_name)
+
+
+def test_the_classic_board_keeps_its_short_names() -> None:
+    assert get_variant("3x3k3") is NORMAL or get_variant("3x3k3") == NORMAL
+    assert get_variant("3x3k3").name == "normal" and get_variant("3x3k3-misere").name == "misere"
+    assert MISERE.long_name == "3x3k3-misere" and get_variant("3x3k3-torus").name == "3x3k3-torus"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "giant",
+        "4x4k3-misere-torus",  # the order is torus, then misère
+        "4x4",
+        "4X4k3",
+        "04x4k3",
+        "5x4k3",  # 20 cells
+        "1x8k3",  # a side of 1
+        "4x4k2",  # k below 3
+        "3x4k5",  # k above the longer side
+        "2x2k3",
+        "",
+    ],
+)
+def test_other_names_raise_the_unknown_variant_error(name: str) -> None:
+    with pytest.raises(UnknownVariantError) as caught:
+        get_variant(name)
+    assert caught.value.code == "unknown_variant" and caught.value.field == "variant"
+    assert "{rows}x{cols}k{k}" in caught.value.message and "16" in caught.value.message
+    assert isinstance(caught.value, ValueError)
+
+
+def test_the_supported_range() -> None:
+    every = supported_variants()
+    assert len(every) == len(set(every))
+    for variant in every:
+        assert variant.rows >= 2 and variant.cols >= 2 and variant.cells <= 16
+        assert 3 <= variant.k <= max(variant.rows, variant.cols)
+    shapes = {(v.rows, v.cols) for v in every}
+    assert (4, 4) in shapes and (2, 8) in shapes and (8, 2) in shapes and (5, 3) in shapes
+    assert (2, 2) not in shapes and (4, 5) not in shapes
+    with pytest.raises(UnknownVariantError):
+        Variant(4, 5, 3)
+
+
+def test_presets_have_a_rule_sentence_each() -> None:
+    names = [v.name for v in PRESETS]
+    for needed in ("normal", "misere", "3x4k3", "3x4k3-misere", "4x4k3", "4x4k3-misere", "4x4k4", "4x4k4-misere"):
+        assert needed in names
+    assert "3x3k3-torus" in names
+    for variant in PRESETS:
+        assert variant.rules.endswith("a full board without a line is a draw.")
+        assert ("loses" in variant.rules) is variant.misere and ("wrap" in variant.rules) is variant.torus
+    assert get_variant("4x4k4").rules.startswith("Four in a row wins on a 4×4 board")
+
+
+@pytest.mark.parametrize(
+    ("name", "lines", "symmetries", "centre", "max_depth"),
+    [
+        ("normal", 8, 8, 4, 8),
+        ("3x3k3-torus", 12, 72, None, 8),
+        ("3x4k3", 14, 4, None, 5),
+        ("4x4k4", 10, 8, None, 4),
+        ("4x4k3", 24, 8, None, 4),
+        ("4x4k3-torus", 64, 128, None, 4),
+        ("3x5k3", 20, 4, 7, 5),
+        ("2x3k3", 2, 4, None, 5),
+    ],
+)
+def test_facts_derived_from_the_variant(name: str, lines: int, symmetries: int, centre: int | None, max_depth: int) -> None:
+    variant = get_variant(name)
+    geometry = geometry_of(variant)
+    assert len(geometry.lines) == lines == len(rules_of(variant).lines)
+    assert len(geometry.symmetries) == symmetries
+    assert geometry.centre == centre
+    assert geometry.max_depth == max_depth
+    assert geometry.max_plies == variant.cells
+
+
+@pytest.mark.parametrize("variant", [v for v in supported_variants() if not v.misere], ids=lambda v: v.long_name)
+def test_lines_and_symmetries_agree_with_the_reference(variant: Variant) -> None:
+    geometry = geometry_of(variant)
+    rules = rules_of(variant)
+    assert sorted(tuple(c for c in range(variant.cells) if line >> c & 1) for line in geometry.lines) == sorted(rules.lines)
+    labels = "abcdefghijklmnop"[: variant.cells]
+    engine_images = {geometry.transform(labels, s) for s in geometry.symmetries}
+    assert engine_images == rules.images(labels)
+    line_sets = set(geometry.lines)
+    for symmetry in geometry.symmetries:
+        assert {geometry.permute(line, symmetry) for line in geometry.lines} == line_sets
