@@ -21,6 +21,7 @@ DEFAULTS: dict[str, Any] = {
     "OPENAPI_PATH": str(Path(__file__).resolve().parent.parent / "openapi.yaml"),
     "TABLES_DIR": None,  # None: $SANMOKU_TABLES_DIR, else the user's cache directory (platformdirs)
     "TABLES_AT_START": "presets",  # "presets", a comma-separated string of variant names, or a list
+    "BACKGROUND_BUILDS": True,  # False: a missing large table stays missing (503) until built elsewhere
     "BODY_CACHE_BYTES": 32 * 1024 * 1024,  # rendered answers kept per process
 }
 

@@ -49,9 +49,12 @@ def make_body(data: bytes, mimetype: str = "application/json") -> Body:
 
 
 class Tables:
-    def __init__(self, store: TableStore, at_start: list[Variant], cache_bytes: int) -> None:
+    def __init__(
+        self, store: TableStore, at_start: list[Variant], cache_bytes: int, background_builds: bool = True
+    ) -> None:
         self.store = store
         self.at_start = at_start
+        self.background_builds = background_builds
         # Bounded by the bytes it holds; cachetools' LRU is not thread-safe by itself.
         self._bodies: LRUCache[Hashable, Body] = LRUCache(maxsize=cache_bytes, getsizeof=_body_size)
         self._lock = threading.Lock()
@@ -73,6 +76,8 @@ class Tables:
 
     def build_in_background(self, variants: Iterable[Variant]) -> None:
         """Start one builder process for those of `variants` nobody is building yet."""
+        if not self.background_builds:
+            return
         wanted = [v for v in variants if not self._being_built(v) and self.store.try_open(v) is None]
         if not wanted:
             return
@@ -100,6 +105,15 @@ class Tables:
         with self._lock:
             return len(self._bodies)
 
+    def cached_keys(self) -> list[Hashable]:
+        with self._lock:
+            return list(self._bodies)
+
+    def cached_bytes(self) -> tuple[int, int]:
+        """The bytes the body cache holds, and the most it may."""
+        with self._lock:
+            return int(self._bodies.currsize), int(self._bodies.maxsize)
+
 
 def retry_after(variant: Variant) -> int:
     seconds: int = math.ceil(3**variant.cells * SECONDS_PER_ENTRY)
@@ -120,7 +134,8 @@ def variants_at_start(setting: str | list[str]) -> list[Variant]:
 
 def init_app(app: Flask) -> None:
     store = TableStore(app.config["TABLES_DIR"])
-    tables = Tables(store, variants_at_start(app.config["TABLES_AT_START"]), app.config["BODY_CACHE_BYTES"])
+    at_start = variants_at_start(app.config["TABLES_AT_START"])
+    tables = Tables(store, at_start, app.config["BODY_CACHE_BYTES"], app.config["BACKGROUND_BUILDS"])
     app.extensions[EXTENSION] = tables
     tables.build_in_background(v for v in tables.at_start if v.cells > SOLVE_IN_REQUEST_CELLS)
 

@@ -29,9 +29,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_SESSION_DIR, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="session", autouse=True)
 def store() -> TableStore:
-    """The session's tables: every preset built once (about two seconds), others on first use."""
+    """The session's tables: every preset built once (about two seconds), others on first use; so an
+    app made anywhere in the tests finds its tables at start and builds nothing in the background."""
     built = TableStore(_SESSION_DIR)
     for variant in PRESETS:
         built.get(variant)

@@ -120,12 +120,11 @@ def test_the_limit_is_configurable() -> None:
 
 def test_an_unexpected_failure_is_a_500_problem_without_a_trace(monkeypatch: pytest.MonkeyPatch) -> None:
     app = create_app({"TESTING": False})
-    prepared = app.extensions["sanmoku"]
 
     def broken(_: object) -> object:
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(prepared, "analysis", broken)
+    monkeypatch.setattr("service.answers.analysis_payload", broken)
     response = app.test_client().post("/analyze", json={"board": "........."})
     assert response.status_code == 500 and response.mimetype == "application/problem+json"
     assert "secret" not in response.get_data(as_text=True)

@@ -7,23 +7,27 @@ import re
 import yaml
 from flask.testing import FlaskClient
 
-from service.engine import VARIANTS
+from service.engine import NAMING, PRESETS, VARIANTS
 from tests.api.contract import SPEC, check_response
 
 
 def test_variants_come_from_the_registry(client: FlaskClient) -> None:
     body = check_response(client.get("/variants"), "/variants", "get")
-    assert [v["name"] for v in body["variants"]] == list(VARIANTS)
+    assert [v["name"] for v in body["variants"]] == [v.name for v in PRESETS]
     misere = body["variants"][1]
     assert misere == {"name": "misere", "rules": VARIANTS["misere"].rules, "rows": 3, "cols": 3, "k": 3,
-                      "misere": True}  # fmt: skip
+                      "misere": True, "torus": False, "cells": 9,
+                      "depth": {"min": 1, "max": 8, "default": 3}}  # fmt: skip
+    assert body["naming"] == NAMING and body["limits"] == {"min_side": 2, "max_cells": 16, "min_k": 3}
 
 
 def test_health_and_readiness(client: FlaskClient) -> None:
     assert check_response(client.get("/healthz"), "/healthz", "get") == {"status": "ok"}
     ready = check_response(client.get("/readyz"), "/readyz", "get")
-    assert ready["status"] == "ready" and ready["positions"] == 4 * 5478
-    assert ready["caches"] == {"normal": {"entries": 765}, "misere": {"entries": 765}}
+    assert ready["status"] == "ready"
+    assert ready["tables"]["normal"] == {"ready": True, "positions": 5478}
+    assert ready["tables"]["4x4k4"] == {"ready": True, "positions": 9_722_011}
+    assert set(ready["tables"]) == {v.name for v in PRESETS}
 
 
 def test_the_spec_is_served_as_is(client: FlaskClient) -> None:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from flask import Flask
 from openapi_spec_validator import validate
 from openapi_spec_validator.readers import read_from_filename
 
-from service.engine import VARIANTS
+from service.engine import POLICIES, geometry_of, supported_variants
+from service.engine.variants import MAX_CELLS, MIN_K, MIN_SIDE
+from service.schemas import BOARD_MAX
+from service.solve_formats import FORMATS, JSON_MAX_POSITIONS, SYMMETRIES
 from tests.api.contract import SPEC, SPEC_PATH, every_example, resolve, validator
 
 EXAMPLES = every_example()
@@ -58,5 +62,44 @@ def test_paths_match_routes_both_ways(app: Flask) -> None:
     assert app_routes(app) == spec_routes()
 
 
-def test_variant_enum_is_the_registry() -> None:
-    assert SPEC["components"]["schemas"]["VariantName"]["enum"] == list(VARIANTS)
+def schema(name: str) -> dict[str, Any]:
+    found: dict[str, Any] = SPEC["components"]["schemas"][name]
+    return found
+
+
+def test_every_supported_variant_name_fits_the_pattern() -> None:
+    pattern = re.compile(schema("VariantName")["pattern"])
+    for variant in supported_variants():
+        assert pattern.fullmatch(variant.name) and pattern.fullmatch(variant.long_name)
+    assert not pattern.fullmatch("giant")
+
+
+def test_the_numbers_in_the_spec_are_the_engines() -> None:
+    every = supported_variants()
+    cells = [v.cells for v in every]
+    assert schema("Cell")["maximum"] == max(cells) - 1 == MAX_CELLS - 1
+    assert schema("Row")["maximum"] == max(v.rows for v in every) - 1
+    assert schema("Col")["maximum"] == max(v.cols for v in every) - 1
+    assert schema("CanonicalBoard")["pattern"] == f"^[XO.]{{{min(cells)},{max(cells)}}}$"
+    assert schema("Board")["maxLength"] == BOARD_MAX
+    info = schema("VariantInfo")["properties"]
+    assert (info["cells"]["minimum"], info["cells"]["maximum"]) == (min(cells), max(cells))
+    assert info["rows"]["maximum"] == max(v.rows for v in every) and info["k"]["maximum"] == max(
+        v.k for v in every
+    )
+    assert info["rows"]["minimum"] == MIN_SIDE and info["k"]["minimum"] == MIN_K
+    deepest = max(geometry_of(v).max_depth for v in every)
+    assert schema("MoveRequest")["properties"]["depth"]["maximum"] == deepest
+    assert schema("DepthRange")["properties"]["max"]["maximum"] == deepest
+    assert schema("PolicyName")["enum"] == list(POLICIES)
+    depths = {v.name: geometry_of(v).max_depth for v in every}
+    words = schema("MoveRequest")["properties"]["depth"]["description"]
+    assert "8 on 3×3, 5 on 3×4, 4 on 4×4" in words and (
+        depths["normal"],
+        depths["3x4k3"],
+        depths["4x4k4"],
+    ) == (8, 5, 4)
+    assert f"{JSON_MAX_POSITIONS:,}" in SPEC["paths"]["/solve"]["get"]["description"]
+    solve_parameters = {p.get("name"): p for p in SPEC["paths"]["/solve"]["get"]["parameters"]}
+    assert solve_parameters["format"]["schema"]["enum"] == list(FORMATS)
+    assert solve_parameters["symmetry"]["schema"]["enum"] == list(SYMMETRIES)

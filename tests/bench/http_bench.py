@@ -1,19 +1,21 @@
 """HTTP benchmark on loopback: wrk against gunicorn, every target with the same settings.
 
-Run: python -m tests.bench.http_bench [--rounds 3] [--duration 5] [--workers 2]
+Run: python -m tests.bench.http_bench [--rounds 3] [--duration 5] [--workers 2] [--samples 5] [--stream]
 
-Targets: the ceiling of this stack (tests/bench/ceiling_app.py: the service's app with one bare
-endpoint sending the same /analyze bytes), the bare Flask reference (the same endpoint in an app with
-no middleware), POST /analyze, GET /analyze and GET /solve with gzip. Rounds are interleaved (the
-machine is shared and noisy) and the medians reported, each with its ratio to the ceiling's req/s
-and to the bare reference's. Then the cold
-solve of both variants (tests/bench/engine_cold_solve.py's measurement) and the time from starting
-gunicorn to the first 200 from /readyz.
+1. Throughput. POST /analyze on a 3x3 and on a 4x4 position, each against the bare Flask app sending
+   the very same body (tests/bench/ceiling_app.py: `bare`), and against the ceiling of this stack (the
+   service's app with one endpoint that sends those bytes). Rounds are interleaved (the machine is
+   shared and noisy) and medians reported, with ratios.
+2. Start-up: `sanmoku serve` from process start to the first 200 from POST /analyze on a 3x3 board,
+   with an empty tables directory and with a filled one.
+3. With --stream: GET /solve?variant=4x4k4&format=ndjson read to the end (about 6 GB): the rate, and
+   the server's peak memory from /usr/bin/time -v around gunicorn.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -21,54 +23,46 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.bench.ceiling_app import BOARD
-from tests.bench.engine_cold_solve import ENGINE, sample
+from service.engine import PRESETS, TableStore, default_directory
+from tests.bench.ceiling_app import REQUESTS
 from tests.serving import harness
 from tests.serving.harness import Server
 
 BENCH = Path(__file__).resolve().parent
 UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
+POST_SCRIPT = str(BENCH / "analyze_post.lua")
 
 
 @dataclass(frozen=True)
 class Target:
     name: str
     server: str  # "ceiling", "bare" or "service"
-    path: str
-    wrk_args: tuple[str, ...] = ()
+    board: str  # a key of REQUESTS
+    post: bool = True
 
-    @property
-    def posts(self) -> bool:
-        return self.wrk_args == POST
+    def path(self) -> str:
+        if self.server != "service":
+            return f"/ceiling/{self.board}"
+        board, variant = REQUESTS[self.board]
+        return "/analyze" if self.post else f"/analyze?board={board}&variant={variant}"
 
 
-POST = ("-s", str(BENCH / "analyze_post.lua"))
-GZIP = ("-H", "Accept-Encoding: gzip")
-CEILINGS = (
-    Target("ceiling: bare endpoint, this stack, GET", "ceiling", "/ceiling"),
-    Target("ceiling: bare endpoint, this stack, POST", "ceiling", "/ceiling", POST),
+TARGETS = (
+    Target("bare Flask, 3x3 body", "bare", "3x3"),
+    Target("bare Flask, 4x4 body", "bare", "4x4"),
+    Target("this stack's ceiling, 3x3 body", "ceiling", "3x3"),
+    Target("POST /analyze 3x3", "service", "3x3"),
+    Target("POST /analyze 4x4", "service", "4x4"),
+    Target("GET /analyze 3x3", "service", "3x3", post=False),
 )
-REFERENCES = (
-    Target("reference: bare Flask app, no middleware, GET", "bare", "/ceiling"),
-    Target("reference: bare Flask app, no middleware, POST", "bare", "/ceiling", POST),
-)
-MEASURED = (
-    Target("POST /analyze", "service", "/analyze", POST),
-    Target("GET /analyze", "service", f"/analyze?board={BOARD}"),
-    Target("GET /solve, gzip", "service", "/solve", GZIP),
-)
-TARGETS = CEILINGS + REFERENCES + MEASURED
-
-
-def baseline(target: Target, among: tuple[Target, ...]) -> Target:
-    """The target in `among` sent the same kind of request: a GET, or the same POST with its body."""
-    return next(t for t in among if t.posts == target.posts)
 
 
 @dataclass(frozen=True)
@@ -97,20 +91,17 @@ def parse_wrk(output: str) -> Run:
     return Run(float(rps.group(1)), seconds(p50.group(1)), seconds(p99.group(1)))
 
 
-def wrk(url: str, args: argparse.Namespace, extra: tuple[str, ...], duration: int | None = None) -> Run:
+def wrk(url: str, target: Target, args: argparse.Namespace, duration: int | None = None) -> Run:
     """One wrk run; the same threads, connections and duration for every target."""
     duration = duration or args.duration
-    command = [
-        "wrk",
-        f"-t{args.threads}",
-        f"-c{args.connections}",
-        f"-d{duration}s",
-        "--latency",
-        *extra,
-        url,
-    ]
-    env = {**os.environ, "BOARD": BOARD}  # analyze_post.lua reads the board from here
-    done = subprocess.run(command, capture_output=True, text=True, timeout=duration + 30, env=env, check=True)
+    board, variant = REQUESTS[target.board]
+    command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{duration}s", "--latency"]
+    if target.post:
+        command += ["-s", POST_SCRIPT]
+    env = {**os.environ, "BOARD": board, "VARIANT": variant}  # analyze_post.lua reads these
+    done = subprocess.run(
+        [*command, url], capture_output=True, text=True, timeout=duration + 30, env=env, check=True
+    )
     return parse_wrk(done.stdout)
 
 
@@ -124,21 +115,27 @@ def servers(workdir: Path, workers: int) -> Iterator[dict[str, Server]]:
         }
         for server in started.values():
             stack.callback(server.kill)
-        harness.wait_ready(started["ceiling"], "/ceiling")
-        harness.wait_ready(started["bare"], "/ceiling")
+        harness.wait_ready(started["ceiling"], "/ceiling/3x3")
+        harness.wait_ready(started["bare"], "/ceiling/3x3")
         harness.wait_ready(started["service"])
         yield started
 
 
-def same_body(found: dict[str, Server]) -> None:
-    """The ceiling must move exactly the bytes /analyze moves, or the ratio means nothing."""
-    bodies = [
-        urllib.request.urlopen(found["ceiling"].url + "/ceiling", timeout=10).read(),
-        urllib.request.urlopen(found["bare"].url + "/ceiling", timeout=10).read(),
-        urllib.request.urlopen(f"{found['service'].url}/analyze?board={BOARD}", timeout=10).read(),
-    ]
-    if len(set(bodies)) != 1:
-        raise RuntimeError("the ceiling's body differs from the /analyze body")
+def same_bodies(found: dict[str, Server]) -> None:
+    """Each ceiling must move exactly the bytes /analyze moves, or the ratios mean nothing."""
+    for name, (board, variant) in REQUESTS.items():
+        request = urllib.request.Request(
+            found["service"].url + "/analyze",
+            data=json.dumps({"board": board, "variant": variant}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        bodies = {
+            urllib.request.urlopen(found["ceiling"].url + f"/ceiling/{name}", timeout=10).read(),
+            urllib.request.urlopen(found["bare"].url + f"/ceiling/{name}", timeout=10).read(),
+            urllib.request.urlopen(request, timeout=10).read(),
+        }
+        if len(bodies) != 1:
+            raise RuntimeError(f"the ceiling's {name} body differs from the /analyze body")
 
 
 def http_rounds(args: argparse.Namespace) -> dict[str, list[Run]]:
@@ -147,50 +144,124 @@ def http_rounds(args: argparse.Namespace) -> dict[str, list[Run]]:
         tempfile.TemporaryDirectory(prefix="sanmoku-bench-") as tmp,
         servers(Path(tmp), args.workers) as found,
     ):
-        same_body(found)
+        same_bodies(found)
         for target in TARGETS:  # warm-up: the first requests page in the shared tables
-            wrk(found[target.server].url + target.path, args, target.wrk_args, duration=1)
+            wrk(found[target.server].url + target.path(), target, args, duration=1)
         for round_ in range(args.rounds):
             for target in TARGETS:
-                run = wrk(found[target.server].url + target.path, args, target.wrk_args)
+                run = wrk(found[target.server].url + target.path(), target, args)
                 runs[target.name].append(run)
                 print(f"  round {round_ + 1}: {target.name}: {run.rps:,.0f} req/s", file=sys.stderr)
     return runs
 
 
-def start_to_first_answer(samples: int, workers: int) -> list[float]:
-    times = []
-    with tempfile.TemporaryDirectory(prefix="sanmoku-start-") as tmp:
-        for _ in range(samples):
-            server = harness.start_gunicorn(Path(tmp), workers)
-            try:
-                times.append(harness.wait_ready(server))
-            finally:
-                server.kill()
-    return times
+def first_answer(port: int, process: subprocess.Popen[bytes], timeout: float = 30) -> float:
+    """Seconds until POST /analyze on the empty 3x3 board answers 200."""
+    started = time.monotonic()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/analyze",
+        data=b'{"board":"........."}',
+        headers={"Content-Type": "application/json"},
+    )
+    while time.monotonic() - started < timeout:
+        if process.poll() is not None:
+            raise RuntimeError("sanmoku serve exited")
+        try:
+            with urllib.request.urlopen(request, timeout=2) as response:
+                if response.status == 200:
+                    return time.monotonic() - started
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.01)
+    raise TimeoutError("no answer")
 
 
-def report(
-    runs: dict[str, list[Run]], cold: list[float], starts: list[float], args: argparse.Namespace
-) -> None:
-    def rps(target: Target) -> float:
-        return statistics.median(r.rps for r in runs[target.name])
+def start_to_first_answer(tables: Path, workers: int) -> float:
+    port = harness.free_port()
+    env = {**os.environ, "SANMOKU_TABLES_DIR": str(tables), "SANMOKU_BIND": f"127.0.0.1:{port}"}
+    env["WEB_CONCURRENCY"] = str(workers)
+    started = time.monotonic()
+    process = subprocess.Popen(
+        [shutil.which("sanmoku") or "sanmoku", "serve"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        first_answer(port, process)
+        return time.monotonic() - started
+    finally:
+        os.killpg(process.pid, 9)
+        process.wait(timeout=15)
+        time.sleep(0.5)  # let a background build started by that server finish or die with it
+
+
+def start_ups(samples: int, workers: int) -> dict[str, list[float]]:
+    filled = default_directory()
+    store = TableStore(filled)
+    for variant in PRESETS:
+        store.get(variant)
+    out: dict[str, list[float]] = {"empty": [], "filled": []}
+    for _ in range(samples):
+        with tempfile.TemporaryDirectory(prefix="sanmoku-empty-") as empty:
+            out["empty"].append(start_to_first_answer(Path(empty), workers))
+        out["filled"].append(start_to_first_answer(filled, workers))
+    return out
+
+
+def stream_rate(workers: int) -> tuple[float, float, int]:
+    """(MB/s, seconds, peak KB) for the whole 4x4 k=4 table as NDJSON, the server under time -v."""
+    port = harness.free_port()
+    with tempfile.TemporaryDirectory(prefix="sanmoku-stream-") as tmp:
+        env = {**os.environ, "SANMOKU_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers)}
+        env["PROMETHEUS_MULTIPROC_DIR"] = tmp
+        timing = Path(tmp) / "time.txt"
+        command = ["/usr/bin/time", "-v", "-o", str(timing), *harness.gunicorn_command()]
+        process = subprocess.Popen(
+            command, env=env, cwd=harness.REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        server = Server(process, port, timing, timing)
+        try:
+            harness.wait_ready(server)
+            started, size = time.monotonic(), 0
+            url = f"{server.url}/solve?variant=4x4k4&format=ndjson"
+            with urllib.request.urlopen(url, timeout=60) as response:
+                while piece := response.read(1 << 20):
+                    size += len(piece)
+            elapsed = time.monotonic() - started
+        finally:
+            process.send_signal(15)  # gunicorn stops its workers; time then writes its report
+            process.wait(timeout=30)
+        peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", timing.read_text()).group(1))  # type: ignore[union-attr]
+    return size / elapsed / 1e6, elapsed, peak
+
+
+def report(runs: dict[str, list[Run]], starts: dict[str, list[float]], args: argparse.Namespace) -> None:
+    def rps(name: str) -> float:
+        return statistics.median(r.rps for r in runs[name])
 
     settings = f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s --latency"
-    print(f"\n{settings}, gunicorn {args.workers} sync workers, median of {args.rounds} interleaved rounds")
-    print("(each ratio is against the ceiling or reference sent the same request: GET, or the same POST)\n")
-    print("| target | req/s | p50 | p99 | ratio to ceiling | ratio to bare Flask |")
-    print("|---|---|---|---|---|---|")
+    print(f"\n{settings}, gunicorn {args.workers} sync workers, median of {args.rounds} interleaved rounds\n")
+    print("| target | req/s | p50 | p99 | ratio to bare Flask, same body |")
+    print("|---|---|---|---|---|")
     for target in TARGETS:
         p50 = statistics.median(r.p50 for r in runs[target.name]) * 1000
         p99 = statistics.median(r.p99 for r in runs[target.name]) * 1000
-        ceiling, bare = rps(baseline(target, CEILINGS)), rps(baseline(target, REFERENCES))
-        ratios = f"{rps(target) / ceiling:.2f} | {rps(target) / bare:.2f}"
-        print(f"| {target.name} | {rps(target):,.0f} | {p50:.2f} ms | {p99:.2f} ms | {ratios} |")
-    print()
-    print(f"cold solve, both variants: {statistics.median(cold) * 1000:.1f} ms (median of {len(cold)})")
-    start = statistics.median(starts)
-    print(f"start to first answer (gunicorn start to /readyz 200): {start:.2f} s (median of {len(starts)})")
+        bare = rps(f"bare Flask, {target.board} body")
+        ratio = rps(target.name) / bare
+        print(f"| {target.name} | {rps(target.name):,.0f} | {p50:.2f} ms | {p99:.2f} ms | {ratio:.2f} |")
+    three = rps("POST /analyze 3x3") / rps("bare Flask, 3x3 body")
+    four = rps("POST /analyze 4x4") / rps("bare Flask, 4x4 body")
+    print(f"\nPOST /analyze 4x4 against 3x3, each against bare Flask: {four:.2f} / {three:.2f}", end="")
+    print(f" = {four / three:.2f}")
+    print(
+        f"POST /analyze 4x4 req/s over 3x3 req/s: {rps('POST /analyze 4x4') / rps('POST /analyze 3x3'):.2f}"
+    )
+    for kind, times in starts.items():
+        print(
+            f"sanmoku serve, start to the first POST /analyze 200, {kind} tables directory: "
+            f"median {statistics.median(times):.2f} s, max {max(times):.2f} s ({len(times)} starts)"
+        )
 
 
 def main() -> None:
@@ -202,14 +273,18 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--samples", type=int, default=5, help="cold solves and starts")
+    parser.add_argument("--samples", type=int, default=5, help="starts with each tables directory")
+    parser.add_argument("--stream", action="store_true", help="also stream the whole 4x4 k=4 table")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is not installed: apt-get install wrk")
     runs = http_rounds(args)
-    cold = [sample(ENGINE)[0] for _ in range(args.samples)]
-    starts = start_to_first_answer(args.samples, args.workers)
-    report(runs, cold, starts, args)
+    starts = start_ups(args.samples, args.workers)
+    report(runs, starts, args)
+    if args.stream:
+        rate, elapsed, peak = stream_rate(args.workers)
+        print(f"GET /solve?variant=4x4k4&format=ndjson: {rate:.0f} MB/s over {elapsed:.0f} s;", end="")
+        print(f" server peak RSS {peak / 1024:.0f} MB")
 
 
 if __name__ == "__main__":

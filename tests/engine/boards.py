@@ -50,7 +50,9 @@ def compare_with_reference(name: str, first_o_too: bool) -> list[str]:
     seen = list(reference.memo.items())
     for number, ((board, to_move), value) in enumerate(seen):
         if decode(int(table.values[index_of(board)])) != value:
-            problems.append(f"{name} {board} {to_move}: table {table.values[index_of(board)]}, reference {value}")
+            problems.append(
+                f"{name} {board} {to_move}: table {table.values[index_of(board)]}, reference {value}"
+            )
         if number % 37 == 0:
             analysis = table.analyze(Position.parse(board, to_move, variant))
             if {m.cell: tuple(m.value) for m in analysis.moves} != reference.moves(board, to_move):
@@ -61,7 +63,9 @@ def compare_with_reference(name: str, first_o_too: bool) -> list[str]:
     if first_o_too:
         reference.value(empty, "O")
         for (board, to_move), value in reference.memo.items():
-            if board.count("O") >= board.count("X") and board != empty or to_move == "O" and board == empty:
+            if (board.count("O") >= board.count("X") and board != empty) or (
+                to_move == "O" and board == empty
+            ):
                 got = tuple(table.value(Position.parse(board, to_move, variant)))
                 if got != value:
                     problems.append(f"{name} O first {board} {to_move}: table {got}, reference {value}")

@@ -42,4 +42,8 @@ def test_misere_4x4_four_in_a_row_is_a_draw(tables: dict[str, Table]) -> None:
 def test_the_classic_board_still_holds(tables: dict[str, Table], first: str) -> None:
     assert empty_value(tables, "normal") == (Result.DRAW, 9)
     assert summarize(tables["normal"], first).by_result == {"win": 2836, "draw": 1068, "loss": 1574}
-    assert summarize(tables["misere"], first, canonical=True).by_result == {"win": 421, "draw": 140, "loss": 204}
+    assert summarize(tables["misere"], first, canonical=True).by_result == {
+        "win": 421,
+        "draw": 140,
+        "loss": 204,
+    }

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from service.engine import MISERE, NORMAL, Position, Variant, other
 from service.engine.heuristic import WIN, depth_limited_move, search_value, static_value
 from service.engine.strategy import completing_cells
-from tests.reference import all_reachable
 from tests.engine.games import KINDS, played_positions
+from tests.reference import all_reachable
 
 
 def plain_negamax(position: Position, depth: int, ply: int = 0) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine import MISERE, NORMAL, VARIANTS, Position, Table, Status, main_line
+from service.engine import MISERE, NORMAL, VARIANTS, Position, Status, Table, main_line
 from tests.reference import all_reachable, minimax, move_values
 
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -18,13 +17,12 @@ from service.engine import (
     EngineError,
     PolicyError,
     Position,
-    Table,
     choose_move,
     player,
 )
 from service.engine.strategy import strategy_move
-from tests.engine.games import played_positions
 from tests.engine.boards import TABLES
+from tests.engine.games import played_positions
 from tests.reference import LINES, all_reachable, minimax, move_values, opponent
 
 SOLVERS = TABLES

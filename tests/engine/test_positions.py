@@ -90,7 +90,9 @@ def test_rows_may_be_separated_by_slashes(board: str, name: str, cells: str) -> 
     assert Position.parse(board, None, get_variant(name)).cells == cells
 
 
-@pytest.mark.parametrize(("board", "name"), [("X.../.O../....", "4x4k4"), ("X../.O./...", "3x4k3"), ("XO./...", "normal")])
+@pytest.mark.parametrize(
+    ("board", "name"), [("X.../.O../....", "4x4k4"), ("X../.O./...", "3x4k3"), ("XO./...", "normal")]
+)
 def test_separated_rows_must_have_the_boards_shape(board: str, name: str) -> None:
     with pytest.raises(InvalidPositionError) as caught:
         Position.parse(board, None, get_variant(name))

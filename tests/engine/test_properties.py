@@ -57,7 +57,9 @@ def test_symmetric_images_get_symmetric_answers(position: Position) -> None:
     maps = cell_maps(position)
     assert len(maps) == len(position.geometry.symmetries)
     for where in maps:
-        image = table.analyze(Position.parse(moved(position.cells, where), position.to_move, position.variant))
+        image = table.analyze(
+            Position.parse(moved(position.cells, where), position.to_move, position.variant)
+        )
         assert image.value == original.value
         assert {m.cell: m.value for m in image.moves} == {where[c]: v for c, v in by_cell.items()}
         assert sorted(image.best_moves) == sorted(where[c] for c in original.best_moves)

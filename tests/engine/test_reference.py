@@ -28,7 +28,9 @@ def comparisons() -> Iterator[dict[str, Future[list[str]]]]:
     pool = ProcessPoolExecutor(max_workers=2)
     # Slowest first (most cells), so that the two workers finish together.
     ordered = sorted(SMALL, key=lambda v: -v.cells)
-    futures = {v.long_name: pool.submit(compare_with_reference, v.long_name, v.cells <= O_FIRST_TOO) for v in ordered}
+    futures = {
+        v.long_name: pool.submit(compare_with_reference, v.long_name, v.cells <= O_FIRST_TOO) for v in ordered
+    }
     yield futures
     pool.shutdown(cancel_futures=True)
 
@@ -40,7 +42,9 @@ def test_every_small_variant_is_compared() -> None:
 
 
 @pytest.mark.parametrize("variant", SMALL, ids=lambda v: v.long_name)
-def test_small_variant_equals_the_reference(comparisons: dict[str, Future[list[str]]], variant: Variant) -> None:
+def test_small_variant_equals_the_reference(
+    comparisons: dict[str, Future[list[str]]], variant: Variant
+) -> None:
     assert comparisons[variant.long_name].result(timeout=600) == []
 
 
@@ -56,7 +60,16 @@ def sampled_positions(variant: Variant, seed: int, count: int, empty_left: int) 
 
 @pytest.mark.parametrize(
     "name",
-    ["4x4k3", "4x4k4-misere", "4x4k3-torus", "4x4k4-torus-misere", "3x5k3-misere", "5x3k4-torus", "2x8k4", "2x7k3-torus"],
+    [
+        "4x4k3",
+        "4x4k4-misere",
+        "4x4k3-torus",
+        "4x4k4-torus-misere",
+        "3x5k3-misere",
+        "5x3k4-torus",
+        "2x8k4",
+        "2x7k3-torus",
+    ],
 )
 def test_large_variant_on_sampled_positions(name: str) -> None:
     from service.engine import get_variant
@@ -69,4 +82,6 @@ def test_large_variant_on_sampled_positions(name: str) -> None:
     for position in sampled_positions(variant, seed=len(name), count=30, empty_left=7):
         analysis = table.analyze(position)
         assert tuple(analysis.value) == reference.value(position.cells, position.to_move), position.cells
-        assert {m.cell: tuple(m.value) for m in analysis.moves} == reference.moves(position.cells, position.to_move)
+        assert {m.cell: tuple(m.value) for m in analysis.moves} == reference.moves(
+            position.cells, position.to_move
+        )

@@ -114,7 +114,9 @@ def test_a_bad_file_is_detected_reported_rebuilt_and_never_used(
     open_table(path, SMALL)  # the rebuilt file checks out
 
 
-def test_a_missing_file_is_built_without_a_warning(fresh: TableStore, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_missing_file_is_built_without_a_warning(
+    fresh: TableStore, caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level(logging.WARNING):
         assert fresh.try_open(NORMAL) is None
         fresh.get(NORMAL)

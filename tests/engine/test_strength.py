@@ -9,9 +9,9 @@ from service.engine import (
     NORMAL,
     Contender,
     Position,
-    Table,
     Status,
     Strength,
+    Table,
     choose_move,
     main_line,
     measure_strength,
@@ -29,7 +29,10 @@ CLASSIC_NAMES = ("normal", "misere")
 
 @pytest.fixture(scope="module")
 def strengths(tables: dict[str, Table]) -> dict[tuple[str, str], Strength]:
-    return {(s.contender.label, s.variant): s for s in measure_strength({name: tables[name] for name in CLASSIC_NAMES})}
+    return {
+        (s.contender.label, s.variant): s
+        for s in measure_strength({name: tables[name] for name in CLASSIC_NAMES})
+    }
 
 
 def test_every_contender_is_measured_in_both_variants(strengths: dict[tuple[str, str], Strength]) -> None:

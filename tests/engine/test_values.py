@@ -51,7 +51,9 @@ def test_every_position_matches_the_reference(tables: dict[str, Table], variant:
     misere = variant == "misere"
     entries = {a.position.cells: a for a in analyses(tables[variant], first)}
     reachable = all_reachable(first)
-    assert list(entries) == sorted(reachable, key=lambda b: (9 - b.count("."), b.translate(SWAP) if first == "O" else b))
+    assert list(entries) == sorted(
+        reachable, key=lambda b: (9 - b.count("."), b.translate(SWAP) if first == "O" else b)
+    )
     for board, to_move in reachable.items():
         analysis = entries[board]
         assert analysis.position.to_move == to_move

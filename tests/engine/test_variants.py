@@ -80,7 +80,16 @@ def test_the_supported_range() -> None:
 
 def test_presets_have_a_rule_sentence_each() -> None:
     names = [v.name for v in PRESETS]
-    for needed in ("normal", "misere", "3x4k3", "3x4k3-misere", "4x4k3", "4x4k3-misere", "4x4k4", "4x4k4-misere"):
+    for needed in (
+        "normal",
+        "misere",
+        "3x4k3",
+        "3x4k3-misere",
+        "4x4k3",
+        "4x4k3-misere",
+        "4x4k4",
+        "4x4k4-misere",
+    ):
         assert needed in names
     assert "3x3k3-torus" in names
     for variant in PRESETS:
@@ -102,7 +111,9 @@ def test_presets_have_a_rule_sentence_each() -> None:
         ("2x3k3", 2, 4, None, 5),
     ],
 )
-def test_facts_derived_from_the_variant(name: str, lines: int, symmetries: int, centre: int | None, max_depth: int) -> None:
+def test_facts_derived_from_the_variant(
+    name: str, lines: int, symmetries: int, centre: int | None, max_depth: int
+) -> None:
     variant = get_variant(name)
     geometry = geometry_of(variant)
     assert len(geometry.lines) == lines == len(rules_of(variant).lines)
@@ -112,11 +123,15 @@ def test_facts_derived_from_the_variant(name: str, lines: int, symmetries: int, 
     assert geometry.max_plies == variant.cells
 
 
-@pytest.mark.parametrize("variant", [v for v in supported_variants() if not v.misere], ids=lambda v: v.long_name)
+@pytest.mark.parametrize(
+    "variant", [v for v in supported_variants() if not v.misere], ids=lambda v: v.long_name
+)
 def test_lines_and_symmetries_agree_with_the_reference(variant: Variant) -> None:
     geometry = geometry_of(variant)
     rules = rules_of(variant)
-    assert sorted(tuple(c for c in range(variant.cells) if line >> c & 1) for line in geometry.lines) == sorted(rules.lines)
+    assert sorted(
+        tuple(c for c in range(variant.cells) if line >> c & 1) for line in geometry.lines
+    ) == sorted(rules.lines)
     labels = "abcdefghijklmnop"[: variant.cells]
     engine_images = {geometry.transform(labels, s) for s in geometry.symmetries}
     assert engine_images == rules.images(labels)

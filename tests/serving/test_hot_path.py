@@ -13,8 +13,9 @@ import pytest
 from flask import Flask
 from werkzeug.test import TestResponse
 
-from service.api import CACHE_LIMIT, RAW_LIMIT
+from service.answers import RAW_LIMIT
 from service.app import create_app
+from service.tables import EXTENSION, Tables
 
 POSTS: list[Any] = [
     {"board": "X...O...."},
@@ -89,14 +90,21 @@ def test_a_true_mainline_does_not_answer_for_a_one(warm: Flask) -> None:
     assert post(warm, {"board": "....X....", "mainline": 1}).status_code == 422
 
 
-def test_the_cache_is_bounded() -> None:
-    app = create_app({"TESTING": True})
-    cache = app.extensions["sanmoku.bodies"]["POST"]
-    post(app, {"board": "X........"})
-    filler = cache.bodies.popitem()[1]
-    cache.bodies.update({str(i).encode(): filler for i in range(CACHE_LIMIT)})
-    assert post(app, {"board": "........X"}).status_code == 200
-    assert len(cache.bodies) == CACHE_LIMIT
+def tables_of(app: Flask) -> Tables:
+    tables: Tables = app.extensions[EXTENSION]
+    return tables
+
+
+def test_the_cache_is_bounded_by_its_bytes() -> None:
+    app = create_app({"TESTING": True, "BODY_CACHE_BYTES": 20_000})
+    for cell in range(9):
+        for other in range(9):
+            if other != cell:
+                board = "".join("X" if i == cell else "O" if i == other else "." for i in range(9))
+                assert post(app, {"board": board}).status_code == 200
+    held, most = tables_of(app).cached_bytes()
+    assert most == 20_000 and 15_000 < held <= most
+    assert tables_of(app).cached_bodies() < 2 * 72  # older answers made room for newer ones
 
 
 def test_long_query_strings_are_answered_but_not_kept() -> None:
@@ -104,7 +112,7 @@ def test_long_query_strings_are_answered_but_not_kept() -> None:
     query = "board=X...O...." + "&board=X...O...." * 20  # the first value counts, as in the schema
     assert len(query) > RAW_LIMIT
     assert app.test_client().get(f"/analyze?{query}").status_code == 200
-    assert app.extensions["sanmoku.bodies"]["GET"].bodies == {}
+    assert not [key for key in tables_of(app).cached_keys() if key[0] == "GET"]
 
 
 def test_long_bodies_are_answered_but_not_kept() -> None:
@@ -112,4 +120,4 @@ def test_long_bodies_are_answered_but_not_kept() -> None:
     padded = '{"board": "X...O...."' + " " * RAW_LIMIT + "}"
     response = app.test_client().post("/analyze", data=padded, content_type="application/json")
     assert response.status_code == 200
-    assert all(len(key) <= RAW_LIMIT for key in app.extensions["sanmoku.bodies"]["POST"].bodies)
+    assert not [key for key in tables_of(app).cached_keys() if key[0] == "POST"]
