@@ -66,6 +66,8 @@ def check_response(response: TestResponse, path: str, method: str) -> Any:
         body = json.loads(response.get_data())
         validator(schema).validate(body)
         return body
+    if media == "application/octet-stream":
+        return response.get_data()
     return response.get_data(as_text=True)
 
 

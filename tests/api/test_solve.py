@@ -10,8 +10,11 @@ import json
 import pytest
 from flask.testing import FlaskClient
 
+from service.app import create_app
+from service.engine import get_variant
 from tests.api.contract import check_response
-from tests.reference import all_reachable, minimax
+from tests.engine.boards import rules_of
+from tests.reference import all_reachable, minimax, reachable
 
 
 def test_misere_table_is_complete_and_exact(client: FlaskClient) -> None:
@@ -92,3 +95,31 @@ def test_bad_parameters_name_the_field(client: FlaskClient, query: str, field: s
     response = client.get(f"/solve?{query}")
     body = check_response(response, "/solve", "get")
     assert response.status_code == 422 and field in body["errors"]
+
+
+@pytest.mark.parametrize("query", ["variant=3x4k3&format=ndjson", "variant=3x3k3-torus&symmetry=canonical"])
+def test_etags_and_bytes_survive_a_restart(client: FlaskClient, query: str) -> None:
+    """The ETag is the table's checksum and the request: a new process gives the same, and its 304."""
+    again = create_app({"TESTING": True}).test_client()
+    for encoding in ("identity", "gzip"):
+        headers = {"Accept-Encoding": encoding}
+        first, second = (
+            client.get(f"/solve?{query}", headers=headers),
+            again.get(f"/solve?{query}", headers=headers),
+        )
+        assert first.headers["ETag"] == second.headers["ETag"] and first.data == second.data
+        cached = again.get(f"/solve?{query}", headers={**headers, "If-None-Match": first.headers["ETag"]})
+        assert cached.status_code == 304 and cached.data == b""
+    plain = client.get(f"/solve?{query}")
+    packed = client.get(f"/solve?{query}", headers={"Accept-Encoding": "gzip"})
+    assert plain.headers["ETag"] != packed.headers["ETag"] and gzip.decompress(packed.data) == plain.data
+
+
+@pytest.mark.parametrize("name", ["3x4k3", "3x3k3-torus-misere"])
+def test_canonical_entries_are_one_per_class_the_smallest_board(client: FlaskClient, name: str) -> None:
+    """Against the reference: every reachable board, reduced to the smallest of its images."""
+    rules = rules_of(get_variant(name))
+    classes = {min(rules.images(board)) for board in reachable(rules, "X")}
+    lines = client.get(f"/solve?variant={name}&symmetry=canonical&format=ndjson").data.decode().splitlines()
+    boards = [json.loads(line)["board"] for line in lines]
+    assert len(boards) == len(classes) and set(boards) == classes

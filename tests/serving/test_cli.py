@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from service.app import create_app
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[FlaskClient]:
-    yield create_app({"TESTING": True}).test_client()
+    yield create_app({"TESTING": True, "ACCESS_LOG": False}).test_client()
 
 
 def run(capsysbinary: pytest.CaptureFixture[bytes], *argv: str) -> tuple[int, bytes, str]:
@@ -128,3 +130,85 @@ def test_the_readme_example_is_what_the_command_prints(capsysbinary: pytest.Capt
     assert example is not None, "the README's Command line section shows `sanmoku analyze`"
     _, out, _ = run(capsysbinary, *example.group(1).split())
     assert out.decode() == example.group(2)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["analyze", "----X----", "--json"],
+        ["analyze", "--json", "----X----"],
+        ["analyze", "--variant", "misere", "-X-.O----", "--json"],
+        ["analyze", "--json", "--", "----X----"],
+    ],
+)
+def test_a_board_that_starts_with_a_dash_is_a_board(
+    capsysbinary: pytest.CaptureFixture[bytes], argv: list[str]
+) -> None:
+    code, out, err = run(capsysbinary, *argv)
+    assert code == 0, err
+    assert json.loads(out)["board"] in ("....X....", ".X..O....")
+
+
+def test_analyze_and_solve_take_any_variant(
+    client: FlaskClient, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    code, out, _ = run(capsysbinary, "analyze", "X.../.O../..../....", "--variant", "4x4k4", "--json")
+    assert code == 0 and out == client.get("/analyze?board=X....O..........&variant=4x4k4").data
+    code, out, _ = run(capsysbinary, "solve", "--variant", "3x3k3-torus", "--format", "csv")
+    assert code == 0 and out == client.get("/solve?variant=3x3k3-torus&format=csv").data
+    code, out, _ = run(capsysbinary, "analyze", "X.../.O../..../....", "--variant", "4x4k4")
+    assert "X to move (4x4k4): draw with perfect play, 14 plies to the end" in out.decode()
+    assert out.decode().splitlines()[0].count("|") == 3  # four columns
+
+
+def test_tables_build_and_list(tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    code, out, _ = run(capsysbinary, "tables", "build", "3x4k3", "normal", "--dir", str(tmp_path))
+    lines = out.decode().splitlines()
+    assert code == 0 and lines[0].startswith("3x4k3: built in ") and lines[0].endswith("111,973 positions")
+    assert lines[1].startswith("normal: built in ")
+    code, out, _ = run(capsysbinary, "tables", "build", "3x4k3", "--dir", str(tmp_path))
+    assert code == 0 and out.decode().startswith("3x4k3: ok, 111,973 positions")
+    code, out, _ = run(capsysbinary, "tables", "list", "--dir", str(tmp_path))
+    listing = out.decode().splitlines()
+    assert code == 0 and listing[0] == f"tables in {tmp_path}"
+    assert listing[1].split() == ["variant", "positions", "size", "built", "check"]
+    rows = {line.split()[0]: line.split() for line in listing[2:]}
+    assert rows["3x4k3"][1:4] == ["111,973", "0.5", "MB"] and rows["3x4k3"][-1] == "ok"
+    assert rows["3x3k3"][1] == "5,478" and rows["3x3k3"][-1] == "ok"
+
+
+def test_tables_list_reports_a_bad_file_and_build_repairs_it(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    run(capsysbinary, "tables", "build", "normal", "--dir", str(tmp_path))
+    path = tmp_path / "3x3k3.table"
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 1
+    path.write_bytes(bytes(data))
+    code, out, _ = run(capsysbinary, "tables", "list", "--dir", str(tmp_path))
+    assert code == 1 and "corrupt: the table's bytes do not match the header's checksum" in out.decode()
+    code, out, _ = run(capsysbinary, "tables", "build", "--force", "normal", "--dir", str(tmp_path))
+    assert code == 0 and "normal: built in" in out.decode()
+    code, out, _ = run(capsysbinary, "tables", "list", "--dir", str(tmp_path))
+    assert code == 0 and out.decode().rstrip().endswith("ok")
+
+
+def test_tables_build_shows_its_progress_on_a_terminal(tmp_path: Path) -> None:
+    """On a terminal the tier counter is redrawn in place; in a pipe only the result lines appear."""
+    import pty
+    import subprocess
+    import sys
+
+    leader, follower = pty.openpty()
+    command = [sys.executable, "-m", "service.cli", "tables", "build", "4x4k4", "--dir", str(tmp_path)]
+    done = subprocess.run(command, stdout=follower, stderr=follower, timeout=120, check=False)
+    os.close(follower)
+    shown = b""
+    with suppress(OSError):
+        while chunk := os.read(leader, 65536):
+            shown += chunk
+    os.close(leader)
+    assert done.returncode == 0
+    assert (
+        b"\r4x4k4: solving, tier 1/17" in shown and b"tier 17/17" in shown and b"9,722,011 positions" in shown
+    )

@@ -1,0 +1,193 @@
+"""Every variant through the API: names, boards with row separators, winning lines, /variants/{name},
+the table file, and the 503 while a large table is built."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.app import create_app
+from service.engine import Position, get_variant
+from tests.api.contract import check_response
+from tests.engine.boards import decode, index_of, rules_of, table_of
+from tests.reference import Reference
+
+
+def analyze(client: FlaskClient, **fields: object) -> dict[str, object]:
+    response = client.post("/analyze", json=fields)
+    body = check_response(response, "/analyze", "post")
+    assert response.status_code == 200, body
+    assert isinstance(body, dict)
+    return body
+
+
+@pytest.mark.parametrize(
+    ("board", "variant"),
+    [
+        ("XO.X/.OX./O.XO/....", "4x4k4"),
+        ("X.O./..X./O...", "3x4k3-misere"),
+        ("X.O/.../..X", "3x3k3-torus"),
+        ("XOXO..../........", "2x8k4"),
+        ("X.../.O../..../....", "4x4k3-torus-misere"),
+    ],
+)
+def test_any_variant_answers_as_the_reference(client: FlaskClient, board: str, variant: str) -> None:
+    table_of(get_variant(variant))  # in the session's directory, as a running service would have it
+    body = analyze(client, board=board, variant=variant)
+    cells = board.replace("/", "")
+    assert body["board"] == cells and body["variant"] == get_variant(variant).name
+    reference = Reference(rules_of(get_variant(variant)))
+    to_move = str(body["to_move"])
+    assert (body["score"], body["remoteness"]) == reference.value(cells, to_move)
+    moves = {m["cell"]: (m["score"], m["remoteness"]) for m in body["moves"]}  # type: ignore[attr-defined]
+    assert moves == reference.moves(cells, to_move)
+    cols = get_variant(variant).cols
+    assert all((m["row"], m["col"]) == divmod(m["cell"], cols) for m in body["moves"])  # type: ignore[attr-defined]
+
+
+def test_get_takes_separated_rows_and_answers_the_plain_board(client: FlaskClient) -> None:
+    response = client.get("/analyze", query_string={"board": "X.../.O../..../....", "variant": "4x4k4"})
+    body = check_response(response, "/analyze", "get")
+    assert body["board"] == "X....O.........." and response.headers["ETag"]
+
+
+@pytest.mark.parametrize(
+    ("board", "variant", "lines"),
+    [
+        ("XXX/OO./...", "normal", [[0, 1, 2]]),
+        ("XXXX/OOO./..../....", "4x4k4", [[0, 1, 2, 3]]),
+        ("X.X/OOX/O.X", "normal", [[2, 5, 8]]),
+        ("XXX/XOO/XOO", "misere", [[0, 1, 2], [0, 3, 6]]),
+        ("XO./.XO/..X", "3x3k3-torus", [[0, 4, 8]]),
+        ("X..O/.X../..X./O...", "4x4k3", [[0, 5, 10]]),
+    ],
+)
+def test_the_lines_that_ended_the_game_are_in_the_answer(
+    client: FlaskClient, board: str, variant: str, lines: list[list[int]]
+) -> None:
+    body = analyze(client, board=board, variant=variant)
+    assert body["status"] != "in_progress" and body["lines"] == lines and body["moves"] == []
+
+
+def test_the_main_line_says_how_the_game_ends(client: FlaskClient) -> None:
+    body = analyze(client, board="XO../.X../..../....", variant="4x4k3", mainline=True)
+    line = body["mainline"]
+    assert isinstance(line, dict) and len(line["cells"]) == body["remoteness"]
+    assert line["status"] == "x_won" and line["lines"] and all(len(cells) == 3 for cells in line["lines"])
+
+
+@pytest.mark.parametrize(
+    ("board", "variant", "code"),
+    [
+        ("X.../.O../....", "4x4k4", "wrong_shape"),
+        ("X........", "4x4k4", "wrong_length"),
+        ("X...O....", "5x5k3", "unknown_variant"),
+        ("X...O....", "3x3k3-misere-torus", "unknown_variant"),
+        ("X...O....", "3x3k4", "unknown_variant"),
+    ],
+)
+def test_wrong_boards_and_variants_name_their_cause(
+    client: FlaskClient, board: str, variant: str, code: str
+) -> None:
+    response = client.post("/analyze", json={"board": board, "variant": variant})
+    body = check_response(response, "/analyze", "post")
+    assert response.status_code == 422 and body["code"] == code
+    assert ("{rows}x{cols}k{k}" in body["detail"]) is (code == "unknown_variant")
+
+
+def test_variant_descriptions(client: FlaskClient) -> None:
+    body = check_response(client.get("/variants/4x4k4"), "/variants/{name}", "get")
+    assert body["table"] == {"ready": True, "positions": 9_722_011, "bytes": 3**16}
+    assert body["empty_board"] == {"result": "draw", "score": 0, "remoteness": 16, "winner": None}
+    assert (body["symmetries"], body["max_plies"], body["centre"], len(body["lines"])) == (8, 16, None, 10)
+    torus = check_response(client.get("/variants/3x3k3-torus"), "/variants/{name}", "get")
+    assert torus["empty_board"]["winner"] == "X" and torus["empty_board"]["remoteness"] == 7
+    assert torus["symmetries"] == 72 and torus["torus"] is True and "wrap" in torus["rules"]
+    normal = check_response(client.get("/variants/3x3k3"), "/variants/{name}", "get")
+    assert normal["name"] == "normal" and normal["centre"] == 4 and normal["depth"]["max"] == 8
+    unknown = client.get("/variants/9x9k3")
+    assert check_response(unknown, "/variants/{name}", "get")["code"] == "unknown_variant"
+
+
+def test_a_large_table_not_built_is_reported_not_built(tmp_path: Path) -> None:
+    config = {"TESTING": True, "TABLES_DIR": str(tmp_path), "TABLES_AT_START": [], "BACKGROUND_BUILDS": False}
+    client = create_app(config).test_client()
+    body = check_response(client.get("/variants/2x7k4"), "/variants/{name}", "get")
+    assert (
+        body["table"] == {"ready": False, "positions": None, "bytes": 3**14} and body["empty_board"] is None
+    )
+
+
+def test_the_table_file_is_the_documented_layout(client: FlaskClient) -> None:
+    response = client.get("/variants/3x4k3/table")
+    check_response(response, "/variants/{name}/table", "get")
+    data = response.data
+    assert data.startswith(b"SANMOKU TABLE\n") and len(data) == 4096 + 3**12
+    header = json.loads(data[14:4096])
+    assert header["variant"] == "3x4k3" and header["entries"] == 3**12 and header["positions"] == 111_973
+    table = data[4096:]
+    assert sum(1 for byte in table if byte) == 111_973
+    reference = Reference(rules_of(get_variant("3x4k3")))
+    for board in ("............", "X...........", "X....O......", "XX..OO......"):
+        to_move = "X" if board.count("X") == board.count("O") else "O"
+        assert decode(table[index_of(board)]) == reference.value(board, to_move)
+    again = client.get("/variants/3x4k3/table", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304
+    part = client.get("/variants/3x4k3/table", headers={"Range": "bytes=0-13"})
+    assert part.status_code == 206 and part.data == b"SANMOKU TABLE\n"
+
+
+def test_a_large_table_being_built_answers_503_then_the_answer(tmp_path: Path) -> None:
+    """The first request starts one background build and gets 503 with Retry-After; once the file is
+    on disk the same request is answered."""
+    config = {"TESTING": True, "TABLES_DIR": str(tmp_path), "TABLES_AT_START": []}
+    client = create_app(config).test_client()
+    request = {"board": "XO.X/.OX./O.XO/....", "variant": "4x4k4"}
+    first = client.post("/analyze", json=request)
+    body = check_response(first, "/analyze", "post")
+    assert first.status_code == 503 and body["type"].endswith("table-not-ready")
+    assert int(first.headers["Retry-After"]) == body["retry_after"] >= 1
+    deadline = time.monotonic() + 60
+    answer = first
+    while answer.status_code == 503 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        answer = client.post("/analyze", json=request)
+    assert answer.status_code == 200 and answer.json is not None and answer.json["remoteness"] == 8
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock")) == ["4x4k4.table"]
+
+
+def test_solve_streams_any_variant_and_refuses_json_for_large_ones(client: FlaskClient) -> None:
+    response = client.get("/solve?variant=4x4k4")
+    body = check_response(response, "/solve", "get")
+    assert response.status_code == 422 and body["type"].endswith("too-large-for-json")
+    assert "format=ndjson" in body["detail"] and "format" in body["errors"]
+    stream = client.get("/solve?variant=4x4k4&format=ndjson")
+    assert stream.status_code == 200 and stream.is_streamed
+    first = json.loads(next(iter(stream.response)).split(b"\n")[0])
+    assert first["board"] == "." * 16 and first["result"] == "draw" and first["remoteness"] == 16
+    stream.close()
+
+
+def test_a_played_4x4_game_against_perfect_never_beats_it(client: FlaskClient) -> None:
+    """Random moves against `perfect` on 4x4 (k=3 is a first-player win, k=4 a draw): never a human win."""
+    for variant, games in (("4x4k3", 6), ("4x4k4", 6), ("4x4k4-misere", 4)):
+        for game in range(games):
+            position = Position.empty(get_variant(variant), "XO"[game % 2])
+            human = position.to_move if game % 4 < 2 else position.to_move.other
+            seed = game
+            while not position.is_over:
+                policy = "random" if position.to_move == human else "perfect"
+                response = client.post(
+                    "/move",
+                    json={"board": position.cells, "to_move": position.to_move, "variant": variant,
+                          "policy": policy, "seed": seed},
+                )  # fmt: skip
+                body = check_response(response, "/move", "post")
+                position = position.play(body["cell"])
+                seed += 1
+            winner = {"x_won": "X", "o_won": "O"}.get(position.status.value)
+            assert winner != human, (variant, game, position.cells)
