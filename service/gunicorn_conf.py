@@ -51,7 +51,7 @@ class AppAccessLogger(Logger):  # type: ignore[misc]  # gunicorn ships no type h
 bind = [os.environ.get("SANMOKU_BIND", "127.0.0.1:8000")]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "sync"  # every answer is prepared bytes: no I/O to overlap, a proxy buffers slow clients
-preload_app = True  # the prepared tables are built once and shared copy-on-write by the workers
+preload_app = True  # the app (and its imports) loads once; every worker maps the same table files
 timeout = 30  # a lookup takes microseconds; a worker silent this long is stuck
 graceful_timeout = 10
 keepalive = 5  # sync workers close every connection; this applies if worker_class becomes threaded

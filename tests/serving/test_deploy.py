@@ -122,3 +122,12 @@ def test_gunicorn_config_checks_and_reads_the_environment(tmp_path: Path) -> Non
     assert (defaults["timeout"], defaults["graceful_timeout"], defaults["keepalive"]) == ("30", "10", "5")
     custom = gunicorn_config({"WEB_CONCURRENCY": "3", "SANMOKU_BIND": "127.0.0.1:9"}, tmp_path)
     assert (custom["bind"], custom["workers"]) == ("['127.0.0.1:9']", "3")
+
+
+def test_the_tables_live_in_one_volume_shared_by_the_replicas() -> None:
+    api = compose()["services"]["api"]
+    directory = api["environment"]["SANMOKU_TABLES_DIR"]
+    assert "tables:/var/cache/sanmoku" in api["volumes"] and directory.startswith("/var/cache/sanmoku/")
+    assert "tables" in compose()["volumes"] and api["read_only"] is True
+    assert f"SANMOKU_TABLES_DIR={directory}" in DOCKERFILE
+    assert "chown -R sanmoku /var/cache/sanmoku" in DOCKERFILE
