@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import re
 import shutil
 import subprocess
@@ -54,3 +55,13 @@ def test_readme_example_prints_what_it_shows(server: BaseWSGIServer, command: st
 def test_the_policy_strength_table_is_what_the_engine_measures(tables: dict[str, Table]) -> None:
     classic = {name: tables[name] for name in ("normal", "misere")}
     assert strength_table(measure_strength(classic)) in (ROOT / "README.md").read_text()
+
+
+def test_the_engine_example_runs_as_written() -> None:
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"```python\n(>>> .*?)```", readme, re.S)
+    assert block is not None, "the README's engine section has a doctest block"
+    examples = doctest.DocTestParser().get_doctest(block.group(1), {}, "README", "README.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(examples)
+    assert runner.failures == 0 and runner.tries >= 5
