@@ -11,6 +11,7 @@ from .engine import (
     Analysis,
     MainLine,
     MoveValue,
+    Policy,
     Position,
     Review,
     Table,
@@ -112,6 +113,15 @@ def variant_detail_payload(variant: Variant, table: Table | None) -> Json:
 
 def _outcome(position: Position, value: Value) -> Json:
     return {**value_payload(value), "winner": winner(position, value)}
+
+
+def policy_payload(policy: Policy) -> Json:
+    return {
+        "name": policy.name,
+        "summary": policy.summary,
+        "uses_seed": policy.uses_seed,
+        "uses_depth": policy.uses_depth,
+    }
 
 
 def value_payload(value: Value) -> Json:

@@ -8,8 +8,17 @@ from flask import Blueprint, Response, request
 from marshmallow import ValidationError
 
 from .answers import analysis_body, position_from
-from .engine import EngineError, Position, choose_move, get_variant, review_boards, review_game
-from .payloads import dumps, move_choice_payload, review_payload
+from .engine import (
+    DEFAULT_DEPTH,
+    POLICIES,
+    EngineError,
+    Position,
+    choose_move,
+    get_variant,
+    review_boards,
+    review_game,
+)
+from .payloads import dumps, move_choice_payload, policy_payload, review_payload
 from .play_schemas import BatchRequest, MoveRequest, ReviewRequest
 from .problems import engine_problem_body, fields_problem_body, not_ready_body, with_instance
 from .schemas import AnalyzeRequest, flatten, load
@@ -21,6 +30,12 @@ _move_request = MoveRequest()
 _review_request = ReviewRequest()
 _batch_request = BatchRequest()
 _analyze_request = AnalyzeRequest()
+
+
+@bp.get("/policies")
+def policies() -> Response:
+    body = {"policies": [policy_payload(p) for p in POLICIES.values()], "default_depth": DEFAULT_DEPTH}
+    return Response(dumps(body), mimetype="application/json")
 
 
 @bp.post("/move")

@@ -262,3 +262,11 @@ def test_analyze_example_is_a_real_answer(client: FlaskClient) -> None:
     request = operation["requestBody"]["content"]["application/json"]["examples"]["opening"]["value"]
     expected = resolve(SPEC["components"]["examples"]["OpeningAnalysis"])["value"]
     assert post(client, "/analyze", request) == expected
+
+
+def test_policies_are_listed_from_the_registry(client: FlaskClient) -> None:
+    body = check_response(client.get("/policies"), "/policies", "get")
+    assert [p["name"] for p in body["policies"]] == list(POLICIES)
+    assert body["default_depth"] == 3
+    depth = next(p for p in body["policies"] if p["name"] == "depth")
+    assert depth["uses_depth"] and not depth["uses_seed"] and depth["summary"] == POLICIES["depth"].summary
