@@ -270,3 +270,39 @@ def test_policies_are_listed_from_the_registry(client: FlaskClient) -> None:
     assert body["default_depth"] == 3
     depth = next(p for p in body["policies"] if p["name"] == "depth")
     assert depth["uses_depth"] and not depth["uses_seed"] and depth["summary"] == POLICIES["depth"].summary
+
+
+def test_a_null_batch_item_gets_its_own_problem_and_the_rest_their_answers(client: FlaskClient) -> None:
+    results = post(client, "/analyze/batch", {"positions": [None, {"board": "........."}, None]})["results"]
+    assert [r.get("status") for r in results] == [422, "in_progress", 422]
+    assert results[0]["instance"] == "#/positions/0" and results[2]["instance"] == "#/positions/2"
+    assert results[0]["errors"] == {"_schema": ["Invalid input type."]}
+
+
+def test_review_takes_exactly_one_of_moves_and_boards_as_the_spec_says(client: FlaskClient) -> None:
+    """The spec's oneOf and the code agree: both or neither is a 422, either one alone is answered."""
+    one_of = SPEC["components"]["schemas"]["ReviewRequest"]["oneOf"]
+    assert one_of == [{"required": ["moves"]}, {"required": ["boards"]}]
+    for payload in ({"moves": [4], "boards": ["....X...."]}, {}):
+        body = post(client, "/review", payload, 422)
+        assert body["errors"] == {
+            "_schema": ["give the game as either `moves` or `boards`, not both or neither"]
+        }
+    assert post(client, "/review", {"moves": [4]})["plies"][0]["cell"] == 4
+
+
+@pytest.mark.parametrize("depth", [3, 3.0])
+def test_a_whole_number_depth_is_an_integer_as_in_json_schema(client: FlaskClient, depth: float) -> None:
+    body = post(client, "/move", {"board": "X...O....", "policy": "depth", "depth": depth, "seed": 7.0})
+    assert (
+        body["policy"] == "depth"
+        and body["cell"] == post(client, "/move", {"board": "X...O....", "policy": "depth"})["cell"]
+    )
+
+
+@pytest.mark.parametrize("depth", [3.5, True, "3"])
+def test_other_depths_are_field_errors(client: FlaskClient, depth: object) -> None:
+    assert (
+        "depth"
+        in post(client, "/move", {"board": "X...O....", "policy": "depth", "depth": depth}, 422)["errors"]
+    )
