@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
@@ -69,6 +70,15 @@ def check_response(response: TestResponse, path: str, method: str) -> Any:
     if media == "application/octet-stream":
         return response.get_data()
     return response.get_data(as_text=True)
+
+
+def analyze(client: FlaskClient, **fields: object) -> dict[str, object]:
+    """POST /analyze with `fields`, checked against the spec; the answer must be a 200."""
+    response = client.post("/analyze", json=fields)
+    body = check_response(response, "/analyze", "post")
+    assert response.status_code == 200, body
+    assert isinstance(body, dict)
+    return body
 
 
 def every_example() -> list[tuple[str, dict[str, Any], Any]]:

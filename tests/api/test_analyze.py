@@ -8,16 +8,8 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.api.contract import check_response
+from tests.api.contract import analyze, check_response
 from tests.reference import all_reachable, minimax, move_values
-
-
-def analyze(client: FlaskClient, **fields: object) -> dict[str, object]:
-    response = client.post("/analyze", json=fields)
-    body = check_response(response, "/analyze", "post")
-    assert response.status_code == 200, body
-    assert isinstance(body, dict)
-    return body
 
 
 def test_opening_position(client: FlaskClient) -> None:

@@ -12,17 +12,9 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.engine import Position, get_variant
-from tests.api.contract import check_response
+from tests.api.contract import analyze, check_response
 from tests.engine.boards import decode, index_of, rules_of, table_of
 from tests.reference import Reference
-
-
-def analyze(client: FlaskClient, **fields: object) -> dict[str, object]:
-    response = client.post("/analyze", json=fields)
-    body = check_response(response, "/analyze", "post")
-    assert response.status_code == 200, body
-    assert isinstance(body, dict)
-    return body
 
 
 @pytest.mark.parametrize(
