@@ -20,9 +20,10 @@ from .review import (
 )
 from .solve import Chunk, Summary, analyses, chunks, positions, summarize
 from .solver import SOLVER_VERSION, solve
-from .store import TableFileError, TableInfo, TableStore, default_directory
+from .store import TableInfo, TableStore, default_directory
 from .strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
 from .table import Analysis, MoveValue, Table
+from .table_file import TableFileError
 from .values import Result, Value
 from .variants import MISERE, NAMING, NORMAL, PRESETS, VARIANTS, Variant, get_variant, supported_variants
 

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from service.engine import Position, TableStore, get_variant
-from service.engine.store import open_table
+from service.engine.table_file import open_table
 
 BUILDS = ("normal", "misere", "3x4k3", "4x4k3", "4x4k4")
 SOLVE_3X3 = """

@@ -13,9 +13,20 @@ import numpy as np
 import platformdirs
 import pytest
 
-from service.engine import MISERE, NORMAL, Position, TableFileError, TableStore, Variant, get_variant, solve
+from service.engine import (
+    MISERE,
+    NORMAL,
+    Position,
+    TableFileError,
+    TableStore,
+    Variant,
+    get_variant,
+    solve,
+    table_file,
+)
 from service.engine import store as store_module
-from service.engine.store import HEADER_SIZE, MAGIC, default_directory, open_table, write_table
+from service.engine.store import default_directory
+from service.engine.table_file import HEADER_SIZE, MAGIC, open_table, write_table
 
 SMALL = get_variant("3x4k3")
 
@@ -132,7 +143,7 @@ def test_a_crash_while_writing_leaves_no_file_under_the_tables_name(
     def crash(*_: object) -> None:
         raise KeyboardInterrupt("killed while writing")
 
-    monkeypatch.setattr(store_module.os, "replace", crash)
+    monkeypatch.setattr(table_file.os, "replace", crash)
     with pytest.raises(KeyboardInterrupt):
         write_table(fresh.path(SMALL), SMALL, solve(SMALL), 0.0)
     assert list(fresh.directory.iterdir()) == []
