@@ -146,16 +146,7 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
     for _ in range(args.rounds):
         for name, app in apps.items():
             times[name].append(timed(app, args.requests, SWITCHES.get(name, []), paths[name]))
-    whole = statistics.median(times["whole app"])
-    print(
-        f"POST /analyze (3x3, cached), in-process, median of {args.rounds} rounds x {args.requests}",
-        file=report,
-    )
-    print("| app | µs per request | difference from the whole app |", file=report)
-    print("|---|---:|---:|", file=report)
-    for name, samples in times.items():
-        median = statistics.median(samples)
-        print(f"| {name} | {median:.1f} | {median - whole:+.1f} |", file=report)
+    return times
 
 
 if __name__ == "__main__":
