@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Request
+from flask.json.provider import DefaultJSONProvider
 from flask_cors import CORS
 from werkzeug.exceptions import BadRequest
 
@@ -31,9 +32,20 @@ class JSONRequest(Request):
         raise BadRequest(f"the request body is not valid JSON: {e}")
 
 
+class JSONProvider(DefaultJSONProvider):
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError as e:
+            # A body of a thousand "[" is under 2 KB and exhausts the parser's stack: it is as unreadable
+            # as any other malformed body, so it takes the same 400 path (a ValueError), not a 500.
+            raise ValueError("nested too deeply to parse") from e
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.request_class = JSONRequest
+    app.json = JSONProvider(app)
     app.config.from_mapping(DEFAULTS)
     if test_config is None:
         app.config.from_prefixed_env("SANMOKU")
