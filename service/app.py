@@ -11,7 +11,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask_cors import CORS
 from werkzeug.exceptions import BadRequest
 
-from . import api, meta, observability, play, web
+from . import api, meta, observability, play, security, web
 from .body_limit import ChunkedBodyLimit
 from .prepared import prepared
 from .problems import register_problem_handlers
@@ -66,6 +66,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(meta.docs_bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(web.bp)
+    security.init_app(app)
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
     observability.init_app(app)
     return app
