@@ -8,18 +8,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 # Installed from /src, served from /app: the running code is the installed package, not a source tree.
 WORKDIR /src
-COPY pyproject.toml README.md ./
+# openapi.yaml beside service/: the package's service/openapi.yaml is a symlink to it, which the
+# build follows, so the installed package carries the contract itself.
+COPY pyproject.toml README.md openapi.yaml ./
 COPY service ./service
 RUN pip install . \
     && mkdir /app \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin sanmoku
-# The contract lives at the repository root, outside the package: the app is told where.
-COPY openapi.yaml /app/openapi.yaml
 
 WORKDIR /app
 USER sanmoku
-ENV SANMOKU_OPENAPI_PATH=/app/openapi.yaml \
-    SANMOKU_BIND=0.0.0.0:8000 \
+ENV SANMOKU_BIND=0.0.0.0:8000 \
     WEB_CONCURRENCY=2
 EXPOSE 8000
 

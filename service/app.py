@@ -20,7 +20,8 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 128 * 1024,
     "CACHE_CONTROL": "public, max-age=86400, immutable",
     "ACCESS_LOG": True,  # one JSON line per request on stdout
-    "OPENAPI_PATH": str(Path(__file__).resolve().parent.parent / "openapi.yaml"),
+    # the contract at the repository root, shipped in the package through the symlink service/openapi.yaml
+    "OPENAPI_PATH": str(Path(__file__).resolve().parent / "openapi.yaml"),
 }
 
 
