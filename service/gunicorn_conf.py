@@ -50,11 +50,17 @@ class AppAccessLogger(Logger):  # type: ignore[misc]  # gunicorn ships no type h
 
 bind = [os.environ.get("SANMOKU_BIND", "127.0.0.1:8000")]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "sync"  # every answer is prepared bytes: no I/O to overlap, a proxy buffers slow clients
+# gevent, not sync: the image is also run exposed, without nginx in front, and a sync worker serves one
+# connection at a time, so two clients sending their headers a byte at a time stopped every other
+# request. A gevent worker reads each connection in a greenlet: a slow client costs a few kilobytes.
+# gthread would not do: a thread stays with a connection that trickles bytes, so 16 slow clients
+# take 16 threads. Measured against sync in tests/bench/worker_bench.py (README, Performance).
+worker_class = "gevent"
+worker_connections = 1000  # per worker: greenlets, so slow clients up to this many cost little
 preload_app = True  # the prepared tables are built once and shared copy-on-write by the workers
 timeout = 30  # a lookup takes microseconds; a worker silent this long is stuck
 graceful_timeout = 10
-keepalive = 5  # sync workers close every connection; this applies if worker_class becomes threaded
+keepalive = 5  # idle keep-alive connections (nginx's upstream pool) are closed after this
 max_requests = 0  # no leak to hide: the tables are read-only
 control_socket_disable = True  # gunicorn >= 25 opens a control socket by default; nothing uses it
 
