@@ -75,3 +75,9 @@ def child_exit(server: Any, worker: Any) -> None:
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+
+def post_fork(server: Any, worker: Any) -> None:
+    from service import gunicorn_errors
+
+    gunicorn_errors.install()  # gunicorn's own 400, 414 and 431 answers become problem+json
