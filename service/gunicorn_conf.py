@@ -15,6 +15,7 @@ from typing import Any
 
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
+from service import worker_metrics
 from service.observability import LOGGING
 
 
@@ -68,16 +69,19 @@ accesslog = None
 logger_class = AppAccessLogger
 logconfig_dict = LOGGING
 metrics_dir = _metrics_dir()
+worker_metrics.install()  # files named by worker slot: a respawned worker reuses its predecessor's
+
+
+def pre_fork(server: Any, worker: Any) -> None:
+    worker_metrics.assign(server, worker)
 
 
 def child_exit(server: Any, worker: Any) -> None:
-    # Deferred import: prometheus_client must see PROMETHEUS_MULTIPROC_DIR (set above) when first imported.
-    from prometheus_client import multiprocess
-
-    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+    worker_metrics.release(worker)
 
 
 def post_fork(server: Any, worker: Any) -> None:
     from service import gunicorn_errors
 
+    worker_metrics.take(worker)
     gunicorn_errors.install()  # gunicorn's own 400, 414 and 431 answers become problem+json
