@@ -8,22 +8,21 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 # Installed from /src, served from /app: the running code is the installed package, not a source tree.
 WORKDIR /src
-COPY pyproject.toml README.md ./
+# openapi.yaml beside service/: the package's service/openapi.yaml is a symlink to it, which the
+# build follows, so the installed package carries the contract itself.
+COPY pyproject.toml README.md openapi.yaml ./
 COPY service ./service
 RUN pip install . \
     && mkdir /app \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin sanmoku \
     && mkdir -p /var/cache/sanmoku/tables \
     && chown -R sanmoku /var/cache/sanmoku
-# The contract lives at the repository root, outside the package: the app is told where.
-COPY openapi.yaml /app/openapi.yaml
 
 WORKDIR /app
 USER sanmoku
 # Solved tables: built at start into this directory (a volume in compose, shared by the replicas), then
 # only read; every worker maps the same files.
 ENV SANMOKU_TABLES_DIR=/var/cache/sanmoku/tables \
-    SANMOKU_OPENAPI_PATH=/app/openapi.yaml \
     SANMOKU_BIND=0.0.0.0:8000 \
     WEB_CONCURRENCY=2
 EXPOSE 8000

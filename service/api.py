@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from flask import Blueprint, Response, current_app, request
 
 from .answers import analysis_body, by_raw_request, position_from, send
 from .engine import get_variant
 from .problems import ProblemError
 from .schemas import AnalyzeQuery, AnalyzeRequest, SolveQuery, load
-from .solve_formats import JSON_MAX_POSITIONS, MEDIA_TYPES, SolveRequest, gzipped, render
+from .solve_formats import (
+    JSON_MAX_POSITIONS,
+    MEDIA_TYPES,
+    WHOLE_BODY_POSITIONS,
+    SolveRequest,
+    gzipped,
+    render,
+)
 from .tables import Body, get_tables
 
 bp = Blueprint("api", __name__)
@@ -56,13 +65,23 @@ def solve() -> Response:
     encoding = "gzip" if request.accept_encodings["gzip"] > 0 else None
     etag = wanted.etag(encoding)
     headers = {"Cache-Control": current_app.config["CACHE_CONTROL"], "Vary": "Accept-Encoding"}
+    if encoding:
+        headers["Content-Encoding"] = encoding
     if request.if_none_match.contains(etag):
         response = Response(status=304, headers=headers)
+        response.headers.pop("Content-Encoding", None)  # a 304 has no body to encode
+    elif wanted.table.positions <= WHOLE_BODY_POSITIONS:
+        # A small table's answer is rendered once and kept (a few hundred kilobytes at most), with its
+        # length known: repeated requests cost a lookup, and caches in front can keep it.
+        key = ("solve", variant, wanted.first, wanted.symmetry, wanted.format, encoding)
+        body = get_tables().body(key, lambda: Body(b"".join(pieces(wanted, encoding)), "", etag))
+        response = Response(body.data, mimetype=MEDIA_TYPES[wanted.format], headers=headers)
     else:
-        pieces = render(wanted)
-        response = Response(gzipped(pieces) if encoding else pieces, mimetype=MEDIA_TYPES[wanted.format])
-        response.headers.update(headers)
-        if encoding:
-            response.headers["Content-Encoding"] = encoding
+        response = Response(pieces(wanted, encoding), mimetype=MEDIA_TYPES[wanted.format], headers=headers)
     response.set_etag(etag)
     return response
+
+
+def pieces(wanted: SolveRequest, encoding: str | None) -> Iterator[bytes]:
+    rendered = render(wanted)
+    return gzipped(rendered) if encoding else rendered

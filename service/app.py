@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Request
+from flask.json.provider import DefaultJSONProvider
 from flask_cors import CORS
 from werkzeug.exceptions import BadRequest
 
-from . import api, meta, observability, play, tables, variants_api, web
+from . import api, meta, observability, play, security, tables, variants_api, web
 from .body_limit import ChunkedBodyLimit
 from .problems import register_problem_handlers
 
@@ -18,7 +19,8 @@ DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 128 * 1024,
     "CACHE_CONTROL": "public, max-age=86400, immutable",
     "ACCESS_LOG": True,  # one JSON line per request on stdout
-    "OPENAPI_PATH": str(Path(__file__).resolve().parent.parent / "openapi.yaml"),
+    # the contract at the repository root, shipped in the package through the symlink service/openapi.yaml
+    "OPENAPI_PATH": str(Path(__file__).resolve().parent / "openapi.yaml"),
     "TABLES_DIR": None,  # None: $SANMOKU_TABLES_DIR, else the user's cache directory (platformdirs)
     "TABLES_AT_START": "presets",  # "presets", a comma-separated string of variant names, or a list
     "BACKGROUND_BUILDS": True,  # False: a missing large table stays missing (503) until built elsewhere
@@ -34,9 +36,20 @@ class JSONRequest(Request):
         raise BadRequest(f"the request body is not valid JSON: {e}")
 
 
+class JSONProvider(DefaultJSONProvider):
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError as e:
+            # A body of a thousand "[" is under 2 KB and exhausts the parser's stack: it is as unreadable
+            # as any other malformed body, so it takes the same 400 path (a ValueError), not a 500.
+            raise ValueError("nested too deeply to parse") from e
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.request_class = JSONRequest
+    app.json = JSONProvider(app)
     app.config.from_mapping(DEFAULTS)
     if test_config is None:
         app.config.from_prefixed_env("SANMOKU")
@@ -58,6 +71,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(meta.docs_bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(web.bp)
+    security.init_app(app)
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
     observability.init_app(app)
     return app

@@ -15,6 +15,7 @@ from typing import Any
 
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
+from service import worker_metrics
 from service.observability import LOGGING
 
 
@@ -50,11 +51,19 @@ class AppAccessLogger(Logger):  # type: ignore[misc]  # gunicorn ships no type h
 
 bind = [os.environ.get("SANMOKU_BIND", "127.0.0.1:8000")]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "sync"  # every answer is prepared bytes: no I/O to overlap, a proxy buffers slow clients
+# gevent, not sync: the image is also run exposed, without nginx in front, and a sync worker serves one
+# connection at a time, so two clients sending their headers a byte at a time stopped every other
+# request. A gevent worker reads each connection in a greenlet: a slow client costs a few kilobytes.
+# gthread would not do: a thread stays with a connection that trickles bytes, so 16 slow clients
+# take 16 threads. Measured against sync in tests/bench/worker_bench.py (README, Performance). A long
+# /solve stream also needs it: a sync worker sends no heartbeat while it streams, and is killed after
+# `timeout` seconds; a gevent worker's heartbeat greenlet runs between the stream's writes.
+worker_class = "gevent"
+worker_connections = 1000  # per worker: greenlets, so slow clients up to this many cost little
 preload_app = True  # the app (and its imports) loads once; every worker maps the same table files
 timeout = 30  # a lookup takes microseconds; a worker silent this long is stuck
 graceful_timeout = 10
-keepalive = 5  # sync workers close every connection; this applies if worker_class becomes threaded
+keepalive = 5  # idle keep-alive connections (nginx's upstream pool) are closed after this
 max_requests = 0  # no leak to hide: the tables are read-only
 control_socket_disable = True  # gunicorn >= 25 opens a control socket by default; nothing uses it
 
@@ -62,10 +71,19 @@ accesslog = None
 logger_class = AppAccessLogger
 logconfig_dict = LOGGING
 metrics_dir = _metrics_dir()
+worker_metrics.install()  # files named by worker slot: a respawned worker reuses its predecessor's
+
+
+def pre_fork(server: Any, worker: Any) -> None:
+    worker_metrics.assign(server, worker)
 
 
 def child_exit(server: Any, worker: Any) -> None:
-    # Deferred import: prometheus_client must see PROMETHEUS_MULTIPROC_DIR (set above) when first imported.
-    from prometheus_client import multiprocess
+    worker_metrics.release(worker)
 
-    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+def post_fork(server: Any, worker: Any) -> None:
+    from service import gunicorn_errors
+
+    worker_metrics.take(worker)
+    gunicorn_errors.install()  # gunicorn's own 400, 414 and 431 answers become problem+json

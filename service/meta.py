@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app
+from flask.blueprints import BlueprintSetupState
 from flask_swagger_ui import get_swaggerui_blueprint
 
 from .payloads import dumps
@@ -14,6 +15,13 @@ bp = Blueprint("meta", __name__)
 
 # Swagger UI 5 (OpenAPI 3.1), its files packaged with flask-swagger-ui: nothing comes from a CDN.
 docs_bp = get_swaggerui_blueprint("/docs", "/openapi.yaml", config={"app_name": "Sanmoku API"})
+
+
+@bp.record
+def _read_spec(state: BlueprintSetupState) -> None:
+    # Read at start-up: a server without its contract fails to start, instead of passing /readyz
+    # and answering 500 at /openapi.yaml (as a plain install once did).
+    state.app.extensions["sanmoku.openapi"] = Path(state.app.config["OPENAPI_PATH"]).read_bytes()
 
 
 @bp.get("/healthz")
@@ -38,5 +46,4 @@ def readyz() -> Response:
 
 @bp.get("/openapi.yaml")
 def openapi() -> Response:
-    path = Path(current_app.config["OPENAPI_PATH"])
-    return Response(path.read_bytes(), mimetype="application/yaml")
+    return Response(current_app.extensions["sanmoku.openapi"], mimetype="application/yaml")

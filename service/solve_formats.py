@@ -25,6 +25,7 @@ FORMATS = ("json", "ndjson", "csv")
 MEDIA_TYPES = {"json": "application/json", "ndjson": "application/x-ndjson", "csv": "text/csv"}
 SYMMETRIES = {"none": False, "canonical": True}
 JSON_MAX_POSITIONS = 150_000  # a larger table is no useful single document: NDJSON or CSV stream it
+WHOLE_BODY_POSITIONS = 20_000  # up to this many (every 3x3 table), an answer is rendered whole and kept
 CSV_COLUMNS = ("board", "to_move", "status", "result", "score", "remoteness", "best_moves", "moves")
 RENDER_VERSION = 1  # bump when the bytes of any format change, so that ETags change with them
 ROWS_PER_PIECE = 4096  # positions rendered at once: a few megabytes at most

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import pytest
 import yaml
 from flask.testing import FlaskClient
 
+from service.app import create_app
 from service.engine import NAMING, PRESETS, VARIANTS
-from tests.api.contract import SPEC, check_response
+from tests.api.contract import SPEC, SPEC_PATH, check_response
 
 
 def test_variants_come_from_the_registry(client: FlaskClient) -> None:
@@ -36,6 +39,18 @@ def test_the_spec_is_served_as_is(client: FlaskClient) -> None:
     assert yaml.safe_load(response.data) == SPEC
 
 
+def test_the_package_ships_the_root_contract() -> None:
+    # service/openapi.yaml links to the contract at the root; the wheel holds the file itself
+    # (.ci/check-wheel installs the wheel and asks /openapi.yaml and /docs/).
+    shipped = Path(create_app({"TESTING": True}).config["OPENAPI_PATH"])
+    assert shipped.parent.name == "service" and shipped.resolve() == Path(SPEC_PATH).resolve()
+
+
+def test_a_missing_contract_stops_the_start(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        create_app({"TESTING": True, "OPENAPI_PATH": str(tmp_path / "missing.yaml")})
+
+
 def test_docs_page_and_its_assets_are_local(client: FlaskClient) -> None:
     assert client.get("/docs").status_code == 308
     page = client.get("/docs/")
@@ -43,7 +58,7 @@ def test_docs_page_and_its_assets_are_local(client: FlaskClient) -> None:
     html = page.get_data(as_text=True)
     assert "/openapi.yaml" in html
     for asset in re.findall(r'(?:src|href)="([^"]+)"', html):
-        assert asset.startswith("/docs/"), asset  # nothing from another origin
+        assert asset.startswith(("/docs/", "/static/")), asset  # nothing from another origin
         response = client.get(asset)
         assert response.status_code == 200, asset
         response.close()

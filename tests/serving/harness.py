@@ -145,7 +145,7 @@ def substitute(text: str, pattern: str, replace: str | Callable[[re.Match[str]],
 
 def loopback_config(upstream_ports: list[int], port: int, workdir: Path) -> str:
     """deploy/nginx.conf with the upstream on loopback ports, the listen address on loopback and
-    the temporary files in workdir; the proxy rules (proxy.conf) are included unchanged."""
+    the temporary files and the cache in workdir; the proxy rules (proxy.conf) are included unchanged."""
     text = (DEPLOY / "nginx.conf").read_text()
 
     def servers(match: re.Match[str]) -> str:  # one line per backend, with the deployed parameters
@@ -153,6 +153,7 @@ def loopback_config(upstream_ports: list[int], port: int, workdir: Path) -> str:
 
     text = substitute(text, r"server api:8000([^;]*);", servers)
     text = substitute(text, r"^(\s*)listen 80;", rf"\1listen {HOST}:{port};")
+    text = substitute(text, r"proxy_cache_path \S+", f"proxy_cache_path {workdir / 'cache'}")
     kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     temp = "".join(f"\n    {kind}_temp_path {workdir / kind};" for kind in kinds)
     return substitute(text, r"^http \{", "http {" + temp)

@@ -71,9 +71,10 @@ def test_dockerfile_serves_as_a_user_on_all_interfaces() -> None:
     assert 'CMD ["sanmoku", "serve"]' in DOCKERFILE
     assert "SANMOKU_BIND=0.0.0.0:8000" in DOCKERFILE
     assert "RUN pip install ." in DOCKERFILE
-    openapi = re.search(r"SANMOKU_OPENAPI_PATH=(\S+)", DOCKERFILE)
-    assert openapi is not None
-    assert f"COPY openapi.yaml {openapi.group(1)}" in DOCKERFILE
+    # the package ships the contract (service/openapi.yaml links to it): no path to set
+    assert "SANMOKU_OPENAPI_PATH" not in DOCKERFILE
+    assert (REPO / "service" / "openapi.yaml").resolve() == REPO / "openapi.yaml"
+    assert "COPY pyproject.toml README.md openapi.yaml ./" in DOCKERFILE
 
 
 def test_dockerfile_copies_only_what_exists_and_is_not_ignored() -> None:
@@ -117,6 +118,7 @@ def test_gunicorn_config_checks_and_reads_the_environment(tmp_path: Path) -> Non
     defaults = gunicorn_config({}, tmp_path)
     assert (defaults["bind"], defaults["workers"]) == ("['127.0.0.1:8000']", "2")
     assert defaults["preload_app"] == "True"
+    assert (defaults["worker_class"], defaults["worker_connections"]) == ("gevent", "1000")
     assert defaults["control_socket_disable"] == "True"
     assert defaults["accesslog"] == "None"
     assert (defaults["timeout"], defaults["graceful_timeout"], defaults["keepalive"]) == ("30", "10", "5")

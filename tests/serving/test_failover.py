@@ -139,4 +139,5 @@ def test_killing_a_backend_under_load_loses_no_request(stack: Stack) -> None:
     assert wrong == []
     served = upstreams(stack.nginx.stdout)
     assert served[f"{HOST}:{victim.port}"] > 0, "the killed backend never served: nothing was tested"
-    assert served[f"{HOST}:{survivor.port}"] >= REQUESTS - KILL_AFTER, served
+    # GETs after the first of each board are answered by nginx's cache (no upstream in its log)
+    assert served[f"{HOST}:{survivor.port}"] + served[""] >= REQUESTS - KILL_AFTER, served
