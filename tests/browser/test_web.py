@@ -123,7 +123,7 @@ def test_a_finished_game_is_reviewed_ply_by_ply(page: Page, base_url: str) -> No
     assert state(page, "status") == "x_won"
     expected = api_post(base_url, "/review", {"moves": moves, "variant": "normal", "first": "X"})
     page.wait_for_selector("#review[data-state='ready']")
-    rows = page.locator("#review-list li")
+    rows = page.locator("#move-list li")
     assert rows.count() == len(moves) == len(expected["plies"])
     for index, ply in enumerate(expected["plies"]):
         row = rows.nth(index)
@@ -133,9 +133,10 @@ def test_a_finished_game_is_reviewed_ply_by_ply(page: Page, base_url: str) -> No
         assert f"{ply['player']}→{KEY_OF_CELL[ply['cell']]}" in row.inner_text()
         assert ply["verdict"] in row.inner_text()
     assert expected["plies"][1]["verdict"] in ("mistake", "blunder")
+    assert "Game over: X wins." in page.inner_text("#review-state")
 
 
-def test_keys_follow_the_keypad_and_undo_takes_back_a_round(page: Page) -> None:
+def test_keys_follow_the_keypad_and_undo_and_redo_take_back_a_round(page: Page) -> None:
     open_app(page)
     assert page.get_attribute("#status", "aria-live") == "polite"
     press_cell(page, 6)  # key 1: bottom left
@@ -145,11 +146,16 @@ def test_keys_follow_the_keypad_and_undo_takes_back_a_round(page: Page) -> None:
     assert len(state(page, "moves").split(",")) == 4
     page.click("#undo")
     wait_idle(page)
-    assert len(state(page, "moves").split(",")) == 2
-    assert state(page, "to-move") == "X"
+    assert state(page, "ply") == "2" and state(page, "to-move") == "X"
+    assert len(state(page, "moves").split(",")) == 4, "undo forgot the moves that redo brings back"
     page.click("#undo")
     wait_idle(page)
-    assert state(page, "moves") == "" and page.is_disabled("#undo")
+    assert state(page, "ply") == "0" and page.is_disabled("#undo")
+    page.click("#redo")
+    wait_idle(page)
+    assert state(page, "ply") == "2", "redo did not bring back the round"
+    click_cell(page, next(cell for cell in (8, 2, 0) if state(page, "board")[cell] == "."))
+    assert len(state(page, "moves").split(",")) == 4 and state(page, "ply") == "4", "no play on from ply 2"
 
 
 def test_layout_on_a_phone_and_a_desktop(browser: Browser, base_url: str) -> None:
@@ -197,7 +203,7 @@ def test_a_failing_service_is_reported_and_can_be_retried(page: Page) -> None:
     assert len(state(page, "moves").split(",")) == 2
 
 
-def test_the_page_modules_keep_the_keypad_and_undo_rules(page: Page) -> None:
+def test_the_page_modules_keep_the_keypad_undo_and_naming_rules(page: Page) -> None:
     page.goto("/")
     found = page.evaluate(
         """async () => {
@@ -207,14 +213,15 @@ def test_the_page_modules_keep_the_keypad_and_undo_rules(page: Page) -> None:
             return {
                 keys: cells.map((cell) => game.keyOfCell(cell, 3, 3)),
                 back: cells.map((cell) => game.cellOfKey(game.keyOfCell(cell, 3, 3), 3, 3)),
-                undo: [
-                    game.undoLength([4, 0, 8, 2], "X", "X"),
-                    game.undoLength([4, 0, 8], "X", "X"),
-                    game.undoLength([4], "X", "O"),
-                    game.undoLength([4, 0], "X", null),
-                    game.undoLength([], "X", null),
+                redoTo: [
+                    game.redoTarget(0, 4, "X", "X"),
+                    game.redoTarget(2, 3, "X", "X"),
+                    game.redoTarget(1, 4, "X", null),
+                    game.redoTarget(4, 4, "X", null),
                 ],
-                line: [...game.lineCells("OX.OX.OX.", { rows: 3, cols: 3, k: 3 })].sort(),
+                undoTo: [game.undoTarget(4, "X", "X"), game.undoTarget(3, "X", "X"), game.undoTarget(1, "X", "O")],
+                names: [game.cellNameOf(0, 4, 4), game.cellNameOf(15, 4, 4), game.cellNameOf(6, 3, 3)],
+                opening: game.openingOf("XO.X.O...", "X"),
                 words: [
                     words.valueWords({ result: "win", remoteness: 3 }),
                     words.valueWords({ result: "draw", remoteness: 9 }),
@@ -225,6 +232,8 @@ def test_the_page_modules_keep_the_keypad_and_undo_rules(page: Page) -> None:
     )
     assert found["keys"] == [KEY_OF_CELL[cell] for cell in range(9)]
     assert found["back"] == list(range(9))
-    assert found["undo"] == [2, 2, None, 1, None]
-    assert found["line"] == [0, 1, 3, 4, 6, 7]
+    assert found["undoTo"] == [2, 2, None]
+    assert found["redoTo"] == [2, 3, 2, None]
+    assert found["names"] == ["a1", "d4", "1"]
+    assert found["opening"] == {"first": "X", "moves": [0, 1, 3, 5]}
     assert found["words"] == ["wins in 3", "draws", "loses in 5"]

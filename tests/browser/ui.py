@@ -76,8 +76,8 @@ def state(page: Page, name: str) -> str:
 
 
 def press_cell(page: Page, cell: int) -> None:
-    """Plays `cell` with its key, as a keyboard user would, and waits for the page to settle."""
-    page.focus("#board")
+    """Plays `cell` of a 3×3 board with its keypad key, as a keyboard user would, and waits for the page."""
+    page.focus(".cell[tabindex='0']")
     page.keyboard.press(str(KEY_OF_CELL[cell]))
     wait_idle(page)
 
@@ -87,8 +87,8 @@ def click_cell(page: Page, cell: int) -> None:
     wait_idle(page)
 
 
-def show_overlay(page: Page) -> None:
-    page.check("#overlay-toggle")
+def show_overlay(page: Page, mode: str = "values") -> None:
+    page.check(f"input[name='overlay'][value='{mode}']")
 
 
 def shown_cell(page: Page, cell: int) -> Json:
