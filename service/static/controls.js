@@ -48,10 +48,11 @@ export function remember() {
 }
 
 // The opponent, the sides and the computer's settings do not change the game: the same position is
-// shown again, and the computer moves if it is now its turn.
+// shown again, and the computer moves if it is now its turn at the end of the game.
 export function onSettingsChange() {
   readSettings();
   remember();
+  state.live = true;
   show("Settings changed.");
 }
 

@@ -219,7 +219,7 @@ def test_the_page_modules_keep_the_keypad_undo_and_naming_rules(page: Page) -> N
                     game.redoTarget(1, 4, "X", null),
                     game.redoTarget(4, 4, "X", null),
                 ],
-                undoTo: [game.undoTarget(4, "X", "X"), game.undoTarget(3, "X", "X"), game.undoTarget(1, "X", "O")],
+                undoTo: [4, 3, 1].map((ply, i) => game.undoTarget(ply, "X", i < 2 ? "X" : "O")),
                 names: [game.cellNameOf(0, 4, 4), game.cellNameOf(15, 4, 4), game.cellNameOf(6, 3, 3)],
                 opening: game.openingOf("XO.X.O...", "X"),
                 words: [
