@@ -100,6 +100,7 @@ def shown_cell(page: Page, cell: int) -> Json:
             mark: button.dataset.mark,
             result: button.dataset.result ?? null,
             remoteness: button.dataset.remoteness ?? null,
+            strength: button.dataset.strength ?? null,
             best: button.dataset.best === "true",
             text: button.querySelector(".cell-value").textContent,
             label: button.getAttribute("aria-label"),
