@@ -19,7 +19,15 @@ import {
   settleSettings,
 } from "./controls.js";
 import { $ } from "./dom.js";
-import { applyEditor, clearBoard, closeEditor, openEditor, paint, renderEditor, setEditorToMove } from "./editor.js";
+import {
+  applyEditor,
+  clearBoard,
+  closeEditor,
+  openEditor,
+  paint,
+  renderEditor,
+  setEditorToMove,
+} from "./editor.js";
 import { goTo, humanMove, playOn, redo, retry, startGame, step, undo, newGame } from "./flow.js";
 import { onKeyDown, renderKeysHelp } from "./keys.js";
 import { renderMoves } from "./moves.js";

@@ -69,7 +69,11 @@ function ensureCells({ rows, cols, torus }) {
 }
 
 function makeCell(cell) {
-  const button = make("button", { className: "cell", data: { cell: String(cell) }, attrs: { type: "button" } });
+  const button = make("button", {
+    className: "cell",
+    data: { cell: String(cell) },
+    attrs: { type: "button" },
+  });
   for (const part of ["name", "mark", "value", "best", "plan"]) {
     button.append(make("span", { className: `cell-${part}`, attrs: { "aria-hidden": "true" } }));
   }
@@ -141,7 +145,9 @@ function overlayValues() {
   }
   return {
     mode,
-    moves: new Map(analysis.moves.map((move) => [move.cell, { ...move, strength: strength(move, analysis) }])),
+    moves: new Map(
+      analysis.moves.map((move) => [move.cell, { ...move, strength: strength(move, analysis) }]),
+    ),
     best: new Set(analysis.best_moves),
   };
 }

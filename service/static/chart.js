@@ -16,17 +16,15 @@ const PAD = { left: 44, right: 10, top: 14, bottom: 12 };
 const BAND = 0.35; // the smallest distance from the middle of a won or lost position
 const MARKS = { mistake: "?", blunder: "??" };
 
-// From +1 (the first player has won) to -1 (the other side has won); a draw is 0, and a win farther
-// from the end sits nearer the middle, never nearer than BAND.
-function height({ player, played }, first, cells) {
-  const sign = played.score * (player === first ? 1 : -1);
-  const left = played.remoteness - 1;
-  return sign === 0 ? 0 : sign * (BAND + (1 - BAND) * (1 - left / cells));
+// From +1 (the first player has won) to -1 (the other side has won); a draw is 0, and a win `left` plies
+// from the end sits nearer the middle the farther it is, never nearer than BAND.
+function heightOf(score, left, cells) {
+  return score === 0 ? 0 : score * (BAND + (1 - BAND) * (1 - left / cells));
 }
 
-function startHeight(ply, first, cells) {
-  const { before } = ply;
-  return before.score === 0 ? 0 : before.score * (BAND + (1 - BAND) * (1 - before.remoteness / cells));
+// After a ply, from the first player's side (the API gives it from the side that played).
+function height({ player, played }, first, cells) {
+  return heightOf(played.score * (player === first ? 1 : -1), played.remoteness - 1, cells);
 }
 
 export function renderChart() {
@@ -47,13 +45,24 @@ export function renderChart() {
     "aria-label": `Value after each of the ${plies.length} moves, from ${first}'s side; the move list gives the same.`,
   });
   chart.append(...axes(first, y));
-  const points = [[x(0), y(startHeight(plies[0], first, cells))]];
+  const points = [[x(0), y(heightOf(plies[0].before.score, plies[0].before.remoteness, cells))]];
   plies.forEach((ply) => points.push([x(ply.ply), y(height(ply, first, cells))]));
   chart.append(svg("polyline", { class: "chart-line", points: points.map((p) => p.join(",")).join(" ") }));
-  chart.append(svg("line", { class: "chart-cursor", x1: x(state.game.ply), x2: x(state.game.ply), y1: PAD.top, y2: HEIGHT - PAD.bottom }));
+  chart.append(
+    svg("line", {
+      class: "chart-cursor",
+      x1: x(state.game.ply),
+      x2: x(state.game.ply),
+      y1: PAD.top,
+      y2: HEIGHT - PAD.bottom,
+    }),
+  );
   plies.forEach((ply, index) => chart.append(point(ply, points[index + 1])));
   $("chart").replaceChildren(chart);
-  setText($("chart-caption"), `Up: ${first} wins; middle: draw; down: ${other(first)} wins. Nearer the edge: nearer the end. ? a mistake, ?? a blunder.`);
+  setText(
+    $("chart-caption"),
+    `Up: ${first} wins; middle: draw; down: ${other(first)} wins. Nearer the edge: nearer the end. ? a mistake, ?? a blunder.`,
+  );
 }
 
 function axes(first, y) {
@@ -63,8 +72,21 @@ function axes(first, y) {
     [0, "draw"],
     [-1, `${other(first)} wins`],
   ]) {
-    parts.push(svg("line", { class: value === 0 ? "chart-axis chart-draw" : "chart-axis", x1: PAD.left, x2: WIDTH - PAD.right, y1: y(value), y2: y(value) }));
-    const label = svg("text", { class: "chart-label", x: PAD.left - 4, y: y(value) + 4, "text-anchor": "end" });
+    parts.push(
+      svg("line", {
+        class: value === 0 ? "chart-axis chart-draw" : "chart-axis",
+        x1: PAD.left,
+        x2: WIDTH - PAD.right,
+        y1: y(value),
+        y2: y(value),
+      }),
+    );
+    const label = svg("text", {
+      class: "chart-label",
+      x: PAD.left - 4,
+      y: y(value) + 4,
+      "text-anchor": "end",
+    });
     label.textContent = text;
     parts.push(label);
   }
@@ -72,7 +94,11 @@ function axes(first, y) {
 }
 
 function point(ply, [cx, cy]) {
-  const group = svg("g", { class: `chart-point verdict-${ply.verdict}`, "data-ply": ply.ply, "data-verdict": ply.verdict });
+  const group = svg("g", {
+    class: `chart-point verdict-${ply.verdict}`,
+    "data-ply": ply.ply,
+    "data-verdict": ply.verdict,
+  });
   const title = svg("title");
   title.textContent = `Move ${ply.ply}, ${ply.player}→${cellName(ply.cell)} (${ply.verdict}): ${afterPlyWords(ply)}`;
   const marked = MARKS[ply.verdict];

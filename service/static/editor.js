@@ -54,7 +54,11 @@ export async function applyEditor({ analyse }) {
   editor.checking = true;
   render();
   try {
-    const analysis = await api.analyze({ board: editor.board, toMove: editor.toMove, variant: variant().name });
+    const analysis = await api.analyze({
+      board: editor.board,
+      toMove: editor.toMove,
+      variant: variant().name,
+    });
     if (state.editor !== editor) {
       return;
     }

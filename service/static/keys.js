@@ -4,7 +4,7 @@
 // through the game, Home and End go to its start and its last move.
 
 import { focusCell, focusedCell } from "./board.js";
-import { $ } from "./dom.js";
+import { $, setText } from "./dom.js";
 import { goTo, humanMove, step } from "./flow.js";
 import { cellOfKey } from "./game.js";
 import { state, variant } from "./state.js";
@@ -81,9 +81,5 @@ export function keysHelp() {
 }
 
 export function renderKeysHelp() {
-  const help = $("keys-help");
-  const text = keysHelp();
-  if (help.textContent !== text) {
-    help.textContent = text;
-  }
+  setText($("keys-help"), keysHelp());
 }

@@ -30,7 +30,11 @@ export async function loadReview({ again = false } = {}) {
     "review",
     () => state.review?.key === key,
     async () => {
-      const data = await api.review({ moves: [...opening.moves, ...moves], variant: name, first: opening.first });
+      const data = await api.review({
+        moves: [...opening.moves, ...moves],
+        variant: name,
+        first: opening.first,
+      });
       if (!Array.isArray(data.plies)) {
         throw new Error("the review has no plies");
       }
@@ -74,7 +78,8 @@ export function renderReview() {
   } else if (review.state === "error") {
     setText($("review-state"), `No review: ${review.message}`);
   } else {
-    const outcome = review.status === "in_progress" ? "The game so far." : gameOverWords(review.status, variant());
+    const outcome =
+      review.status === "in_progress" ? "The game so far." : gameOverWords(review.status, variant());
     setText($("review-state"), `${outcome} Every move judged against perfect play:`);
   }
   setText($("review-summary"), ready ? summaryWords(review.plies) : "");

@@ -111,7 +111,8 @@ export function reviewDetail(ply, nameOf) {
 // The value after a ply from the side that played it, in absolute words: "X wins, 3 plies to go".
 export function afterPlyWords({ player, played }) {
   const left = played.remoteness - 1;
-  const outcome = played.result === "draw" ? "draw" : `${played.result === "win" ? player : other(player)} wins`;
+  const outcome =
+    played.result === "draw" ? "draw" : `${played.result === "win" ? player : other(player)} wins`;
   if (left === 0) {
     return `${outcome}, game over`;
   }

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from .ui import api_get, api_problem, click_cell, key_to_cell, open_link, state, wait_idle
+from .ui import api_get, api_problem, click_cell, key_to_cell, open_link, press_cell, state, wait_idle
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Route
@@ -21,26 +21,31 @@ def free_cells(board: str) -> list[int]:
     return [cell for cell, mark in enumerate(board) if mark == "."]
 
 
-# 4x4k4 is a draw and 4x4k3 a win for the first player: the human can win neither against `perfect`.
-@pytest.mark.parametrize(("variant", "human"), [("4x4k4", "X"), ("4x4k3", "O")])
-def test_a_4x4_game_against_perfect_never_ends_in_a_human_win(page: Page, variant: str, human: str) -> None:
+# Normal and 4x4k4 are draws, 4x4k3 a first-player win, misère a draw: the human can win none of them.
+@pytest.mark.parametrize(
+    ("variant", "human"), [("normal", "X"), ("misere", "O"), ("4x4k4", "X"), ("4x4k3", "O")]
+)
+def test_a_game_against_perfect_never_ends_in_a_human_win(page: Page, variant: str, human: str) -> None:
     open_link(page, f"variant={variant}")
     page.select_option("#human-side", human)
     wait_idle(page)
     assert page.input_value("#policy") == "perfect"
-    assert page.locator("#board .cell").count() == 16
+    cols = 4 if variant.startswith("4x4") else 3
+    assert page.locator("#board .cell").count() == cols * cols
     board_top = page.locator("#board").bounding_box()
     rng = random.Random(f"{variant}-{human}")
-    for turn in range(16):
+    for turn in range(cols * cols):
         if state(page, "status") != "in_progress":
             break
         assert state(page, "to-move") == human, "the computer has not answered"
         cell = rng.choice(free_cells(state(page, "board")))
-        # Alternate the pointer and the keyboard (arrow keys to the cell, then Enter).
+        # Alternate the pointer and the keyboard: the keypad keys on 3×3, else arrow keys and Enter.
         if turn % 2 == 0:
             click_cell(page, cell)
+        elif cols == 3:
+            press_cell(page, cell)
         else:
-            key_to_cell(page, cell, 4)
+            key_to_cell(page, cell, cols)
         box = page.locator("#board").bounding_box()
         assert box and board_top and box["y"] == board_top["y"], "the board moved when the status changed"
     status = state(page, "status")
