@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { $, setText } from "./dom.js";
 import { EMPTY, emptyBoard } from "./game.js";
+import { remember } from "./controls.js";
 import { startGame } from "./flow.js";
 import { board, render, state, toMove, variant } from "./state.js";
 
@@ -66,6 +67,7 @@ export async function applyEditor({ analyse }) {
     if (analyse) {
       state.settings.mode = "humans";
       state.settings.overlay = "values";
+      remember();
     }
     const start = analysis.board === emptyBoard(variant().cells) ? null : analysis.board;
     startGame(
@@ -94,7 +96,7 @@ export function renderEditor() {
   }
   const box = $("editor-error");
   box.hidden = !editor.error;
-  setText(box, editor.error ? `This position cannot be played: ${editor.error}.` : "");
+  setText(box, editor.error ? `This position cannot be played: ${editor.error.replace(/\.$/, "")}.` : "");
   for (const id of ["editor-analyse", "editor-play"]) {
     $(id).disabled = editor.checking;
   }

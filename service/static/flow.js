@@ -163,7 +163,7 @@ export function playOn() {
 
 export function goTo(ply) {
   const target = Math.min(Math.max(ply, 0), state.game.moves.length);
-  if (target === state.game.ply) {
+  if (target === state.game.ply || state.editor !== null) {
     return;
   }
   state.game.ply = target;
