@@ -16,7 +16,8 @@ export function gameFromUrl(search = window.location.search) {
     return null;
   }
   const first = (query.get("first") || "X").toUpperCase() === "O" ? "O" : "X";
-  const start = query.get("start") ? query.get("start").toUpperCase().replace(/[^XO]/g, EMPTY) : null;
+  const written = (query.get("start") || "").replace(/\//g, "").toUpperCase();
+  const start = written ? written.replace(/[^XO]/g, EMPTY) : null;
   const moves = (query.get("moves") || "")
     .split(",")
     .filter((text) => text.trim() !== "")

@@ -77,6 +77,11 @@ def test_the_editor_sets_up_a_position_whose_overlay_equals_analyze(page: Page, 
     assert state(page, "moves") == str(best)
     page.wait_for_selector("#review[data-state='ready']")
     assert page.get_attribute("#move-list li", "data-verdict") == "best"
+    # The set-up position is in the link: a reload gives the same board and moves.
+    played = {name: state(page, name) for name in ("board", "moves", "ply", "variant")}
+    page.reload()
+    wait_idle(page)
+    assert {name: state(page, name) for name in played} == played
 
 
 def test_the_editor_plays_on_against_the_computer(page: Page) -> None:
