@@ -1,51 +1,69 @@
-// The analysis panel: the verdict of the position with perfect play, and on request its main line.
-// (The values on the board's cells are drawn by board.js.)
+// The analysis panel: the verdict of the position with perfect play and, on request, its main line, in
+// words and drawn on the board. (The values on the board's cells are drawn by board.js.)
 
 import * as api from "./api.js";
 import { $, setText } from "./dom.js";
-import { cellName, currentAnalysis, loadPanel, state } from "./state.js";
+import { cellName, currentAnalysis, loadPanel, render, state, variant } from "./state.js";
 import { gameOverWords, sequenceWords, statusWords, verdictWords } from "./words.js";
 
-export async function showMainline() {
+// The first press fetches the main line and draws it; later presses hide and show it again.
+export async function toggleMainline() {
   const analysis = currentAnalysis();
+  if (state.mainline && state.mainline.state === "ready") {
+    state.mainline.shown = !state.mainline.shown;
+    render();
+    return;
+  }
   if (!analysis || analysis.status !== "in_progress") {
     return;
   }
-  await loadPanel("mainline", state.generation, async () => {
-    const data = await api.analyze({
-      board: analysis.board,
-      toMove: analysis.to_move,
-      variant: analysis.variant,
-      mainline: true,
-    });
-    if (!data.mainline || !Array.isArray(data.mainline.cells)) {
-      throw new Error("the answer has no main line");
-    }
-    return { from: analysis.to_move, ...data.mainline };
-  });
+  const generation = state.generation;
+  await loadPanel(
+    "mainline",
+    () => generation === state.generation,
+    async () => {
+      const data = await api.analyze({
+        board: analysis.board,
+        toMove: analysis.to_move,
+        variant: analysis.variant,
+        mainline: true,
+      });
+      if (!data.mainline || !Array.isArray(data.mainline.cells)) {
+        throw new Error("the answer has no main line");
+      }
+      return { from: analysis.to_move, ...data.mainline };
+    },
+    { shown: true },
+  );
 }
 
 export function renderAnalysis() {
-  $("analysis").hidden = !state.overlay;
-  if (!state.overlay) {
+  const shown = state.settings.overlay === "values" && state.editor === null;
+  $("analysis").hidden = !shown;
+  if (!shown) {
     return;
   }
   const analysis = currentAnalysis();
   let verdict = "Analysing…";
   if (analysis) {
-    verdict = analysis.status === "in_progress" ? verdictWords(analysis) : gameOverWords(analysis.status);
+    verdict =
+      analysis.status === "in_progress" ? verdictWords(analysis) : gameOverWords(analysis.status, variant());
   }
   setText($("verdict"), verdict);
-  $("mainline-button").disabled =
-    !analysis || analysis.status !== "in_progress" || state.mainline?.state === "loading";
+  const line = state.mainline;
+  const button = $("mainline-button");
+  button.disabled = !analysis || analysis.status !== "in_progress" || line?.state === "loading";
+  const pressed = Boolean(line && line.state === "ready" && line.shown);
+  button.setAttribute("aria-pressed", String(pressed));
+  setText(button, pressed ? "Hide main line" : "Show main line");
   renderMainline();
 }
 
 function renderMainline() {
   const box = $("mainline");
   const line = state.mainline;
-  box.hidden = !line;
-  if (!line) {
+  box.hidden = !line || (line.state === "ready" && !line.shown);
+  if (box.hidden) {
     return;
   }
   box.dataset.state = line.state;
@@ -57,6 +75,6 @@ function renderMainline() {
     box.dataset.cells = line.cells.join(",");
     box.dataset.status = line.status;
     const moves = sequenceWords(line.cells, line.from, cellName);
-    setText(box, `Main line: ${moves} — ${statusWords(line.status)}.`);
+    setText(box, `Main line (numbered on the board): ${moves} — ${statusWords(line.status)}.`);
   }
 }

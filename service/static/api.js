@@ -1,51 +1,94 @@
 // The public HTTP API, as any client calls it: relative URLs, JSON in, JSON or problem+json out.
+// A table that is still being built answers 503 with Retry-After: the request waits that long and asks
+// again, a bounded number of times, telling the page (setWaitListener) so that it can say so.
 
 const TIMEOUT_MS = 15000;
+const MAX_WAITS = 10;
+const LONGEST_WAIT_S = 30;
 
 export class ApiError extends Error {
-  constructor(status, title, detail) {
+  constructor(status, title, detail, problem = {}) {
     super(detail ? `${title}: ${detail}` : title);
     this.name = "ApiError";
     this.status = status;
     this.title = title;
     this.detail = detail;
+    this.code = problem.code || null;
+    this.retryAfter = problem.retry_after || null;
   }
+}
+
+let waitListener = () => {};
+
+// `listener({ detail, seconds, attempt, attempts })` before each wait, and listener(null) after it.
+export function setWaitListener(listener) {
+  waitListener = listener;
 }
 
 async function readProblem(response) {
   try {
     const problem = await response.json();
-    return new ApiError(response.status, problem.title || response.statusText, problem.detail || "");
+    const title = problem.title || response.statusText;
+    return new ApiError(response.status, title, problem.detail || "", problem);
   } catch {
     return new ApiError(response.status, response.statusText || `HTTP ${response.status}`, "");
   }
 }
 
-async function request(path, { method = "GET", body } = {}) {
+async function send(path, options) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
-  const options = { method, headers: { Accept: "application/json" }, signal: controller.signal };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  let response;
   try {
-    response = await fetch(path, options);
+    return await fetch(path, { ...options, signal: controller.signal });
   } catch (error) {
     const reason = error.name === "AbortError" ? "no answer in time" : error.message;
     throw new ApiError(0, "The service cannot be reached", reason);
   } finally {
     clearTimeout(timer);
   }
-  if (!response.ok) {
-    throw await readProblem(response);
+}
+
+// The seconds to wait before asking again, from the Retry-After header (or the problem's retry_after).
+function waitSeconds(response, problem) {
+  const header = Number.parseInt(response.headers.get("Retry-After") || "", 10);
+  const seconds = Number.isFinite(header) ? header : problem.retryAfter;
+  return seconds ? Math.min(Math.max(seconds, 1), LONGEST_WAIT_S) : null;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function request(path, { method = "GET", body } = {}) {
+  const options = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
   }
-  return response.json();
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await send(path, options);
+    if (response.ok) {
+      return response.json();
+    }
+    const problem = await readProblem(response);
+    const seconds = response.status === 503 ? waitSeconds(response, problem) : null;
+    if (seconds === null || attempt > MAX_WAITS) {
+      throw problem;
+    }
+    waitListener({ detail: problem.detail || problem.title, seconds, attempt, attempts: MAX_WAITS });
+    await sleep(seconds * 1000);
+    waitListener(null);
+  }
 }
 
 export function getVariants() {
   return request("/variants");
+}
+
+export function getVariant(name) {
+  return request(`/variants/${encodeURIComponent(name)}`);
+}
+
+export function getPolicies() {
+  return request("/policies");
 }
 
 // GET, so that the answers are cacheable: each position's analysis never changes.
@@ -59,7 +102,7 @@ export function analyze({ board, toMove, variant, mainline = false }) {
 
 export function computerMove({ board, toMove, variant, policy, depth }) {
   const body = { board, to_move: toMove, variant, policy };
-  if (policy === "depth") {
+  if (depth !== undefined) {
     body.depth = depth;
   }
   return request("/move", { method: "POST", body });

@@ -1,59 +1,188 @@
-// Sanmoku's reference front end: play against the computer or a friend, with the exact analysis.
-// Every value shown comes from the public HTTP API (see api.js). This file wires the modules together:
-// state.js holds the game, flow.js plays it, and each view module draws one part of the page.
+// Sanmoku's reference front end: play any variant against the computer or a friend, set up positions,
+// step through games and see the exact analysis. Every fact shown comes from the public HTTP API (see
+// api.js). This file wires the modules together: state.js holds the game, flow.js plays it, url.js and
+// prefs.js keep it, and each view module draws one part of the page.
 
-import { renderAnalysis, showMainline } from "./analysis.js";
-import { onKeyDown, renderBoard } from "./board.js";
+import { renderAnalysis, toggleMainline } from "./analysis.js";
+import { setWaitListener } from "./api.js";
+import { renderBoard, setCellHandler } from "./board.js";
+import { renderChart } from "./chart.js";
 import {
-  loadVariants,
+  copyLink,
+  loadPolicies,
+  onFirstChange,
+  onOverlayChange,
   onSettingsChange,
-  populateStaticChoices,
-  readSettings,
+  remember,
   renderControls,
   renderSettings,
+  settleSettings,
 } from "./controls.js";
 import { $ } from "./dom.js";
-import { newGame, retry, say, undo } from "./flow.js";
-import { renderReview } from "./review.js";
-import { render, setRenderer, state } from "./state.js";
-import { renderRoot, renderStatus } from "./status.js";
+import {
+  applyEditor,
+  clearBoard,
+  closeEditor,
+  openEditor,
+  paint,
+  renderEditor,
+  setEditorToMove,
+} from "./editor.js";
+import { goTo, humanMove, playOn, redo, retry, startGame, step, undo, newGame } from "./flow.js";
+import { onKeyDown, renderKeysHelp } from "./keys.js";
+import { renderMoves } from "./moves.js";
+import { loadPrefs } from "./prefs.js";
+import { loadReview, renderReview } from "./review.js";
+import { render, setRenderer, state, variant } from "./state.js";
+import { renderHeading, renderRoot, renderStatus } from "./status.js";
+import { checkedGame, gameFromUrl } from "./url.js";
+import {
+  customVariant,
+  ensureVariant,
+  fillCustomForm,
+  loadVariants,
+  renderVariantChoice,
+  showCustomError,
+  updateCustomK,
+} from "./variants.js";
 
 // The whole page is drawn from the state on every change: there are few elements, and nothing goes stale.
 function renderAll() {
-  renderRoot();
   renderStatus();
+  if (!variant()) {
+    return;
+  }
+  renderRoot();
+  renderHeading();
   renderBoard();
   renderControls();
+  renderEditor();
   renderAnalysis();
-  renderSettings();
+  renderMoves();
   renderReview();
+  renderChart();
+  renderSettings();
+  renderVariantChoice();
+  renderKeysHelp();
 }
 
-function bindEvents() {
-  $("settings").addEventListener("change", onSettingsChange);
-  $("settings").addEventListener("submit", (event) => event.preventDefault());
-  $("new-game").addEventListener("click", newGame);
-  $("undo").addEventListener("click", undo);
-  $("overlay-toggle").addEventListener("change", (event) => {
-    state.overlay = event.target.checked;
-    render();
-  });
-  $("mainline-button").addEventListener("click", showMainline);
-  $("retry").addEventListener("click", retry);
-  document.addEventListener("keydown", onKeyDown);
+// Opens `game` (from a link, or a new one): the variant is asked for if it is not a preset, and what
+// does not fit it is dropped with a word. A game from a link waits for a move before the computer plays.
+async function openGame(game, { live, push }) {
+  const notes = [];
+  let facts;
+  try {
+    facts = await ensureVariant(game.variant);
+  } catch (error) {
+    notes.push(`No variant ${game.variant}: ${error.detail || error.message}.`);
+    facts = await ensureVariant(state.presets[0]);
+    game = { variant: facts.name, first: game.first, moves: [] };
+  }
+  const checked = checkedGame({ ...game, variant: facts.name }, facts.cells);
+  if (checked.dropped) {
+    notes.push("Part of the link did not fit the board and was left out.");
+  }
+  const opened = live ? "New game." : "Game opened from the link.";
+  startGame(checked.game, { event: [...notes, opened].join(" "), live, push });
+  remember();
 }
 
-async function start() {
-  setRenderer(renderAll);
-  populateStaticChoices();
-  bindEvents();
-  await loadVariants();
-  readSettings();
-  const note = state.event;
-  newGame();
-  if (note) {
-    say(`${note} ${state.event}`);
+function changeVariant(name) {
+  closeEditor();
+  return openGame({ variant: name, first: state.game.first }, { live: true, push: true });
+}
+
+async function onCustomSubmit(event) {
+  event.preventDefault();
+  showCustomError("");
+  try {
+    await changeVariant(await customVariant());
+  } catch (error) {
+    showCustomError(error.detail || error.message);
   }
 }
 
+function onCell(cell) {
+  if (state.editor) {
+    paint(cell);
+  } else {
+    humanMove(cell);
+  }
+}
+
+function navButton(id, action) {
+  $(id).addEventListener("click", () => {
+    if ($(id).getAttribute("aria-disabled") !== "true") {
+      action();
+    }
+  });
+}
+
+function bindEvents() {
+  setCellHandler(onCell);
+  $("settings").addEventListener("change", onSettingsChange);
+  for (const form of ["settings", "game-settings"]) {
+    $(form).addEventListener("submit", (event) => event.preventDefault());
+  }
+  $("first").addEventListener("change", onFirstChange);
+  $("variant").addEventListener("change", (event) => changeVariant(event.target.value));
+  $("custom").addEventListener("toggle", fillCustomForm);
+  $("custom-form").addEventListener("input", updateCustomK);
+  $("custom-form").addEventListener("submit", onCustomSubmit);
+  for (const radio of document.querySelectorAll("input[name='overlay']")) {
+    radio.addEventListener("change", onOverlayChange);
+  }
+  $("new-game").addEventListener("click", newGame);
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("play-on").addEventListener("click", playOn);
+  $("copy-link").addEventListener("click", copyLink);
+  $("mainline-button").addEventListener("click", toggleMainline);
+  $("retry").addEventListener("click", retry);
+  $("review-retry").addEventListener("click", () => loadReview({ again: true }));
+  navButton("nav-start", () => goTo(0));
+  navButton("nav-back", () => step(-1));
+  navButton("nav-forward", () => step(1));
+  navButton("nav-end", () => goTo(state.game.moves.length));
+  $("edit").addEventListener("click", openEditor);
+  $("editor-cancel").addEventListener("click", closeEditor);
+  $("editor-clear").addEventListener("click", clearBoard);
+  $("editor-analyse").addEventListener("click", () => applyEditor({ analyse: true }));
+  $("editor-play").addEventListener("click", () => applyEditor({ analyse: false }));
+  for (const radio of document.querySelectorAll("input[name='editor-to-move']")) {
+    radio.addEventListener("change", (event) => setEditorToMove(event.target.value));
+  }
+  document.addEventListener("keydown", onKeyDown);
+  window.addEventListener("popstate", () => {
+    closeEditor();
+    const game = gameFromUrl();
+    if (game) {
+      openGame(game, { live: false, push: false });
+    }
+  });
+}
+
+async function start() {
+  state.error = null;
+  try {
+    await Promise.all([loadVariants(), loadPolicies()]);
+  } catch (error) {
+    state.error = { message: `The service did not answer as expected. ${error.message}`, retry: start };
+    render();
+    return;
+  }
+  const { variant: savedVariant, first: savedFirst, ...prefs } = loadPrefs();
+  state.settings = { ...state.settings, ...prefs };
+  settleSettings();
+  const linked = gameFromUrl();
+  const saved = { variant: savedVariant || state.presets[0], first: savedFirst === "O" ? "O" : "X" };
+  await openGame(linked || saved, { live: !linked, push: false });
+}
+
+setRenderer(renderAll);
+setWaitListener((waiting) => {
+  state.waiting = waiting;
+  render();
+});
+bindEvents();
 start();

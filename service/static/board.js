@@ -1,8 +1,9 @@
-// The board: its cells as buttons, their marks and analysed values, and playing them by pointer or keys.
+// The board: its cells as buttons with their marks, the analysed values, the best moves, the line that
+// ended the game and the main line; on a torus a cut-off ring of the opposite edges shows that lines wrap.
+// The board is one Tab stop: the cell that has the focus holds tabindex 0 (see keys.js).
 
-import { $, setData, setText } from "./dom.js";
-import { humanMove } from "./flow.js";
-import { EMPTY, cellOfKey, lineCells } from "./game.js";
+import { $, make, setData, setText } from "./dom.js";
+import { EMPTY } from "./game.js";
 import {
   board,
   cellName,
@@ -10,134 +11,193 @@ import {
   currentAnalysis,
   gameStatus,
   isComputerTurn,
-  isOver,
   state,
+  toMove,
   variant,
+  vsComputer,
 } from "./state.js";
 import { cellLabel, valueWords } from "./words.js";
+
+let onCell = () => {};
+let focused = 0; // the cell that holds the board's Tab stop
+
+export function setCellHandler(handler) {
+  onCell = handler;
+}
+
+export function focusedCell() {
+  return focused;
+}
+
+export function focusCell(cell) {
+  focused = cell;
+  const button = cellButton(cell);
+  if (button) {
+    renderTabStop();
+    button.focus();
+  }
+}
+
+export function cellButton(cell) {
+  return $("board").querySelector(`.cell[data-cell='${cell}']`);
+}
+
+// ---------------------------------------------------------------- shape
+
+// The grid is made once per board shape, then only updated, so that the focus stays where it is.
+function ensureCells({ rows, cols, torus }) {
+  const grid = $("board");
+  const shape = `${rows}x${cols}${torus ? "t" : ""}`;
+  if (grid.dataset.shape === shape) {
+    return;
+  }
+  grid.dataset.shape = shape;
+  grid.classList.toggle("torus", torus);
+  grid.style.setProperty("--rows", String(rows));
+  grid.style.setProperty("--cols", String(cols));
+  const ring = torus ? 1 : 0;
+  const items = [];
+  for (let r = -ring; r < rows + ring; r += 1) {
+    for (let c = -ring; c < cols + ring; c += 1) {
+      const inside = r >= 0 && r < rows && c >= 0 && c < cols;
+      const wrapped = ((r + rows) % rows) * cols + ((c + cols) % cols);
+      items.push(inside ? makeCell(wrapped) : makeGhost(wrapped, r, c, rows, cols));
+    }
+  }
+  grid.replaceChildren(...items);
+  focused = Math.min(focused, rows * cols - 1);
+}
+
+function makeCell(cell) {
+  const button = make("button", {
+    className: "cell",
+    data: { cell: String(cell) },
+    attrs: { type: "button" },
+  });
+  for (const part of ["name", "mark", "value", "best", "plan"]) {
+    button.append(make("span", { className: `cell-${part}`, attrs: { "aria-hidden": "true" } }));
+  }
+  button.addEventListener("click", () => {
+    focused = cell;
+    onCell(cell);
+  });
+  return button;
+}
+
+// A cut-off copy of the cell on the opposite edge, beside the board's edge: for the eye only.
+function makeGhost(cell, r, c, rows, cols) {
+  const edges = [r < 0 ? "top" : r >= rows ? "bottom" : "", c < 0 ? "left" : c >= cols ? "right" : ""];
+  const className = ["ghost", ...edges.filter(Boolean).map((edge) => `ghost-${edge}`)].join(" ");
+  return make(
+    "div",
+    { className, data: { ghostOf: String(cell) }, attrs: { "aria-hidden": "true" } },
+    make("span", { className: "cell-mark" }),
+  );
+}
 
 // ---------------------------------------------------------------- drawing
 
 export function renderBoard() {
-  ensureCells();
-  const marks = board();
-  const values = overlayValues();
-  const playable = !state.busy && !state.error && gameStatus() === "in_progress" && !isComputerTurn();
-  const line = isOver() ? lineCells(marks, variant()) : new Set();
-  $("board").classList.toggle("with-overlay", values !== null);
-  for (const button of $("board").children) {
-    renderCell(button, { marks, values, playable, line });
-  }
-}
-
-// The buttons are made once per board shape and then only updated, so that focus stays where it is.
-function ensureCells() {
-  const { rows, cols } = variant();
-  const grid = $("board");
-  if (grid.children.length === rows * cols && grid.dataset.cols === String(cols)) {
+  const facts = variant();
+  if (!facts) {
     return;
   }
-  grid.replaceChildren();
-  grid.dataset.cols = String(cols);
-  grid.style.setProperty("--cols", String(cols));
-  for (let cell = 0; cell < rows * cols; cell += 1) {
-    grid.append(makeCell(cell));
+  ensureCells(facts);
+  const editing = state.editor !== null;
+  const marks = editing ? state.editor.board : board();
+  const context = {
+    marks,
+    editing,
+    values: editing ? null : overlayValues(),
+    playable: editing || (!state.busy && !state.error && gameStatus() === "in_progress" && !isComputerTurn()),
+    line: new Set(editing ? [] : (currentAnalysis()?.lines || []).flat()),
+    plan: editing ? new Map() : mainlinePlan(),
+  };
+  const grid = $("board");
+  grid.dataset.overlay = context.values ? context.values.mode : "off";
+  grid.classList.toggle("editing", editing);
+  for (const button of grid.querySelectorAll(".cell")) {
+    renderCell(button, context);
+  }
+  for (const ghost of grid.querySelectorAll(".ghost")) {
+    const cell = Number(ghost.dataset.ghostOf);
+    ghost.dataset.mark = marks[cell];
+    ghost.classList.toggle("line", context.line.has(cell));
+    setText(ghost.firstChild, marks[cell] === EMPTY ? "" : marks[cell]);
+  }
+  renderTabStop();
+  $("torus-note").hidden = !facts.torus;
+}
+
+function renderTabStop() {
+  for (const button of $("board").querySelectorAll(".cell")) {
+    button.tabIndex = Number(button.dataset.cell) === focused ? 0 : -1;
   }
 }
 
-function makeCell(cell) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "cell";
-  button.dataset.cell = String(cell);
-  button.dataset.key = cellName(cell);
-  for (const part of ["key", "mark", "value", "best"]) {
-    const span = document.createElement("span");
-    span.className = `cell-${part}`;
-    span.setAttribute("aria-hidden", "true");
-    button.append(span);
-  }
-  button.querySelector(".cell-key").textContent = cellName(cell);
-  button.addEventListener("click", () => humanMove(cell));
-  return button;
-}
-
-// The values to show on the free cells, or null when the analysis is hidden or not there yet.
+// The overlay shows on a human's turn only: the computer's options are not the player's.
 function overlayValues() {
   const analysis = currentAnalysis();
-  if (!state.overlay || !analysis || analysis.status !== "in_progress") {
+  const mode = state.settings.overlay;
+  const humansTurn = !vsComputer() || toMove() === state.settings.human;
+  if (mode === "off" || !humansTurn || !analysis || analysis.status !== "in_progress") {
     return null;
   }
   return {
-    moves: new Map(analysis.moves.map((move) => [move.cell, move])),
+    mode,
+    moves: new Map(
+      analysis.moves.map((move) => [move.cell, { ...move, strength: strength(move, analysis) }]),
+    ),
     best: new Set(analysis.best_moves),
   };
 }
 
-function renderCell(button, { marks, values, playable, line }) {
+// 3 for the fastest win or the slowest loss among the moves with that result, down to 1 for the slowest
+// win or the fastest loss; draws are all alike.
+function strength(move, analysis) {
+  const alike = analysis.moves.filter((other) => other.result === move.result).map((m) => m.remoteness);
+  const [low, high] = [Math.min(...alike), Math.max(...alike)];
+  if (move.result === "draw" || low === high) {
+    return 3;
+  }
+  const goodness = move.result === "win" ? high - move.remoteness : move.remoteness - low;
+  return 1 + Math.round((2 * goodness) / (high - low));
+}
+
+// The main line's cells, numbered from 1, with the side that plays each; empty unless it is shown.
+function mainlinePlan() {
+  const line = state.mainline;
+  if (!line || line.state !== "ready" || !line.shown) {
+    return new Map();
+  }
+  const sides = [line.from, line.from === "X" ? "O" : "X"];
+  return new Map(line.cells.map((cell, index) => [cell, { number: index + 1, side: sides[index % 2] }]));
+}
+
+function renderCell(button, { marks, editing, values, playable, line, plan }) {
   const cell = Number(button.dataset.cell);
   const mark = marks[cell];
   const move = values && mark === EMPTY ? values.moves.get(cell) : undefined;
   const best = Boolean(move && values.best.has(cell));
-  const inLine = line.has(cell);
+  const showValue = Boolean(move && values.mode === "values");
+  const planned = plan.get(cell);
   button.dataset.mark = mark;
-  button.classList.toggle("line", inLine);
-  setData(button, "result", move && move.result);
-  setData(button, "remoteness", move && String(move.remoteness));
+  button.classList.toggle("line", line.has(cell));
+  setData(button, "result", showValue ? move.result : undefined);
+  setData(button, "remoteness", showValue ? String(move.remoteness) : undefined);
+  setData(button, "strength", showValue ? String(move.strength) : undefined);
   setData(button, "best", best ? "true" : undefined);
+  setData(button, "plan", planned ? String(planned.number) : undefined);
+  setData(button, "planSide", planned ? planned.side : undefined);
   button.classList.toggle("best", best);
-  button.setAttribute("aria-disabled", String(!(playable && mark === EMPTY)));
-  const label = cellLabel({ name: cellName(cell), ...cellPosition(cell), mark, value: move, best });
-  button.setAttribute("aria-label", inLine ? `${label}, in the line` : label);
+  button.setAttribute("aria-disabled", String(!(playable && (editing || mark === EMPTY))));
+  const name = cellName(cell);
+  const label = cellLabel({ name, ...cellPosition(cell), mark, value: showValue ? move : null, best });
+  const extras = [line.has(cell) ? "in the line" : "", planned ? `main line move ${planned.number}` : ""];
+  button.setAttribute("aria-label", [label, ...extras.filter(Boolean)].join(", "));
+  setText(button.querySelector(".cell-name"), name);
   setText(button.querySelector(".cell-mark"), mark === EMPTY ? "" : mark);
-  setText(button.querySelector(".cell-value"), move ? valueWords(move) : "");
+  setText(button.querySelector(".cell-value"), showValue ? valueWords(move) : "");
   setText(button.querySelector(".cell-best"), best ? "★ best" : "");
-}
-
-// ---------------------------------------------------------------- keys
-
-// Digits typed into a select or a text field belong to it; checkboxes and radios have no use for them.
-function isTextEntry(target) {
-  return Boolean(
-    target.closest && target.closest("select, textarea, input:not([type='checkbox']):not([type='radio'])"),
-  );
-}
-
-function keyNumber(event) {
-  const match = /^Numpad([1-9])$/.exec(event.code) || /^([1-9])$/.exec(event.key);
-  return match ? Number(match[1]) : null;
-}
-
-const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-
-// Arrow keys move the focus from cell to cell, wrapping around at the edges.
-function moveFocus(event) {
-  const step = ARROWS[event.key];
-  const cell = event.target.closest && event.target.closest(".cell");
-  if (!step || !cell) {
-    return false;
-  }
-  const { rows, cols } = variant();
-  const { row, col } = cellPosition(Number(cell.dataset.cell));
-  const next = ((row + step[0] + rows) % rows) * cols + ((col + step[1] + cols) % cols);
-  $("board").children[next].focus();
-  event.preventDefault();
-  return true;
-}
-
-export function onKeyDown(event) {
-  if (event.defaultPrevented || event.ctrlKey || event.altKey || event.metaKey) {
-    return;
-  }
-  if (moveFocus(event) || !state.settings.shortcuts || isTextEntry(event.target)) {
-    return;
-  }
-  const key = keyNumber(event);
-  const { rows, cols } = variant();
-  const cell = key === null ? null : cellOfKey(key, rows, cols);
-  if (cell === null) {
-    return;
-  }
-  event.preventDefault();
-  humanMove(cell);
+  setText(button.querySelector(".cell-plan"), planned ? String(planned.number) : "");
 }

@@ -1,100 +1,83 @@
-// The controls: the settings form (opponent, sides, variant, the computer's policy) and the buttons
-// under the board. The variants come from GET /variants; the policies are those of POST /move.
+// The controls: the settings (opponent, sides, the computer's policy and depth from GET /policies and
+// the variant's depth range, the overlay, the keys), the new-game settings, and the buttons under the
+// board. The settings are remembered on the device (prefs.js).
 
 import * as api from "./api.js";
-import { $, setText } from "./dom.js";
-import { newGame } from "./flow.js";
-import { undoLength } from "./game.js";
-import { DEFAULT_DEPTH, humanSide, render, state, variant, vsComputer } from "./state.js";
+import { $, fillSelect, option, setText } from "./dom.js";
+import { canRedo, canUndo, newGame, show } from "./flow.js";
+import { savePrefs } from "./prefs.js";
+import { atEnd, currentAnalysis, isComputerTurn, render, state, variant, vsComputer } from "./state.js";
+import { linkToGame } from "./url.js";
 
-// The policies of POST /move, strongest first.
-const POLICIES = [
-  {
-    name: "perfect",
-    label: "Perfect",
-    summary: "Always a best move: the fastest win, else a draw, else the slowest loss.",
-  },
-  {
-    name: "random-best",
-    label: "Perfect, varied",
-    summary: "A best move drawn at random: never gives away value, varies its games.",
-  },
-  { name: "human", label: "Tricky", summary: "A best move that leaves you the most ways to go wrong." },
-  { name: "strategy", label: "Rule list", summary: "Win, block, centre, corner: fixed rules, no search." },
-  {
-    name: "depth",
-    label: "Look-ahead",
-    summary: "Searches a few plies ahead and guesses beyond: pick the depth.",
-  },
-  { name: "random", label: "Random", summary: "Any legal move, drawn at random." },
-];
-const DEPTHS = [1, 2, 3, 4, 5, 6, 7, 8];
-
-function option(value, text) {
-  const element = document.createElement("option");
-  element.value = String(value);
-  element.textContent = text;
-  return element;
-}
-
-function fillSelect(select, options, selected) {
-  select.replaceChildren(...options);
-  select.value = String(selected);
-}
-
-export function populateStaticChoices() {
+export async function loadPolicies() {
+  const { policies, default_depth: defaultDepth } = await api.getPolicies();
+  state.policies = policies;
+  state.defaultDepth = defaultDepth;
   fillSelect(
     $("policy"),
-    POLICIES.map((p) => option(p.name, p.label)),
+    policies.map((p) => option(p.name, p.name)),
     state.settings.policy,
   );
-  fillSelect(
-    $("depth"),
-    DEPTHS.map((d) => option(d, String(d))),
-    state.settings.depth,
-  );
 }
 
-function populateVariants() {
-  const choices = [...state.variants.values()].map((v) =>
-    option(v.name, v.misere ? `${v.name} (three in a row loses)` : v.name),
-  );
-  fillSelect($("variant"), choices, state.settings.variant);
-}
-
-// Without the list the page still plays, with normal rules; the failure is kept to be said with the game.
-export async function loadVariants() {
-  try {
-    const { variants } = await api.getVariants();
-    state.variants = new Map(variants.map((v) => [v.name, v]));
-  } catch (error) {
-    state.event = `The variants could not be loaded (${error.message}); playing normal rules.`;
+// Settings read from the device may name a policy the service no longer has: the first one then.
+export function settleSettings() {
+  const names = state.policies.map((p) => p.name);
+  if (!names.includes(state.settings.policy)) {
+    state.settings.policy = names[0];
   }
-  populateVariants();
+  if (!["off", "hint", "values"].includes(state.settings.overlay)) {
+    state.settings.overlay = "off";
+  }
 }
 
-export function readSettings() {
-  const form = $("settings");
-  const data = new FormData(form);
+function readSettings() {
+  const data = new FormData($("settings"));
   state.settings = {
+    ...state.settings,
     mode: data.get("mode") || "computer",
     human: data.get("human") || "X",
-    first: data.get("first") || "X",
-    variant: data.get("variant") || "normal",
-    policy: data.get("policy") || "perfect",
-    depth: Number(data.get("depth") || DEFAULT_DEPTH),
+    policy: data.get("policy") || state.settings.policy,
+    depth: Number(data.get("depth") || state.settings.depth),
     shortcuts: $("shortcuts").checked,
   };
 }
 
-// The computer's policy and the keys do not change the game itself, so they do not start a new one.
-export function onSettingsChange(event) {
+export function remember() {
+  savePrefs(state.settings, state.game);
+}
+
+// The opponent, the sides and the computer's settings do not change the game: the same position is
+// shown again, and the computer moves if it is now its turn at the end of the game.
+export function onSettingsChange() {
   readSettings();
-  if (["policy", "depth", "shortcuts"].includes(event.target.name)) {
-    render();
-    return;
-  }
+  remember();
+  state.live = true;
+  show("Settings changed.");
+}
+
+export function onOverlayChange(event) {
+  state.settings.overlay = event.target.value;
+  remember();
+  render();
+}
+
+export function onFirstChange(event) {
+  state.game.first = event.target.value;
+  state.game.start = null;
   newGame();
+  remember();
+}
+
+// The depth the variant allows: from its `depth` range, the default where the setting is out of it.
+function depthChoices() {
+  const { min, max, default: preset } = variant().depth;
+  const depths = [];
+  for (let depth = min; depth <= max; depth += 1) {
+    depths.push(depth);
+  }
+  const wanted = state.settings.depth;
+  return { depths, chosen: wanted >= min && wanted <= max ? wanted : preset };
 }
 
 export function renderSettings() {
@@ -102,13 +85,46 @@ export function renderSettings() {
   for (const field of document.querySelectorAll("[data-for='computer']")) {
     field.hidden = !computer;
   }
-  document.querySelector("[data-for='depth']").hidden = !computer || state.settings.policy !== "depth";
-  const policy = POLICIES.find((p) => p.name === state.settings.policy);
+  document.querySelector(`input[name='mode'][value='${state.settings.mode}']`).checked = true;
+  $("human-side").value = state.settings.human;
+  $("policy").value = state.settings.policy;
+  $("shortcuts").checked = state.settings.shortcuts;
+  $("first").value = state.game.first;
+  const policy = state.policies.find((p) => p.name === state.settings.policy);
   setText($("policy-summary"), policy ? policy.summary : "");
-  setText($("variant-rules"), variant().rules || "");
+  document.querySelector("[data-for='depth']").hidden = !computer || !policy?.uses_depth;
+  const { depths, chosen } = depthChoices();
+  const select = $("depth");
+  if (select.dataset.range !== depths.join(",")) {
+    fillSelect(
+      select,
+      depths.map((d) => option(d, String(d))),
+      chosen,
+    );
+    select.dataset.range = depths.join(",");
+  }
+  select.value = String(chosen);
+  state.settings.depth = chosen;
+  document.querySelector(`input[name='overlay'][value='${state.settings.overlay}']`).checked = true;
 }
 
 export function renderControls() {
-  $("undo").disabled = undoLength(state.moves, state.settings.first, humanSide()) === null;
-  $("overlay-toggle").checked = state.overlay;
+  const editing = state.editor !== null;
+  $("undo").disabled = editing || state.busy || !canUndo();
+  $("redo").disabled = editing || state.busy || !canRedo();
+  const analysis = currentAnalysis();
+  const computerToPlay = analysis && analysis.status === "in_progress" && isComputerTurn();
+  $("play-on").hidden = editing || !computerToPlay || state.busy || (atEnd() && state.live);
+  $("edit").disabled = editing;
+  $("new-game").disabled = editing;
+}
+
+export async function copyLink() {
+  const link = linkToGame(state.game, variant().cols);
+  try {
+    await navigator.clipboard.writeText(link);
+    setText($("copy-state"), "Link copied.");
+  } catch {
+    setText($("copy-state"), `Copy this link: ${link}`);
+  }
 }

@@ -1,10 +1,12 @@
-// The flow of a game: new game, moves, the computer's replies, undo, and the service's failures.
-// Each change of the moves starts a new generation, so that answers about an older position are dropped.
+// The flow of a game: new games, moves, the computer's replies, stepping through the moves, undo and
+// redo, and the service's failures. Each change of the position starts a new generation, so that
+// answers about an older position are dropped.
 
 import * as api from "./api.js";
-import { EMPTY, undoLength } from "./game.js";
+import { EMPTY, redoTarget, undoTarget } from "./game.js";
 import { loadReview } from "./review.js";
 import {
+  atEnd,
   board,
   cellName,
   currentAnalysis,
@@ -13,23 +15,53 @@ import {
   render,
   state,
   toMove,
+  variant,
   vsComputer,
 } from "./state.js";
+import { saveGameToUrl } from "./url.js";
 
-export function newGame() {
-  state.moves = [];
-  const who = vsComputer() ? `you play ${state.settings.human} against the computer` : "two players";
-  restart(`New ${state.settings.variant} game: ${who}, ${state.settings.first} moves first.`);
+const analyses = new Map(); // "variant board to_move" -> analysis; each position's value never changes
+const KEPT_ANALYSES = 500;
+
+async function analysisOf(position) {
+  const key = `${position.variant} ${position.board} ${position.toMove}`;
+  if (!analyses.has(key)) {
+    const answer = await api.analyze(position);
+    if (analyses.size >= KEPT_ANALYSES) {
+      analyses.delete(analyses.keys().next().value);
+    }
+    analyses.set(key, answer);
+  }
+  return analyses.get(key);
 }
 
-// The moves changed: forget what belonged to the old position and analyse the new one.
-function restart(event) {
+// Starts the game `game` ({ variant, first, start, moves, ply }): a new entry in the history when
+// `push`, and the computer may move by itself when `live`.
+export function startGame(game, { event, live = true, push = true }) {
+  state.game = { start: null, moves: [], ...game };
+  state.game.ply = game.ply ?? state.game.moves.length;
+  state.live = live;
+  state.review = null;
+  show(event, { push });
+}
+
+export function newGame() {
+  const who = vsComputer() ? `you play ${state.settings.human} against the computer` : "two players";
+  startGame(
+    { variant: state.game.variant, first: state.game.first },
+    { event: `New ${state.game.variant} game: ${who}, ${state.game.first} moves first.` },
+  );
+}
+
+// The position changed (a move, a step, a new game): forget what belonged to the old one, put the game
+// in the URL and analyse the position shown.
+export function show(event, { push = false } = {}) {
   state.generation += 1;
   state.analysis = null;
   state.mainline = null;
-  state.review = null;
   state.error = null;
   state.event = event;
+  saveGameToUrl(state.game, variant().cols, { push });
   advance();
 }
 
@@ -38,19 +70,18 @@ async function advance() {
   state.busy = true;
   render();
   try {
-    const analysis = await api.analyze({ board: board(), toMove: toMove(), variant: state.settings.variant });
+    const analysis = await analysisOf({ board: board(), toMove: toMove(), variant: state.game.variant });
     if (generation !== state.generation) {
       return;
     }
     state.analysis = analysis;
-    if (analysis.status !== "in_progress") {
-      finishGame(generation);
-    } else if (isComputerTurn()) {
+    if (analysis.status === "in_progress" && isComputerTurn() && atEnd() && state.live) {
       await playComputer(generation);
-    } else {
-      state.busy = false;
-      render();
+      return;
     }
+    state.busy = false;
+    render();
+    loadReview();
   } catch (error) {
     if (generation === state.generation) {
       fail(error, advance);
@@ -58,17 +89,19 @@ async function advance() {
   }
 }
 
+function policyOf(name) {
+  return state.policies.find((policy) => policy.name === name);
+}
+
 async function playComputer(generation) {
-  state.busy = true;
-  render();
-  const { variant: variantName, policy, depth } = state.settings;
+  const { policy, depth } = state.settings;
   const side = toMove();
   const answer = await api.computerMove({
     board: board(),
     toMove: side,
-    variant: variantName,
+    variant: state.game.variant,
     policy,
-    depth,
+    depth: policyOf(policy)?.uses_depth ? depth : undefined,
   });
   if (generation !== state.generation) {
     return;
@@ -77,14 +110,15 @@ async function playComputer(generation) {
   if (!Number.isInteger(cell) || board()[cell] !== EMPTY) {
     throw new Error(`the computer chose cell ${cell}, which is not free`);
   }
-  state.moves.push(cell);
-  restart(`The computer (${side}) played ${cellName(cell)}.`);
+  play(cell, `The computer (${side}) played ${cellName(cell)}.`);
 }
 
-function finishGame(generation) {
-  state.busy = false;
-  render();
-  loadReview(generation);
+// Plays `cell` at the cursor: the moves after it (if the cursor was back in the game) are dropped.
+function play(cell, event) {
+  const { moves, ply } = state.game;
+  state.game.moves = [...moves.slice(0, ply), cell];
+  state.game.ply = ply + 1;
+  show(event);
 }
 
 function fail(error, retry) {
@@ -104,10 +138,11 @@ export function humanMove(cell) {
   }
   const analysis = currentAnalysis();
   if (!analysis || analysis.status !== "in_progress") {
-    say("The game is over: press New game to play again.");
+    say("The game is over here: step back, or press New game to play again.");
     return;
   }
   if (isComputerTurn()) {
+    say("It is the computer's turn here: press Let the computer play, or step to your move.");
     return;
   }
   if (board()[cell] !== EMPTY) {
@@ -115,18 +150,50 @@ export function humanMove(cell) {
     return;
   }
   const side = toMove();
-  state.moves.push(cell);
-  restart(vsComputer() ? `You played ${cellName(cell)}.` : `${side} played ${cellName(cell)}.`);
+  state.live = true;
+  play(cell, vsComputer() ? `You played ${cellName(cell)}.` : `${side} played ${cellName(cell)}.`);
+}
+
+// Plays on from the position shown: the moves after it go, and the computer moves if it is its turn.
+export function playOn() {
+  state.game.moves = state.game.moves.slice(0, state.game.ply);
+  state.live = true;
+  show("Playing on from here.");
+}
+
+export function goTo(ply) {
+  const target = Math.min(Math.max(ply, 0), state.game.moves.length);
+  if (target === state.game.ply || state.editor !== null) {
+    return;
+  }
+  state.game.ply = target;
+  show(target === 0 ? "The start of the game." : `After move ${target}.`);
+}
+
+export function step(delta) {
+  goTo(state.game.ply + delta);
 }
 
 export function undo() {
-  const keep = undoLength(state.moves, state.settings.first, humanSide());
-  if (keep === null) {
-    return;
+  const target = undoTarget(state.game.ply, state.game.first, humanSide());
+  if (target !== null) {
+    goTo(target);
   }
-  const taken = state.moves.length - keep;
-  state.moves = state.moves.slice(0, keep);
-  restart(taken === 1 ? "One move taken back." : `${taken} moves taken back.`);
+}
+
+export function redo() {
+  const target = redoTarget(state.game.ply, state.game.moves.length, state.game.first, humanSide());
+  if (target !== null) {
+    goTo(target);
+  }
+}
+
+export function canUndo() {
+  return undoTarget(state.game.ply, state.game.first, humanSide()) !== null;
+}
+
+export function canRedo() {
+  return !atEnd();
 }
 
 // Runs the step that failed again; that step does not clear the error itself, so it is cleared here first.

@@ -1,4 +1,5 @@
-// The game as a list of moves: boards, turns, undo and the keypad layout. No DOM, no HTTP.
+// The game as a start board and a list of moves: boards, turns, undo and redo, cell names, the keypad
+// layout and variant names. No DOM, no HTTP; every rule of the game itself is the service's.
 
 export const EMPTY = ".";
 
@@ -11,31 +12,48 @@ export function playerOf(ply, first) {
   return ply % 2 === 0 ? first : other(first);
 }
 
-export function sideToMove(moves, first) {
-  return playerOf(moves.length, first);
+export function emptyBoard(cells) {
+  return EMPTY.repeat(cells);
 }
 
-export function boardOf(moves, first, size) {
-  const cells = Array(size).fill(EMPTY);
-  moves.forEach((cell, ply) => {
+// The board after the first `count` moves, played from `start` with `first` to move.
+export function boardAfter(start, first, moves, count = moves.length) {
+  const cells = [...start];
+  moves.slice(0, count).forEach((cell, ply) => {
     cells[cell] = playerOf(ply, first);
   });
   return cells.join("");
 }
 
-// How many moves to keep on Undo, or null when there is nothing to take back.
-// Against the computer (`human` is "X" or "O") the human's last move goes, with every reply after
-// it, so that it is the human's turn again; between two humans the last move goes.
-export function undoLength(moves, first, human) {
+// The ply to step back to on Undo, or null when there is nothing to take back. Against the computer
+// (`human` is "X" or "O") back to the human's last move, so that it is the human's turn again;
+// between two humans one ply.
+export function undoTarget(ply, first, human) {
   if (human === null) {
-    return moves.length > 0 ? moves.length - 1 : null;
+    return ply > 0 ? ply - 1 : null;
   }
-  for (let ply = moves.length - 1; ply >= 0; ply -= 1) {
-    if (playerOf(ply, first) === human) {
-      return ply;
+  for (let back = ply - 1; back >= 0; back -= 1) {
+    if (playerOf(back, first) === human) {
+      return back;
     }
   }
   return null;
+}
+
+// The ply to step forward to on Redo: the human's next turn (or the end), or null at the end.
+export function redoTarget(ply, length, first, human) {
+  if (ply >= length) {
+    return null;
+  }
+  if (human === null) {
+    return ply + 1;
+  }
+  for (let next = ply + 1; next < length; next += 1) {
+    if (playerOf(next, first) === human) {
+      return next;
+    }
+  }
+  return length;
 }
 
 // Keys 1-9 as on a numeric keypad: 7 8 9 is the top row, 4 5 6 the middle, 1 2 3 the bottom.
@@ -58,40 +76,47 @@ export function keyOfCell(cell, rows, cols) {
   return (2 - row) * 3 + col + 1;
 }
 
-const DIRECTIONS = [
-  [0, 1],
-  [1, 0],
-  [1, 1],
-  [1, -1],
-];
-
-// The k cells from (row, col) in direction (dr, dc), or null where the board ends first.
-function lineFrom(row, col, [dr, dc], k, rows, cols) {
-  const cells = [];
-  for (let step = 0; step < k; step += 1) {
-    const r = row + dr * step;
-    const c = col + dc * step;
-    if (r < 0 || r >= rows || c < 0 || c >= cols) {
-      return null;
-    }
-    cells.push(r * cols + c);
+// A cell's name: its key on a 3 by 3 board, else its column letter and row number ("a1" top left).
+export function cellNameOf(cell, rows, cols) {
+  const key = keyOfCell(cell, rows, cols);
+  if (key !== null) {
+    return String(key);
   }
-  return cells;
+  return `${"abcdefgh"[cell % cols]}${Math.floor(cell / cols) + 1}`;
 }
 
-// The cells of every line of k equal marks: what ended the game, under either rule.
-export function lineCells(board, { rows, cols, k }) {
-  const found = new Set();
-  for (let row = 0; row < rows; row += 1) {
-    for (let col = 0; col < cols; col += 1) {
-      for (const direction of DIRECTIONS) {
-        const cells = lineFrom(row, col, direction, k, rows, cols);
-        const mark = cells && board[cells[0]];
-        if (mark && mark !== EMPTY && cells.every((cell) => board[cell] === mark)) {
-          cells.forEach((cell) => found.add(cell));
-        }
-      }
-    }
+// The name of any variant, as GET /variants `naming` spells it: {rows}x{cols}k{k}[-torus][-misere].
+export function variantName({ rows, cols, k, torus, misere }) {
+  return `${rows}x${cols}k${k}${torus ? "-torus" : ""}${misere ? "-misere" : ""}`;
+}
+
+// A board with "/" between its rows, as the API accepts it and as the page writes it in links.
+export function withRows(board, cols) {
+  const rows = [];
+  for (let start = 0; start < board.length; start += cols) {
+    rows.push(board.slice(start, start + cols));
   }
-  return found;
+  return rows.join("/");
+}
+
+// Moves from the empty board that reach `start` with `toMove` next, for POST /review (which replays a
+// game from the empty board): each side's marks in turn. The start board is one the service has
+// accepted with no line on it, so no order of its marks completes a line on the way.
+export function openingOf(start, toMove) {
+  const xs = [];
+  const os = [];
+  [...start].forEach((mark, cell) => (mark === "X" ? xs : mark === "O" ? os : []).push(cell));
+  let first = toMove;
+  if (xs.length !== os.length) {
+    first = xs.length > os.length ? "X" : "O";
+  }
+  const [mine, theirs] = first === "X" ? [xs, os] : [os, xs];
+  const moves = [];
+  mine.forEach((cell, index) => {
+    moves.push(cell);
+    if (index < theirs.length) {
+      moves.push(theirs[index]);
+    }
+  });
+  return { first, moves };
 }

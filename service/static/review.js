@@ -1,86 +1,105 @@
-// The review panel: once a game is over, every move judged against perfect play (POST /review).
+// The review of the game (POST /review): every ply judged against perfect play, shown in the move list,
+// the chart and this panel once the game is over, or all along while the values are shown.
+// POST /review replays a game from the empty board, so a game set up in the editor is sent as an opening
+// that reaches its start (each side's marks in turn) followed by its moves; only its own plies are kept.
 
 import * as api from "./api.js";
-import { $, setText } from "./dom.js";
-import { cellName, loadPanel, state } from "./state.js";
-import { countWords, gameOverWords, valueWords } from "./words.js";
+import { $, isNarrow, make, prefersReducedMotion, setText } from "./dom.js";
+import { openingOf } from "./game.js";
+import { gameFinished, loadPanel, state, variant } from "./state.js";
+import { VERDICT_LEGEND, gameOverWords, summaryWords } from "./words.js";
 
-const VERDICTS = ["best", "slower", "mistake", "blunder"];
-
-export async function loadReview(generation) {
-  const { variant: variantName, first } = state.settings;
-  await loadPanel("review", generation, async () => {
-    const data = await api.review({ moves: [...state.moves], variant: variantName, first });
-    if (!Array.isArray(data.plies)) {
-      throw new Error("the review has no plies");
-    }
-    return { data };
-  });
+function reviewKey() {
+  const { variant: name, first, start, moves } = state.game;
+  return JSON.stringify([name, first, start, moves]);
 }
 
+export function currentReview() {
+  return state.review && state.review.key === reviewKey() ? state.review : null;
+}
+
+// Asks for the review of the moves as they stand, unless it is there already (or `again` after a failure).
+export async function loadReview({ again = false } = {}) {
+  const { variant: name, first, start, moves } = state.game;
+  const key = reviewKey();
+  if (moves.length === 0 || (currentReview() && !again)) {
+    return;
+  }
+  const opening = start ? openingOf(start, first) : { first, moves: [] };
+  await loadPanel(
+    "review",
+    () => state.review?.key === key,
+    async () => {
+      const data = await api.review({
+        moves: [...opening.moves, ...moves],
+        variant: name,
+        first: opening.first,
+      });
+      if (!Array.isArray(data.plies)) {
+        throw new Error("the review has no plies");
+      }
+      const plies = data.plies.slice(opening.moves.length).map((ply, index) => ({ ...ply, ply: index + 1 }));
+      return { status: data.status, plies };
+    },
+    { key },
+  );
+}
+
+// The review is shown with the values, or once the game is over whatever the overlay.
+export function reviewShown() {
+  const review = currentReview();
+  if (!review || state.editor !== null) {
+    return null;
+  }
+  const over = gameFinished() || (review.state === "ready" && review.status !== "in_progress");
+  return state.settings.overlay === "values" || over ? review : null;
+}
+
+// The plies with their verdicts, when the review is ready and shown.
+export function reviewedPlies() {
+  const review = reviewShown();
+  return review && review.state === "ready" ? review.plies : null;
+}
+
+let scrolledFor = null; // the review already brought into view (once per game)
+
 export function renderReview() {
+  const review = reviewShown();
   const section = $("review");
-  const review = state.review;
   section.hidden = !review;
   if (!review) {
     return;
   }
   section.dataset.state = review.state;
-  const list = $("review-list");
-  if (review.state !== "ready") {
-    list.replaceChildren();
-    setText($("review-summary"), "");
-    setText(
-      $("review-state"),
-      review.state === "loading" ? "Reviewing the game…" : `No review: ${review.message}`,
-    );
+  $("review-retry").hidden = review.state !== "error";
+  const ready = review.state === "ready";
+  if (review.state === "loading") {
+    setText($("review-state"), "Reviewing the game…");
+  } else if (review.state === "error") {
+    setText($("review-state"), `No review: ${review.message}`);
+  } else {
+    const outcome =
+      review.status === "in_progress" ? "The game so far." : gameOverWords(review.status, variant());
+    setText($("review-state"), `${outcome} Every move judged against perfect play:`);
+  }
+  setText($("review-summary"), ready ? summaryWords(review.plies) : "");
+  renderLegend();
+  if (ready && review.status !== "in_progress" && scrolledFor !== review.key && state.live && isNarrow()) {
+    scrolledFor = review.key;
+    section.scrollIntoView({ block: "start", behavior: prefersReducedMotion() ? "auto" : "smooth" });
+  }
+}
+
+function renderLegend() {
+  const legend = $("verdict-legend");
+  if (legend.children.length > 0) {
     return;
   }
-  const { data } = review;
-  setText($("review-state"), `${gameOverWords(data.status)} Every move, judged against perfect play:`);
-  list.replaceChildren(...data.plies.map(reviewRow));
-  setText($("review-summary"), summaryWords(data.summary));
-}
-
-function reviewRow(ply) {
-  const item = document.createElement("li");
-  item.dataset.ply = String(ply.ply);
-  item.dataset.player = ply.player;
-  item.dataset.cell = String(ply.cell);
-  item.dataset.verdict = ply.verdict;
-  const move = document.createElement("span");
-  move.className = "review-move";
-  move.textContent = `${ply.player}→${cellName(ply.cell)}`;
-  const verdict = document.createElement("span");
-  verdict.className = `review-verdict verdict-${ply.verdict}`;
-  verdict.textContent = ply.verdict;
-  const detail = document.createElement("span");
-  detail.className = "review-detail";
-  detail.textContent = reviewDetail(ply);
-  item.append(move, " ", verdict, " ", detail);
-  return item;
-}
-
-function reviewDetail(ply) {
-  const played = ply.played ? valueWords(ply.played) : "";
-  if (ply.verdict === "best" || !ply.before) {
-    return played;
+  for (const [name, meaning] of VERDICT_LEGEND) {
+    const slug = name.replace(" ", "-");
+    legend.append(
+      make("dt", {}, make("span", { className: `review-verdict verdict-${slug}`, text: name })),
+      make("dd", { text: meaning }),
+    );
   }
-  const best = (ply.best_moves || []).map(cellName).join(", ");
-  return `${played}; best ${best ? `was ${best}, which ` : ""}${valueWords(ply.before)}`;
-}
-
-function summaryWords(summary) {
-  if (!summary) {
-    return "";
-  }
-  return ["X", "O"]
-    .filter((side) => summary[side])
-    .map((side) => `${side}: ${VERDICTS.map((v) => verdictCount(summary[side][v] ?? 0, v)).join(", ")}`)
-    .join(" · ");
-}
-
-// "2 best", "0 slower", "1 mistake", "3 blunders".
-function verdictCount(count, verdict) {
-  return ["mistake", "blunder"].includes(verdict) ? countWords(count, verdict) : `${count} ${verdict}`;
 }

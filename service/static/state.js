@@ -1,38 +1,34 @@
-// The page's state and what follows from it: the variant, the board, whose turn, the current analysis.
-// Only the moves and the settings are kept; everything else is derived, so it cannot disagree with them.
+// The page's state and what follows from it: the variant, the position at the cursor, whose turn, the
+// current analysis. The game is kept as a start board, the side that moves first from it and the moves;
+// boards and turns are derived from them, so they cannot disagree.
 
-import { boardOf, keyOfCell, sideToMove } from "./game.js";
-
-export const DEFAULT_DEPTH = 3;
-export const FALLBACK_VARIANT = {
-  name: "normal",
-  rules: "Three in a row wins; a full board without a line is a draw.",
-  rows: 3,
-  cols: 3,
-  k: 3,
-  misere: false,
-};
+import { boardAfter, cellNameOf, emptyBoard, playerOf } from "./game.js";
 
 export const state = {
-  variants: new Map([[FALLBACK_VARIANT.name, FALLBACK_VARIANT]]),
+  variants: new Map(), // name -> the variant's facts (GET /variants, or GET /variants/{name})
+  presets: [], // the names GET /variants lists, in its order
+  limits: null, // GET /variants `limits`
+  policies: [], // GET /policies
+  defaultDepth: null,
   settings: {
-    mode: "computer",
+    mode: "computer", // or "humans"
     human: "X",
-    first: "X",
-    variant: "normal",
-    policy: "perfect",
-    depth: DEFAULT_DEPTH,
+    policy: null,
+    depth: null,
+    overlay: "off", // "off", "hint" (best moves only) or "values"
     shortcuts: true,
   },
-  overlay: false,
-  moves: [],
-  analysis: null, // GET /analyze of the current position, once it has arrived
-  mainline: null, // { state: "loading" | "ready" | "error", ... }
-  review: null, // { state: "loading" | "ready" | "error", ... }
+  game: { variant: null, first: "X", start: null, moves: [], ply: 0 },
+  live: false, // whether the computer may move by itself (not right after a link was opened)
+  analysis: null, // GET /analyze of the position at the cursor, once it has arrived
+  mainline: null, // { state: "loading" | "ready" | "error", shown, ... }
+  review: null, // { state: "loading" | "ready" | "error", key, ... } for the whole move list
+  editor: null, // { board, toMove, paint, error, checking } while the position editor is open
   busy: false, // waiting for the service on the game's behalf
+  waiting: null, // { detail, seconds, ... } while a table is being built
   event: "", // what just happened, in words
   error: null, // { message, retry }
-  generation: 0, // bumped whenever the game changes, so that late answers are dropped
+  generation: 0, // bumped whenever the position changes, so that late answers are dropped
 };
 
 // app.js hands in the function that draws every view, so that the game's flow and the views can ask for
@@ -48,16 +44,31 @@ export function render() {
 }
 
 export function variant() {
-  return state.variants.get(state.settings.variant) || FALLBACK_VARIANT;
+  return state.variants.get(state.game.variant) || null;
+}
+
+export function startBoard() {
+  return state.game.start || emptyBoard(variant().cells);
+}
+
+export function boardAt(ply) {
+  return boardAfter(startBoard(), state.game.first, state.game.moves, ply);
+}
+
+export function sideAt(ply) {
+  return playerOf(ply, state.game.first);
 }
 
 export function board() {
-  const { rows, cols } = variant();
-  return boardOf(state.moves, state.settings.first, rows * cols);
+  return boardAt(state.game.ply);
 }
 
 export function toMove() {
-  return sideToMove(state.moves, state.settings.first);
+  return sideAt(state.game.ply);
+}
+
+export function atEnd() {
+  return state.game.ply === state.game.moves.length;
 }
 
 export function vsComputer() {
@@ -75,7 +86,7 @@ export function isComputerTurn() {
 // The analysis of the position on the board, or null while it is on its way.
 export function currentAnalysis() {
   const analysis = state.analysis;
-  const fits = analysis && analysis.board === board() && analysis.to_move === toMove();
+  const fits = analysis && variant() && analysis.board === board() && analysis.to_move === toMove();
   return fits ? analysis : null;
 }
 
@@ -88,11 +99,14 @@ export function isOver() {
   return !["unknown", "in_progress"].includes(gameStatus());
 }
 
-// Cells are named by their keys (1-9, keypad layout) wherever the page names them.
+// The game is over at its last move (the review and the chart are then shown whatever the overlay).
+export function gameFinished() {
+  return atEnd() && isOver();
+}
+
 export function cellName(cell) {
   const { rows, cols } = variant();
-  const key = keyOfCell(cell, rows, cols);
-  return String(key === null ? cell + 1 : key);
+  return cellNameOf(cell, rows, cols);
 }
 
 export function cellPosition(cell) {
@@ -100,22 +114,19 @@ export function cellPosition(cell) {
   return { row: Math.floor(cell / cols), col: cell % cols };
 }
 
-// Fills the panel state[key] from `request` (loading, then ready or error), unless the game changed
-// since `generation`: a late answer about an older position is dropped.
-export async function loadPanel(key, generation, request) {
-  state[key] = { state: "loading" };
+// Fills the panel state[key] from `request` (loading, then ready or error), unless `current()` says
+// that the game has moved on since: a late answer about an older position or game is dropped.
+export async function loadPanel(key, current, request, extra = {}) {
+  state[key] = { state: "loading", ...extra };
   render();
+  let next;
   try {
-    const ready = await request();
-    if (generation !== state.generation) {
-      return;
-    }
-    state[key] = { state: "ready", ...ready };
+    next = { state: "ready", ...extra, ...(await request()) };
   } catch (error) {
-    if (generation !== state.generation) {
-      return;
-    }
-    state[key] = { state: "error", message: error.message };
+    next = { state: "error", ...extra, message: error.message };
   }
-  render();
+  if (current()) {
+    state[key] = next;
+    render();
+  }
 }

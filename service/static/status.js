@@ -1,8 +1,10 @@
-// What the page says about the game as a whole: the status line, the error box, and the state of the game
-// on #app's data attributes (for the stylesheet and the tests).
+// What the page says about the game as a whole: the heading, the status line (a fixed height, so that
+// the board below it never moves), the error box, and the state of the game on #app's data attributes
+// (for the stylesheet and the tests).
 
 import { $, setText } from "./dom.js";
 import {
+  atEnd,
   board,
   currentAnalysis,
   gameStatus,
@@ -10,6 +12,7 @@ import {
   isOver,
   state,
   toMove,
+  variant,
   vsComputer,
 } from "./state.js";
 import { gameOverWords } from "./words.js";
@@ -20,8 +23,17 @@ export function renderRoot() {
   root.dataset.status = gameStatus();
   root.dataset.board = board();
   root.dataset.toMove = toMove();
-  root.dataset.moves = state.moves.join(",");
-  root.dataset.variant = state.settings.variant;
+  root.dataset.moves = state.game.moves.join(",");
+  root.dataset.ply = String(state.game.ply);
+  root.dataset.variant = state.game.variant;
+  root.dataset.editing = String(state.editor !== null);
+}
+
+export function renderHeading() {
+  const facts = variant();
+  const extras = [facts.torus ? "torus" : "", facts.misere ? "misère" : ""].filter(Boolean);
+  const title = `${facts.rows}×${facts.cols} board, ${facts.k} in a row${extras.map((e) => `, ${e}`).join("")}`;
+  setText($("play-heading"), state.editor ? `Setting up a position: ${title}` : title);
 }
 
 export function renderStatus() {
@@ -38,17 +50,31 @@ function promptWords() {
   if (state.error) {
     return "";
   }
+  if (state.waiting) {
+    const { detail, seconds, attempt, attempts } = state.waiting;
+    return `Please wait: ${detail}. Trying again in ${seconds} s (${attempt} of ${attempts}).`;
+  }
+  if (state.editor) {
+    return "Click cells to set up the position.";
+  }
   if (isOver()) {
-    const status = gameStatus();
-    const winner = status === "x_won" ? "X" : status === "o_won" ? "O" : null;
-    const outcome = gameOverWords(status);
-    if (!winner || !vsComputer()) {
-      return outcome;
-    }
-    return `${outcome} ${winner === state.settings.human ? "You won." : "The computer won."}`;
+    return overWords();
   }
   if (state.busy) {
     return isComputerTurn() && currentAnalysis() ? "The computer is thinking…" : "";
   }
+  if (isComputerTurn()) {
+    return atEnd() ? "The computer's turn." : "The computer's turn here.";
+  }
   return vsComputer() ? `Your move (${toMove()}).` : `${toMove()} to move.`;
+}
+
+function overWords() {
+  const status = gameStatus();
+  const winner = status === "x_won" ? "X" : status === "o_won" ? "O" : null;
+  const outcome = gameOverWords(status, variant());
+  if (!winner || !vsComputer()) {
+    return outcome;
+  }
+  return `${outcome} ${winner === state.settings.human ? "You won." : "The computer won."}`;
 }

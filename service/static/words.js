@@ -39,11 +39,19 @@ export function verdictWords(analysis) {
   return `${prefix}draw with perfect play`;
 }
 
-export function gameOverWords(status) {
-  return status === "draw" ? "Game over: draw." : `Game over: ${statusWords(status)}.`;
+// "Game over: X wins." In misère the line's maker loses, and the sentence says so.
+export function gameOverWords(status, variant) {
+  if (status === "draw") {
+    return "Game over: draw.";
+  }
+  const winner = status === "x_won" ? "X" : "O";
+  if (variant && variant.misere) {
+    return `Game over: ${other(winner)} completed a line of ${variant.k} and so loses; ${winner} wins.`;
+  }
+  return `Game over: ${winner} wins.`;
 }
 
-// "X→5, O→7, X→3"; cells are named as on the board (their keys when the board has keys).
+// "X→5, O→7, X→3"; cells are named as on the board.
 export function sequenceWords(cells, firstSide, nameOf) {
   return cells
     .map((cell, index) => `${index % 2 === 0 ? firstSide : other(firstSide)}→${nameOf(cell)}`)
@@ -64,4 +72,66 @@ export function cellLabel({ name, row, col, mark, value, best }) {
 
 export function countWords(count, noun) {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+// ---------------------------------------------------------------- the review's verdicts
+
+// The verdict's name, phrased for the side that played it: keeping a win but slower, or a loss but
+// sooner, are both "slower" in the API.
+export function verdictName({ verdict, played }) {
+  if (verdict === "slower") {
+    return played.result === "loss" ? "faster loss" : "slower win";
+  }
+  return verdict;
+}
+
+export const VERDICT_LEGEND = [
+  ["best", "kept the exact value: the fastest win, a draw, or the slowest loss."],
+  ["slower win", "still wins, but gives the opponent more moves than needed."],
+  ["faster loss", "still loses, but sooner than it had to."],
+  ["mistake", "threw away a win for a draw, or a draw for a loss."],
+  ["blunder", "turned a win into a loss."],
+];
+
+// What a ply did, next to its verdict: "wins in 5", or what the best moves would have given.
+export function reviewDetail(ply, nameOf) {
+  const played = valueWords(ply.played);
+  if (ply.verdict === "best") {
+    return played;
+  }
+  const best = ply.best_moves.map(nameOf).join(", ");
+  if (ply.verdict === "slower") {
+    const [now, then] = [ply.played.remoteness, ply.before.remoteness];
+    const how = ply.played.result === "win" ? `wins in ${now}, not ${then}` : `loses in ${now}, not ${then}`;
+    return `${how}; best: ${best}`;
+  }
+  return `${played}; best was ${best}, which ${valueWords(ply.before)}`;
+}
+
+// The value after a ply from the side that played it, in absolute words: "X wins, 3 plies to go".
+export function afterPlyWords({ player, played }) {
+  const left = played.remoteness - 1;
+  const outcome =
+    played.result === "draw" ? "draw" : `${played.result === "win" ? player : other(player)} wins`;
+  if (left === 0) {
+    return `${outcome}, game over`;
+  }
+  return `${outcome} with perfect play, ${countWords(left, "move")} to the end`;
+}
+
+// "X: 5 best, 1 slower, 0 mistakes, 1 blunder", from the plies themselves.
+export function summaryWords(plies) {
+  return ["X", "O"]
+    .map((side) => {
+      const mine = plies.filter((ply) => ply.player === side);
+      if (mine.length === 0) {
+        return "";
+      }
+      const count = (verdict) => mine.filter((ply) => ply.verdict === verdict).length;
+      const parts = [`${count("best")} best`, `${count("slower")} slower`];
+      parts.push(countWords(count("mistake"), "mistake"), countWords(count("blunder"), "blunder"));
+      return `${side}: ${parts.join(", ")}`;
+    })
+    .filter(Boolean)
+    .join(" · ");
 }

@@ -10,7 +10,7 @@ import os
 import threading
 from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
@@ -18,7 +18,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from service.app import create_app
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page, ViewportSize
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, ViewportSize
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -96,19 +96,51 @@ def pytest_runtest_makereport(
     return report
 
 
+class PageFactory:
+    """Opens pages in fresh browser contexts (a viewport, a colour scheme) and watches them: uncaught
+    script errors and Content-Security-Policy violations are collected for the test to fail on."""
+
+    def __init__(self, browser: Browser, base_url: str) -> None:
+        self.browser, self.base_url = browser, base_url
+        self.contexts: list[BrowserContext] = []
+        self.errors: list[str] = []
+
+    def __call__(self, viewport: ViewportSize = DESKTOP, **options: Any) -> Page:
+        context = self.browser.new_context(viewport=viewport, base_url=self.base_url, **options)
+        context.set_default_timeout(TIMEOUT_MS)
+        self.contexts.append(context)
+        opened = context.new_page()
+        opened.on("pageerror", lambda error: self.errors.append(str(error)))
+        opened.on("console", self._console)
+        return opened
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type == "error" and "Content Security Policy" in message.text:
+            self.errors.append(message.text)
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
 @pytest.fixture
-def page(browser: Browser, base_url: str, request: pytest.FixtureRequest) -> Iterator[Page]:
-    """A fresh desktop-size page on the app; uncaught script errors fail the test."""
-    context = browser.new_context(viewport=DESKTOP, base_url=base_url)
-    context.set_default_timeout(TIMEOUT_MS)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
+def new_page(browser: Browser, base_url: str, request: pytest.FixtureRequest) -> Iterator[PageFactory]:
+    """Pages on the app; a failed test leaves a screenshot of each, and script errors fail the test."""
+    factory = PageFactory(browser, base_url)
     try:
-        yield opened
+        yield factory
         if request.node.stash.get(FAILED, False):
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            opened.screenshot(path=str(ARTIFACTS / f"failed-{request.node.name}.png"), full_page=True)
+            for index, context in enumerate(factory.contexts):
+                for opened in context.pages:
+                    shot = ARTIFACTS / f"failed-{request.node.name}-{index}.png"
+                    opened.screenshot(path=str(shot), full_page=True)
     finally:
-        context.close()
-    assert not errors, f"the page threw: {errors}"
+        factory.close()
+    assert not factory.errors, f"the page threw or broke its CSP: {factory.errors}"
+
+
+@pytest.fixture
+def page(new_page: PageFactory) -> Page:
+    """A fresh desktop-size page on the app."""
+    return new_page()

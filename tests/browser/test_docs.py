@@ -30,3 +30,21 @@ def test_docs_render_every_operation_without_another_origin(page: Page, base_url
     assert refused == []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "docs.png"))
+
+
+def test_try_it_out_calls_the_service_that_serves_the_docs(page: Page, base_url: str) -> None:
+    """The spec's server is relative and its examples use `normal`: Execute works wherever this runs."""
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if "/analyze" in r.url or "/variants/" in r.url else None)
+    page.goto("/docs/")
+    for operation in ("analysis-analyzeGet", "analysis-variant"):
+        block = f"#operations-{operation}"
+        page.wait_for_selector(block, state="attached")
+        page.click(f"{block} .opblock-summary")
+        page.click(f"{block} .try-out__btn")
+        page.click(f"{block} .execute")
+        status = page.locator(f"{block} .live-responses-table .response .response-col_status")
+        status.wait_for()
+        assert status.inner_text().strip() == "200", operation
+    assert len(sent) == 2 and all(url.startswith(base_url) for url in sent), sent
+    assert "variant=normal" in sent[0] and sent[1] == f"{base_url}/variants/normal"

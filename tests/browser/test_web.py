@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import json
-import random
 from typing import TYPE_CHECKING
 
-import pytest
-
-from .conftest import ARTIFACTS, DESKTOP, PHONE
 from .ui import (
     KEY_OF_CELL,
     api_get,
@@ -25,31 +21,13 @@ from .ui import (
 )
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Page
 
 ROW_COL = {cell: (cell // 3 + 1, cell % 3 + 1) for cell in range(9)}
 
 
 def free_cells(board: str) -> list[int]:
     return [cell for cell, mark in enumerate(board) if mark == "."]
-
-
-@pytest.mark.parametrize(("variant", "human"), [("normal", "X"), ("misere", "O")])
-def test_the_perfect_computer_is_never_beaten(page: Page, variant: str, human: str) -> None:
-    open_app(page, variant=variant, human=human)
-    page.select_option("#policy", "perfect")
-    rng = random.Random(f"{variant}-{human}")
-    for turn in range(9):
-        if state(page, "status") != "in_progress":
-            break
-        assert state(page, "to-move") == human, "the computer has answered before the human's turn"
-        cell = rng.choice(free_cells(state(page, "board")))
-        # Alternate the two ways of playing: the keypad keys and a click.
-        (press_cell if turn % 2 == 0 else click_cell)(page, cell)
-    status = state(page, "status")
-    assert status in ("x_won", "o_won", "draw"), f"the game did not end: {status}"
-    assert status != f"{human.lower()}_won", "the human beat the perfect computer"
-    assert "Game over" in page.inner_text("#status")
 
 
 def assert_overlay_matches(page: Page, base_url: str, variant: str) -> None:
@@ -123,7 +101,7 @@ def test_a_finished_game_is_reviewed_ply_by_ply(page: Page, base_url: str) -> No
     assert state(page, "status") == "x_won"
     expected = api_post(base_url, "/review", {"moves": moves, "variant": "normal", "first": "X"})
     page.wait_for_selector("#review[data-state='ready']")
-    rows = page.locator("#review-list li")
+    rows = page.locator("#move-list li")
     assert rows.count() == len(moves) == len(expected["plies"])
     for index, ply in enumerate(expected["plies"]):
         row = rows.nth(index)
@@ -133,9 +111,10 @@ def test_a_finished_game_is_reviewed_ply_by_ply(page: Page, base_url: str) -> No
         assert f"{ply['player']}→{KEY_OF_CELL[ply['cell']]}" in row.inner_text()
         assert ply["verdict"] in row.inner_text()
     assert expected["plies"][1]["verdict"] in ("mistake", "blunder")
+    assert "Game over: X wins." in page.inner_text("#review-state")
 
 
-def test_keys_follow_the_keypad_and_undo_takes_back_a_round(page: Page) -> None:
+def test_keys_follow_the_keypad_and_undo_and_redo_take_back_a_round(page: Page) -> None:
     open_app(page)
     assert page.get_attribute("#status", "aria-live") == "polite"
     press_cell(page, 6)  # key 1: bottom left
@@ -145,36 +124,16 @@ def test_keys_follow_the_keypad_and_undo_takes_back_a_round(page: Page) -> None:
     assert len(state(page, "moves").split(",")) == 4
     page.click("#undo")
     wait_idle(page)
-    assert len(state(page, "moves").split(",")) == 2
-    assert state(page, "to-move") == "X"
+    assert state(page, "ply") == "2" and state(page, "to-move") == "X"
+    assert len(state(page, "moves").split(",")) == 4, "undo forgot the moves that redo brings back"
     page.click("#undo")
     wait_idle(page)
-    assert state(page, "moves") == "" and page.is_disabled("#undo")
-
-
-def test_layout_on_a_phone_and_a_desktop(browser: Browser, base_url: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for name, viewport in [("phone", PHONE), ("desktop", DESKTOP)]:
-        context = browser.new_context(viewport=viewport, base_url=base_url)
-        try:
-            page = context.new_page()
-            open_app(page, mode="humans")
-            show_overlay(page)
-            for cell in [4, 0, 8]:
-                click_cell(page, cell)
-            page.click("#mainline-button")
-            page.wait_for_selector("#mainline:not([data-state='loading'])")
-            page.evaluate("window.scrollTo(0, 0)")
-            page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-            page.screenshot(path=str(ARTIFACTS / f"{name}-full.png"), full_page=True)
-            width = page.evaluate("document.documentElement.scrollWidth")
-            assert width <= viewport["width"], f"{name}: the page scrolls sideways ({width}px)"
-            box = page.locator("#board").bounding_box()
-            assert box is not None
-            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
-            assert box["y"] + box["height"] <= viewport["height"], f"{name}: the board is cut off"
-        finally:
-            context.close()
+    assert state(page, "ply") == "0" and page.is_disabled("#undo")
+    page.click("#redo")
+    wait_idle(page)
+    assert state(page, "ply") == "2", "redo did not bring back the round"
+    click_cell(page, next(cell for cell in (8, 2, 0) if state(page, "board")[cell] == "."))
+    assert len(state(page, "moves").split(",")) == 4 and state(page, "ply") == "4", "no play on from ply 2"
 
 
 def test_a_failing_service_is_reported_and_can_be_retried(page: Page) -> None:
@@ -197,7 +156,7 @@ def test_a_failing_service_is_reported_and_can_be_retried(page: Page) -> None:
     assert len(state(page, "moves").split(",")) == 2
 
 
-def test_the_page_modules_keep_the_keypad_and_undo_rules(page: Page) -> None:
+def test_the_page_modules_keep_the_keypad_undo_and_naming_rules(page: Page) -> None:
     page.goto("/")
     found = page.evaluate(
         """async () => {
@@ -207,14 +166,15 @@ def test_the_page_modules_keep_the_keypad_and_undo_rules(page: Page) -> None:
             return {
                 keys: cells.map((cell) => game.keyOfCell(cell, 3, 3)),
                 back: cells.map((cell) => game.cellOfKey(game.keyOfCell(cell, 3, 3), 3, 3)),
-                undo: [
-                    game.undoLength([4, 0, 8, 2], "X", "X"),
-                    game.undoLength([4, 0, 8], "X", "X"),
-                    game.undoLength([4], "X", "O"),
-                    game.undoLength([4, 0], "X", null),
-                    game.undoLength([], "X", null),
+                redoTo: [
+                    game.redoTarget(0, 4, "X", "X"),
+                    game.redoTarget(2, 3, "X", "X"),
+                    game.redoTarget(1, 4, "X", null),
+                    game.redoTarget(4, 4, "X", null),
                 ],
-                line: [...game.lineCells("OX.OX.OX.", { rows: 3, cols: 3, k: 3 })].sort(),
+                undoTo: [4, 3, 1].map((ply, i) => game.undoTarget(ply, "X", i < 2 ? "X" : "O")),
+                names: [game.cellNameOf(0, 4, 4), game.cellNameOf(15, 4, 4), game.cellNameOf(6, 3, 3)],
+                opening: game.openingOf("XO.X.O...", "X"),
                 words: [
                     words.valueWords({ result: "win", remoteness: 3 }),
                     words.valueWords({ result: "draw", remoteness: 9 }),
@@ -225,6 +185,8 @@ def test_the_page_modules_keep_the_keypad_and_undo_rules(page: Page) -> None:
     )
     assert found["keys"] == [KEY_OF_CELL[cell] for cell in range(9)]
     assert found["back"] == list(range(9))
-    assert found["undo"] == [2, 2, None, 1, None]
-    assert found["line"] == [0, 1, 3, 4, 6, 7]
+    assert found["undoTo"] == [2, 2, None]
+    assert found["redoTo"] == [2, 3, 2, None]
+    assert found["names"] == ["a1", "d4", "1"]
+    assert found["opening"] == {"first": "X", "moves": [0, 1, 3, 5]}
     assert found["words"] == ["wins in 3", "draws", "loses in 5"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.parse
 import urllib.request
 from typing import TYPE_CHECKING, Any
@@ -76,8 +77,8 @@ def state(page: Page, name: str) -> str:
 
 
 def press_cell(page: Page, cell: int) -> None:
-    """Plays `cell` with its key, as a keyboard user would, and waits for the page to settle."""
-    page.focus("#board")
+    """Plays `cell` of a 3×3 board with its keypad key, as a keyboard user would, and waits for the page."""
+    page.focus(".cell[tabindex='0']")
     page.keyboard.press(str(KEY_OF_CELL[cell]))
     wait_idle(page)
 
@@ -87,8 +88,8 @@ def click_cell(page: Page, cell: int) -> None:
     wait_idle(page)
 
 
-def show_overlay(page: Page) -> None:
-    page.check("#overlay-toggle")
+def show_overlay(page: Page, mode: str = "values") -> None:
+    page.check(f"input[name='overlay'][value='{mode}']")
 
 
 def shown_cell(page: Page, cell: int) -> Json:
@@ -99,9 +100,63 @@ def shown_cell(page: Page, cell: int) -> Json:
             mark: button.dataset.mark,
             result: button.dataset.result ?? null,
             remoteness: button.dataset.remoteness ?? null,
+            strength: button.dataset.strength ?? null,
             best: button.dataset.best === "true",
             text: button.querySelector(".cell-value").textContent,
             label: button.getAttribute("aria-label"),
         })""",
     )
     return shown
+
+
+def open_link(page: Page, query: str) -> None:
+    """Opens the page on a game link (`variant=...&moves=...`) and waits for it to settle."""
+    page.goto(f"/?{query}")
+    wait_idle(page)
+
+
+def cells_of(page: Page) -> int:
+    return page.locator("#board .cell").count()
+
+
+def board_after(moves: list[int], cells: int, first: str = "X", start: str | None = None) -> str:
+    marks = list(start or "." * cells)
+    for ply, cell in enumerate(moves):
+        marks[cell] = first if ply % 2 == 0 else ("O" if first == "X" else "X")
+    return "".join(marks)
+
+
+def focused_cell(page: Page) -> int:
+    """The cell that holds the board's Tab stop."""
+    return int(page.get_attribute("#board .cell[tabindex='0']", "data-cell") or "-1")
+
+
+def key_to_cell(page: Page, cell: int, cols: int) -> None:
+    """Walks the focus to `cell` with the arrow keys from the board's Tab stop, then presses Enter."""
+    page.focus("#board .cell[tabindex='0']")
+    here = focused_cell(page)
+    rows_down, cols_right = cell // cols - here // cols, cell % cols - here % cols
+    for key, count in (("ArrowDown", rows_down), ("ArrowUp", -rows_down)):
+        for _ in range(max(count, 0)):
+            page.keyboard.press(key)
+    for key, count in (("ArrowRight", cols_right), ("ArrowLeft", -cols_right)):
+        for _ in range(max(count, 0)):
+            page.keyboard.press(key)
+    assert focused_cell(page) == cell
+    page.keyboard.press("Enter")
+    wait_idle(page)
+
+
+def api_problem(base_url: str, path: str, **query: str) -> Json:
+    """The problem+json body of a GET the API refuses."""
+    url = f"{base_url}{path}?{urllib.parse.urlencode(query)}"
+    try:
+        urllib.request.urlopen(url, timeout=10)
+    except urllib.error.HTTPError as error:
+        problem: Json = json.load(error)
+        return problem
+    raise AssertionError(f"{url} was answered")
+
+
+def overlay_of(page: Page, cells: int) -> dict[int, Json]:
+    return {cell: shown_cell(page, cell) for cell in range(cells)}

@@ -1,0 +1,116 @@
+// The value chart: after each ply, the value of the position with perfect play from the first player's
+// side (up: the first player wins, the middle: a draw, down: the other side wins), nearer the edge the
+// nearer the end; mistakes and blunders marked "?" and "??". A click on a point shows the board after it.
+// Drawn as SVG from script (the stylesheet colours it, in both schemes and in forced colours).
+
+import { $, setText, svg } from "./dom.js";
+import { goTo } from "./flow.js";
+import { other } from "./game.js";
+import { cellName, state, variant } from "./state.js";
+import { reviewedPlies } from "./review.js";
+import { afterPlyWords } from "./words.js";
+
+const WIDTH = 320;
+const HEIGHT = 132;
+const PAD = { left: 44, right: 10, top: 14, bottom: 12 };
+const BAND = 0.35; // the smallest distance from the middle of a won or lost position
+const MARKS = { mistake: "?", blunder: "??" };
+
+// From +1 (the first player has won) to -1 (the other side has won); a draw is 0, and a win `left` plies
+// from the end sits nearer the middle the farther it is, never nearer than BAND.
+function heightOf(score, left, cells) {
+  return score === 0 ? 0 : score * (BAND + (1 - BAND) * (1 - left / cells));
+}
+
+// After a ply, from the first player's side (the API gives it from the side that played).
+function height({ player, played }, first, cells) {
+  return heightOf(played.score * (player === first ? 1 : -1), played.remoteness - 1, cells);
+}
+
+export function renderChart() {
+  const plies = reviewedPlies();
+  const figure = $("chart-figure");
+  figure.hidden = !plies || plies.length === 0;
+  if (figure.hidden) {
+    return;
+  }
+  const { first } = state.game;
+  const { cells } = variant();
+  const x = (ply) => PAD.left + (ply * (WIDTH - PAD.left - PAD.right)) / Math.max(plies.length, 1);
+  const y = (value) => PAD.top + ((1 - value) / 2) * (HEIGHT - PAD.top - PAD.bottom);
+  const chart = svg("svg", {
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    class: "chart-svg",
+    role: "img",
+    "aria-label": `Value after each of the ${plies.length} moves, from ${first}'s side; the move list gives the same.`,
+  });
+  chart.append(...axes(first, y));
+  const points = [[x(0), y(heightOf(plies[0].before.score, plies[0].before.remoteness, cells))]];
+  plies.forEach((ply) => points.push([x(ply.ply), y(height(ply, first, cells))]));
+  chart.append(svg("polyline", { class: "chart-line", points: points.map((p) => p.join(",")).join(" ") }));
+  chart.append(
+    svg("line", {
+      class: "chart-cursor",
+      x1: x(state.game.ply),
+      x2: x(state.game.ply),
+      y1: PAD.top,
+      y2: HEIGHT - PAD.bottom,
+    }),
+  );
+  plies.forEach((ply, index) => chart.append(point(ply, points[index + 1])));
+  $("chart").replaceChildren(chart);
+  setText(
+    $("chart-caption"),
+    `Up: ${first} wins; middle: draw; down: ${other(first)} wins. Nearer the edge: nearer the end. ? a mistake, ?? a blunder.`,
+  );
+}
+
+function axes(first, y) {
+  const parts = [];
+  for (const [value, text] of [
+    [1, `${first} wins`],
+    [0, "draw"],
+    [-1, `${other(first)} wins`],
+  ]) {
+    parts.push(
+      svg("line", {
+        class: value === 0 ? "chart-axis chart-draw" : "chart-axis",
+        x1: PAD.left,
+        x2: WIDTH - PAD.right,
+        y1: y(value),
+        y2: y(value),
+      }),
+    );
+    const label = svg("text", {
+      class: "chart-label",
+      x: PAD.left - 4,
+      y: y(value) + 4,
+      "text-anchor": "end",
+    });
+    label.textContent = text;
+    parts.push(label);
+  }
+  return parts;
+}
+
+function point(ply, [cx, cy]) {
+  const group = svg("g", {
+    class: `chart-point verdict-${ply.verdict}`,
+    "data-ply": ply.ply,
+    "data-verdict": ply.verdict,
+  });
+  const title = svg("title");
+  title.textContent = `Move ${ply.ply}, ${ply.player}→${cellName(ply.cell)} (${ply.verdict}): ${afterPlyWords(ply)}`;
+  const marked = MARKS[ply.verdict];
+  group.append(title, svg("circle", { cx, cy, r: marked ? 5.5 : 4 }));
+  if (marked) {
+    const mark = svg("text", { class: "chart-mark", x: cx, y: cy - 8, "text-anchor": "middle" });
+    mark.textContent = marked;
+    group.append(mark);
+  }
+  if (ply.ply === state.game.ply) {
+    group.classList.add("current");
+  }
+  group.addEventListener("click", () => goTo(ply.ply));
+  return group;
+}

@@ -1,0 +1,103 @@
+// The position editor: put X, O or nothing on any cell, choose the side to move, then analyse the
+// position (two players, values shown) or play on from it against the current opponent. The service
+// checks the position: an impossible one is refused with the engine's own sentence, shown here.
+
+import * as api from "./api.js";
+import { $, setText } from "./dom.js";
+import { EMPTY, emptyBoard } from "./game.js";
+import { remember } from "./controls.js";
+import { startGame } from "./flow.js";
+import { board, render, state, toMove, variant } from "./state.js";
+
+export function openEditor() {
+  state.editor = { board: board(), toMove: toMove(), error: null, checking: false };
+  render();
+  $("editor").scrollIntoView({ block: "nearest" });
+}
+
+export function closeEditor() {
+  state.editor = null;
+  render();
+}
+
+function paintMark() {
+  const chosen = document.querySelector("input[name='paint']:checked");
+  return chosen ? chosen.value : "X";
+}
+
+// Puts the chosen mark on `cell`, or empties it when it already holds that mark.
+export function paint(cell) {
+  const editor = state.editor;
+  const mark = paintMark();
+  const marks = [...editor.board];
+  marks[cell] = marks[cell] === mark ? EMPTY : mark;
+  editor.board = marks.join("");
+  editor.error = null;
+  render();
+}
+
+export function clearBoard() {
+  state.editor.board = emptyBoard(variant().cells);
+  state.editor.error = null;
+  render();
+}
+
+export function setEditorToMove(side) {
+  state.editor.toMove = side;
+  state.editor.error = null;
+  render();
+}
+
+// Asks the service about the position; on success starts a game from it, `analyse` with two players
+// and the values on the board.
+export async function applyEditor({ analyse }) {
+  const editor = state.editor;
+  editor.checking = true;
+  render();
+  try {
+    const analysis = await api.analyze({
+      board: editor.board,
+      toMove: editor.toMove,
+      variant: variant().name,
+    });
+    if (state.editor !== editor) {
+      return;
+    }
+    state.editor = null;
+    if (analyse) {
+      state.settings.mode = "humans";
+      state.settings.overlay = "values";
+      remember();
+    }
+    const start = analysis.board === emptyBoard(variant().cells) ? null : analysis.board;
+    startGame(
+      { variant: variant().name, first: analysis.to_move, start },
+      { event: `Position set up: ${analysis.to_move} to move.` },
+    );
+  } catch (error) {
+    if (state.editor === editor) {
+      editor.checking = false;
+      editor.error = error.detail || error.message;
+      render();
+    }
+  }
+}
+
+export function renderEditor() {
+  const editor = state.editor;
+  $("editor").hidden = !editor;
+  $("edit").setAttribute("aria-expanded", String(Boolean(editor)));
+  if (!editor) {
+    return;
+  }
+  const side = document.querySelector(`input[name='editor-to-move'][value='${editor.toMove}']`);
+  if (side) {
+    side.checked = true;
+  }
+  const box = $("editor-error");
+  box.hidden = !editor.error;
+  setText(box, editor.error ? `This position cannot be played: ${editor.error.replace(/\.$/, "")}.` : "");
+  for (const id of ["editor-analyse", "editor-play"]) {
+    $(id).disabled = editor.checking;
+  }
+}

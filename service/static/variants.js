@@ -1,0 +1,106 @@
+// The variants: the presets of GET /variants in a list, any other board through a small form whose name
+// GET /variants/{name} checks (its sentence is shown when the service refuses it), and the facts of the
+// variant being played.
+
+import * as api from "./api.js";
+import { $, fillSelect, option, setText } from "./dom.js";
+import { variantName } from "./game.js";
+import { state, variant } from "./state.js";
+
+export async function loadVariants() {
+  const { variants, limits, naming } = await api.getVariants();
+  state.variants = new Map(variants.map((v) => [v.name, v]));
+  state.presets = variants.map((v) => v.name);
+  state.limits = limits;
+  setText($("naming"), `The service's rule: ${naming}.`);
+  setCustomLimits();
+}
+
+// The variant's facts, asked for once: a preset is known from the list, any other from its own URL.
+export async function ensureVariant(name) {
+  if (!state.variants.has(name)) {
+    const facts = await api.getVariant(name);
+    state.variants.set(name, facts);
+    state.variants.set(facts.name, facts);
+  }
+  return state.variants.get(name);
+}
+
+// "4×4, four in a row, torus" style label: the preset's name and its size.
+function variantLabel(facts) {
+  const extras = [facts.torus ? "torus" : "", facts.misere ? "misère" : ""].filter(Boolean);
+  const shape = `${facts.rows}×${facts.cols}, ${facts.k} in a row`;
+  return `${facts.name} (${[shape, ...extras].join(", ")})`;
+}
+
+export function renderVariantChoice() {
+  const current = variant();
+  const names = [...state.presets];
+  if (current && !names.includes(current.name)) {
+    names.push(current.name);
+  }
+  const select = $("variant");
+  if (select.dataset.names !== names.join(",")) {
+    fillSelect(
+      select,
+      names.map((name) => option(name, variantLabel(state.variants.get(name)))),
+      current ? current.name : "",
+    );
+    select.dataset.names = names.join(",");
+  }
+  if (current) {
+    select.value = current.name;
+    setText($("variant-rules"), current.rules);
+  }
+}
+
+// The custom form's fields take their bounds from the service's `limits`.
+function setCustomLimits() {
+  const { min_side: minSide, max_cells: maxCells, min_k: minK } = state.limits;
+  for (const id of ["custom-rows", "custom-cols"]) {
+    $(id).min = String(minSide);
+    $(id).max = String(Math.floor(maxCells / minSide));
+  }
+  $("custom-k").min = String(minK);
+}
+
+// Fills the form with the variant being played, so that "another board" starts from this one.
+export function fillCustomForm() {
+  const current = variant();
+  if (!current) {
+    return;
+  }
+  $("custom-rows").value = String(current.rows);
+  $("custom-cols").value = String(current.cols);
+  $("custom-k").value = String(current.k);
+  $("custom-torus").checked = current.torus;
+  $("custom-misere").checked = current.misere;
+  updateCustomK();
+}
+
+export function updateCustomK() {
+  const longest = Math.max(Number($("custom-rows").value), Number($("custom-cols").value));
+  if (Number.isFinite(longest) && longest > 0) {
+    $("custom-k").max = String(longest);
+  }
+}
+
+// The name the form describes, checked by the service; resolves to the variant's name or throws the
+// service's sentence.
+export async function customVariant() {
+  const name = variantName({
+    rows: Number($("custom-rows").value),
+    cols: Number($("custom-cols").value),
+    k: Number($("custom-k").value),
+    torus: $("custom-torus").checked,
+    misere: $("custom-misere").checked,
+  });
+  const facts = await ensureVariant(name);
+  return facts.name;
+}
+
+export function showCustomError(message) {
+  const box = $("custom-error");
+  box.hidden = !message;
+  setText(box, message || "");
+}
