@@ -8,10 +8,9 @@ from typing import Any
 
 from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
-from flask_cors import CORS
 from werkzeug.exceptions import BadRequest
 
-from . import api, meta, observability, play, security, tables, variants_api, web
+from . import api, cors, meta, observability, play, security, tables, variants_api, web
 from .body_limit import ChunkedBodyLimit
 from .problems import register_problem_handlers
 
@@ -56,13 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    CORS(
-        app,
-        send_wildcard=True,
-        methods=["GET", "HEAD", "POST", "OPTIONS"],
-        expose_headers=["ETag", "X-Request-ID"],
-        max_age=86400,
-    )
+    cors.init_app(app)
     tables.init_app(app)
     register_problem_handlers(app)
     app.register_blueprint(api.bp)

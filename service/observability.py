@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import sys
 import time
-import uuid
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
@@ -55,7 +55,7 @@ WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 
 def request_id(given: str | None) -> str:
-    return given if given and SAFE_REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+    return given if given and SAFE_REQUEST_ID.fullmatch(given) else secrets.token_hex(16)
 
 
 class Routes:

@@ -23,7 +23,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.test import EnvironBuilder
 
-from service import observability
+from service import cors, observability
 from service.app import create_app
 from tests.bench.ceiling_app import REQUESTS, bare
 
@@ -35,14 +35,23 @@ BARE = "bare Flask, same body"
 
 @contextmanager
 def without_cors() -> Iterator[None]:
-    import service.app as app_module
-
-    original = app_module.CORS
-    app_module.CORS = lambda *args, **kwargs: None  # type: ignore[assignment]
+    original = cors.init_app
+    cors.init_app = lambda app: None  # type: ignore[assignment]
     try:
         yield
     finally:
-        app_module.CORS = original
+        cors.init_app = original
+
+
+@contextmanager
+def flask_cors_on_every_request() -> Iterator[None]:
+    """CORS as it was: flask-cors evaluating each request (see service/cors.py)."""
+    original = cors.init_app
+    cors.init_app = cors.flask_cors
+    try:
+        yield
+    finally:
+        cors.init_app = original
 
 
 @contextmanager
@@ -68,6 +77,7 @@ def without_metrics() -> Iterator[None]:
 SWITCHES: dict[str, list[Callable[[], Any]]] = {
     "whole app": [],
     "no CORS": [without_cors],
+    "flask-cors on every request": [flask_cors_on_every_request],
     "no request id": [without_request_id],
     "no metrics": [without_metrics],
     "no access line": [],
