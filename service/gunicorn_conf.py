@@ -9,6 +9,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -85,3 +86,12 @@ def post_fork(server: Any, worker: Any) -> None:
 
     worker_metrics.take(worker)
     gunicorn_errors.install()  # gunicorn's own 400, 414 and 431 answers become problem+json
+    # Until the worker installs its own signal handlers (gevent's patching takes a moment) it runs the
+    # master's, inherited through fork, and a SIGTERM then was lost: the worker served on and the
+    # master waited graceful_timeout before killing it. Note the signal; post_worker_init acts on it.
+    signal.signal(signal.SIGTERM, lambda signum, frame: setattr(worker, "sanmoku_term", True))
+
+
+def post_worker_init(worker: Any) -> None:
+    if getattr(worker, "sanmoku_term", False):
+        worker.alive = False  # what gunicorn's own SIGTERM handler does: a graceful exit
