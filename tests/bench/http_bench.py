@@ -177,7 +177,7 @@ def report(
         return statistics.median(r.rps for r in runs[target.name])
 
     settings = f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s --latency"
-    print(f"\n{settings}, gunicorn {args.workers} sync workers, median of {args.rounds} interleaved rounds")
+    print(f"\n{settings}, gunicorn {args.workers} workers (gunicorn_conf.py), median of {args.rounds} rounds")
     print("(each ratio is against the ceiling or reference sent the same request: GET, or the same POST)\n")
     print("| target | req/s | p50 | p99 | ratio to ceiling | ratio to bare Flask |")
     print("|---|---|---|---|---|---|")
@@ -193,19 +193,24 @@ def report(
     print(f"start to first answer (gunicorn start to /readyz 200): {start:.2f} s (median of {len(starts)})")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+def wrk_arguments(description: str | None) -> argparse.ArgumentParser:
+    """The options every wrk benchmark takes (rounds, and what wrk() reads); exits if wrk is missing."""
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is not installed: apt-get install wrk")
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=description, formatter_class=formatter)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--duration", type=int, default=5, help="seconds per wrk run")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--connections", type=int, default=8)
+    return parser
+
+
+def main() -> None:
+    parser = wrk_arguments(__doc__)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--samples", type=int, default=5, help="cold solves and starts")
     args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        sys.exit("wrk is not installed: apt-get install wrk")
     runs = http_rounds(args)
     cold = [sample(ENGINE)[0] for _ in range(args.samples)]
     starts = start_to_first_answer(args.samples, args.workers)
