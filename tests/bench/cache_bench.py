@@ -9,8 +9,6 @@ medians; through nginx every answer after the first is a cache hit.
 
 from __future__ import annotations
 
-import argparse
-import shutil
 import statistics
 import sys
 import tempfile
@@ -18,23 +16,14 @@ import urllib.request
 from pathlib import Path
 
 from tests.bench.ceiling_app import BOARD
-from tests.bench.http_bench import Run, wrk
+from tests.bench.wrk import Run, wrk, wrk_arguments
 from tests.serving import harness
 
 PATH = f"/analyze?board={BOARD}"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--duration", type=int, default=5, help="seconds per wrk run")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--connections", type=int, default=8)
-    args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        sys.exit("wrk is not installed: apt-get install wrk")
+    args = wrk_arguments(__doc__).parse_args()
     runs: dict[str, list[Run]] = {"gunicorn": [], "nginx cache": []}
     with (
         tempfile.TemporaryDirectory(prefix="sanmoku-cache-") as tmp,

@@ -20,6 +20,7 @@ from service.payloads import analysis_payload, dumps
 
 # name -> (board, variant) of the benchmark's /analyze requests
 REQUESTS = {"3x3": ("X...O....", "normal"), "4x4": ("XO.X.OX.O.XO....", "4x4k4")}
+BOARD = REQUESTS["3x3"][0]  # the board the single-board benchmarks ask about
 
 
 def answer(board: str, variant: str) -> bytes:

@@ -33,12 +33,9 @@ from pathlib import Path
 
 from service.engine import PRESETS, TableStore, default_directory
 from tests.bench.ceiling_app import REQUESTS
+from tests.bench.wrk import POST, Run, wrk, wrk_arguments
 from tests.serving import harness
 from tests.serving.harness import Server
-
-BENCH = Path(__file__).resolve().parent
-UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
-POST_SCRIPT = str(BENCH / "analyze_post.lua")
 
 
 @dataclass(frozen=True)
@@ -65,44 +62,8 @@ TARGETS = (
 )
 
 
-@dataclass(frozen=True)
-class Run:
-    rps: float
-    p50: float  # seconds
-    p99: float
-
-
-def seconds(text: str) -> float:
-    match = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
-    if match is None:
-        raise ValueError(f"not a wrk duration: {text!r}")
-    return float(match.group(1)) * UNITS[match.group(2)]
-
-
-def parse_wrk(output: str) -> Run:
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    if errors or "Socket errors" in output:
-        raise RuntimeError(f"wrk saw failures:\n{output}")
-    rps = re.search(r"Requests/sec:\s+([\d.]+)", output)
-    p50 = re.search(r"^\s+50%\s+(\S+)", output, re.M)
-    p99 = re.search(r"^\s+99%\s+(\S+)", output, re.M)
-    if not (rps and p50 and p99):
-        raise ValueError(f"unexpected wrk output:\n{output}")
-    return Run(float(rps.group(1)), seconds(p50.group(1)), seconds(p99.group(1)))
-
-
-def wrk(url: str, target: Target, args: argparse.Namespace, duration: int | None = None) -> Run:
-    """One wrk run; the same threads, connections and duration for every target."""
-    duration = duration or args.duration
-    board, variant = REQUESTS[target.board]
-    command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{duration}s", "--latency"]
-    if target.post:
-        command += ["-s", POST_SCRIPT]
-    env = {**os.environ, "BOARD": board, "VARIANT": variant}  # analyze_post.lua reads these
-    done = subprocess.run(
-        [*command, url], capture_output=True, text=True, timeout=duration + 30, env=env, check=True
-    )
-    return parse_wrk(done.stdout)
+def measured(url: str, target: Target, args: argparse.Namespace, duration: int | None = None) -> Run:
+    return wrk(url, args, POST if target.post else (), duration, request=target.board)
 
 
 @contextmanager
@@ -146,10 +107,10 @@ def http_rounds(args: argparse.Namespace) -> dict[str, list[Run]]:
     ):
         same_bodies(found)
         for target in TARGETS:  # warm-up: the first requests page in the shared tables
-            wrk(found[target.server].url + target.path(), target, args, duration=1)
+            measured(found[target.server].url + target.path(), target, args, duration=1)
         for round_ in range(args.rounds):
             for target in TARGETS:
-                run = wrk(found[target.server].url + target.path(), target, args)
+                run = measured(found[target.server].url + target.path(), target, args)
                 runs[target.name].append(run)
                 print(f"  round {round_ + 1}: {target.name}: {run.rps:,.0f} req/s", file=sys.stderr)
     return runs
@@ -265,19 +226,11 @@ def report(runs: dict[str, list[Run]], starts: dict[str, list[float]], args: arg
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--duration", type=int, default=5, help="seconds per wrk run")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--connections", type=int, default=8)
+    parser = wrk_arguments(__doc__)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--samples", type=int, default=5, help="starts with each tables directory")
     parser.add_argument("--stream", action="store_true", help="also stream the whole 4x4 k=4 table")
     args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        sys.exit("wrk is not installed: apt-get install wrk")
     runs = http_rounds(args)
     starts = start_ups(args.samples, args.workers)
     report(runs, starts, args)

@@ -12,7 +12,6 @@ gevent / sync for each request kind.
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
 import sys
 import tempfile
@@ -21,7 +20,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from tests.bench.ceiling_app import BOARD
-from tests.bench.http_bench import GZIP, POST, Run, wrk
+from tests.bench.wrk import GZIP, POST, Run, wrk, wrk_arguments
 from tests.serving import harness
 from tests.serving.harness import Server
 from tests.serving.slow_clients import Probe, probe, slow_clients
@@ -98,18 +97,10 @@ def report(slow: dict[str, Probe], runs: dict[tuple[str, str], list[Run]], args:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--duration", type=int, default=5, help="seconds per wrk run")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--connections", type=int, default=8)
+    parser = wrk_arguments(__doc__)
     parser.add_argument("--slow-seconds", type=float, default=30.0)
     parser.add_argument("--slow-clients", type=int, default=16)
     args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        sys.exit("wrk is not installed: apt-get install wrk")
     with tempfile.TemporaryDirectory(prefix="sanmoku-workers-") as tmp, servers(Path(tmp), 2) as found:
         slow = slow_round(found, args)
         runs = throughput_rounds(found, args)

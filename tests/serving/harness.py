@@ -95,8 +95,11 @@ def gunicorn_command(app: str = APP) -> list[str]:
     return [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), app]
 
 
-def start_gunicorn(workdir: Path, workers: int, app: str = APP, command: list[str] | None = None) -> Server:
-    port = free_port()
+def start_gunicorn(
+    workdir: Path, workers: int, app: str = APP, command: list[str] | None = None, port: int | None = None
+) -> Server:
+    """On `port` when given (a backend restarted where nginx expects it), else on a free one."""
+    port = port or free_port()
     metrics = workdir / f"metrics-{port}"
     env = {
         "SANMOKU_BIND": f"{HOST}:{port}",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bench.http_bench import parse_wrk
+from tests.bench.wrk import parse_wrk
 
 WRK = """Running 5s test @ http://127.0.0.1:40000/ceiling
   2 threads and 8 connections
