@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from typing import Any
 
@@ -33,12 +34,25 @@ def analysis_body(position: Position, mainline: bool = False) -> Body:
     return tables.body(key, render)
 
 
-def by_raw_request(method: str, raw: bytes, answer: Callable[[], Body]) -> Body:
+def by_raw_request(method: str, raw: bytes | None, answer: Callable[[], Body]) -> Body:
     """The same bytes always ask the same question: a repeated request skips JSON, the schema and the
-    engine's parse (most of an answer's time). Only answers are kept, so errors take the whole path."""
-    if len(raw) > RAW_LIMIT:
+    engine's parse (most of an answer's time). Only answers are kept, so errors take the whole path;
+    `raw` None (too long to key the cache) takes it too."""
+    if raw is None or len(raw) > RAW_LIMIT:
         return answer()
     return get_tables().body((method, raw), answer)
+
+
+def short_body(environ: dict[str, Any]) -> bytes | None:
+    """The request body if it is short enough to key the cache, else None. Read straight from the WSGI
+    input (werkzeug's stream wrapper cost more than the lookup it keys) and put back, so that the full
+    path (get_json, with its limits and errors) reads the same bytes."""
+    length = environ.get("CONTENT_LENGTH", "")
+    if not length.isdigit() or int(length) > RAW_LIMIT:
+        return None
+    raw: bytes = environ["wsgi.input"].read(int(length))
+    environ["wsgi.input"] = io.BytesIO(raw)
+    return raw
 
 
 def send(body: Body, cacheable: bool = False) -> Response:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, request
 
-from .answers import analysis_body, by_raw_request, position_from, send
+from .answers import analysis_body, by_raw_request, position_from, send, short_body
 from .engine import get_variant
 from .problems import ProblemError
 from .schemas import AnalyzeQuery, AnalyzeRequest, SolveQuery, load
@@ -42,7 +42,7 @@ def analyze_post() -> Response:
     # Plain "application/json" is a string compare; any other type takes the full path (and its 415).
     if request.environ.get("CONTENT_TYPE") != "application/json" and not request.is_json:
         return send(analyze_json())
-    return send(by_raw_request("POST", request.get_data(cache=True), analyze_json))
+    return send(by_raw_request("POST", short_body(request.environ), analyze_json))
 
 
 @bp.get("/analyze")

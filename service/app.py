@@ -55,7 +55,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    cors.init_app(app)
     tables.init_app(app)
     register_problem_handlers(app)
     app.register_blueprint(api.bp)
@@ -66,5 +65,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(web.bp)
     security.init_app(app)
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
+    app.wsgi_app = cors.CrossOrigin(app.wsgi_app)  # type: ignore[method-assign]
     observability.init_app(app)
     return app

@@ -1,38 +1,60 @@
 """Cross-origin requests: any origin may call the API (third-party front ends use it as their backend).
 
-flask-cors holds the policy and answers preflights. For every other request its headers are the same
-two, whatever the request, so they are set here first and flask-cors, seeing them, steps aside: on
-the hot path its evaluation (path match, origin resolution, a debug log line built eagerly) cost more
-than the lookup being answered (`tests/bench/feature_cost.py`). A test keeps the two equal.
+The policy is constant (every origin, answered with "*" so that one answer suits every cache), so its
+headers are plain constants added at the WSGI edge, for every answer, errors included; a preflight
+(OPTIONS with Access-Control-Request-Method) also gets the methods, the headers it asked for and the
+max age. flask-cors, which the service used before, evaluated each request in Flask (path match,
+origin resolution, a debug line built eagerly) for about a fifth of a cached answer's cost
+(`tests/bench/feature_cost.py`); it stays the reference: a test sends the same requests to an app with
+flask-cors configured as this policy and expects the same headers.
 """
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
-from flask_cors import CORS
+from collections.abc import Callable, Iterable
+from typing import Any
 
 EXPOSED = ("ETag", "X-Request-ID")
-SIMPLE_HEADERS = {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": ", ".join(EXPOSED)}
+METHODS = ("GET", "HEAD", "OPTIONS", "POST")
+MAX_AGE = 86400  # seconds a browser may keep a preflight's answer
+SIMPLE = [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", ", ".join(EXPOSED))]
+
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 
-def flask_cors(app: Flask) -> None:
-    CORS(
-        app,
-        send_wildcard=True,  # "*", not the caller's origin echoed back: one answer for every cache
-        methods=["GET", "HEAD", "POST", "OPTIONS"],
-        expose_headers=list(EXPOSED),
-        max_age=86400,
-    )
+def preflight_headers(environ: dict[str, Any]) -> list[tuple[str, str]]:
+    """What a preflight gets besides SIMPLE: nothing unless it asks for one of METHODS."""
+    if environ.get("HTTP_ACCESS_CONTROL_REQUEST_METHOD", "").upper() not in METHODS:
+        return []
+    out = [("Access-Control-Max-Age", str(MAX_AGE)), ("Access-Control-Allow-Methods", ", ".join(METHODS))]
+    asked = environ.get("HTTP_ACCESS_CONTROL_REQUEST_HEADERS")
+    if asked:  # every header is allowed: the ones asked for, named back
+        names = sorted(name.strip() for name in asked.split(",") if name.strip())
+        out.insert(0, ("Access-Control-Allow-Headers", ", ".join(names)))
+    return out
 
 
-def init_app(app: Flask) -> None:
-    flask_cors(app)
+def private_network_headers(environ: dict[str, Any]) -> list[tuple[str, str]]:
+    # a public service: a page on the public internet asking to reach it as a private one is refused
+    if environ.get("HTTP_ACCESS_CONTROL_REQUEST_PRIVATE_NETWORK") == "true":
+        return [("Access-Control-Allow-Private-Network", "false")]
+    return []
 
-    # Registered after flask-cors's own hook, so it runs before it (Flask runs them last to first).
-    @app.after_request
-    def simple_request(response: Response) -> Response:
-        if request.method != "OPTIONS":
-            headers = response.headers
-            for name, value in SIMPLE_HEADERS.items():
-                headers[name] = value
-        return response
+
+class CrossOrigin:
+    """WSGI middleware: the CORS headers on every answer."""
+
+    def __init__(self, app: WSGIApp) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        extra = SIMPLE
+        if environ["REQUEST_METHOD"] == "OPTIONS":
+            extra = [*SIMPLE, *private_network_headers(environ), *preflight_headers(environ)]
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            headers.extend(extra)
+            return start_response(status, headers, exc_info)
+
+        return self.app(environ, start)

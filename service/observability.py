@@ -9,7 +9,6 @@ PROMETHEUS_MULTIPROC_DIR is set, and kept per app otherwise (tests, the flask de
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
@@ -19,6 +18,7 @@ from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
 from flask import Flask
 
 REQUEST_ID_HEADER = "X-Request-ID"
@@ -124,10 +124,11 @@ class Metrics:
 
 
 def access_line(fields: dict[str, Any]) -> str:
-    """One access record as a JSON line, with the members every other log line has."""
+    """One access record as a JSON line, with the members every other log line has. orjson, not json:
+    the line is on every request's path, and the standard encoder took a tenth of a cached answer."""
     now = datetime.now(UTC).isoformat(timespec="milliseconds")
     head = {"time": now, "level": "INFO", "logger": ACCESS_LOGGER, "pid": os.getpid(), "message": "request"}
-    return json.dumps({**head, **fields}, ensure_ascii=False) + "\n"
+    return orjson.dumps({**head, **fields}, option=orjson.OPT_APPEND_NEWLINE).decode()
 
 
 class RequestContext:

@@ -1,6 +1,7 @@
 """What each cross-cutting feature costs a request, in-process: the WSGI app called directly, no server.
 
 Run: python -m tests.bench.feature_cost [--requests 20000] [--rounds 5]
+     python -m tests.bench.feature_cost --instructions [--requests 2000]  (callgrind: deterministic)
 
 POST /analyze on a 3x3 board (answered from the body cache, as a repeated request is) through the whole
 app, then the same app with one feature switched off at a time (CORS, the request id, the metrics, the
@@ -13,7 +14,9 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -21,6 +24,7 @@ from contextlib import ExitStack, contextmanager, redirect_stdout
 from typing import Any
 
 from flask import Flask
+from flask_cors import CORS
 from werkzeug.test import EnvironBuilder
 
 from service import cors, observability
@@ -31,27 +35,31 @@ BOARD, VARIANT = REQUESTS["3x3"]
 BODY = f'{{"board":"{BOARD}","variant":"{VARIANT}"}}'.encode()
 WSGI = Callable[[dict[str, Any], Callable[..., Any]], Any]
 BARE = "bare Flask, same body"
+FLASK_CORS = "flask-cors instead of the constant headers"
 
 
 @contextmanager
 def without_cors() -> Iterator[None]:
-    original = cors.init_app
-    cors.init_app = lambda app: None  # type: ignore[assignment]
+    original = cors.CrossOrigin
+    cors.CrossOrigin = lambda wsgi_app: wsgi_app  # type: ignore[assignment,misc]
     try:
         yield
     finally:
-        cors.init_app = original
+        cors.CrossOrigin = original  # type: ignore[misc]
 
 
-@contextmanager
-def flask_cors_on_every_request() -> Iterator[None]:
-    """CORS as it was: flask-cors evaluating each request (see service/cors.py)."""
-    original = cors.init_app
-    cors.init_app = cors.flask_cors
-    try:
-        yield
-    finally:
-        cors.init_app = original
+def with_flask_cors() -> Flask:
+    """CORS as the service did it before: flask-cors evaluating every request (see service/cors.py)."""
+    with without_cors():
+        app = create_app({"TABLES_AT_START": []})
+    CORS(
+        app,
+        send_wildcard=True,
+        methods=list(cors.METHODS),
+        expose_headers=list(cors.EXPOSED),
+        max_age=cors.MAX_AGE,
+    )
+    return app
 
 
 @contextmanager
@@ -77,7 +85,6 @@ def without_metrics() -> Iterator[None]:
 SWITCHES: dict[str, list[Callable[[], Any]]] = {
     "whole app": [],
     "no CORS": [without_cors],
-    "flask-cors on every request": [flask_cors_on_every_request],
     "no request id": [without_request_id],
     "no metrics": [without_metrics],
     "no access line": [],
@@ -117,7 +124,7 @@ def build(name: str) -> WSGI:
     with ExitStack() as stack:
         for switch in switches:
             stack.enter_context(switch())
-        config = {"TABLES_AT_START": []}
+        config: dict[str, Any] = {"TABLES_AT_START": []}
         if name in ("no access line", "none of the four"):
             config["ACCESS_LOG"] = False
         app: Flask = create_app(config)
@@ -130,25 +137,62 @@ def main() -> None:
     )
     parser.add_argument("--requests", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--instructions", action="store_true", help="count instructions under callgrind")
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: one app, inside callgrind
+    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.one:
+        return run_one(args.one, args.requests, args.measure)
     report = sys.stdout
-    with open(os.devnull, "w") as nowhere, redirect_stdout(nowhere):  # the access lines go nowhere
-        times = measure(args)
-    whole = statistics.median(times["whole app"])
-    print(
-        f"POST /analyze (3x3, cached), in-process, median of {args.rounds} rounds x {args.requests}",
-        file=report,
-    )
-    print("| app | µs per request | difference from the whole app |", file=report)
+    if args.instructions:
+        counts = {name: [instructions(name, args.requests)] for name in [*SWITCHES, FLASK_CORS, BARE]}
+        unit, title = "instructions", f"instructions per request (callgrind, {args.requests} requests)"
+    else:
+        with open(os.devnull, "w") as nowhere, redirect_stdout(nowhere):  # the access lines go nowhere
+            counts = measure(args)
+        unit, title = "µs", f"µs per request, median of {args.rounds} rounds x {args.requests}"
+    whole = statistics.median(counts["whole app"])
+    print(f"POST /analyze (3x3, cached), in-process, {title}", file=report)
+    print(f"| app | {unit} per request | difference from the whole app |", file=report)
     print("|---|---:|---:|", file=report)
-    for name, samples in times.items():
+    for name, samples in counts.items():
         median = statistics.median(samples)
-        print(f"| {name} | {median:.1f} | {median - whole:+.1f} |", file=report)
+        print(f"| {name} | {median:,.1f} | {median - whole:+,.1f} |", file=report)
+
+
+def app_named(name: str) -> WSGI:
+    if name == BARE:
+        return bare
+    return with_flask_cors() if name == FLASK_CORS else build(name)
+
+
+def run_one(name: str, requests: int, measure: bool) -> None:
+    """Inside callgrind: warm up, then (with `measure`) answer `requests` more."""
+    with open(os.devnull, "w") as nowhere, redirect_stdout(nowhere):
+        app, path = app_named(name), "/ceiling/3x3" if name == BARE else "/analyze"
+        timed(app, 300, SWITCHES.get(name, []), path)
+        if measure:
+            timed(app, requests, SWITCHES.get(name, []), path)
+
+
+def instructions(name: str, requests: int) -> float:
+    """Instructions per request: the run with `requests` more requests less the warm-up alone."""
+    totals = []
+    for measure in (False, True):
+        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m"]
+        command += ["tests.bench.feature_cost", "--one", name, "--requests", str(requests)]
+        command += ["--measure"] if measure else []
+        env = {**os.environ, "PYTHONHASHSEED": "0"}  # the same dictionaries, the same count
+        done = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if found is None:
+            raise RuntimeError(done.stderr)
+        totals.append(int(found.group(1)))
+    return (totals[1] - totals[0]) / requests
 
 
 def measure(args: argparse.Namespace) -> dict[str, list[float]]:
-    apps = {name: build(name) for name in SWITCHES}
-    apps[BARE] = bare
+    apps = {name: app_named(name) for name in [*SWITCHES, FLASK_CORS, BARE]}
     paths = {name: "/ceiling/3x3" if name == BARE else "/analyze" for name in apps}
     times: dict[str, list[float]] = {name: [] for name in apps}
     for name, app in apps.items():  # warm-up: the first answer fills the body cache
