@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import pytest
 from flask import Flask
-from flask_cors import CORS
 
-from service import cors
-from service.app import create_app
+from tests.cors_reference import with_flask_cors
 
 REQUESTS = [
     ("GET", "/analyze?board=X...O....", {}),
@@ -52,25 +50,14 @@ def cors_headers(app: Flask, method: str, path: str, headers: dict[str, str]) ->
 
 
 @pytest.fixture(scope="module")
-def with_flask_cors() -> Flask:
-    """The same app, its CORS done by flask-cors with the service's policy instead."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cors, "CrossOrigin", lambda wsgi_app: wsgi_app)
-        app = create_app({"TESTING": True, "ACCESS_LOG": False})
-    CORS(
-        app,
-        send_wildcard=True,
-        methods=list(cors.METHODS),
-        expose_headers=list(cors.EXPOSED),
-        max_age=cors.MAX_AGE,
-    )
-    return app
+def flask_cors_app() -> Flask:
+    return with_flask_cors({"TESTING": True, "ACCESS_LOG": False})
 
 
 @pytest.mark.parametrize(("method", "path", "headers"), REQUESTS)
 def test_the_headers_are_what_flask_cors_would_send(
-    app: Flask, with_flask_cors: Flask, method: str, path: str, headers: dict[str, str]
+    app: Flask, flask_cors_app: Flask, method: str, path: str, headers: dict[str, str]
 ) -> None:
     ours = cors_headers(app, method, path, headers)
-    assert ours == cors_headers(with_flask_cors, method, path, headers)
+    assert ours == cors_headers(flask_cors_app, method, path, headers)
     assert ours["Access-Control-Allow-Origin"] == "*"

@@ -24,12 +24,12 @@ from contextlib import ExitStack, contextmanager, redirect_stdout
 from typing import Any
 
 from flask import Flask
-from flask_cors import CORS
 from werkzeug.test import EnvironBuilder
 
 from service import cors, observability
 from service.app import create_app
 from tests.bench.ceiling_app import REQUESTS, bare
+from tests.cors_reference import with_flask_cors
 
 BOARD, VARIANT = REQUESTS["3x3"]
 BODY = f'{{"board":"{BOARD}","variant":"{VARIANT}"}}'.encode()
@@ -46,20 +46,6 @@ def without_cors() -> Iterator[None]:
         yield
     finally:
         cors.CrossOrigin = original  # type: ignore[misc]
-
-
-def with_flask_cors() -> Flask:
-    """CORS as the service did it before: flask-cors evaluating every request (see service/cors.py)."""
-    with without_cors():
-        app = create_app({"TABLES_AT_START": []})
-    CORS(
-        app,
-        send_wildcard=True,
-        methods=list(cors.METHODS),
-        expose_headers=list(cors.EXPOSED),
-        max_age=cors.MAX_AGE,
-    )
-    return app
 
 
 @contextmanager
@@ -163,7 +149,7 @@ def main() -> None:
 def app_named(name: str) -> WSGI:
     if name == BARE:
         return bare
-    return with_flask_cors() if name == FLASK_CORS else build(name)
+    return with_flask_cors({"TABLES_AT_START": []}) if name == FLASK_CORS else build(name)
 
 
 def run_one(name: str, requests: int, measure: bool) -> None:
