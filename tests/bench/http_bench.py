@@ -170,7 +170,16 @@ def start_ups(samples: int, workers: int) -> dict[str, list[float]]:
     return out
 
 
-def stream_rate(workers: int) -> tuple[float, float, int]:
+def read_all(url: str) -> tuple[int, float]:
+    """(bytes, seconds) to read a whole answer."""
+    started, size = time.monotonic(), 0
+    with urllib.request.urlopen(url, timeout=60) as response:
+        while piece := response.read(1 << 20):
+            size += len(piece)
+    return size, time.monotonic() - started
+
+
+def stream_rate(workers: int) -> tuple[float, float, int, float]:
     """(MB/s, seconds, peak KB) for the whole 4x4 k=4 table as NDJSON, the server under time -v."""
     port = harness.free_port()
     with tempfile.TemporaryDirectory(prefix="sanmoku-stream-") as tmp:
@@ -184,17 +193,14 @@ def stream_rate(workers: int) -> tuple[float, float, int]:
         server = Server(process, port, timing, timing)
         try:
             harness.wait_ready(server)
-            started, size = time.monotonic(), 0
-            url = f"{server.url}/solve?variant=4x4k4&format=ndjson"
-            with urllib.request.urlopen(url, timeout=60) as response:
-                while piece := response.read(1 << 20):
-                    size += len(piece)
-            elapsed = time.monotonic() - started
+            read_all(f"{server.url}/variants/4x4k4/table")  # opens the table in a worker
+            download = min(read_all(f"{server.url}/variants/4x4k4/table")[1] for _ in range(3))
+            size, elapsed = read_all(f"{server.url}/solve?variant=4x4k4&format=ndjson")
         finally:
             process.send_signal(15)  # gunicorn stops its workers; time then writes its report
             process.wait(timeout=30)
         peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", timing.read_text()).group(1))  # type: ignore[union-attr]
-    return size / elapsed / 1e6, elapsed, peak
+    return size / elapsed / 1e6, elapsed, peak, download
 
 
 def report(runs: dict[str, list[Run]], starts: dict[str, list[float]], args: argparse.Namespace) -> None:
@@ -202,7 +208,8 @@ def report(runs: dict[str, list[Run]], starts: dict[str, list[float]], args: arg
         return statistics.median(r.rps for r in runs[name])
 
     settings = f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s --latency"
-    print(f"\n{settings}, gunicorn {args.workers} sync workers, median of {args.rounds} interleaved rounds\n")
+    workers = f"gunicorn {args.workers} workers (service/gunicorn_conf.py)"
+    print(f"\n{settings}, {workers}, median of {args.rounds} interleaved rounds\n")
     print("| target | req/s | p50 | p99 | ratio to bare Flask, same body |")
     print("|---|---|---|---|---|")
     for target in TARGETS:
@@ -235,9 +242,10 @@ def main() -> None:
     starts = start_ups(args.samples, args.workers)
     report(runs, starts, args)
     if args.stream:
-        rate, elapsed, peak = stream_rate(args.workers)
+        rate, elapsed, peak, download = stream_rate(args.workers)
         print(f"GET /solve?variant=4x4k4&format=ndjson: {rate:.0f} MB/s over {elapsed:.0f} s;", end="")
         print(f" server peak RSS {peak / 1024:.0f} MB")
+        print(f"GET /variants/4x4k4/table (43 MB, 9,722,011 positions): {download:.2f} s (best of 3)")
 
 
 if __name__ == "__main__":
