@@ -79,48 +79,52 @@ def remoteness_of(values: ByteArray) -> npt.NDArray[np.int64]:
     return np.where(win, WIN_TOP - wide, np.where(wide >= DRAW_BASE, wide - DRAW_BASE, wide - LOSS_BASE))
 
 
-def tier_positions(cells: int, tier: int) -> tuple[IndexArray, MaskArray, MaskArray]:
-    """Every position of a tier with legal counts (X first), in index order, with each side's cells."""
+def tier_positions(
+    cells: int, tier: int, most: int = CHUNK
+) -> Iterator[tuple[IndexArray, MaskArray, MaskArray]]:
+    """Every position of a tier with legal counts (X first), in index order, with each side's cells, in
+    slices of about `most` positions (whole leading-part rows: a row never exceeds a few hundred)."""
     lead, trail = parts(cells)
     found = list(blocks(cells, tier))
     if not found:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty.astype(np.uint32), empty.astype(np.uint32)
+        return
     rows = np.concatenate([b.rows for b in found])
     owner = np.concatenate([np.full(len(b.rows), i) for i, b in enumerate(found)])
-    order = np.argsort(rows, kind="stable")
+    order = np.argsort(rows, kind="stable")  # index order: by leading part, then trailing part
     rows, owner = rows[order], owner[order]
     counts = np.array([len(found[i].cols) for i in owner])
-    lead_part = np.repeat(rows, counts)
-    trail_part = np.concatenate([found[i].cols for i in owner])
-    indices = lead_part * 3**trail.length + trail_part
-    first = lead.first[lead_part] | trail.first[trail_part]
-    second = lead.second[lead_part] | trail.second[trail_part]
-    return indices, first, second
+    ends = np.cumsum(counts)
+    start = 0
+    while start < len(rows):
+        stop = max(start + 1, int(np.searchsorted(ends, ends[start] - counts[start] + most, side="right")))
+        lead_part = np.repeat(rows[start:stop], counts[start:stop])
+        trail_part = np.concatenate([found[i].cols for i in owner[start:stop]])
+        indices = lead_part * 3**trail.length + trail_part
+        first = lead.first[lead_part] | trail.first[trail_part]
+        second = lead.second[lead_part] | trail.second[trail_part]
+        yield indices, first, second
+        start = stop
 
 
 def chunks(table: Table, first: str = "X", canonical: bool = False, size: int = CHUNK) -> Iterator[Chunk]:
-    """The reachable positions of the game that `first` opens, chunk by chunk."""
+    """The reachable positions of the game that `first` opens, chunk by chunk (at most `size`)."""
     opener = Mark(first)
     cells = table.variant.cells
     for tier in range(cells + 1):
-        indices, first_cells, second_cells = tier_positions(cells, tier)
-        keep = table.values[indices] != NOT_REACHABLE
-        indices, first_cells, second_cells = indices[keep], first_cells[keep], second_cells[keep]
-        if canonical:
-            smallest = _smallest_image(table, indices, first_cells, second_cells)
-            indices, first_cells, second_cells = (a[smallest] for a in (indices, first_cells, second_cells))
-        for start in range(0, len(indices), size):
-            window = slice(start, start + size)
-            yield Chunk(
-                table,
-                opener,
-                tier,
-                indices[window],
-                first_cells[window],
-                second_cells[window],
-                table.values[indices[window]],
-            )
+        for indices, first_cells, second_cells in tier_positions(cells, tier, size):
+            keep = table.values[indices] != NOT_REACHABLE
+            if canonical:
+                keep[keep] = _smallest_image(table, indices[keep], first_cells[keep], second_cells[keep])
+            if keep.any():
+                yield Chunk(
+                    table,
+                    opener,
+                    tier,
+                    indices[keep],
+                    first_cells[keep],
+                    second_cells[keep],
+                    table.values[indices[keep]],
+                )
 
 
 def _smallest_image(

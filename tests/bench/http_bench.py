@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -179,7 +180,15 @@ def read_all(url: str) -> tuple[int, float]:
     return size, time.monotonic() - started
 
 
-def stream_rate(workers: int) -> tuple[float, float, int, float]:
+def peak_of_workers(timer: int) -> int:
+    """The largest VmHWM (peak resident set, KB) among the workers of the gunicorn under `timer`."""
+    master = Path(f"/proc/{timer}/task/{timer}/children").read_text().split()[0]
+    workers = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    peaks = [re.search(r"VmHWM:\s+(\d+)", Path(f"/proc/{w}/status").read_text()) for w in workers]
+    return max(int(p.group(1)) for p in peaks if p)
+
+
+def stream_rate(workers: int) -> tuple[float, float, int, float, tuple[int, int]]:
     """(MB/s, seconds, peak KB) for the whole 4x4 k=4 table as NDJSON, the server under time -v."""
     port = harness.free_port()
     with tempfile.TemporaryDirectory(prefix="sanmoku-stream-") as tmp:
@@ -195,12 +204,16 @@ def stream_rate(workers: int) -> tuple[float, float, int, float]:
             harness.wait_ready(server)
             read_all(f"{server.url}/variants/4x4k4/table")  # opens the table in a worker
             download = min(read_all(f"{server.url}/variants/4x4k4/table")[1] for _ in range(3))
+            before = peak_of_workers(process.pid)
             size, elapsed = read_all(f"{server.url}/solve?variant=4x4k4&format=ndjson")
+            workers = (before, peak_of_workers(process.pid))
         finally:
-            process.send_signal(15)  # gunicorn stops its workers; time then writes its report
+            # SIGTERM to gunicorn's master (time's child): it stops its workers, then time reports
+            master = int(Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()[0])
+            os.kill(master, signal.SIGTERM)
             process.wait(timeout=30)
         peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", timing.read_text()).group(1))  # type: ignore[union-attr]
-    return size / elapsed / 1e6, elapsed, peak, download
+    return size / elapsed / 1e6, elapsed, peak, download, workers
 
 
 def report(runs: dict[str, list[Run]], starts: dict[str, list[float]], args: argparse.Namespace) -> None:
@@ -242,9 +255,10 @@ def main() -> None:
     starts = start_ups(args.samples, args.workers)
     report(runs, starts, args)
     if args.stream:
-        rate, elapsed, peak, download = stream_rate(args.workers)
+        rate, elapsed, peak, download, (before, after) = stream_rate(args.workers)
         print(f"GET /solve?variant=4x4k4&format=ndjson: {rate:.0f} MB/s over {elapsed:.0f} s;", end="")
-        print(f" server peak RSS {peak / 1024:.0f} MB")
+        print(f" peak RSS of the server {peak / 1024:.0f} MB (time -v); workers' peak (VmHWM)", end="")
+        print(f" {before / 1024:.0f} MB before the stream, {after / 1024:.0f} MB after")
         print(f"GET /variants/4x4k4/table (43 MB, 9,722,011 positions): {download:.2f} s (best of 3)")
 
 
