@@ -31,12 +31,15 @@ def healthz() -> Response:
 
 @bp.get("/readyz")
 def readyz() -> Response:
-    """Ready once every table named by TABLES_AT_START is open (small ones are solved here)."""
+    """Ready once every table named by TABLES_AT_START is open (small ones are solved here; a large one
+    whose file is missing or bad is given to a builder, once)."""
     tables = get_tables()
     report = {}
     for variant in tables.at_start:
         small = variant.cells <= SOLVE_IN_REQUEST_CELLS
         table = tables.table(variant) if small else tables.ready_table(variant)
+        if table is None:
+            tables.build_in_background([variant], unusable=True)
         positions = None if table is None else table.positions
         report[variant.name] = {"ready": table is not None, "positions": positions}
     ready = all(entry["ready"] for entry in report.values())

@@ -67,18 +67,21 @@ class Tables:
             return table
         if variant.cells <= SOLVE_IN_REQUEST_CELLS:
             return self.store.get(variant)
-        self.build_in_background([variant])
+        self.build_in_background([variant], unusable=True)
         raise TableNotReadyError(variant, retry_after(variant))
 
     def ready_table(self, variant: Variant) -> Table | None:
         """The table if it is on disk and checks out, without building anything."""
         return self.store.opened(variant) or self.store.try_open(variant)
 
-    def build_in_background(self, variants: Iterable[Variant]) -> None:
-        """Start one builder process for those of `variants` nobody is building yet."""
+    def build_in_background(self, variants: Iterable[Variant], unusable: bool = False) -> None:
+        """Start one builder process for those of `variants` nobody is building yet and that are not
+        built; with `unusable` the caller found their files missing or bad already."""
         if not self.background_builds:
             return
-        wanted = [v for v in variants if not self._being_built(v) and self.store.try_open(v) is None]
+        wanted = [
+            v for v in variants if not self._being_built(v) and (unusable or not self.store.looks_built(v))
+        ]
         if not wanted:
             return
         command = [sys.executable, "-m", "service.cli", "tables", "build", "--no-wait"]
@@ -137,6 +140,7 @@ def init_app(app: Flask) -> None:
     at_start = variants_at_start(app.config["TABLES_AT_START"])
     tables = Tables(store, at_start, app.config["BODY_CACHE_BYTES"], app.config["BACKGROUND_BUILDS"])
     app.extensions[EXTENSION] = tables
+    # Only a glance at the files (their headers): checking them all would keep every start waiting.
     tables.build_in_background(v for v in tables.at_start if v.cells > SOLVE_IN_REQUEST_CELLS)
 
 

@@ -20,7 +20,7 @@ import platformdirs
 
 from .solver import solve
 from .table import Table
-from .table_file import TableFileError, open_table, read_header, write_table
+from .table_file import TableFileError, checked_header, open_table, read_header, write_table
 from .variants import Variant, get_variant
 
 SUFFIX = ".table"
@@ -94,6 +94,15 @@ class TableStore:
                 return None
             self._open[variant] = table
         return table
+
+    def looks_built(self, variant: Variant) -> bool:
+        """Whether the variant's file is there with the right header and length: a check that reads no
+        table bytes (the checksum is checked when the table is opened)."""
+        try:
+            checked_header(self.path(variant), variant)
+        except TableFileError:
+            return False
+        return True
 
     def get(self, variant: Variant) -> Table:
         """The table of `variant`, built first if its file is missing or does not check out."""

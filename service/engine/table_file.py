@@ -105,6 +105,20 @@ def read_header(path: Path) -> dict[str, Any]:
 
 def open_table(path: Path, variant: Variant) -> Table:
     """Map a table file read-only after checking it; raise TableFileError saying what is wrong."""
+    header = checked_header(path, variant)
+    with path.open("rb") as source:
+        mapped = mmap.mmap(source.fileno(), 0, access=mmap.ACCESS_READ)
+    payload = memoryview(mapped)[HEADER_SIZE:]
+    if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
+        payload.release()
+        mapped.close()
+        raise TableFileError(path, "corrupt", "the table's bytes do not match the header's checksum")
+    return Table(variant, payload, header, path)
+
+
+def checked_header(path: Path, variant: Variant) -> dict[str, Any]:
+    """The header of a file that is `variant`'s table of the current format and solver, and as long as
+    it should be; everything `open_table` checks but the checksum (which reads the whole file)."""
     header = read_header(path)
     if header.get("format") != FORMAT_VERSION:
         raise TableFileError(path, "stale", f"format {header.get('format')!r}, not {FORMAT_VERSION}")
@@ -118,11 +132,4 @@ def open_table(path: Path, variant: Variant) -> Table:
     size = path.stat().st_size
     if header.get("entries") != entries or size != HEADER_SIZE + entries:
         raise TableFileError(path, "truncated", f"{size - HEADER_SIZE} table bytes, not {entries}")
-    with path.open("rb") as source:
-        mapped = mmap.mmap(source.fileno(), 0, access=mmap.ACCESS_READ)
-    payload = memoryview(mapped)[HEADER_SIZE:]
-    if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
-        payload.release()
-        mapped.close()
-        raise TableFileError(path, "corrupt", "the table's bytes do not match the header's checksum")
-    return Table(variant, payload, header, path)
+    return header

@@ -183,3 +183,27 @@ def test_a_played_4x4_game_against_perfect_never_beats_it(client: FlaskClient) -
                 seed += 1
             winner = {"x_won": "X", "o_won": "O"}.get(position.status.value)
             assert winner != human, (variant, game, position.cells)
+
+
+def test_a_bad_preset_file_at_start_is_rebuilt_and_then_ready(tmp_path: Path) -> None:
+    """At start only the headers are glanced at; /readyz opens the tables, finds the bad one, has it
+    rebuilt in the background, and turns ready once the new file checks out."""
+    from service.engine import TableStore
+
+    variant = get_variant("4x4k4")
+    path = TableStore(tmp_path).get(variant).path
+    assert path is not None
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 1  # the header still looks right: only the checksum can tell
+    path.write_bytes(bytes(data))
+    config = {"TESTING": True, "TABLES_DIR": str(tmp_path), "TABLES_AT_START": ["4x4k4"]}
+    client = create_app(config).test_client()
+    first = client.get("/readyz")
+    assert first.status_code == 503 and first.json is not None
+    assert first.json["tables"]["4x4k4"] == {"ready": False, "positions": None}
+    deadline = time.monotonic() + 60
+    while client.get("/readyz").status_code != 200 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    ready = client.get("/readyz")
+    assert ready.status_code == 200 and ready.json is not None
+    assert ready.json["tables"]["4x4k4"] == {"ready": True, "positions": 9_722_011}
