@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -10,6 +11,8 @@ from pathlib import Path
 from typing import TextIO
 
 from .engine import PRESETS, TableStore, Variant, get_variant
+
+BACKGROUND_NICENESS = 19  # a build started by the service yields the processors to its workers
 
 
 def store_of(args: argparse.Namespace) -> TableStore:
@@ -29,6 +32,8 @@ def progress_printer(name: str, out: TextIO) -> Callable[[int, int], None] | Non
 
 
 def build(args: argparse.Namespace) -> int:
+    if args.background:
+        os.nice(BACKGROUND_NICENESS)
     store = store_of(args)
     variants: list[Variant] = [get_variant(name) for name in args.variants] or list(PRESETS)
     out = sys.stdout
@@ -40,7 +45,8 @@ def build(args: argparse.Namespace) -> int:
         if table is not None:
             print(f"{variant.name}: ok, {table.positions:,} positions ({store.path(variant)})", file=out)
             continue
-        if not store.build(variant, wait=not args.no_wait, progress=progress_printer(variant.name, out)):
+        wait = not (args.no_wait or args.background)
+        if not store.build(variant, wait=wait, progress=progress_printer(variant.name, out)):
             print(f"{variant.name}: another process is building it", file=out)
             continue
         table = store.get(variant)
@@ -82,6 +88,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build_cmd.add_argument("--force", action="store_true", help="rebuild even a table that checks out")
     build_cmd.add_argument(
         "--no-wait", action="store_true", help="skip a table another process is building instead of waiting"
+    )
+    build_cmd.add_argument(
+        "--background",
+        action="store_true",
+        help="as the service runs it: --no-wait, at a lower priority than the requests being answered",
     )
     build_cmd.set_defaults(run=build)
     list_cmd = actions.add_parser(
