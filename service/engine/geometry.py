@@ -14,15 +14,15 @@ from math import perm
 import numpy as np
 import numpy.typing as npt
 
-from .variants import Variant
+from .variants import NORMAL, Variant
 
 Symmetry = tuple[int, ...]
 CellMap = Callable[[int, int], tuple[int, int]]
 
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # along a row, a column, and the two diagonals
-# The `depth` policy may read ahead as far as the classic board allows at full depth (8 plies, 9!/1!
-# move sequences): deeper on a larger board would leave a request waiting on a search.
-SEQUENCE_BUDGET = perm(9, 8)
+# The `depth` policy may read as many move sequences as a full search of the classic board (every ply
+# but the last): deeper on a larger board would leave a request waiting on a search.
+SEQUENCE_BUDGET = perm(NORMAL.cells, NORMAL.cells - 1)
 MIN_DEPTH = 1
 
 # What a set of one side's marks holds: no line, lines sharing a cell (one move can have made them

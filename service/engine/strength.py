@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .geometry import geometry_of
 from .policies import POLICIES, Player, player
 from .position import MARKS, Position, Status
 from .solve import positions
@@ -120,7 +121,8 @@ def against_perfect(table: Table, contender: Contender, first: bool, games: int 
 def measure_strength(
     tables: Mapping[str, Table], contenders: Iterable[Contender] = DEFAULT_CONTENDERS, games: int = 200
 ) -> list[Strength]:
-    """Every contender in every variant of `tables`, in the order given."""
+    """Every contender in every variant of `tables`, in the order given; a `depth` level beyond a
+    variant's depth range is left out for that variant."""
     return [
         Strength(
             contender,
@@ -131,6 +133,7 @@ def measure_strength(
         )
         for contender in contenders
         for name, table in tables.items()
+        if contender.depth is None or contender.depth <= geometry_of(table.variant).max_depth
     ]
 
 
