@@ -82,12 +82,14 @@ def test_the_numbers_in_the_spec_are_the_engines() -> None:
     assert schema("Col")["maximum"] == max(v.cols for v in every) - 1
     assert schema("CanonicalBoard")["pattern"] == f"^[XO.]{{{min(cells)},{max(cells)}}}$"
     assert schema("Board")["maxLength"] == BOARD_MAX
-    info = schema("VariantInfo")["properties"]
-    assert (info["cells"]["minimum"], info["cells"]["maximum"]) == (min(cells), max(cells))
-    assert info["rows"]["maximum"] == max(v.rows for v in every) and info["k"]["maximum"] == max(
-        v.k for v in every
-    )
-    assert info["rows"]["minimum"] == MIN_SIDE and info["k"]["minimum"] == MIN_K
+    for name in ("VariantInfo", "VariantDetail"):
+        info = schema(name)["properties"]
+        assert (info["cells"]["minimum"], info["cells"]["maximum"]) == (min(cells), max(cells))
+        assert info["rows"]["maximum"] == max(v.rows for v in every) == info["cols"]["maximum"]
+        assert info["k"]["maximum"] == max(v.k for v in every)
+        assert (
+            info["rows"]["minimum"] == info["cols"]["minimum"] == MIN_SIDE and info["k"]["minimum"] == MIN_K
+        )
     deepest = max(geometry_of(v).max_depth for v in every)
     assert schema("MoveRequest")["properties"]["depth"]["maximum"] == deepest
     assert schema("DepthRange")["properties"]["max"]["maximum"] == deepest
