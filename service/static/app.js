@@ -39,7 +39,6 @@ import { checkedGame, gameFromUrl } from "./url.js";
 import {
   customVariant,
   ensureVariant,
-  fillCustomForm,
   loadVariants,
   renderVariantChoice,
   showCustomError,
@@ -126,7 +125,6 @@ function bindEvents() {
   }
   $("first").addEventListener("change", onFirstChange);
   $("variant").addEventListener("change", (event) => changeVariant(event.target.value));
-  $("custom").addEventListener("toggle", fillCustomForm);
   $("custom-form").addEventListener("input", updateCustomK);
   $("custom-form").addEventListener("submit", onCustomSubmit);
   for (const radio of document.querySelectorAll("input[name='overlay']")) {

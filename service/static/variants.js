@@ -51,6 +51,13 @@ export function renderVariantChoice() {
   if (current) {
     select.value = current.name;
     setText($("variant-rules"), current.rules);
+    // "Another board" starts from the board being played: filled when that board changes, not when
+    // the form opens (its toggle event comes after the click, and would undo what was typed since).
+    const form = $("custom-form");
+    if (form.dataset.variant !== current.name) {
+      form.dataset.variant = current.name;
+      fillCustomForm();
+    }
   }
 }
 
@@ -65,7 +72,7 @@ function setCustomLimits() {
 }
 
 // Fills the form with the variant being played, so that "another board" starts from this one.
-export function fillCustomForm() {
+function fillCustomForm() {
   const current = variant();
   if (!current) {
     return;
