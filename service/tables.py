@@ -64,7 +64,7 @@ class Tables:
 
     def table(self, variant: Variant) -> Table:
         """The variant's table, solved now if it is small; TableNotReadyError while a large one is built."""
-        table = self.store.opened(variant) or self.store.try_open(variant)
+        table = self.ready_table(variant)
         if table is not None:
             return table
         if variant.cells <= SOLVE_IN_REQUEST_CELLS:
