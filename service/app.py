@@ -23,6 +23,9 @@ DEFAULTS: dict[str, Any] = {
     "TABLES_DIR": None,  # None: $SANMOKU_TABLES_DIR, else the user's cache directory (platformdirs)
     "TABLES_AT_START": "presets",  # "presets", a comma-separated string of variant names, or a list
     "BACKGROUND_BUILDS": True,  # False: a missing large table stays missing (503) until built elsewhere
+    # Tables of more cells (up to 22: minutes and gigabytes) are built only by `sanmoku tables build`,
+    # or at start when TABLES_AT_START names them.
+    "BACKGROUND_BUILD_CELLS": 16,
     "BODY_CACHE_BYTES": 32 * 1024 * 1024,  # rendered answers kept per process
 }
 

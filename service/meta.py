@@ -32,16 +32,21 @@ def healthz() -> Response:
 @bp.get("/readyz")
 def readyz() -> Response:
     """Ready once every table named by TABLES_AT_START is open (small ones are solved here; a large one
-    whose file is missing or bad is given to a builder, once)."""
+    whose file is missing or bad is queued for the builder, and the report says what it waits for)."""
     tables = get_tables()
-    report = {}
+    report: dict[str, dict[str, object]] = {}
     for variant in tables.at_start:
         small = variant.cells <= SOLVE_IN_REQUEST_CELLS
         table = tables.table(variant) if small else tables.ready_table(variant)
         if table is None:
-            tables.build_in_background([variant], unusable=True)
-        positions = None if table is None else table.positions
-        report[variant.name] = {"ready": table is not None, "positions": positions}
+            tables.request_builds([variant])
+            report[variant.name] = {
+                "ready": False,
+                "positions": None,
+                "waiting": tables.queue.waiting(variant).reason,
+            }
+        else:
+            report[variant.name] = {"ready": True, "positions": table.positions}
     ready = all(entry["ready"] for entry in report.values())
     body = {"status": "ready" if ready else "starting", "tables": report, "bodies": tables.cached_bodies()}
     return Response(dumps(body), status=200 if ready else 503, mimetype="application/json")

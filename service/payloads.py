@@ -20,6 +20,7 @@ from .engine import (
     geometry_of,
 )
 from .engine.geometry import iter_cells
+from .engine.table_file import file_size
 
 Json = dict[str, Any]
 
@@ -105,7 +106,7 @@ def variant_detail_payload(variant: Variant, table: Table | None) -> Json:
         "table": {
             "ready": table is not None,
             "positions": None if table is None else table.positions,
-            "bytes": 3**variant.cells,
+            "bytes": file_size(variant),
         },
         "empty_board": None if table is None else _outcome(empty, table.value(empty)),
     }

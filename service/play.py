@@ -20,9 +20,9 @@ from .engine import (
 )
 from .payloads import dumps, move_choice_payload, policy_payload, review_payload
 from .play_schemas import BatchRequest, MoveRequest, ReviewRequest
-from .problems import engine_problem_body, fields_problem_body, not_ready_body, with_instance
+from .problems import engine_problem_body, fields_problem_body, unavailable_body, with_instance
 from .schemas import AnalyzeRequest, flatten, load
-from .tables import TableNotReadyError, get_tables
+from .tables import TableUnavailableError, get_tables
 
 bp = Blueprint("play", __name__)
 
@@ -79,5 +79,5 @@ def _batch_item(item: Any, where: str) -> bytes:
         return dumps(with_instance(fields_problem_body(flatten(error.messages)), where))
     except EngineError as error:
         return dumps(with_instance(engine_problem_body(error), where))
-    except TableNotReadyError as error:
-        return dumps(with_instance(not_ready_body(error), where))
+    except TableUnavailableError as error:
+        return dumps(with_instance(unavailable_body(error), where))

@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException
 from .engine import EngineError, IllegalMoveError, InvalidPositionError, PolicyError, UnknownVariantError
 from .payloads import dumps
 from .schemas import FieldsError
-from .tables import TableNotReadyError
+from .tables import TableNotReadyError, TableUnavailableError
 
 PROBLEM_MIMETYPE = "application/problem+json"
 PROBLEM_BASE = "urn:sanmoku:problem:"
@@ -62,8 +62,12 @@ def engine_problem_body(error: EngineError, **extra: Any) -> dict[str, Any]:
     )
 
 
-def not_ready_body(error: TableNotReadyError) -> dict[str, Any]:
-    return problem_body(503, "Table not ready", str(error), "table-not-ready", retry_after=error.retry_after)
+def unavailable_body(error: TableUnavailableError) -> dict[str, Any]:
+    if isinstance(error, TableNotReadyError):
+        return problem_body(
+            503, "Table not ready", str(error), "table-not-ready", retry_after=error.retry_after
+        )
+    return problem_body(503, "Table not built", str(error), "table-not-built")
 
 
 def fields_problem_body(messages: Mapping[str, list[str]]) -> dict[str, Any]:
@@ -96,10 +100,11 @@ def register_problem_handlers(app: Flask) -> None:
         extra = {} if error.field is None else {"errors": {error.field: [error.detail]}}
         return _as_response(problem_body(error.status, error.title, error.detail, error.kind, **extra))
 
-    @app.errorhandler(TableNotReadyError)
-    def not_ready(error: TableNotReadyError) -> Response:
-        response = _as_response(not_ready_body(error))
-        response.headers["Retry-After"] = str(error.retry_after)
+    @app.errorhandler(TableUnavailableError)
+    def unavailable(error: TableUnavailableError) -> Response:
+        response = _as_response(unavailable_body(error))
+        if error.retry_after is not None:
+            response.headers["Retry-After"] = str(error.retry_after)
         return response
 
     @app.errorhandler(Exception)

@@ -1,40 +1,66 @@
 """The solved tables and the cache of rendered bodies, one of each per app (in the manner of flaskr's db.py).
 
-`init_app(app)` opens the table store of TABLES_DIR and starts building the tables named by
-TABLES_AT_START that are not on disk yet; `get_tables()` gives views the `Tables`. A table of up to
-SOLVE_IN_REQUEST_CELLS cells that is missing is solved within the request (milliseconds); a larger one
-is built by a `sanmoku tables build` process in the background, one per host (the store's lock), and
-until it is on disk its requests get TableNotReadyError (503 with Retry-After).
+`init_app(app)` opens the table store of TABLES_DIR and queues the tables named by TABLES_AT_START that
+are not on disk yet; `get_tables()` gives views the `Tables`. A table of up to SOLVE_IN_REQUEST_CELLS
+cells that is missing is solved within the request (milliseconds). A larger one of up to
+BACKGROUND_BUILD_CELLS cells (or named by TABLES_AT_START) is queued for the host's one background
+builder (`sanmoku tables build --queue`), and its requests get TableNotReadyError (503 with
+Retry-After and the reason) until it is on disk; a larger one still takes minutes and gigabytes and is
+built only by an operator (`sanmoku tables build NAME`): TableNotBuiltError until then.
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
+import logging
 import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
 from cachetools import LRUCache
 from flask import Flask, current_app
 
-from .engine import PRESETS, Table, TableStore, Variant, get_variant
+from .engine import PRESETS, BuildQueue, Table, TableStore, Variant, get_variant
+from .engine.build_plan import BuildPlan, plan
 from .table_commands import BACKGROUND_NICENESS
 
 EXTENSION = "sanmoku.tables"
-SOLVE_IN_REQUEST_CELLS = 12  # 3**12 bytes solve in about 20 ms
-SECONDS_PER_ENTRY = 3.0 / 3**16  # a 4x4 table builds in about 2 s here; Retry-After rounds this up
+SOLVE_IN_REQUEST_CELLS = 12  # a 12-cell table solves in about 20 ms
+SPAWN_INTERVAL = 2.0  # seconds between two attempts of one process to start a builder
+
+log = logging.getLogger(__name__)
 
 
-class TableNotReadyError(Exception):
-    """The variant's table is being built; ask again after `retry_after` seconds."""
+class TableUnavailableError(Exception):
+    """The variant has no table on disk yet (a 503); `retry_after` is None when asking again will not help."""
 
-    def __init__(self, variant: Variant, retry_after: int) -> None:
-        super().__init__(f"the {variant.name} table is being built; ask again in {retry_after} s")
-        self.variant, self.retry_after = variant, retry_after
+    variant: Variant
+    retry_after: int | None = None
+
+
+class TableNotReadyError(TableUnavailableError):
+    """The variant's table is queued or being built; `reason` says which, ask again after `retry_after` s."""
+
+    def __init__(self, variant: Variant, reason: str, retry_after: int) -> None:
+        super().__init__(f"{reason}; ask again in {retry_after} s")
+        self.variant, self.reason, self.retry_after = variant, reason, retry_after
+
+
+class TableNotBuiltError(TableUnavailableError):
+    """The variant's table is not on disk and this server does not build it on request: an operator
+    builds it (`why` says why the server does not)."""
+
+    def __init__(self, variant: Variant, needs: BuildPlan, why: str) -> None:
+        super().__init__(
+            f"the {variant.name} table is not built on this server, {why}: an operator builds it with "
+            f"`sanmoku tables build {variant.name}` (about {needs.seconds:.0f} s, "
+            f"{needs.bytes_on_disk / 1e6:,.0f} MB on disk)"
+        )
+        self.variant = variant
 
 
 @dataclass(frozen=True)
@@ -52,52 +78,73 @@ def make_body(data: bytes, mimetype: str = "application/json") -> Body:
 
 class Tables:
     def __init__(
-        self, store: TableStore, at_start: list[Variant], cache_bytes: int, background_builds: bool = True
+        self,
+        store: TableStore,
+        at_start: list[Variant],
+        cache_bytes: int,
+        background_builds: bool = True,
+        background_build_cells: int = 16,
     ) -> None:
         self.store = store
+        self.queue = BuildQueue(store.directory)
         self.at_start = at_start
         self.background_builds = background_builds
+        self.background_build_cells = background_build_cells
         # Bounded by the bytes it holds; cachetools' LRU is not thread-safe by itself.
         self._bodies: LRUCache[Hashable, Body] = LRUCache(maxsize=cache_bytes, getsizeof=_body_size)
         self._lock = threading.Lock()
-        self._builders: dict[Variant, subprocess.Popen[bytes]] = {}
+        self._builder: subprocess.Popen[bytes] | None = None
+        self._last_spawn = -SPAWN_INTERVAL
 
     def table(self, variant: Variant) -> Table:
-        """The variant's table, solved now if it is small; TableNotReadyError while a large one is built."""
+        """The variant's table, solved now if it is small; TableNotReadyError while a larger one waits for
+        the builder, TableNotBuiltError if it is too large to build on request."""
         table = self.ready_table(variant)
         if table is not None:
             return table
         if variant.cells <= SOLVE_IN_REQUEST_CELLS:
             return self.store.get(variant)
-        self.build_in_background([variant], unusable=True)
-        raise TableNotReadyError(variant, retry_after(variant))
+        if not self.builds_on_request(variant):
+            why = (
+                f"which builds tables of more than {self.background_build_cells} cells only when told to"
+                if self.background_builds
+                else "which builds no table on request"
+            )
+            raise TableNotBuiltError(variant, plan(variant, self.store.directory), why)
+        self.request_builds([variant])
+        waiting = self.queue.waiting(variant)
+        raise TableNotReadyError(variant, waiting.reason, waiting.retry_after)
 
     def ready_table(self, variant: Variant) -> Table | None:
         """The table if it is on disk and checks out, without building anything."""
         return self.store.opened(variant) or self.store.try_open(variant)
 
-    def build_in_background(self, variants: Iterable[Variant], unusable: bool = False) -> None:
-        """Start one builder process for those of `variants` nobody is building yet and that are not
-        built; with `unusable` the caller found their files missing or bad already."""
-        if not self.background_builds:
+    def builds_on_request(self, variant: Variant) -> bool:
+        return self.background_builds and (
+            variant.cells <= self.background_build_cells or variant in self.at_start
+        )
+
+    def request_builds(self, variants: Iterable[Variant]) -> None:
+        """Queue the tables not on disk yet and start the host's builder unless one runs (or one was
+        started by this process a moment ago)."""
+        wanted = [v for v in variants if self.builds_on_request(v) and not self.store.looks_built(v)]
+        for variant in wanted:
+            self.queue.add(variant)
+        if not wanted or self.queue.next_due() is None:
             return
-        wanted = [
-            v for v in variants if not self._being_built(v) and (unusable or not self.store.looks_built(v))
-        ]
-        if not wanted:
+        now = time.monotonic()
+        if now - self._last_spawn < SPAWN_INTERVAL or self._builder_alive() or self.queue.builder_running():
             return
+        self._last_spawn = now
         # Niced from its first instruction (its imports alone take a fifth of a second of processor),
         # so that a start with an empty directory answers as fast as one with the tables built.
         nice = ["nice", "-n", str(BACKGROUND_NICENESS)] if shutil.which("nice") else []
-        command = [*nice, sys.executable, "-m", "service.cli", "tables", "build", "--background"]
-        command += ["--dir", str(self.store.directory), *(v.long_name for v in wanted)]
-        builder = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
-        for variant in wanted:
-            self._builders[variant] = builder
+        command = [*nice, sys.executable, "-m", "service.cli", "tables", "build", "--queue"]
+        command += ["--dir", str(self.store.directory)]
+        self._builder = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 
-    def _being_built(self, variant: Variant) -> bool:
-        builder = self._builders.get(variant)
-        return (builder is not None and builder.poll() is None) or self.store.is_building(variant)
+    def _builder_alive(self) -> bool:
+        return self._builder is not None and self._builder.poll() is None
 
     def body(self, key: Hashable, render: Callable[[], Body]) -> Body:
         """The cached body under `key`, rendered (and kept) on a miss. Only answers are kept."""
@@ -123,11 +170,6 @@ class Tables:
             return int(self._bodies.currsize), int(self._bodies.maxsize)
 
 
-def retry_after(variant: Variant) -> int:
-    seconds: int = math.ceil(3**variant.cells * SECONDS_PER_ENTRY)
-    return max(1, seconds)
-
-
 def _body_size(body: Body) -> int:
     return len(body.data) + 200  # the key and the objects around the bytes
 
@@ -143,10 +185,16 @@ def variants_at_start(setting: str | list[str]) -> list[Variant]:
 def init_app(app: Flask) -> None:
     store = TableStore(app.config["TABLES_DIR"])
     at_start = variants_at_start(app.config["TABLES_AT_START"])
-    tables = Tables(store, at_start, app.config["BODY_CACHE_BYTES"], app.config["BACKGROUND_BUILDS"])
+    tables = Tables(
+        store,
+        at_start,
+        app.config["BODY_CACHE_BYTES"],
+        app.config["BACKGROUND_BUILDS"],
+        app.config["BACKGROUND_BUILD_CELLS"],
+    )
     app.extensions[EXTENSION] = tables
     # Only a glance at the files (their headers): checking them all would keep every start waiting.
-    tables.build_in_background(v for v in tables.at_start if v.cells > SOLVE_IN_REQUEST_CELLS)
+    tables.request_builds(v for v in tables.at_start if v.cells > SOLVE_IN_REQUEST_CELLS)
 
 
 def get_tables() -> Tables:

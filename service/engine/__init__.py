@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from .errors import EngineError, IllegalMoveError, InvalidPositionError, UnknownVariantError
+from .build_plan import BuildPlan, check_resources, plan
+from .build_queue import BuildQueue, Waiting, work_through
+from .errors import (
+    BuildRefusedError,
+    EngineError,
+    IllegalMoveError,
+    InvalidPositionError,
+    UnknownVariantError,
+)
 from .geometry import MIN_DEPTH, Geometry, geometry_of
 from .mainline import MainLine, main_line
 from .perft import count_games
@@ -41,6 +49,9 @@ __all__ = [
     "VARIANTS",
     "Accuracy",
     "Analysis",
+    "BuildPlan",
+    "BuildQueue",
+    "BuildRefusedError",
     "Chunk",
     "Contender",
     "EngineError",
@@ -70,7 +81,9 @@ __all__ = [
     "Value",
     "Variant",
     "Verdict",
+    "Waiting",
     "analyses",
+    "check_resources",
     "choose_move",
     "chunks",
     "count_games",
@@ -82,6 +95,7 @@ __all__ = [
     "measure_strength",
     "moves_from_boards",
     "other",
+    "plan",
     "player",
     "positions",
     "review_boards",
@@ -90,4 +104,5 @@ __all__ = [
     "strength_table",
     "summarize",
     "supported_variants",
+    "work_through",
 ]

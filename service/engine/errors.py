@@ -28,3 +28,11 @@ class UnknownVariantError(EngineError):
 
 class IllegalMoveError(EngineError):
     """A move that is not allowed in the given position."""
+
+
+class BuildRefusedError(EngineError):
+    """A table this machine cannot hold: not enough disk or memory for its build."""
+
+    def __init__(self, variant: str, reason: str) -> None:
+        super().__init__("build_refused", f"the {variant} table cannot be built here: {reason}")
+        self.reason = reason

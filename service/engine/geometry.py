@@ -28,6 +28,9 @@ MIN_DEPTH = 1
 # What a set of one side's marks holds: no line, lines sharing a cell (one move can have made them
 # all), or lines sharing none (no single last move made them: the position cannot arise).
 NO_LINE, LINES_WITH_COMMON_CELL, LINES_APART = 0, 1, 2
+# Up to this many cells the line state of every set of cells is kept in a list (one lookup per check,
+# 65,536 entries); a larger board's would take tens of megabytes per variant, so it is worked out.
+LOOKUP_CELLS = 16
 
 
 class Geometry:
@@ -37,7 +40,6 @@ class Geometry:
         self.full = (1 << self.cells) - 1
         self.lines = _lines(rows, cols, k, torus)
         self.symmetries = _symmetries(rows, cols, torus, self.lines)
-        self._line_state: list[int] = self.line_state_table().tolist()
 
     @property
     def max_plies(self) -> int:
@@ -72,11 +74,23 @@ class Geometry:
             depth += 1
         return depth
 
+    @cached_property
+    def _line_states(self) -> list[int]:
+        states: list[int] = self.line_state_table().tolist()
+        return states
+
     def holds_line(self, mask: int) -> bool:
-        return self._line_state[mask] != NO_LINE
+        return self.line_state(mask) != NO_LINE
 
     def line_state(self, mask: int) -> int:
-        return self._line_state[mask]
+        """NO_LINE, LINES_WITH_COMMON_CELL or LINES_APART for one set of cells."""
+        if self.cells <= LOOKUP_CELLS:
+            return self._line_states[mask]
+        common, held = self.full, False
+        for line in self.lines:
+            if mask & line == line:
+                common, held = common & line, True
+        return NO_LINE if not held else LINES_WITH_COMMON_CELL if common else LINES_APART
 
     def lines_of(self, mask: int) -> list[int]:
         return [line for line in self.lines if mask & line == line]

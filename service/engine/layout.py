@@ -1,17 +1,23 @@
-"""Where a position lives in a solved table: a dense base-3 index.
+"""Where a position lives in a solved table: a ranking by mark counts, tier by tier, block by block.
 
-The table of a board of n cells has 3**n bytes. A position's index is its board read as a base-3 number,
-cell 0 first: an empty cell is the digit 0, a mark of the second player 1, a mark of the first player 2.
-With X first this is the board string read in ASCII order (. < O < X), so the table's order is the
-strings' order and a symmetry class's smallest index is its smallest board string. Playing a mark adds
-its digit times the cell's place value: a child's index is one addition away from its parent's.
+A board is split into a leading part (the first cells // 2 cells) and a trailing part (the rest). Each
+part's fillings are grouped by how many marks of each side they hold; a *block* is the positions whose
+leading part is one group and whose trailing part another, and a *tier* is every block with the same
+number of marks. The table stores tiers one after the other from the empty board up, a tier's blocks in
+the order of their leading groups, and a block row by row (a row is one leading filling, a column one
+trailing filling):
 
-Tables are for X moving first. A game that O opened is the same game with the colours swapped, so its
-positions are looked up with O's marks as the first player's digits (see `Layout.index`).
+    rank = block offset + lead slot * trail group size + trail slot
 
-A dense index wastes the 3**n - (positions with legal counts) entries, which stay 0 (four times the
-bytes of a ranking of the X and O sets on 4x4), and buys this: no ranking to compute, forward or back,
-in the solver's inner loop or in a lookup.
+Only positions with legal mark counts (the first player has as many marks as the second, or one more)
+have an entry: about a fifth to a quarter of the 3**cells boards of a dense index. A move changes one
+part, so a block's children are two whole blocks of the next tier: one for the moves in the leading
+part (rows map to rows, columns stay), one for the moves in the trailing part (the other way round).
+
+Within a part, a filling's *part index* is its cells read as a base-3 number, the part's first cell
+first: an empty cell is the digit 0, a mark of the second player 1, a mark of the first player 2 (so
+playing a mark adds its digit times the cell's place value). Tables are for X moving first; a game O
+opened is the same game with the colours swapped, looked up with O's marks as the first player's.
 """
 
 from __future__ import annotations
@@ -22,76 +28,42 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from .geometry import iter_cells
-
 FIRST_DIGIT, SECOND_DIGIT = 2, 1
 IndexArray = npt.NDArray[np.int64]
 MaskArray = npt.NDArray[np.uint32]
-
-
-class Layout:
-    """Index arithmetic for a board of `cells` cells; the same for every variant of that size."""
-
-    def __init__(self, cells: int) -> None:
-        self.cells = cells
-        self.size = 3**cells
-        self.place = tuple(3 ** (cells - 1 - c) for c in range(cells))
-        # Place-value sums of every mask of the low and of the high half of the cells: an index is
-        # then four list lookups, whatever the board.
-        self._low_bits = cells // 2
-        self._low = _place_sums(self.place[: self._low_bits])
-        self._high = _place_sums(self.place[self._low_bits :])
-
-    def place_sum(self, mask: int) -> int:
-        return self._low[mask & ((1 << self._low_bits) - 1)] + self._high[mask >> self._low_bits]
-
-    def index(self, first: int, second: int) -> int:
-        """The index of the position where the first player holds `first` and the other `second`."""
-        return FIRST_DIGIT * self.place_sum(first) + SECOND_DIGIT * self.place_sum(second)
-
-    def digit_of(self, first_to_move: bool) -> int:
-        return FIRST_DIGIT if first_to_move else SECOND_DIGIT
-
-    def masks(self, index: int) -> tuple[int, int]:
-        """The first and the second player's cells at `index` (the inverse of `index`)."""
-        first = second = 0
-        for cell in range(self.cells - 1, -1, -1):
-            index, digit = divmod(index, 3)
-            if digit == FIRST_DIGIT:
-                first |= 1 << cell
-            elif digit == SECOND_DIGIT:
-                second |= 1 << cell
-        return first, second
-
-
-def _place_sums(places: tuple[int, ...]) -> list[int]:
-    sums = [0] * (1 << len(places))
-    for mask in range(1, len(sums)):
-        sums[mask] = sum(places[c] for c in iter_cells(mask))
-    return sums
+Group = tuple[int, int]  # (the first player's marks, the second player's marks) in one part
 
 
 @dataclass(frozen=True)
 class Part:
-    """A run of consecutive cells and every way to fill them (3**len), as arrays by part index.
-
-    A board is split into a leading and a trailing part; a position's index is then
-    ``lead_index * 3**len(trail) + trail_index``, and a tier's positions are the products of the two
-    parts' groups of fillings whose mark counts add up to the tier's.
-    """
+    """A run of consecutive cells and every way to fill them (3**length), as arrays by part index."""
 
     start: int  # first cell
     length: int
     first: MaskArray  # the first player's cells, as bits of the whole board
     second: MaskArray
-    groups: dict[tuple[int, int], IndexArray]  # (first's marks, second's marks) -> part indices, sorted
+    groups: dict[Group, IndexArray]  # group -> its part indices, in order: a filling's slot is its place
+    group_id: IndexArray  # part index -> the number of its group in `keys`
     slot: IndexArray  # part index -> its position inside its group
+    keys: tuple[Group, ...]  # the groups by mark counts
+
+    @property
+    def bits(self) -> int:
+        return (1 << self.length) - 1
 
     def place(self, cell: int) -> int:
-        """The place value of `cell` (a cell of this part) within the part's index."""
+        """The place value of `cell` (a cell of this part) within a part index."""
         return int(3 ** (self.start + self.length - 1 - cell))
 
-    def child_slots(self, group: tuple[int, int], cell: int, digit: int, missing: int) -> IndexArray:
+    def place_sums(self) -> IndexArray:
+        """For every set of this part's cells (as bits from the part's first cell): its place values' sum."""
+        masks = np.arange(1 << self.length, dtype=np.int64)
+        sums = np.zeros(len(masks), dtype=np.int64)
+        for offset in range(self.length):
+            sums += ((masks >> offset) & 1) * self.place(self.start + offset)
+        return sums
+
+    def child_slots(self, group: Group, cell: int, digit: int, missing: int) -> IndexArray:
         """For each filling of `group`: the slot, in the group one mark up, of the filling with `digit`
         played at `cell`; `missing` where the cell is taken."""
         indices = self.groups[group]
@@ -102,26 +74,175 @@ class Part:
 
 @cache
 def part(start: int, length: int) -> Part:
-    indices = np.arange(3**length, dtype=np.int64)
-    first = np.zeros(indices.shape, dtype=np.uint32)
-    second = np.zeros(indices.shape, dtype=np.uint32)
-    rest = indices.copy()
-    for cell in range(start + length - 1, start - 1, -1):
-        digit = rest % 3
-        rest //= 3
-        first |= (digit == FIRST_DIGIT).astype(np.uint32) << cell
-        second |= (digit == SECOND_DIGIT).astype(np.uint32) << cell
+    first, second, groups, group_id, slot, keys = _fillings(length)
+    return Part(
+        start, length, first << np.uint32(start), second << np.uint32(start), groups, group_id, slot, keys
+    )
+
+
+@cache
+def _fillings(
+    length: int,
+) -> tuple[MaskArray, MaskArray, dict[Group, IndexArray], IndexArray, IndexArray, tuple[Group, ...]]:
+    """Every filling of `length` cells starting at cell 0: each side's cells and the grouping by counts
+    (the same for every part of that length, whatever its first cell)."""
+    first = second = np.zeros(1, dtype=np.uint32)
+    for cell in range(length - 1, -1, -1):  # the part's first cell is its most significant digit
+        bit = np.uint32(1 << cell)
+        first, second = (
+            np.concatenate([first, first, first | bit]),
+            np.concatenate([second, second | bit, second]),
+        )
     first_count = np.bitwise_count(first)
     second_count = np.bitwise_count(second)
-    key = first_count.astype(np.int64) * (length + 1) + second_count
+    key = first_count * np.uint8(length + 1) + second_count  # small: numpy sorts it by radix
     order = np.argsort(key, kind="stable")
-    slot = np.empty(indices.shape, dtype=np.int64)
-    groups: dict[tuple[int, int], IndexArray] = {}
+    slot = np.empty(len(key), dtype=np.int64)
+    group_id = np.empty(len(key), dtype=np.int64)
+    groups: dict[Group, IndexArray] = {}
     bounds = np.flatnonzero(np.diff(key[order])) + 1
-    for members in np.split(order, bounds):
+    for number, members in enumerate(np.split(order, bounds)):
         groups[(int(first_count[members[0]]), int(second_count[members[0]]))] = members
         slot[members] = np.arange(len(members))
-    return Part(start, length, first, second, groups, slot)
+        group_id[members] = number
+    return first, second, groups, group_id, slot, tuple(groups)
+
+
+@dataclass(frozen=True)
+class Block:
+    """The positions of one tier whose leading part is in `lead_group` and trailing part in `trail_group`."""
+
+    tier: int
+    lead_group: Group
+    trail_group: Group
+    offset: int  # rank of its first position
+    rows: int  # fillings of the leading group
+    cols: int  # fillings of the trailing group
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def first_to_move(self) -> bool:
+        return self.tier % 2 == 0
+
+
+class Layout:
+    """The ranking of the positions of a board of `cells` cells; the same for every variant of that size."""
+
+    def __init__(self, cells: int) -> None:
+        self.cells = cells
+        self.lead = part(0, cells // 2)
+        self.trail = part(cells // 2, cells - cells // 2)
+        tiers, tier_offset = [], [0]
+        for tier in range(cells + 1):
+            tiers.append(self._tier(tier, tier_offset[-1]))
+            tier_offset.append(tier_offset[-1] + sum(block.size for block in tiers[-1]))
+        self.tiers: tuple[tuple[Block, ...], ...] = tuple(tiers)
+        self.tier_offset = tuple(tier_offset)  # one more than the tiers: the last is the table's size
+        self.size = tier_offset[-1]
+        # offsets[lead group id, trail group id]: a block's rank; -1 where the counts are not legal.
+        lead_id = {key: i for i, key in enumerate(self.lead.keys)}
+        trail_id = {key: i for i, key in enumerate(self.trail.keys)}
+        offsets = np.full((len(lead_id), len(trail_id)), -1, dtype=np.int64)
+        for block in self.blocks():
+            offsets[lead_id[block.lead_group], trail_id[block.trail_group]] = block.offset
+        self.offsets = offsets
+        # Python lists: indexing one gives an int at once, the fastest scalar path for lookups.
+        self._offsets: list[list[int]] = offsets.tolist()
+        self._lead_group: list[int] = self.lead.group_id.tolist()
+        self._lead_slot: list[int] = self.lead.slot.tolist()
+        self._trail_group: list[int] = self.trail.group_id.tolist()
+        self._trail_slot: list[int] = self.trail.slot.tolist()
+        self._trail_size = [len(self.trail.groups[key]) for key in self.trail.keys]
+        self._offsets_by_trail: list[list[int]] = offsets.T.tolist()
+        self._lead_sums: list[int] = self.lead.place_sums().tolist()
+        self._trail_sums: list[int] = self.trail.place_sums().tolist()
+        # What playing each cell adds to its part's index, for each digit (cells of both parts in one tuple).
+        places = [self.lead.place(c) for c in range(self.lead.length)]
+        places += [self.trail.place(c) for c in range(self.trail.start, cells)]
+        self._steps = {
+            digit: tuple(digit * place for place in places) for digit in (FIRST_DIGIT, SECOND_DIGIT)
+        }
+
+    def _tier(self, tier: int, offset: int) -> tuple[Block, ...]:
+        """The blocks of a tier (every split of its marks between the two parts), ranks from `offset` on."""
+        first, second = (tier + 1) // 2, tier // 2
+        found = []
+        for lead_group in self.lead.keys:
+            trail_group = (first - lead_group[0], second - lead_group[1])
+            if trail_group in self.trail.groups:
+                rows, cols = len(self.lead.groups[lead_group]), len(self.trail.groups[trail_group])
+                found.append(Block(tier, lead_group, trail_group, offset, rows, cols))
+                offset += rows * cols
+        return tuple(found)
+
+    def blocks(self) -> list[Block]:
+        return [block for blocks in self.tiers for block in blocks]
+
+    def tier_size(self, tier: int) -> int:
+        return self.tier_offset[tier + 1] - self.tier_offset[tier]
+
+    def part_indices(self, first: int, second: int) -> tuple[int, int]:
+        """The leading and the trailing part index of the position (first player's and other's cells)."""
+        bits, shift = self.lead.bits, self.lead.length
+        lead = FIRST_DIGIT * self._lead_sums[first & bits] + SECOND_DIGIT * self._lead_sums[second & bits]
+        trail = (
+            FIRST_DIGIT * self._trail_sums[first >> shift] + SECOND_DIGIT * self._trail_sums[second >> shift]
+        )
+        return lead, trail
+
+    def rank_of_parts(self, lead: int, trail: int) -> int:
+        group = self._trail_group[trail]
+        return (
+            self._offsets[self._lead_group[lead]][group]
+            + self._lead_slot[lead] * self._trail_size[group]
+            + self._trail_slot[trail]
+        )
+
+    def rank(self, first: int, second: int) -> int:
+        """The rank of the position where the first player holds `first` and the other `second`."""
+        return self.rank_of_parts(*self.part_indices(first, second))
+
+    def with_children(self, first: int, second: int, cells: list[int], digit: int) -> tuple[int, list[int]]:
+        """The position's rank, and the rank of each child where the side with `digit` plays one of
+        `cells` (all empty), in the order of `cells`. The hot path of every lookup: written for speed,
+        with the lists bound to locals and the block offsets of the unchanged part picked once."""
+        lead, trail = self.part_indices(first, second)
+        lead_group, lead_slot = self._lead_group, self._lead_slot
+        trail_group, trail_slot, trail_size = self._trail_group, self._trail_slot, self._trail_size
+        group, slot = trail_group[trail], trail_slot[trail]
+        width = trail_size[group]
+        by_lead = self._offsets[lead_group[lead]]  # block offsets of this leading group, by trailing group
+        by_trail = self._offsets_by_trail[group]  # and of this trailing group, by leading group
+        own_slot = lead_slot[lead]
+        split, steps = self.lead.length, self._steps[digit]
+        children = []
+        for cell in cells:
+            if cell < split:
+                child = lead + steps[cell]
+                children.append(by_trail[lead_group[child]] + lead_slot[child] * width + slot)
+            else:
+                child = trail + steps[cell]
+                g = trail_group[child]
+                children.append(by_lead[g] + own_slot * trail_size[g] + trail_slot[child])
+        return by_lead[group] + own_slot * width + slot, children
+
+    def ranks(self, first: MaskArray, second: MaskArray) -> IndexArray:
+        """`rank` for arrays of positions with legal counts."""
+        lead_sums, trail_sums = self.lead.place_sums(), self.trail.place_sums()
+        bits, shift = self.lead.bits, self.lead.length
+        lead = FIRST_DIGIT * lead_sums[first & bits] + SECOND_DIGIT * lead_sums[second & bits]
+        trail = FIRST_DIGIT * trail_sums[first >> shift] + SECOND_DIGIT * trail_sums[second >> shift]
+        trail_group = self.trail.group_id[trail]
+        row_width = np.array(self._trail_size, dtype=np.int64)[trail_group]
+        ranks: IndexArray = (
+            self.offsets[self.lead.group_id[lead], trail_group]
+            + self.lead.slot[lead] * row_width
+            + self.trail.slot[trail]
+        )
+        return ranks
 
 
 @cache

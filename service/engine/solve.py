@@ -1,8 +1,9 @@
 """The whole-game solve table, read from a solved table as a stream: every reachable position, or one per
 symmetry class, with its values, and the summaries. Nothing here holds more than one chunk at a time.
 
-Entries come by number of marks, then by table index (with X first, the board string's order). A
-symmetry class is represented by its image with the smallest index (with X first, the smallest string).
+Entries come by number of marks, then by board (with X first, the board string's order: `.` < `O` <
+`X`, cell 0 first), whatever the order of the table's bytes. A symmetry class is represented by its
+image with the smallest board (with X first, the smallest string).
 """
 
 from __future__ import annotations
@@ -10,15 +11,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 import numpy.typing as npt
 
 from .geometry import geometry_of
-from .layout import FIRST_DIGIT, SECOND_DIGIT, IndexArray, MaskArray
+from .layout import FIRST_DIGIT, SECOND_DIGIT, IndexArray, MaskArray, layout_of
 from .position import Mark, Position, Status
-from .solver import ByteArray, blocks, parts
+from .solver import ByteArray
 from .table import Analysis, Table
 from .values import DRAW_BASE, LOSS_BASE, MAX_REMOTENESS, NOT_REACHABLE, WIN_TOP
 
@@ -32,13 +33,13 @@ class Chunk:
     table: Table
     first: Mark  # who opened the game
     tier: int  # marks on the board
-    indices: IndexArray
+    ranks: IndexArray  # each position's place in the table
     first_cells: MaskArray  # the opener's cells
     second_cells: MaskArray
     values: ByteArray  # each position's byte (see `values`)
 
     def __len__(self) -> int:
-        return len(self.indices)
+        return len(self.ranks)
 
     @property
     def to_move(self) -> Mark:
@@ -62,13 +63,19 @@ class Chunk:
         """(positions, cells): the byte of the child each legal move leads to; NOT_REACHABLE where the
         cell is no legal move (taken, or the game is over)."""
         cells = self.table.variant.cells
-        digit = FIRST_DIGIT if self.tier % 2 == 0 else SECOND_DIGIT
+        first_moves = self.tier % 2 == 0
         taken = self.first_cells | self.second_cells
         out = np.zeros((len(self), cells), dtype=np.uint8)
         live = ~self.finished
-        for cell, place in enumerate(self.table.layout.place):
+        for cell in range(cells):
             playable = live & ((taken >> cell) & 1 == 0)
-            children = self.indices[playable] + digit * place
+            first, second = self.first_cells[playable], self.second_cells[playable]
+            bit = np.uint32(1 << cell)
+            children = (
+                self.table.layout.ranks(first | bit, second)
+                if first_moves
+                else self.table.layout.ranks(first, second | bit)
+            )
             out[playable, cell] = self.table.values[children]
         return out
 
@@ -82,27 +89,28 @@ def remoteness_of(values: ByteArray) -> npt.NDArray[np.int64]:
 def tier_positions(
     cells: int, tier: int, most: int = CHUNK
 ) -> Iterator[tuple[IndexArray, MaskArray, MaskArray]]:
-    """Every position of a tier with legal counts (X first), in index order, with each side's cells, in
-    slices of about `most` positions (whole leading-part rows: a row never exceeds a few hundred)."""
-    lead, trail = parts(cells)
-    found = list(blocks(cells, tier))
+    """Every position of a tier with legal counts (X first), in board order, with each side's cells, in
+    slices of about `most` positions (whole leading-part rows: a row never exceeds a few hundred).
+    Board order is the order of `board_keys`: the leading part's index, then the trailing part's."""
+    layout = layout_of(cells)
+    lead, trail = layout.lead, layout.trail
+    found = layout.tiers[tier]
     if not found:
         return
-    rows = np.concatenate([b.rows for b in found])
-    owner = np.concatenate([np.full(len(b.rows), i) for i, b in enumerate(found)])
-    order = np.argsort(rows, kind="stable")  # index order: by leading part, then trailing part
+    rows = np.concatenate([lead.groups[b.lead_group] for b in found])
+    owner = np.concatenate([np.full(b.rows, i) for i, b in enumerate(found)])
+    order = np.argsort(rows, kind="stable")  # board order: by leading part, then trailing part
     rows, owner = rows[order], owner[order]
-    counts = np.array([len(found[i].cols) for i in owner])
+    counts = np.array([found[i].cols for i in owner])
     ends = np.cumsum(counts)
     start = 0
     while start < len(rows):
         stop = max(start + 1, int(np.searchsorted(ends, ends[start] - counts[start] + most, side="right")))
         lead_part = np.repeat(rows[start:stop], counts[start:stop])
-        trail_part = np.concatenate([found[i].cols for i in owner[start:stop]])
-        indices = lead_part * 3**trail.length + trail_part
+        trail_part = np.concatenate([trail.groups[found[i].trail_group] for i in owner[start:stop]])
         first = lead.first[lead_part] | trail.first[trail_part]
         second = lead.second[lead_part] | trail.second[trail_part]
-        yield indices, first, second
+        yield layout.ranks(first, second), first, second
         start = stop
 
 
@@ -111,46 +119,52 @@ def chunks(table: Table, first: str = "X", canonical: bool = False, size: int = 
     opener = Mark(first)
     cells = table.variant.cells
     for tier in range(cells + 1):
-        for indices, first_cells, second_cells in tier_positions(cells, tier, size):
-            keep = table.values[indices] != NOT_REACHABLE
+        for ranks, first_cells, second_cells in tier_positions(cells, tier, size):
+            keep = table.values[ranks] != NOT_REACHABLE
             if canonical:
-                keep[keep] = _smallest_image(table, indices[keep], first_cells[keep], second_cells[keep])
+                keep[keep] = _smallest_image(table, first_cells[keep], second_cells[keep])
             if keep.any():
                 yield Chunk(
                     table,
                     opener,
                     tier,
-                    indices[keep],
+                    ranks[keep],
                     first_cells[keep],
                     second_cells[keep],
-                    table.values[indices[keep]],
+                    table.values[ranks[keep]],
                 )
 
 
-def _smallest_image(
-    table: Table, indices: IndexArray, first: MaskArray, second: MaskArray
-) -> npt.NDArray[np.bool_]:
-    """Which positions have the smallest index among their symmetric images."""
-    layout = table.layout
-    place_sums = _place_sum_table(layout.place)
-    keep = np.ones(len(indices), dtype=bool)
-    alive = np.arange(len(indices))
+def _smallest_image(table: Table, first: MaskArray, second: MaskArray) -> npt.NDArray[np.bool_]:
+    """Which positions have the smallest board among their symmetric images."""
+    place_sums = _place_sum_table(table.variant.cells)
+    keys = board_keys(place_sums, first, second)
+    keep = np.ones(len(keys), dtype=bool)
+    alive = np.arange(len(keys))
     for symmetry in geometry_of(table.variant).symmetries[1:]:
         if not len(alive):
             break
-        image_first = place_sums[_permuted(first[alive], symmetry)]
-        image = FIRST_DIGIT * image_first + SECOND_DIGIT * place_sums[_permuted(second[alive], symmetry)]
-        smaller = image < indices[alive]
+        image = board_keys(place_sums, _permuted(first[alive], symmetry), _permuted(second[alive], symmetry))
+        smaller = image < keys[alive]
         keep[alive[smaller]] = False
         alive = alive[~smaller]
     return keep
 
 
-def _place_sum_table(place: tuple[int, ...]) -> IndexArray:
-    masks = np.arange(1 << len(place), dtype=np.uint32)
+def board_keys(place_sums: IndexArray, first: MaskArray, second: MaskArray) -> IndexArray:
+    """A number per position that orders boards as their strings with X first (the board read in base 3,
+    cell 0 first: empty 0, second player 1, first player 2)."""
+    keys: IndexArray = FIRST_DIGIT * place_sums[first] + SECOND_DIGIT * place_sums[second]
+    return keys
+
+
+@cache
+def _place_sum_table(cells: int) -> IndexArray:
+    """For every set of cells: the sum of their place values, cell 0 the most significant digit."""
+    masks = np.arange(1 << cells, dtype=np.uint32)
     sums = np.zeros(len(masks), dtype=np.int64)
-    for cell, value in enumerate(place):
-        sums += ((masks >> cell) & 1).astype(np.int64) * value
+    for cell in range(cells):
+        sums += ((masks >> cell) & 1).astype(np.int64) * 3 ** (cells - 1 - cell)
     return sums
 
 

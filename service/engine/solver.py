@@ -1,12 +1,15 @@
 """The retrograde solver: every position's value, tier by tier, from the full board back to the empty one.
 
 A tier is the positions with the same number of marks; each one's children are in the next tier, solved
-before it. The table is a flat array of one byte per index (see `layout` and `values`), for X moving
-first. A tier is handled as blocks: the positions whose leading cells hold one count of each mark and
-whose trailing cells hold the rest, a product of two small groups of part fillings. A move in the
-leading part maps each row of a block to a row of a child block and leaves the columns alone (and the
-other way round for the trailing part), so a tier is solved with whole-row and whole-column takes from
-small arrays, never a search and never a Python object per position.
+before it, so only two tiers are ever needed at once. Tiers are produced one at a time, in the ranked
+layout of `layout` (one byte per position, see `values`), for X moving first: `solve` gathers them into
+one array, a table file's writer writes each to its place as it comes.
+
+A move in the leading part maps each row of a block to a row of one block of the next tier and leaves
+the columns alone (and the other way round for the trailing part), so a block is solved with whole-row
+and whole-column takes from two contiguous slices of the next tier, never a search and never a Python
+object per position. The blocks of a tier are independent: large tiers are split into pieces of rows
+and solved on several threads (numpy lets go of the interpreter inside its loops).
 
 Which positions are legal needs no search either: a position with legal counts can arise by play exactly
 when the side to move holds no line and the other side's lines, if any, share a cell (its last move).
@@ -15,116 +18,142 @@ when the side to move holds no line and the other side's lines, if any, share a 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
 
 from .geometry import LINES_APART, NO_LINE, geometry_of
-from .layout import FIRST_DIGIT, SECOND_DIGIT, IndexArray, Part, part
+from .layout import FIRST_DIGIT, SECOND_DIGIT, Block, IndexArray, Layout, Part, layout_of
 from .values import NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
 from .variants import Variant
 
-SOLVER_VERSION = 1  # bump when a change could alter any byte of a table: older files are then rebuilt
+SOLVER_VERSION = 1  # bump when a change could alter any value in a table: older files are then rebuilt
 ByteArray = npt.NDArray[np.uint8]
 NO_CHILD = 255  # above every child's byte, so it never wins the minimum
+PIECE = 1 << 20  # positions solved at once: bounds the temporary arrays (about 16 bytes a position)
+Progress = Callable[[int, int], None]
+Tier = tuple[int, ByteArray]  # a tier's number of marks and its values in rank order
 
 
 @dataclass(frozen=True)
-class Block:
-    """The positions of one tier whose leading part is in `lead_group` and trailing part in `trail_group`."""
+class Piece:
+    """Rows `start` to `stop` of one block: a unit of work."""
 
-    tier: int
-    lead_group: tuple[int, int]  # (first player's marks, second player's marks) in the leading part
-    trail_group: tuple[int, int]
-    rows: IndexArray  # leading-part indices
-    cols: IndexArray  # trailing-part indices
-
-    @property
-    def first_to_move(self) -> bool:
-        return self.tier % 2 == 0
+    block: Block
+    start: int
+    stop: int
 
 
-def parts(cells: int) -> tuple[Part, Part]:
-    lead = cells // 2
-    return part(0, lead), part(lead, cells - lead)
+class _TierSolver:
+    """What every piece of a tier needs: the board's facts, the tier's output and the next tier's values."""
+
+    def __init__(self, variant: Variant, layout: Layout, line_state: ByteArray) -> None:
+        self.layout, self.line_state = layout, line_state
+        # The side to move finds the other side's line on the board: it lost, or under misère it won.
+        self.line_made = encode(Value(1, 0) if variant.misere else Value(-1, 0))
+        self.full = encode(Value(0, 0))
+        self.blocks = {(b.tier, b.lead_group): b for b in layout.blocks()}
+
+    def solve_piece(self, piece: Piece, out: ByteArray, children: ByteArray | None) -> None:
+        """The values of the piece's positions, written to `out` (the tier being solved); `children` is
+        the next tier, or None for the full board."""
+        block, lead, trail = piece.block, self.layout.lead, self.layout.trail
+        rows = lead.groups[block.lead_group][piece.start : piece.stop]
+        cols = trail.groups[block.trail_group]
+        first = lead.first[rows][:, None] | trail.first[cols][None, :]
+        second = lead.second[rows][:, None] | trail.second[cols][None, :]
+        mover, last = (first, second) if block.first_to_move else (second, first)
+        del first, second
+        mover_state, last_state = self.line_state[mover], self.line_state[last]
+        del mover, last
+        if children is None:
+            values = np.full(mover_state.shape, self.full, dtype=np.uint8)
+        else:
+            values = SEEN_BY_MOVER[self._best_child(piece, children)]
+        values[last_state != NO_LINE] = self.line_made
+        values[(mover_state != NO_LINE) | (last_state == LINES_APART)] = NOT_REACHABLE
+        begin = block.offset - self.layout.tier_offset[block.tier] + piece.start * block.cols
+        out[begin : begin + values.size] = values.ravel()
+
+    def _best_child(self, piece: Piece, children: ByteArray) -> ByteArray:
+        """The smallest byte among each position's children, NO_CHILD where it has none."""
+        block, layout = piece.block, self.layout
+        digit = FIRST_DIGIT if block.first_to_move else SECOND_DIGIT
+        up = (1, 0) if block.first_to_move else (0, 1)
+        best = np.full((piece.stop - piece.start, block.cols), NO_CHILD, dtype=np.uint8)
+        scratch = np.empty_like(best)
+        base = layout.tier_offset[block.tier + 1]
+        lead_child = self.blocks.get((block.tier + 1, _plus(block.lead_group, up)))
+        if lead_child is not None:  # its trailing group is this block's
+            child = _values_of(children, lead_child, base)
+            for cell in range(layout.lead.start, layout.lead.start + layout.lead.length):
+                slots = _slots(layout.lead, block.lead_group, cell, digit)[piece.start : piece.stop]
+                np.take(child, np.maximum(slots, 0), axis=0, out=scratch)
+                scratch[slots < 0, :] = NO_CHILD
+                np.minimum(best, scratch, out=best)
+        trail_child = self.blocks.get((block.tier + 1, block.lead_group))
+        if trail_child is not None:  # its trailing group is this block's, one mark up
+            child = _values_of(children, trail_child, base)[piece.start : piece.stop]
+            for cell in range(layout.trail.start, layout.trail.start + layout.trail.length):
+                slots = _slots(layout.trail, block.trail_group, cell, digit)
+                np.take(child, np.maximum(slots, 0), axis=1, out=scratch)
+                scratch[:, slots < 0] = NO_CHILD
+                np.minimum(best, scratch, out=best)
+        return best
 
 
-def blocks(cells: int, tier: int) -> Iterator[Block]:
-    """The blocks of a tier: every split of its marks between the two parts."""
-    lead, trail = parts(cells)
-    first, second = (tier + 1) // 2, tier // 2
-    for (lead_first, lead_second), rows in lead.groups.items():
-        trail_group = (first - lead_first, second - lead_second)
-        cols = trail.groups.get(trail_group)
-        if cols is not None:
-            yield Block(tier, (lead_first, lead_second), trail_group, rows, cols)
+def _plus(group: tuple[int, int], up: tuple[int, int]) -> tuple[int, int]:
+    return group[0] + up[0], group[1] + up[1]
 
 
-def block_masks(cells: int, block: Block) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]:
-    """The first and the second player's cells of every position of the block, shaped (rows, cols)."""
-    lead, trail = parts(cells)
-    first = lead.first[block.rows][:, None] | trail.first[block.cols][None, :]
-    second = lead.second[block.rows][:, None] | trail.second[block.cols][None, :]
-    return first, second
+def _values_of(tier: ByteArray, block: Block, tier_offset: int) -> ByteArray:
+    begin = block.offset - tier_offset
+    return tier[begin : begin + block.size].reshape(block.rows, block.cols)
 
 
-def solve(variant: Variant, progress: Callable[[int, int], None] | None = None) -> ByteArray:
-    """The solved table of `variant`: 3**cells bytes, one per index. `progress(done, tiers)` is called
-    after each tier."""
-    cells = variant.cells
-    table = np.zeros(3**cells, dtype=np.uint8)
-    grid = table.reshape(3 ** (cells // 2), -1)  # grid[lead index, trail index]
-    line_state = geometry_of(variant).line_state_table()
-    # The side to move finds the other side's line on the board: it lost, or under misère it won.
-    line_made = encode(Value(1, 0) if variant.misere else Value(-1, 0))
-    for tier in range(cells, -1, -1):
-        for block in blocks(cells, tier):
-            first, second = block_masks(cells, block)
-            mover, last = (first, second) if block.first_to_move else (second, first)
-            mover_state, last_state = line_state[mover], line_state[last]
-            if tier == cells:
-                values = np.full(mover.shape, encode(Value(0, 0)), dtype=np.uint8)
+def _slots(part: Part, group: tuple[int, int], cell: int, digit: int) -> IndexArray:
+    """`Part.child_slots` with -1 where the cell is taken."""
+    return part.child_slots(group, cell, digit, -1)
+
+
+def pieces(layout: Layout, tier: int) -> list[Piece]:
+    """The tier's blocks cut into runs of rows of about PIECE positions, largest first."""
+    out = []
+    for block in layout.tiers[tier]:
+        step = max(1, PIECE // block.cols)
+        out += [Piece(block, start, min(start + step, block.rows)) for start in range(0, block.rows, step)]
+    return sorted(out, key=lambda p: -(p.stop - p.start) * p.block.cols)
+
+
+def solve_tiers(variant: Variant, threads: int = 1) -> Iterator[Tier]:
+    """Each tier's values, from the full board down to the empty one, as (tier, values in rank order)."""
+    layout = layout_of(variant.cells)
+    solver = _TierSolver(variant, layout, geometry_of(variant).line_state_table())
+    children: ByteArray | None = None
+    with ThreadPoolExecutor(max(1, threads)) as pool:
+        for tier in range(variant.cells, -1, -1):
+            values = np.empty(layout.tier_size(tier), dtype=np.uint8)
+            work = pieces(layout, tier)
+            solve_piece = partial(solver.solve_piece, out=values, children=children)
+            if threads > 1 and len(work) > 1:
+                list(pool.map(solve_piece, work))
             else:
-                values = SEEN_BY_MOVER[_best_child(grid, cells, block)]
-            values[last_state != NO_LINE] = line_made
-            values[(mover_state != NO_LINE) | (last_state == LINES_APART)] = NOT_REACHABLE
-            grid[np.ix_(block.rows, block.cols)] = values
+                for piece in work:
+                    solve_piece(piece)
+            yield tier, values
+            children = values
+
+
+def solve(variant: Variant, progress: Progress | None = None, threads: int = 1) -> ByteArray:
+    """The solved table of `variant`: one byte per position with legal counts, in rank order.
+    `progress(done, tiers)` is called after each tier."""
+    layout = layout_of(variant.cells)
+    table = np.empty(layout.size, dtype=np.uint8)
+    for done, (tier, values) in enumerate(solve_tiers(variant, threads), 1):
+        table[layout.tier_offset[tier] : layout.tier_offset[tier + 1]] = values
         if progress is not None:
-            progress(cells + 1 - tier, cells + 1)
+            progress(done, variant.cells + 1)
     return table
-
-
-def _best_child(grid: ByteArray, cells: int, block: Block) -> ByteArray:
-    """The smallest byte among each position's children, NO_CHILD where it has none."""
-    lead, trail = parts(cells)
-    digit = FIRST_DIGIT if block.first_to_move else SECOND_DIGIT
-    up = (1, 0) if block.first_to_move else (0, 1)
-    best = np.full((len(block.rows), len(block.cols)), NO_CHILD, dtype=np.uint8)
-    scratch = np.empty_like(best)
-    lead_child = (block.lead_group[0] + up[0], block.lead_group[1] + up[1])
-    if lead_child in lead.groups:
-        child_rows = lead.groups[lead_child]
-        children = _with_spare(grid[np.ix_(child_rows, block.cols)], axis=0)
-        for cell in range(lead.start, lead.start + lead.length):
-            slots = lead.child_slots(block.lead_group, cell, digit, len(child_rows))
-            np.take(children, slots, axis=0, out=scratch)
-            np.minimum(best, scratch, out=best)
-    trail_child = (block.trail_group[0] + up[0], block.trail_group[1] + up[1])
-    if trail_child in trail.groups:
-        child_cols = trail.groups[trail_child]
-        children = _with_spare(grid[np.ix_(block.rows, child_cols)], axis=1)
-        for cell in range(trail.start, trail.start + trail.length):
-            slots = trail.child_slots(block.trail_group, cell, digit, len(child_cols))
-            np.take(children, slots, axis=1, out=scratch)
-            np.minimum(best, scratch, out=best)
-    return best
-
-
-def _with_spare(values: ByteArray, axis: int) -> ByteArray:
-    """`values` with one more row (axis 0) or column (axis 1) of NO_CHILD, for the taken cells."""
-    shape = list(values.shape)
-    shape[axis] += 1
-    out = np.full(shape, NO_CHILD, dtype=np.uint8)
-    out[: values.shape[0], : values.shape[1]] = values
-    return out

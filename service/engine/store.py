@@ -1,8 +1,9 @@
-"""The tables of a directory: opened on first use, built (once per host, under a file lock) when a
-file is missing or does not check out, and never used for an answer unless it checks out.
+"""The tables of a directory: opened on first use, built (under a file lock per table) when a file is
+missing or does not check out, never used for an answer unless it checks out, and reopened when a new
+file is renamed over an open one.
 
 `TableStore` logs why a file was not used, builds the table again and replaces the file; the file
-format and its checks are in `table_file`.
+format and its checks are in `table_file`, the queue of background builds in `builds`.
 """
 
 from __future__ import annotations
@@ -18,13 +19,15 @@ from pathlib import Path
 
 import platformdirs
 
-from .solver import solve
+from .build_plan import check_resources
+from .solver import Tier, solve_tiers
 from .table import Table
-from .table_file import TableFileError, checked_header, open_table, read_header, write_table
+from .table_file import TableFileError, checked_header, open_table, read_header, verify_table, write_tiers
 from .variants import Variant, get_variant
 
 SUFFIX = ".table"
 ENVIRONMENT_VARIABLE = "SANMOKU_TABLES_DIR"
+RECHECK_SECONDS = 2.0  # how often an open table's file is looked at again (a stat): replacements show
 Progress = Callable[[int, int], None]
 
 log = logging.getLogger(__name__)
@@ -41,11 +44,11 @@ def file_name(variant: Variant) -> str:
 
 
 @contextlib.contextmanager
-def build_lock(path: Path, wait: bool = True) -> Iterator[bool]:
-    """Hold the lock on building `path` (one builder per host); yield False if `wait` is off and another
+def file_lock(path: Path, wait: bool = True) -> Iterator[bool]:
+    """Hold an exclusive lock on `path` (made if missing); yield False if `wait` is off and another
     process holds it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_name(path.name + ".lock"), "a+b") as lock:
+    with open(path, "a+b") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
@@ -57,33 +60,58 @@ def build_lock(path: Path, wait: bool = True) -> Iterator[bool]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def build_lock(path: Path, wait: bool = True) -> contextlib.AbstractContextManager[bool]:
+    """The lock on building the table at `path`: one builder of a table per host."""
+    return file_lock(path.with_name(path.name + ".lock"), wait)
+
+
 @dataclass(frozen=True)
 class TableInfo:
-    """What `sanmoku tables list` shows of one file."""
+    """What `sanmoku tables list` shows of one file (from its header: no table byte is read)."""
 
     path: Path
     variant: str
     positions: int | None
     bytes_on_disk: int
     built: str | None
-    problem: str | None  # None when the file checks out
+    problem: str | None  # None when the header and length check out
 
 
 class TableStore:
-    """The tables of one directory: opened on first use, built (once per host) when missing or bad."""
+    """The tables of one directory: opened on first use, built when missing or bad."""
 
     def __init__(self, directory: Path | str | None = None) -> None:
         self.directory = Path(directory) if directory is not None else default_directory()
         self._open: dict[Variant, Table] = {}
+        self._checked: dict[Variant, float] = {}
 
     def path(self, variant: Variant) -> Path:
         return self.directory / file_name(variant)
 
     def opened(self, variant: Variant) -> Table | None:
-        return self._open.get(variant)
+        """The open table, unless its file has been replaced or removed since (looked at every
+        RECHECK_SECONDS): then the new file is opened, or None."""
+        table = self._open.get(variant)
+        if table is None:
+            return None
+        now = time.monotonic()
+        if now - self._checked.get(variant, 0.0) < RECHECK_SECONDS:
+            return table
+        self._checked[variant] = now
+        try:
+            found = os.stat(self.path(variant))
+            current = (found.st_dev, found.st_ino) == table.identity
+        except OSError:
+            current = False
+        if current:
+            return table
+        # Requests under way keep the old mapping; it is let go when the last of them is done.
+        del self._open[variant]
+        return self.try_open(variant)
 
     def try_open(self, variant: Variant) -> Table | None:
-        """The table if its file is there and checks out, else None (a bad file is logged)."""
+        """The table if its file is there and checks out (header and length), else None (a bad file
+        is logged)."""
         table = self._open.get(variant)
         if table is None:
             try:
@@ -93,11 +121,11 @@ class TableStore:
                     log.warning("table file not used, it will be rebuilt: %s", error)
                 return None
             self._open[variant] = table
+            self._checked[variant] = time.monotonic()
         return table
 
     def looks_built(self, variant: Variant) -> bool:
-        """Whether the variant's file is there with the right header and length: a check that reads no
-        table bytes (the checksum is checked when the table is opened)."""
+        """Whether the variant's file is there with the right header and length."""
         try:
             checked_header(self.path(variant), variant)
         except TableFileError:
@@ -119,26 +147,46 @@ class TableStore:
         with build_lock(self.path(variant), wait=False) as held:
             return not held
 
-    def build(self, variant: Variant, wait: bool = True, progress: Progress | None = None) -> bool:
+    def build(
+        self, variant: Variant, wait: bool = True, progress: Progress | None = None, threads: int = 1
+    ) -> bool:
         """Solve and write the table unless a good file is there; False if another builder holds the
-        lock and `wait` is off."""
+        lock and `wait` is off. BuildRefusedError if the disk or the memory cannot hold it."""
         path = self.path(variant)
         with build_lock(path, wait) as held:
             if not held:
                 return False
-            try:
-                open_table(path, variant)
+            if self.verify(variant) is None:
                 return True  # another process built it while this one waited for the lock
-            except TableFileError:
-                pass
+            check_resources(variant, self.directory, threads)
             started = time.perf_counter()
-            values = solve(variant, progress)
-            write_table(path, variant, values, time.perf_counter() - started)
+            tiers = _reporting(solve_tiers(variant, threads), variant, progress)
+            write_tiers(path, variant, tiers, started, threads)
         self._open.pop(variant, None)
         return True
 
+    def remove_leftovers(self) -> list[Path]:
+        """Remove the temporary files of builds that died (their table's lock is free): what a killed
+        builder leaves behind."""
+        removed = []
+        for temporary in self.directory.glob(f".*{SUFFIX}.*.tmp"):
+            table = self.directory / (temporary.name[1:].split(f"{SUFFIX}.")[0] + SUFFIX)
+            with build_lock(table, wait=False) as free:
+                if free:
+                    temporary.unlink(missing_ok=True)
+                    removed.append(temporary)
+        return removed
+
     def list(self) -> list[TableInfo]:
         return [self._info(path) for path in sorted(self.directory.glob("*" + SUFFIX))]
+
+    def verify(self, variant: Variant) -> str | None:
+        """None if the variant's file checks out to its last byte, else what is wrong with it."""
+        try:
+            verify_table(self.path(variant), variant)
+        except TableFileError as error:
+            return f"{error.problem}: {error.detail}"
+        return None
 
     def _info(self, path: Path) -> TableInfo:
         size = path.stat().st_size
@@ -148,10 +196,17 @@ class TableStore:
             return TableInfo(path, path.stem, None, size, None, f"{error.problem}: {error.detail}")
         problem: str | None = None
         try:
-            open_table(path, get_variant(str(header.get("variant")))).close()
+            checked_header(path, get_variant(str(header.get("variant"))))
         except TableFileError as error:
             problem = f"{error.problem}: {error.detail}"
         except ValueError as error:  # the header names no supported variant
             problem = f"foreign: {error}"
         positions, built = header.get("positions"), header.get("built")
         return TableInfo(path, str(header.get("variant")), positions, size, built, problem)
+
+
+def _reporting(tiers: Iterator[Tier], variant: Variant, progress: Progress | None) -> Iterator[Tier]:
+    for done, item in enumerate(tiers, 1):
+        yield item
+        if progress is not None:
+            progress(done, variant.cells + 1)

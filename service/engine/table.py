@@ -1,8 +1,8 @@
 """A solved table, read-only: a position's value and every move's value are a few index computations.
 
 Tables are for X moving first; a position of a game that O opened is read with the colours swapped
-(its first player's marks take the first player's digit, see `layout`), and its value for the side to
-move is the same.
+(its first player's marks are ranked as the first player's, see `layout`), and its value for the side
+to move is the same.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy.typing as npt
 from .layout import FIRST_DIGIT, SECOND_DIGIT, Layout, layout_of
 from .position import Position
 from .values import DECODED, SEEN_BY_MOVER, Value
-from .variants import Variant
+from .variants import MAX_CELLS, Variant
 
 # A child's byte -> the value of that move for the side that plays it.
 MOVE_VALUE: tuple[Value | None, ...] = tuple(DECODED[b] for b in SEEN_BY_MOVER.tolist())
@@ -29,6 +29,13 @@ MOVE_VALUE: tuple[Value | None, ...] = tuple(DECODED[b] for b in SEEN_BY_MOVER.t
 class MoveValue:
     cell: int
     value: Value
+
+
+# A child's byte and a cell -> that move's MoveValue, made once: a lookup makes none (None: no value).
+MOVES: tuple[tuple[MoveValue, ...] | None, ...] = tuple(
+    None if value is None else tuple(MoveValue(cell, value) for cell in range(MAX_CELLS))
+    for value in MOVE_VALUE
+)
 
 
 @dataclass(frozen=True)
@@ -47,14 +54,20 @@ class Analysis:
 
 
 class Table:
-    """The solved table of one variant over a read-only buffer of 3**cells bytes."""
+    """The solved table of one variant over a read-only buffer of one byte per ranked position."""
 
     def __init__(
-        self, variant: Variant, payload: Any, header: dict[str, Any] | None = None, path: Path | None = None
+        self,
+        variant: Variant,
+        payload: Any,
+        header: dict[str, Any] | None = None,
+        path: Path | None = None,
+        identity: tuple[int, int] | None = None,
     ) -> None:
         self.variant = variant
         self.header = header or {}
         self.path = path
+        self.identity = identity  # (device, inode) of the file it was read from: a replaced file differs
         self._payload = payload  # a memoryview: indexing it gives an int, the fastest scalar read
         self.values: npt.NDArray[np.uint8] = np.frombuffer(payload, dtype=np.uint8)
         self.layout: Layout = layout_of(variant.cells)
@@ -80,22 +93,28 @@ class Table:
             known = self.header["sha256"] = hashlib.sha256(self._payload).hexdigest()
         return known
 
-    def index(self, position: Position) -> int:
+    def rank(self, position: Position) -> int:
         first = position.first
-        return self.layout.index(position.mask(first), position.mask(first.other))
+        return self.layout.rank(position.mask(first), position.mask(first.other))
 
     def value(self, position: Position) -> Value:
         self._check_variant(position)
-        return self._value_at(self.index(position))
+        return self._value_at(self.rank(position))
 
     def analyze(self, position: Position) -> Analysis:
         self._check_variant(position)
-        index = self.index(position)
-        payload, place = self._payload, self.layout.place
-        step = FIRST_DIGIT if position.x.bit_count() == position.o.bit_count() else SECOND_DIGIT
-        children = sorted((payload[index + step * place[cell]], cell) for cell in position.legal_moves())
-        moves = tuple(MoveValue(cell, _known(MOVE_VALUE[byte], position)) for byte, cell in children)
-        return Analysis(position, self._value_at(index), moves)
+        first = position.first
+        mine, theirs = position.mask(first), position.mask(first.other)
+        payload = self._payload
+        digit = FIRST_DIGIT if position.x.bit_count() == position.o.bit_count() else SECOND_DIGIT
+        cells = position.legal_moves()
+        rank, children = self.layout.with_children(mine, theirs, cells, digit)
+        ordered = sorted(zip(map(payload.__getitem__, children), cells, strict=True))
+        try:
+            moves = tuple([MOVES[byte][cell] for byte, cell in ordered])
+        except TypeError:  # a parsed position's children are all in the table: the table must be wrong
+            raise ValueError(f"the table holds no value for a move of {position}") from None
+        return Analysis(position, self._value_at(rank), moves)
 
     def close(self) -> None:
         """Let go of the buffer (the mapping closes once nothing else refers to it)."""
@@ -104,8 +123,8 @@ class Table:
             with contextlib.suppress(BufferError):  # an array made from it elsewhere still holds it
                 self._payload.release()
 
-    def _value_at(self, index: int) -> Value:
-        return _known(DECODED[self._payload[index]], index)
+    def _value_at(self, rank: int) -> Value:
+        return _known(DECODED[self._payload[rank]], rank)
 
     def _check_variant(self, position: Position) -> None:
         if position.variant != self.variant:

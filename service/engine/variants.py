@@ -15,7 +15,7 @@ from functools import lru_cache
 from .errors import UnknownVariantError
 
 MIN_SIDE = 2
-MAX_CELLS = 16  # a table has 3**cells one-byte entries: 43 MB at 16 cells
+MAX_CELLS = 22  # the ranked tables: 22 cells take minutes and gigabytes
 MIN_K = 3
 
 _NAME = re.compile(

@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.engine import NAMING, PRESETS, VARIANTS
+from service.engine.variants import MAX_CELLS
 from tests.api.contract import SPEC, SPEC_PATH, check_response
 
 
@@ -21,7 +22,8 @@ def test_variants_come_from_the_registry(client: FlaskClient) -> None:
     assert misere == {"name": "misere", "rules": VARIANTS["misere"].rules, "rows": 3, "cols": 3, "k": 3,
                       "misere": True, "torus": False, "cells": 9,
                       "depth": {"min": 1, "max": 8, "default": 3}}  # fmt: skip
-    assert body["naming"] == NAMING and body["limits"] == {"min_side": 2, "max_cells": 16, "min_k": 3}
+    assert body["naming"] == NAMING and MAX_CELLS == 22
+    assert body["limits"] == {"min_side": 2, "max_cells": MAX_CELLS, "min_k": 3}
 
 
 def test_health_and_readiness(client: FlaskClient) -> None:

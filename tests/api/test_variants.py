@@ -4,6 +4,7 @@ the table file, and the 503 while a large table is built."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from flask.testing import FlaskClient
 from service.app import create_app
 from service.engine import Position, get_variant
 from tests.api.contract import analyze, check_response
-from tests.engine.boards import decode, index_of, rules_of, table_of
+from tests.engine.boards import decode, index_of, ranked_entries, rules_of, table_of
 from tests.reference import Reference
 
 
@@ -93,7 +94,7 @@ def test_wrong_boards_and_variants_name_their_cause(
 
 def test_variant_descriptions(client: FlaskClient) -> None:
     body = check_response(client.get("/variants/4x4k4"), "/variants/{name}", "get")
-    assert body["table"] == {"ready": True, "positions": 9_722_011, "bytes": 3**16}
+    assert body["table"] == {"ready": True, "positions": 9_722_011, "bytes": 4096 + ranked_entries(16)}
     assert body["empty_board"] == {"result": "draw", "score": 0, "remoteness": 16, "winner": None}
     assert (body["symmetries"], body["max_plies"], body["centre"], len(body["lines"])) == (8, 16, None, 10)
     torus = check_response(client.get("/variants/3x3k3-torus"), "/variants/{name}", "get")
@@ -110,7 +111,8 @@ def test_a_large_table_not_built_is_reported_not_built(tmp_path: Path) -> None:
     client = create_app(config).test_client()
     body = check_response(client.get("/variants/2x7k4"), "/variants/{name}", "get")
     assert (
-        body["table"] == {"ready": False, "positions": None, "bytes": 3**14} and body["empty_board"] is None
+        body["table"] == {"ready": False, "positions": None, "bytes": 4096 + ranked_entries(14)}
+        and body["empty_board"] is None
     )
 
 
@@ -118,9 +120,10 @@ def test_the_table_file_is_the_documented_layout(client: FlaskClient) -> None:
     response = client.get("/variants/3x4k3/table")
     check_response(response, "/variants/{name}/table", "get")
     data = response.data
-    assert data.startswith(b"SANMOKU TABLE\n") and len(data) == 4096 + 3**12
+    assert data.startswith(b"SANMOKU TABLE\n") and len(data) == 4096 + ranked_entries(12)
     header = json.loads(data[14:4096])
-    assert header["variant"] == "3x4k3" and header["entries"] == 3**12 and header["positions"] == 111_973
+    assert header["variant"] == "3x4k3" and header["entries"] == ranked_entries(12)
+    assert header["positions"] == 111_973 and header["layout"] == "ranked"
     table = data[4096:]
     assert sum(1 for byte in table if byte) == 111_973
     reference = Reference(rules_of(get_variant("3x4k3")))
@@ -149,7 +152,10 @@ def test_a_large_table_being_built_answers_503_then_the_answer(tmp_path: Path) -
         time.sleep(0.2)
         answer = client.post("/analyze", json=request)
     assert answer.status_code == 200 and answer.json is not None and answer.json["remoteness"] == 8
-    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock")) == ["4x4k4.table"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file() and not p.name.endswith(".lock")) == [
+        "4x4k4.table"
+    ]
+    assert not any((tmp_path / "queue").iterdir())  # the builder took the table off its queue
 
 
 def test_solve_streams_any_variant_and_refuses_json_for_large_ones(client: FlaskClient) -> None:
@@ -187,20 +193,20 @@ def test_a_played_4x4_game_against_perfect_never_beats_it(client: FlaskClient) -
 
 def test_a_bad_preset_file_at_start_is_rebuilt_and_then_ready(tmp_path: Path) -> None:
     """At start only the headers are glanced at; /readyz opens the tables, finds the bad one, has it
-    rebuilt in the background, and turns ready once the new file checks out."""
+    rebuilt in the background (saying what it waits for), and turns ready once the new file checks out."""
     from service.engine import TableStore
 
     variant = get_variant("4x4k4")
     path = TableStore(tmp_path).get(variant).path
     assert path is not None
-    data = bytearray(path.read_bytes())
-    data[-1] ^= 1  # the header still looks right: only the checksum can tell
-    path.write_bytes(bytes(data))
+    path.chmod(0o644)
+    os.truncate(path, path.stat().st_size - 1)  # the header looks right: the length tells
     config = {"TESTING": True, "TABLES_DIR": str(tmp_path), "TABLES_AT_START": ["4x4k4"]}
     client = create_app(config).test_client()
     first = client.get("/readyz")
     assert first.status_code == 503 and first.json is not None
-    assert first.json["tables"]["4x4k4"] == {"ready": False, "positions": None}
+    waiting = first.json["tables"]["4x4k4"]
+    assert waiting["ready"] is False and waiting["positions"] is None and "4x4k4" in waiting["waiting"]
     deadline = time.monotonic() + 60
     while client.get("/readyz").status_code != 200 and time.monotonic() < deadline:
         time.sleep(0.2)

@@ -3,14 +3,18 @@ of a whole table against the brute-force reference (run in worker processes, see
 
 from __future__ import annotations
 
+import itertools
+import math
 import sys
 from functools import cache
 
 from service.engine import Position, Table, TableStore, Variant, get_variant, solve
 from tests.reference import Reference, Rules
 
-# The documented layout and byte, decoded here without the engine's code: the board read as a base-3
-# number (. O X = 0 1 2), cell 0 first; 0 none, 1 + r loss, 128 + r draw, 255 - r win.
+# The documented layout and byte, decoded here without the engine's code: positions ranked by tier
+# (marks on the board), then block (the leading half's counts of X and O), then the leading half's
+# filling, then the trailing half's, each half's fillings grouped by their counts and ordered within a
+# group as base-3 numbers (. O X = 0 1 2, first cell first); 0 none, 1 + r loss, 128 + r draw, 255 - r win.
 DIGITS = str.maketrans(".OX", "012")
 
 
@@ -22,8 +26,55 @@ def decode(byte: int) -> tuple[int, int] | None:
     return (0, byte - 128) if byte < 192 else (1, 255 - byte)
 
 
+@cache
+def _half(length: int) -> tuple[dict[str, int], dict[tuple[int, int], int]]:
+    """A half of `length` cells: each filling's slot in its group, and each group's size."""
+    fillings = sorted(
+        ("".join(f) for f in itertools.product(".OX", repeat=length)),
+        key=lambda f: int(f.translate(DIGITS), 3),
+    )
+    groups: dict[tuple[int, int], list[str]] = {}
+    for filling in fillings:
+        groups.setdefault((filling.count("X"), filling.count("O")), []).append(filling)
+    slots = {f: slot for members in groups.values() for slot, f in enumerate(members)}
+    return slots, {key: len(members) for key, members in groups.items()}
+
+
+@cache
+def _block_starts(cells: int) -> dict[tuple[int, int, int], int]:
+    """(tier, X in the leading half, O in the leading half) -> the rank of the block's first position."""
+    lead, trail = cells // 2, cells - cells // 2
+    lead_sizes, trail_sizes = _half(lead)[1], _half(trail)[1]
+    starts, rank = {}, 0
+    for tier in range(cells + 1):
+        xs, os_ = (tier + 1) // 2, tier // 2
+        for lead_x, lead_o in sorted(lead_sizes):
+            trail_size = trail_sizes.get((xs - lead_x, os_ - lead_o))
+            if trail_size:
+                starts[(tier, lead_x, lead_o)] = rank
+                rank += lead_sizes[(lead_x, lead_o)] * trail_size
+    return starts
+
+
+def ranked_entries(cells: int) -> int:
+    """Entries of a table: the boards with legal counts (X has as many marks as O, or one more)."""
+    return sum(
+        math.comb(cells, (t + 1) // 2) * math.comb(cells - (t + 1) // 2, t // 2) for t in range(cells + 1)
+    )
+
+
 def index_of(board: str) -> int:
-    return int(board.translate(DIGITS), 3)
+    """The board's place in the table (X first)."""
+    cells = len(board)
+    head, tail = board[: cells // 2], board[cells // 2 :]
+    tier = cells - board.count(".")
+    start = _block_starts(cells)[(tier, head.count("X"), head.count("O"))]
+    trail_slots, trail_sizes = _half(len(tail))
+    return (
+        start
+        + _half(len(head))[0][head] * trail_sizes[(tail.count("X"), tail.count("O"))]
+        + trail_slots[tail]
+    )
 
 
 def rules_of(variant: Variant) -> Rules:

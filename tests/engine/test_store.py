@@ -26,7 +26,7 @@ from service.engine import (
 )
 from service.engine import store as store_module
 from service.engine.store import default_directory
-from service.engine.table_file import HEADER_SIZE, MAGIC, open_table, write_table
+from service.engine.table_file import HEADER_SIZE, MAGIC, open_table, verify_table, write_table
 
 SMALL = get_variant("3x4k3")
 
@@ -42,6 +42,7 @@ def built(store: TableStore, variant: Variant = SMALL) -> Path:
 
 
 def rewrite_header(path: Path, **changes: object) -> None:
+    path.chmod(0o644)  # tables are written read-only
     data = bytearray(path.read_bytes())
     header = json.loads(data[len(MAGIC) : HEADER_SIZE])
     header.update(changes)
@@ -51,22 +52,26 @@ def rewrite_header(path: Path, **changes: object) -> None:
 
 
 def damage_truncated(path: Path) -> None:
+    path.chmod(0o644)
     os.truncate(path, path.stat().st_size - 1000)
 
 
-def damage_corrupt(path: Path) -> None:
+def damage_bytes(path: Path) -> None:
+    path.chmod(0o644)
     data = bytearray(path.read_bytes())
     data[HEADER_SIZE + 1234] ^= 0x40
     path.write_bytes(bytes(data))
 
 
 def damage_header(path: Path) -> None:
+    path.chmod(0o644)
     data = bytearray(path.read_bytes())
     data[len(MAGIC) : len(MAGIC) + 5] = b"{{{{{"
     path.write_bytes(bytes(data))
 
 
 def damage_foreign_magic(path: Path) -> None:
+    path.chmod(0o644)
     path.write_bytes(b"PK\x03\x04 not a table at all" + path.read_bytes()[30:])
 
 
@@ -82,9 +87,9 @@ def damage_stale_format(path: Path) -> None:
     rewrite_header(path, format=99)
 
 
+# What opening a file finds (its header and length): a file with one of these is never used.
 DAMAGES = {
     "truncated": damage_truncated,
-    "corrupt": damage_corrupt,
     "corrupt-header": damage_header,
     "foreign": damage_foreign_magic,
     "foreign-variant": damage_foreign_variant,
@@ -102,9 +107,10 @@ def test_a_written_table_opens_read_only_and_mapped(fresh: TableStore) -> None:
     maps = Path(f"/proc/{os.getpid()}/maps").read_text()
     assert str(table.path) in maps  # a shared file mapping, not a private copy
     assert table.header["positions"] == table.positions == 111_973
-    assert table.header["variant"] == "3x4k3" and table.header["solver"] >= 1 and table.header["format"] == 1
+    assert table.header["variant"] == "3x4k3" and table.header["solver"] >= 1 and table.header["format"] == 2
     assert len(table.header["sha256"]) == 64 and table.header["built"]
     assert sorted(p.name for p in fresh.directory.iterdir()) == ["3x4k3.table", "3x4k3.table.lock"]
+    assert table.path.stat().st_mode & 0o777 == 0o444  # replaced by a rename, never written in place
 
 
 @pytest.mark.parametrize("damage", sorted(DAMAGES))
@@ -123,6 +129,58 @@ def test_a_bad_file_is_detected_reported_rebuilt_and_never_used(
     assert any(expected in record.getMessage() for record in caplog.records)
     assert np.array_equal(table.values, solve(SMALL))
     open_table(path, SMALL)  # the rebuilt file checks out
+
+
+def test_damaged_bytes_are_found_by_verify_and_rebuilt_by_a_build(fresh: TableStore) -> None:
+    """Opening reads the header and the length only (a worker never hashes gigabytes inside a request);
+    the checksum of every byte is checked by `verify` and by a build, which replaces a bad file."""
+    path = built(fresh)
+    damage_bytes(path)
+    open_table(path, SMALL)  # the header and the length still check out
+    with pytest.raises(TableFileError) as caught:
+        verify_table(path, SMALL)
+    assert caught.value.problem == "corrupt"
+    assert (fresh.verify(SMALL) or "").startswith("corrupt")
+    assert fresh.build(SMALL)
+    assert fresh.verify(SMALL) is None
+    assert np.array_equal(TableStore(fresh.directory).get(SMALL).values, solve(SMALL))
+
+
+def test_listing_reads_headers_only(fresh: TableStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    built(fresh)
+    damage_bytes(fresh.path(SMALL))
+
+    def no_checksum(*_: object) -> str:
+        raise AssertionError("list read the table's bytes")
+
+    monkeypatch.setattr(table_file, "_checksum", no_checksum)
+    (info,) = fresh.list()
+    assert info.variant == "3x4k3" and info.problem is None and info.positions == 111_973
+
+
+def test_a_table_renamed_over_an_open_one_is_reopened(
+    fresh: TableStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "RECHECK_SECONDS", 0.0)
+    first = fresh.get(SMALL)
+    elsewhere = TableStore(tmp_path / "elsewhere")
+    elsewhere.get(SMALL)
+    os.replace(elsewhere.path(SMALL), fresh.path(SMALL))  # a new file under the name: a new inode
+    second = fresh.opened(SMALL)
+    assert second is not None and second is not first and second.identity != first.identity
+    assert first.values[100] == second.values[100]  # the old mapping still answers requests under way
+    fresh.path(SMALL).unlink()
+    assert fresh.opened(SMALL) is None  # a removed file is not served: it will be built again
+
+
+def test_leftovers_of_a_killed_build_are_removed_unless_being_built(fresh: TableStore) -> None:
+    dead = fresh.directory / ".3x4k3.table.abc123.tmp"
+    live = fresh.directory / ".4x4k4.table.def456.tmp"
+    dead.write_bytes(b"half a table")
+    live.write_bytes(b"being written")
+    with store_module.build_lock(fresh.path(get_variant("4x4k4"))):
+        assert fresh.remove_leftovers() == [dead]
+    assert not dead.exists() and live.exists()
 
 
 def test_a_missing_file_is_built_without_a_warning(
@@ -145,7 +203,7 @@ def test_a_crash_while_writing_leaves_no_file_under_the_tables_name(
 
     monkeypatch.setattr(table_file.os, "replace", crash)
     with pytest.raises(KeyboardInterrupt):
-        write_table(fresh.path(SMALL), SMALL, solve(SMALL), 0.0)
+        write_table(fresh.path(SMALL), SMALL, solve(SMALL))
     assert list(fresh.directory.iterdir()) == []
 
 
@@ -181,5 +239,5 @@ def test_a_table_answers_for_o_first_games_with_the_colours_swapped(fresh: Table
     table = fresh.get(SMALL)
     x_first = Position.parse("X...O.......", "X", SMALL)
     o_first = Position.parse("O...X.......", "O", SMALL)
-    assert table.index(x_first) == table.index(o_first)
+    assert table.rank(x_first) == table.rank(o_first)
     assert table.analyze(x_first).moves == table.analyze(o_first).moves

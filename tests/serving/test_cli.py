@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from flask.testing import FlaskClient
 
 from service import cli
 from service.app import create_app
+from service.engine import build_plan
 
 
 @pytest.fixture(scope="module")
@@ -173,24 +175,52 @@ def test_tables_build_and_list(tmp_path: Path, capsysbinary: pytest.CaptureFixtu
     assert code == 0 and listing[0] == f"tables in {tmp_path}"
     assert listing[1].split() == ["variant", "positions", "size", "built", "check"]
     rows = {line.split()[0]: line.split() for line in listing[2:]}
-    assert rows["3x4k3"][1:4] == ["111,973", "0.5", "MB"] and rows["3x4k3"][-1] == "ok"
+    assert rows["3x4k3"][1:4] == ["111,973", "0.1", "MB"] and rows["3x4k3"][-1] == "ok"
     assert rows["3x3k3"][1] == "5,478" and rows["3x3k3"][-1] == "ok"
 
 
-def test_tables_list_reports_a_bad_file_and_build_repairs_it(
+def test_tables_verify_finds_a_bad_byte_that_list_does_not_read_and_build_repairs_it(
     tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
 ) -> None:
-    run(capsysbinary, "tables", "build", "normal", "--dir", str(tmp_path))
+    run(capsysbinary, "tables", "build", "normal", "3x4k3", "--dir", str(tmp_path))
     path = tmp_path / "3x3k3.table"
+    path.chmod(0o644)  # written read-only
     data = bytearray(path.read_bytes())
     data[-1] ^= 1
     path.write_bytes(bytes(data))
     code, out, _ = run(capsysbinary, "tables", "list", "--dir", str(tmp_path))
-    assert code == 1 and "corrupt: the table's bytes do not match the header's checksum" in out.decode()
+    assert code == 0  # headers only: a listing never reads gigabytes
+    code, out, _ = run(capsysbinary, "tables", "verify", "--dir", str(tmp_path))
+    lines = sorted(line.split(" (")[0] for line in out.decode().splitlines())
+    assert code == 1 and lines == [
+        "3x4k3: ok",
+        "normal: corrupt: the table's bytes do not match the header's checksum",
+    ]
+    code, out, _ = run(capsysbinary, "tables", "verify", "3x4k3", "--dir", str(tmp_path))
+    assert code == 0 and out.decode().startswith("3x4k3: ok (")
+    code, out, _ = run(capsysbinary, "tables", "build", "normal", "--dir", str(tmp_path))
+    assert code == 0 and "normal: built in" in out.decode()  # the build checks every byte first
+    code, out, _ = run(capsysbinary, "tables", "verify", "normal", "--dir", str(tmp_path))
+    assert code == 0 and out.decode().startswith("normal: ok")
     code, out, _ = run(capsysbinary, "tables", "build", "--force", "normal", "--dir", str(tmp_path))
     assert code == 0 and "normal: built in" in out.decode()
-    code, out, _ = run(capsysbinary, "tables", "list", "--dir", str(tmp_path))
-    assert code == 0 and out.decode().rstrip().endswith("ok")
+
+
+def test_tables_build_plan_and_refusal(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run(
+        capsysbinary, "tables", "build", "2x11k4", "--plan", "--threads", "2", "--dir", str(tmp_path)
+    )
+    lines = out.decode().splitlines()
+    assert code == 0 and lines[0].startswith("2x11k4: ") and lines[0].endswith(" entries in 23 tiers")
+    assert [line.split()[0] for line in lines[1:4]] == ["bytes", "peak", "estimated"]
+    assert lines[-1].split() == ["22", f"{math.comb(22, 11):,}"] and not list(tmp_path.iterdir())
+    monkeypatch.setattr(build_plan, "available_memory", lambda: 100_000_000)
+    code, _, err = run(capsysbinary, "tables", "build", "4x5k4", "--dir", str(tmp_path))
+    assert code == 2 and err.startswith("sanmoku: the 4x5k4 table cannot be built here: it needs about ")
+    assert err.rstrip().endswith("of memory and 100.0 MB is available")
+    assert not list(tmp_path.glob("*.table")) and not list(tmp_path.glob(".*.tmp"))
 
 
 def test_tables_build_shows_its_progress_on_a_terminal(tmp_path: Path) -> None:
