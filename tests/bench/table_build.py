@@ -1,22 +1,26 @@
-"""Solved-table benchmark: building, opening and reading tables, against the old recursive solver.
+"""Solved-table benchmark: building, opening and reading ranked tables, against the dense solver the
+service had before and a naive compiled solver, in the same run.
 
-Run: python -m tests.bench.table_build [--samples 3] [--no-baseline]
+Run: python -m tests.bench.table_build [--samples 1] [--no-dense] [--variants 4x4k4,3x6k3,...]
 
 1. `sanmoku tables build VARIANT` into an empty directory, under /usr/bin/time -v (process start
-   included): wall time and peak memory, median of --samples, and the file's size. The baseline in the
-   same run is the recursive solver the service had before (tests/bench/recursive_solver.py) on 4x4
-   k=4, also under /usr/bin/time -v (about a minute).
-2. Both 3x3 variants solved from nothing in a fresh process (the solve calls only).
-3. Opening an existing 4x4 table (checks included: header, length, checksum), median of 20.
-4. The analysis of a 4x4 position from an opened table (its value and every move's), median over
-   10,000 positions of random games.
+   included), on every processor and on one: wall time and peak memory (median of --samples), and the
+   file's size. In the same run, where it fits in memory, the dense solver (tests/engine/dense_solver.py:
+   3**cells bytes) solving the same variant in a fresh process, also under /usr/bin/time -v.
+2. The naive compiled solver (tests/bench/naive_solver.c, built here with cc -O2: a memoised negamax
+   over a dense table) on 4x4k4, the baseline of the 4x4 build time.
+3. Opening an existing table in a fresh process (header and length), checking every byte (`verify`),
+   and the analysis of a position (its value and every move's), median over 10,000 positions of random
+   games, for 4x4k4 and 4x5k4.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -25,20 +29,31 @@ import time
 from pathlib import Path
 
 from service.engine import Position, TableStore, get_variant
-from service.engine.table_file import open_table
+from service.engine.build_plan import available_memory
+from service.engine.layout import layout_of
 
-BUILDS = ("normal", "misere", "3x4k3", "4x4k3", "4x4k4")
-SOLVE_3X3 = """
-import time
-from service.engine import MISERE, NORMAL, solve
+BUILDS = ("4x4k4", "3x6k3", "4x5k4", "3x7k4", "2x11k4")
+DENSE = """
+import sys
+from service.engine import get_variant
+from tests.engine.dense_solver import dense_solve
+dense_solve(get_variant(sys.argv[1]))
+"""
+OPEN = """
+import sys, time
+from service.engine import TableStore, get_variant
+from service.engine.table_file import open_table
+variant = get_variant(sys.argv[2])
+path = TableStore(sys.argv[1]).path(variant)
 started = time.perf_counter()
-solve(NORMAL), solve(MISERE)
+open_table(path, variant)
 print(time.perf_counter() - started)
 """
+HERE = Path(__file__).resolve().parent
 
 
-def timed(command: list[str]) -> tuple[float, int]:
-    """(wall seconds, peak KB) of a command, from /usr/bin/time -v."""
+def timed(command: list[str]) -> tuple[float, int, str]:
+    """(wall seconds, peak KB, stdout) of a command, from /usr/bin/time -v."""
     done = subprocess.run(["/usr/bin/time", "-v", *command], capture_output=True, text=True, check=True)
     wall = re.search(
         r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)", done.stderr
@@ -47,34 +62,56 @@ def timed(command: list[str]) -> tuple[float, int]:
     if wall is None or peak is None:
         raise RuntimeError(done.stderr)
     hours, minutes, secs = wall.groups()
-    return int(hours or 0) * 3600 + int(minutes) * 60 + float(secs), int(peak.group(1))
+    return int(hours or 0) * 3600 + int(minutes) * 60 + float(secs), int(peak.group(1)), done.stdout
 
 
-def build(name: str, samples: int) -> tuple[float, int, int]:
+def build(name: str, samples: int, threads: int, keep: Path | None = None) -> tuple[float, int, int]:
     walls, peaks, size = [], [], 0
     for _ in range(samples):
         with tempfile.TemporaryDirectory(prefix="sanmoku-build-") as empty:
-            wall, peak = timed(["sanmoku", "tables", "build", name, "--dir", empty])
+            command = ["sanmoku", "tables", "build", name, "--dir", empty, "--threads", str(threads)]
+            wall, peak, _ = timed(command)
             walls.append(wall)
             peaks.append(peak)
-            size = next(Path(empty).glob("*.table")).stat().st_size
+            made = next(Path(empty).glob("*.table"))
+            size = made.stat().st_size
+            if keep is not None:
+                shutil.move(made, keep / made.name)
     return statistics.median(walls), int(statistics.median(peaks)), size
 
 
-def open_time(directory: Path, repeats: int = 20) -> float:
-    variant = get_variant("4x4k4")
-    path = TableStore(directory).path(variant)
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        open_table(path, variant).close()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+def dense(name: str) -> tuple[float, int] | None:
+    """The dense solver in a fresh process, or None where its 3**cells bytes cannot fit."""
+    needed = 3 ** get_variant(name).cells * 1.2
+    free = available_memory()
+    if free is not None and needed > free:
+        return None
+    wall, peak, _ = timed([sys.executable, "-c", DENSE, name])
+    return wall, peak
 
 
-def analysis_time(directory: Path, positions: int = 10_000) -> float:
-    variant = get_variant("4x4k4")
-    table = TableStore(directory).get(variant)
+def naive(name: str) -> tuple[float, int, str]:
+    variant = get_variant(name)
+    with tempfile.TemporaryDirectory(prefix="sanmoku-naive-") as folder:
+        program = Path(folder) / "naive_solver"
+        subprocess.run(["cc", "-O2", "-o", str(program), str(HERE / "naive_solver.c")], check=True)
+        args = [str(variant.rows), str(variant.cols), str(variant.k)] + (["misere"] if variant.misere else [])
+        return timed([str(program), *args])
+
+
+def lookups(directory: Path, name: str, positions: int = 10_000) -> tuple[float, float, float]:
+    """(open in a fresh process, verify, median analysis) in seconds."""
+    variant = get_variant(name)
+    opens = [
+        float(subprocess.run([sys.executable, "-c", OPEN, str(directory), name], capture_output=True,
+                             text=True, check=True).stdout)
+        for _ in range(5)
+    ]  # fmt: skip
+    store = TableStore(directory)
+    started = time.perf_counter()
+    assert store.verify(variant) is None
+    verify = time.perf_counter() - started
+    table = store.get(variant)
     rng = random.Random(1)
     sample = []
     while len(sample) < positions:
@@ -86,47 +123,55 @@ def analysis_time(directory: Path, positions: int = 10_000) -> float:
         sample.append(position)
     times = []
     for position in sample:
-        started = time.perf_counter()
+        begun = time.perf_counter()
         table.analyze(position)
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+        times.append(time.perf_counter() - begun)
+    return statistics.median(opens), verify, statistics.median(times)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--samples", type=int, default=3)
-    parser.add_argument("--no-baseline", action="store_true", help="skip the recursive solver (a minute)")
+    parser.add_argument("--samples", type=int, default=1)
+    parser.add_argument("--no-dense", action="store_true", help="skip the dense solver (minutes, gigabytes)")
+    parser.add_argument("--variants", default=",".join(BUILDS))
     args = parser.parse_args()
-    print("| sanmoku tables build | wall (process start included) | peak memory | size on disk |")
-    print("|---|---|---|---|")
-    results = {}
-    for name in BUILDS:
-        wall, peak, size = results[name] = build(name, args.samples)
-        print(f"| {name} | {wall:.2f} s | {peak / 1024:.0f} MB | {size / 1e6:.2f} MB |", flush=True)
-    if not args.no_baseline:
-        wall, peak = timed([sys.executable, "-m", "tests.bench.recursive_solver", "4x4k4"])
-        ours = results["4x4k4"]
-        print(f"| recursive solver (before), 4x4k4 | {wall:.1f} s | {peak / 1024:.0f} MB | - |")
-        ratios = f"time {ours[0] / wall:.3f}, memory {ours[1] / peak:.2f}"
-        print(f"\n4x4k4: tables build / recursive solver: {ratios}")
-    solves = [
-        float(
-            subprocess.run(
-                [sys.executable, "-c", SOLVE_3X3], capture_output=True, text=True, check=True
-            ).stdout
-        )
-        for _ in range(5)
-    ]
-    median = statistics.median(solves) * 1000
-    print(f"both 3x3 variants solved from nothing: {median:.1f} ms (median of 5 processes)")
-    with tempfile.TemporaryDirectory(prefix="sanmoku-open-") as directory:
-        TableStore(directory).get(get_variant("4x4k4"))
-        opening = open_time(Path(directory)) * 1000
-        print(f"open an existing 4x4 table (checksum included): {opening:.1f} ms (median of 20)")
-        analysis = analysis_time(Path(directory)) * 1e6
-        print(f"analysis of a 4x4 position, value and every move: {analysis:.1f} µs (median of 10,000)")
+    threads = len(os.sched_getaffinity(0))
+    names = args.variants.split(",")
+    print(
+        f"| variant | entries | ranked build, {threads} threads | peak | 1 thread | speed-up | size on disk "
+        "| dense solver (before) | peak | time ratio | memory ratio |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory(prefix="sanmoku-bench-") as kept:
+        keep = Path(kept)
+        results = {}
+        for name in names:
+            wall, peak, size = results[name] = build(name, args.samples, threads, keep)
+            single, _, _ = build(name, args.samples, 1)
+            old = None if args.no_dense else dense(name)
+            before = "does not fit" if old is None else f"{old[0]:.1f} s | {old[1] / 1024:,.0f} MB"
+            ratios = "- | -" if old is None else f"{wall / old[0]:.2f} | {peak / old[1]:.2f}"
+            if old is None and args.no_dense:
+                before = "- | -"
+            entries = layout_of(get_variant(name).cells).size
+            print(
+                f"| {name} | {entries:,} | {wall:.1f} s | {peak / 1024:,.0f} MB | {single:.1f} s "
+                f"| {single / wall:.2f} | {size / 1e6:,.1f} MB | {before} | {ratios} |",
+                flush=True,
+            )
+        if "4x4k4" in results:
+            wall, peak, out = naive("4x4k4")
+            print(f"\nnaive compiled solver, 4x4k4: {wall:.2f} s, {peak / 1024:.0f} MB ({out.strip()})")
+            print(f"4x4k4 tables build / naive compiled solver: time {results['4x4k4'][0] / wall:.2f}")
+        for name in ("4x4k4", "4x5k4"):
+            if name in results:
+                opening, verify, analysis = lookups(keep, name)
+                print(
+                    f"{name}: open in a fresh process {opening * 1000:.1f} ms (median of 5), verify "
+                    f"{verify:.2f} s, analysis {analysis * 1e6:.1f} µs (median of 10,000)"
+                )
 
 
 if __name__ == "__main__":
