@@ -17,10 +17,9 @@ from service.engine import solver as solver_module
 from service.engine.geometry import geometry_of
 from service.engine.layout import layout_of
 from service.engine.values import NOT_REACHABLE
-from tests.engine.boards import rules_of, table_of
+from tests.engine.boards import table_of
 from tests.engine.dense_solver import dense_indices, dense_solve
-from tests.engine.test_reference import sampled_positions
-from tests.reference import Reference
+from tests.engine.test_reference import assert_agrees_on_samples
 
 SMALL = [v for v in supported_variants() if v.cells <= 12]
 
@@ -145,16 +144,8 @@ def test_3x5k3_is_an_x_win_in_7() -> None:
 
 @pytest.mark.parametrize("name", ["4x5k4", "3x6k3", "3x6k4-misere", "2x9k3-torus"])
 def test_tables_past_16_cells_on_sampled_positions(name: str, table_4x5k4: Table) -> None:
-    sys.setrecursionlimit(10_000)
-    variant = get_variant(name)
-    table = table_4x5k4 if name == "4x5k4" else table_of(variant)
-    reference = Reference(rules_of(variant))
-    for position in sampled_positions(variant, seed=len(name), count=25, empty_left=8):
-        analysis = table.analyze(position)
-        assert tuple(analysis.value) == reference.value(position.cells, position.to_move), position.cells
-        assert {m.cell: tuple(m.value) for m in analysis.moves} == reference.moves(
-            position.cells, position.to_move
-        )
+    table = table_4x5k4 if name == "4x5k4" else table_of(get_variant(name))
+    assert_agrees_on_samples(table, seed=len(name), count=25, empty_left=8)
 
 
 def test_known_values_past_16_cells() -> None:

@@ -14,7 +14,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 
 import pytest
 
-from service.engine import Position, Variant, supported_variants
+from service.engine import Position, Table, Variant, supported_variants
 from tests.engine.boards import compare_with_reference, rules_of, table_of
 from tests.reference import Reference
 
@@ -74,12 +74,17 @@ def sampled_positions(variant: Variant, seed: int, count: int, empty_left: int) 
 def test_large_variant_on_sampled_positions(name: str) -> None:
     from service.engine import get_variant
 
-    sys.setrecursionlimit(10_000)
     variant = get_variant(name)
     assert variant in LARGE
-    table = table_of(variant)
-    reference = Reference(rules_of(variant))
-    for position in sampled_positions(variant, seed=len(name), count=30, empty_left=7):
+    assert_agrees_on_samples(table_of(variant), seed=len(name), count=30, empty_left=7)
+
+
+def assert_agrees_on_samples(table: Table, seed: int, count: int, empty_left: int) -> None:
+    """The table's analysis of positions of random games (stopped `empty_left` cells from the end) is
+    the reference's, value and every move's."""
+    sys.setrecursionlimit(10_000)
+    reference = Reference(rules_of(table.variant))
+    for position in sampled_positions(table.variant, seed, count, empty_left):
         analysis = table.analyze(position)
         assert tuple(analysis.value) == reference.value(position.cells, position.to_move), position.cells
         assert {m.cell: tuple(m.value) for m in analysis.moves} == reference.moves(
