@@ -40,6 +40,9 @@ class Geometry:
         self.full = (1 << self.cells) - 1
         self.lines = _lines(rows, cols, k, torus)
         self.symmetries = _symmetries(rows, cols, torus, self.lines)
+        # The rectangle's own reflections and turns, without a torus's translations: at most eight, few
+        # enough to try them all on every position (the proven positions' keys).
+        self.point_symmetries = _symmetries(rows, cols, False, self.lines) if torus else self.symmetries
 
     @property
     def max_plies(self) -> int:

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .geometry import LINES_APART, NO_LINE, geometry_of
-from .layout import FIRST_DIGIT, SECOND_DIGIT, Block, IndexArray, Layout, Part, layout_of
+from .layout import FIRST_DIGIT, SECOND_DIGIT, Block, IndexArray, Layout, layout_of
 from .values import NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
 from .variants import Variant
 
@@ -56,6 +56,16 @@ class _TierSolver:
         self.line_made = encode(Value(1, 0) if variant.misere else Value(-1, 0))
         self.full = encode(Value(0, 0))
         self.blocks = {(b.tier, b.lead_group): b for b in layout.blocks()}
+        self._slots: dict[tuple[bool, tuple[int, int], int, int], IndexArray] = {}
+
+    def slots(self, leading: bool, group: tuple[int, int], cell: int, digit: int) -> IndexArray:
+        """`Part.child_slots` with -1 where the cell is taken, worked out once per block, not per piece."""
+        key = (leading, group, cell, digit)
+        found = self._slots.get(key)
+        if found is None:
+            part = self.layout.lead if leading else self.layout.trail
+            found = self._slots[key] = part.child_slots(group, cell, digit, -1)
+        return found
 
     def solve_piece(self, piece: Piece, out: ByteArray, children: ByteArray | None) -> None:
         """The values of the piece's positions, written to `out` (the tier being solved); `children` is
@@ -90,7 +100,7 @@ class _TierSolver:
         if lead_child is not None:  # its trailing group is this block's
             child = _values_of(children, lead_child, base)
             for cell in range(layout.lead.start, layout.lead.start + layout.lead.length):
-                slots = _slots(layout.lead, block.lead_group, cell, digit)[piece.start : piece.stop]
+                slots = self.slots(True, block.lead_group, cell, digit)[piece.start : piece.stop]
                 np.take(child, np.maximum(slots, 0), axis=0, out=scratch)
                 scratch[slots < 0, :] = NO_CHILD
                 np.minimum(best, scratch, out=best)
@@ -98,7 +108,7 @@ class _TierSolver:
         if trail_child is not None:  # its trailing group is this block's, one mark up
             child = _values_of(children, trail_child, base)[piece.start : piece.stop]
             for cell in range(layout.trail.start, layout.trail.start + layout.trail.length):
-                slots = _slots(layout.trail, block.trail_group, cell, digit)
+                slots = self.slots(False, block.trail_group, cell, digit)
                 np.take(child, np.maximum(slots, 0), axis=1, out=scratch)
                 scratch[:, slots < 0] = NO_CHILD
                 np.minimum(best, scratch, out=best)
@@ -112,11 +122,6 @@ def _plus(group: tuple[int, int], up: tuple[int, int]) -> tuple[int, int]:
 def _values_of(tier: ByteArray, block: Block, tier_offset: int) -> ByteArray:
     begin = block.offset - tier_offset
     return tier[begin : begin + block.size].reshape(block.rows, block.cols)
-
-
-def _slots(part: Part, group: tuple[int, int], cell: int, digit: int) -> IndexArray:
-    """`Part.child_slots` with -1 where the cell is taken."""
-    return part.child_slots(group, cell, digit, -1)
 
 
 def pieces(layout: Layout, tier: int) -> list[Piece]:
