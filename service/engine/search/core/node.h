@@ -63,14 +63,30 @@ static inline int settle_misere(const ss_game *g, int n, uint64_t moves, uint64_
     return 0;
 }
 
-/* 1 with *score when the position is settled, else 0 with the moves to search and the score's range. */
+/* Whether some line holds none of `other`'s marks: only then can its owner still complete one. */
+static inline int has_open_line(const ss_game *g, uint64_t other) {
+    for (int i = 0; i < g->n_lines; i++)
+        if (!(g->lines[i] & other)) return 1;
+    return 0;
+}
+
+/* 1 with *score when the position is settled, else 0 with the moves to search and the score's range.
+   A side with no open line can complete none: under the normal rule it cannot win, under misère it
+   cannot lose; when neither side has one the game is a draw. */
 static inline int settle(const ss_game *g, uint64_t mine, uint64_t theirs, uint64_t my_thr, uint64_t their_thr,
                          node *out, int *score) {
     uint64_t occupied = mine | theirs;
     int n = count(occupied);
     uint64_t moves = playable(g, occupied);
-    return g->misere ? settle_misere(g, n, moves, my_thr, their_thr, out, score)
-                     : settle_normal(g, n, moves, my_thr, their_thr, out, score);
+    if (g->misere ? settle_misere(g, n, moves, my_thr, their_thr, out, score)
+                  : settle_normal(g, n, moves, my_thr, their_thr, out, score))
+        return 1;
+    int my_lines = has_open_line(g, theirs), their_lines = has_open_line(g, mine);
+    if (!my_lines && !their_lines) return *score = 0, 1;
+    int *mine_decides = g->misere ? &out->lo : &out->hi, *theirs_decides = g->misere ? &out->hi : &out->lo;
+    if (!my_lines) *mine_decides = 0;
+    if (!their_lines) *theirs_decides = 0;
+    return 0;
 }
 
 #endif
