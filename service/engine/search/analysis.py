@@ -63,7 +63,7 @@ def move_proof(
 class SearchAnalysis:
     moves: tuple[MoveProof, ...]  # every legal move, by cell; none when the game is over
     nodes: int
-    seconds: float
+    seconds: float  # wall time of the whole analysis
     depth: int  # the most plies below the position any search reached
 
     @property

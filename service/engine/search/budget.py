@@ -1,5 +1,5 @@
 """What an analysis may spend (time, nodes, a cancel flag another thread sets) and how it is shared
-out between the core's calls."""
+out between its steps and the core's calls."""
 
 from __future__ import annotations
 
@@ -37,22 +37,44 @@ class Budget:
 
 
 class Spending:
-    """One analysis spending its budget: each call gets a share of what is left."""
+    """A budget being spent: an absolute deadline (0: none) and node cap (None: none); a part of it
+    (one step of an analysis) charges its own counts and its parent's."""
 
-    def __init__(self, budget: Budget) -> None:
-        self.deadline = 0.0 if budget.seconds is None else monotonic() + max(budget.seconds, 0.0)
-        self.nodes_left = budget.nodes
-        self.cancel = budget.cancel
+    def __init__(
+        self, deadline: float, node_cap: int | None, cancel: Cancel | None, parent: Spending | None = None
+    ) -> None:
+        self.deadline, self.node_cap, self.cancel, self.parent = deadline, node_cap, cancel, parent
+        self.started = monotonic()
         self.nodes = 0
-        self.seconds = 0.0
-        self.depth = 0
+        self.depth = 0  # the most plies below a searched position any call reached
+
+    @classmethod
+    def of(cls, budget: Budget) -> Spending:
+        deadline = 0.0 if budget.seconds is None else monotonic() + max(budget.seconds, 0.0)
+        return cls(deadline, budget.nodes, budget.cancel)
+
+    @property
+    def elapsed(self) -> float:
+        return monotonic() - self.started
+
+    @property
+    def nodes_left(self) -> int | None:
+        return None if self.node_cap is None else self.node_cap - self.nodes
 
     @property
     def spent(self) -> bool:
+        left = self.nodes_left
         return (
             (self.deadline > 0 and monotonic() >= self.deadline)
-            or (self.nodes_left is not None and self.nodes_left <= 0)
+            or (left is not None and left <= 0)
             or (self.cancel is not None and self.cancel.is_set)
+        )
+
+    def part(self, fraction: float) -> Spending:
+        """`fraction` of what is left, to spend on one step."""
+        limits = self.share(fraction)
+        return Spending(
+            limits.deadline, limits.nodes if self.node_cap is not None else None, self.cancel, self
         )
 
     def share(self, fraction: float = 1.0) -> Limits:
@@ -61,12 +83,12 @@ class Spending:
         if self.deadline > 0:
             now = monotonic()
             deadline = now + max(self.deadline - now, 0.0) * fraction
-        nodes = 0 if self.nodes_left is None else max(1, int(self.nodes_left * fraction))
+        left = self.nodes_left
+        nodes = 0 if left is None else max(1, int(left * fraction))
         return Limits(deadline, nodes, ffi.NULL if self.cancel is None else self.cancel.cell)
 
     def charge(self, outcome: Outcome) -> None:
         self.nodes += outcome.nodes
-        self.seconds += outcome.seconds
         self.depth = max(self.depth, outcome.depth)
-        if self.nodes_left is not None:
-            self.nodes_left -= outcome.nodes
+        if self.parent is not None:
+            self.parent.charge(outcome)

@@ -27,7 +27,9 @@ from .native import (
 )
 
 Bounds = tuple[int, int]  # on a score, for the side that plays the move
-ESTIMATE_SHARE = 0.2  # of the time and nodes, kept for estimates when they are asked for
+# When estimates are asked for: the results get this share of the budget, the estimates half of the
+# rest, the remoteness what is left.
+RESULTS_SHARE_WITH_ESTIMATES = 0.7
 
 
 class EngineBusyError(RuntimeError):
@@ -43,20 +45,24 @@ class SearchEngine:
         self.table = TranspositionTable(table_bits)
         self._in_use = threading.Lock()
 
-    def analyze(self, position: Position, budget: Budget, estimates: bool = False) -> SearchAnalysis:
+    def analyze(
+        self, position: Position, budget: Budget, remoteness: bool = True, estimates: bool = False
+    ) -> SearchAnalysis:
         if Board.of(position.variant) != self.board:
             raise ValueError(f"a {position.variant.name} position given to the {self.board.name} engine")
-        return self.analyze_marks(position.mine, position.theirs, budget, estimates)
+        return self.analyze_marks(position.mine, position.theirs, budget, remoteness, estimates)
 
     def analyze_marks(
-        self, mine: int, theirs: int, budget: Budget, estimates: bool = False
+        self, mine: int, theirs: int, budget: Budget, remoteness: bool = True, estimates: bool = False
     ) -> SearchAnalysis:
-        """Every legal move of the position where the side to move holds `mine` and the other `theirs`."""
+        """Every legal move of the position where the side to move holds `mine` and the other `theirs`:
+        its result, then (`remoteness`) how far the end is, then (`estimates`) a heuristic score of the
+        moves whose result was not proven."""
         self.board.check(mine, theirs)
         if not self._in_use.acquire(blocking=False):
             raise EngineBusyError(f"the {self.board.name} engine is already searching in another thread")
         try:
-            return _Analysis(self, mine, theirs, Spending(budget)).run(estimates)
+            return _Analysis(self, mine, theirs, Spending.of(budget)).run(remoteness, estimates)
         finally:
             self._in_use.release()
 
@@ -73,13 +79,19 @@ class _Analysis:
         self.bounds: dict[int, Bounds] = {cell: self._settled(cell) for cell in self.classes}
         self.estimates: dict[int, Estimate] = {}
 
-    def run(self, estimates: bool) -> SearchAnalysis:
-        self._narrow(GOAL_RESULT, self._unproven(), 1 - ESTIMATE_SHARE if estimates else 1.0)
-        if estimates:
-            self._estimate(self._unproven())
-        # the remoteness of won moves first: the fastest win is the answer most callers want
-        distant = [cell for cell in self.classes if _result_known(*self.bounds[cell])]
-        self._narrow(GOAL_SCORE, sorted(distant, key=lambda cell: self.bounds[cell][0] < 0), 1.0)
+    def run(self, remoteness: bool, estimates: bool) -> SearchAnalysis:
+        spending = self.spending
+        self._narrow(
+            GOAL_RESULT,
+            self._unproven(),
+            spending.part(RESULTS_SHARE_WITH_ESTIMATES) if estimates else spending,
+        )
+        unproven = self._unproven()
+        if estimates and unproven:
+            self._estimate(unproven, spending.part(0.5) if remoteness else spending)
+        if remoteness:  # of won moves first: the fastest win is the answer most callers want
+            known = [cell for cell in self.classes if _result_known(*self.bounds[cell])]
+            self._narrow(GOAL_SCORE, sorted(known, key=lambda cell: self.bounds[cell][0] < 0), spending)
         return self._analysis()
 
     def _unproven(self) -> list[int]:
@@ -95,18 +107,17 @@ class _Analysis:
             return (0, 0)
         return (SCORE_MIN, SCORE_MAX)
 
-    def _narrow(self, goal: int, cells: list[int], reach: float) -> None:
-        """Narrow each cell's bounds toward `goal`: first each an even share of `reach` of the budget
-        (so that one hard move cannot starve the others), then the rest in turn."""
+    def _narrow(self, goal: int, cells: list[int], spending: Spending) -> None:
+        """Narrow each cell's bounds toward `goal`: first each an even share of the budget (so that one
+        hard move cannot starve the others), then each all that is left in turn."""
         for evenly in (True, False):
             cells = [cell for cell in cells if not _met(goal, *self.bounds[cell])]
             for i, cell in enumerate(cells):
-                if self.spending.spent:
+                if spending.spent:
                     return
-                fraction = reach / (len(cells) - i) if evenly else reach
-                self._prove(cell, goal, fraction)
+                self._prove(cell, goal, spending, 1 / (len(cells) - i) if evenly else 1.0)
 
-    def _prove(self, cell: int, goal: int, fraction: float) -> None:
+    def _prove(self, cell: int, goal: int, spending: Spending, fraction: float) -> None:
         lower, upper = self.bounds[cell]  # the child's score is the negation of the mover's
         outcome = prove(
             self.engine.game,
@@ -114,23 +125,23 @@ class _Analysis:
             self.theirs,
             self.mine | 1 << cell,
             goal,
-            self.spending.share(fraction),
+            spending.share(fraction),
             -upper,
             -lower,
         )
-        self.spending.charge(outcome)
+        spending.charge(outcome)
         self.bounds[cell] = (-outcome.upper, -outcome.lower)
 
-    def _estimate(self, cells: list[int]) -> None:
+    def _estimate(self, cells: list[int], spending: Spending) -> None:
         empty_after = self.board.cells - self.marks - 1
         for i, cell in enumerate(cells):
-            if self.spending.spent:
+            if spending.spent:
                 return
-            limits = self.spending.share(1 / (len(cells) - i))
+            limits = spending.share(1 / (len(cells) - i))
             outcome = estimate(
                 self.engine.game, self.engine.table, self.theirs, self.mine | 1 << cell, empty_after, limits
             )
-            self.spending.charge(outcome)
+            spending.charge(outcome)
             if outcome.depth > 0:
                 self.estimates[cell] = Estimate(-outcome.estimate, outcome.depth + 1)
 
@@ -142,7 +153,8 @@ class _Analysis:
             moves += [move_proof(c, lower, upper, self.marks, self.board.cells, estimate_) for c in members]
         moves.sort(key=lambda move: move.cell)
         spending = self.spending
-        return SearchAnalysis(tuple(moves), spending.nodes, spending.seconds, spending.depth)
+        depth = spending.depth + 1 if spending.nodes else 0  # the searches start below the moves
+        return SearchAnalysis(tuple(moves), spending.nodes, spending.elapsed, depth)
 
 
 def _result_known(lower: int, upper: int) -> bool:
