@@ -15,20 +15,30 @@ void meter_start(meter *m, const ss_budget *budget) {
     m->started = ss_monotonic();
     m->nodes = 0;
     m->next_check = 0; /* a spent budget stops the search at its first node */
-    m->stopped = 0;
+    m->allowance_end = 0;
+    m->stopped = m->halted = 0;
     m->deepest = 0;
+}
+
+void meter_allow(meter *m, int64_t nodes) {
+    m->allowance_end = nodes > 0 ? m->nodes + nodes : 0;
+    m->halted = m->stopped;
+    if (m->allowance_end && m->allowance_end < m->next_check) m->next_check = m->allowance_end;
 }
 
 int meter_check_now(meter *m) {
     const ss_budget *b = m->budget;
     m->next_check = m->nodes + CHECK_EVERY;
-    if (!b || m->stopped) return m->stopped;
-    if (b->max_nodes > 0 && m->next_check > b->max_nodes) m->next_check = b->max_nodes;
-    if ((b->max_nodes > 0 && m->nodes >= b->max_nodes) ||
-        (b->cancel && __atomic_load_n(b->cancel, __ATOMIC_RELAXED)) ||
-        (b->deadline > 0 && ss_monotonic() >= b->deadline))
-        m->stopped = 1;
-    return m->stopped;
+    if (m->allowance_end && m->next_check > m->allowance_end) m->next_check = m->allowance_end;
+    if (b && !m->stopped) {
+        if (b->max_nodes > 0 && m->next_check > b->max_nodes) m->next_check = b->max_nodes;
+        if ((b->max_nodes > 0 && m->nodes >= b->max_nodes) ||
+            (b->cancel && __atomic_load_n(b->cancel, __ATOMIC_RELAXED)) ||
+            (b->deadline > 0 && ss_monotonic() >= b->deadline))
+            m->stopped = 1;
+    }
+    m->halted = m->stopped || (m->allowance_end && m->nodes >= m->allowance_end);
+    return m->halted;
 }
 
 void meter_report(const meter *m, ss_result *r) {

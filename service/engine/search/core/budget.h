@@ -13,19 +13,24 @@ typedef struct {
     double started;
     int64_t nodes;
     int64_t next_check;
-    int stopped;
+    int64_t allowance_end;    /* the node count where the current search pauses; 0: none */
+    int stopped;              /* the budget is spent: the call ends */
+    int halted;               /* stopped, or the allowance is spent: the search unwinds */
     int deepest;              /* plies below the root the search reached */
 } meter;
 
 void meter_start(meter *m, const ss_budget *budget);
 
-/* Whether the budget is spent; reads the clock and the cancel flag only every CHECK_EVERY nodes. */
+/* Let the next searches run `nodes` more nodes (0: no allowance, only the budget), then halt. */
+void meter_allow(meter *m, int64_t nodes);
+
+/* Whether to halt; reads the clock and the cancel flag only every CHECK_EVERY nodes. */
 int meter_check_now(meter *m);
 
 static inline int meter_tick(meter *m, int ply) {
     if (ply > m->deepest) m->deepest = ply;
     if (++m->nodes >= m->next_check) return meter_check_now(m);
-    return m->stopped;
+    return m->halted;
 }
 
 void meter_report(const meter *m, ss_result *r);

@@ -48,7 +48,7 @@ static int alphabeta(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_th
         int floor = best > alpha ? best : alpha;
         int v = -alphabeta(s, theirs, mine | bit(cell), their_thr & ~bit(cell), list.threats[i], depth - 1, -beta,
                            -floor, ply + 1);
-        if (s->m.stopped) return 0;
+        if (s->m.halted) return 0;
         if (v > best) {
             best = v;
             best_move = cell;
@@ -69,7 +69,7 @@ void ss_estimate(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, 
     if (max_depth > empty) max_depth = empty; /* that deep, the horizon is the end of every game */
     for (int depth = 1; depth <= max_depth; depth++) {
         int v = alphabeta(&s, mine, theirs, my_thr, their_thr, depth, -INFINITE, INFINITE, 0);
-        if (s.m.stopped) break;
+        if (s.m.halted) break;
         const tt_entry *e = tt_find(t, mine, theirs);
         reached = depth;
         estimate = v;
