@@ -68,14 +68,14 @@ def test_a_finished_game_has_no_moves() -> None:
 
 
 def test_moves_that_a_symmetry_maps_onto_each_other_have_equal_values() -> None:
-    analysis = SearchEngine(Board(4, 5, 3), table_bits=16).analyze_marks(0, 0, Budget())
+    analysis = SearchEngine(Board(4, 5, 3), table_bits=14).analyze_marks(0, 0, Budget())
     value = {move.cell: move.value for move in analysis.moves}
     assert value[0] == value[4] == value[15] == value[19]
 
 
 def test_an_estimate_finds_a_forced_win_within_its_horizon() -> None:
     board = Board(6, 6, 5)
-    engine = SearchEngine(board, table_bits=16)
+    engine = SearchEngine(board, table_bits=14)
     # X to move holds three in the middle of the top row, both ends open: an open four next, then five
     mine, theirs = 0b011100, (1 << 30) | (1 << 32) | (1 << 34)
     limits = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
@@ -86,7 +86,7 @@ def test_an_estimate_finds_a_forced_win_within_its_horizon() -> None:
 
 
 def test_moves_left_unproven_get_estimates_when_asked() -> None:
-    engine = SearchEngine(Board(7, 7, 5), table_bits=18)
+    engine = SearchEngine(Board(7, 7, 5), table_bits=14)
     analysis = engine.analyze_marks(0, 0, Budget(nodes=1_000_000), estimates=True)  # not timed: no flakes
     unproven = [move for move in analysis.moves if move.result is None]
     assert unproven and all(move.estimate is not None and move.estimate.depth >= 2 for move in unproven)

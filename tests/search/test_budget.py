@@ -25,7 +25,7 @@ def consistent(move: MoveProof, truth: Value) -> bool:
 @pytest.mark.parametrize("nodes", [1, 30, 300, 3000])
 def test_a_node_limit_never_gives_a_wrong_value(store: TableStore, nodes: int) -> None:
     variant = get_variant("4x4k4-misere")
-    table, engine = store.get(variant), SearchEngine(Board.of(variant), table_bits=16)
+    table, engine = store.get(variant), SearchEngine(Board.of(variant), table_bits=14)
     unknown = 0
     for position in random_positions(variant, 150, seed=nodes):
         engine.table.clear()
@@ -40,7 +40,7 @@ def test_a_node_limit_never_gives_a_wrong_value(store: TableStore, nodes: int) -
 
 
 def test_a_deadline_is_kept() -> None:
-    engine = SearchEngine(Board(6, 6, 5), table_bits=18)
+    engine = SearchEngine(Board(6, 6, 5), table_bits=14)
     started = time.monotonic()
     analysis = engine.analyze_marks(0, 0, Budget(seconds=0.2))
     assert time.monotonic() - started < 0.5
@@ -52,13 +52,13 @@ def test_a_spent_budget_still_answers_moves_that_end_the_game() -> None:
     # X (to move) holds three of a row with the fourth empty; no search is needed to see the win
     board = Board(5, 5, 4)
     x, o = 0b1110, 0b111 << 10
-    analysis = SearchEngine(board, table_bits=16).analyze_marks(x, o | 1 << 24, Budget(nodes=1))
+    analysis = SearchEngine(board, table_bits=14).analyze_marks(x, o | 1 << 24, Budget(nodes=1))
     wins = [move for move in analysis.moves if move.value == Value(1, 1)]
     assert [move.cell for move in wins] == [0, 4]
 
 
 def test_cancel_from_another_thread() -> None:
-    engine, cancel = SearchEngine(Board(6, 6, 5), table_bits=18), Cancel()
+    engine, cancel = SearchEngine(Board(6, 6, 5), table_bits=14), Cancel()
     done: list[float] = []
 
     def search() -> None:
@@ -75,7 +75,7 @@ def test_cancel_from_another_thread() -> None:
 
 
 def test_a_search_releases_the_interpreter_and_its_engine_is_not_shared() -> None:
-    engine, cancel = SearchEngine(Board(6, 6, 5), table_bits=18), Cancel()
+    engine, cancel = SearchEngine(Board(6, 6, 5), table_bits=14), Cancel()
     thread = threading.Thread(target=engine.analyze_marks, args=(0, 0, Budget(seconds=5, cancel=cancel)))
     thread.start()
     time.sleep(0.05)

@@ -12,7 +12,7 @@ from service.engine.search.native import GOAL_RESULT, SCORE_MAX, SCORE_MIN, Limi
 
 def root_result(board: Board) -> Result:
     """The result at the root alone: cheaper than every move's."""
-    engine = SearchEngine(board, table_bits=22)
+    engine = SearchEngine(board, table_bits=20)
     limits = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
     outcome = prove(engine.game, engine.table, 0, 0, GOAL_RESULT, limits, SCORE_MIN, SCORE_MAX)
     assert not outcome.stopped

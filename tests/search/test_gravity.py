@@ -44,7 +44,7 @@ def engine_values(engine: SearchEngine, board: str, to_move: str) -> dict[int, t
 
 @pytest.mark.parametrize("rules", WHOLE, ids=repr)
 def test_every_position_of_a_small_gravity_board(rules: Rules) -> None:
-    reference, engine = Reference(rules), SearchEngine(board_of(rules), table_bits=16)
+    reference, engine = Reference(rules), SearchEngine(board_of(rules), table_bits=14)
     reference.value("." * rules.size, "X")  # fills the memo with every position reachable from empty
     positions = list(reference.memo)
     assert len(positions) > 1000
@@ -66,7 +66,7 @@ def random_position(rules: Rules, plies: int, rng: random.Random) -> tuple[str, 
 
 @pytest.mark.parametrize(("rules", "plies"), DEEP, ids=repr)
 def test_positions_of_random_gravity_games(rules: Rules, plies: int) -> None:
-    reference, engine = Reference(rules), SearchEngine(board_of(rules), table_bits=18)
+    reference, engine = Reference(rules), SearchEngine(board_of(rules), table_bits=14)
     rng = random.Random(plies)
     for _ in range(SAMPLES):
         board, to_move = random_position(rules, plies + rng.randrange(4), rng)
@@ -81,5 +81,5 @@ TROMP = [(4, 4, 0), (5, 4, 0), (6, 4, -1), (4, 5, 0), (5, 5, 0), (6, 5, 0), (4, 
 
 @pytest.mark.parametrize(("cols", "rows", "result"), TROMP, ids=lambda v: str(v))
 def test_small_connect_four_boards_from_empty(cols: int, rows: int, result: int) -> None:
-    engine = SearchEngine(Board(rows, cols, 4, gravity=True), table_bits=22)
+    engine = SearchEngine(Board(rows, cols, 4, gravity=True), table_bits=20)
     assert engine.analyze_marks(0, 0, Budget()).result == {1: "win", 0: "draw", -1: "loss"}[result]

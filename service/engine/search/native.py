@@ -16,7 +16,7 @@ HEURISTIC_UNIT: int = lib.SS_HEURISTIC_UNIT
 NO_MOVE: int = lib.SS_NO_MOVE
 GOAL_RESULT: int = lib.SS_GOAL_RESULT
 GOAL_SCORE: int = lib.SS_GOAL_SCORE
-DEFAULT_TABLE_BITS = 20  # 2**20 entries of 24 bytes: 24 MB per engine
+DEFAULT_TABLE_BITS = 19  # 2**19 buckets of 64 bytes (3 positions each): 32 MB per engine
 
 
 def monotonic() -> float:
@@ -61,12 +61,13 @@ class Game:
 
 
 class TranspositionTable:
-    """2**bits entries; one caller at a time (not thread-safe); clears itself when given another game."""
+    """2**bits buckets of 3 positions; one caller at a time (not thread-safe); clears itself when given
+    another game."""
 
     def __init__(self, bits: int = DEFAULT_TABLE_BITS) -> None:
         pointer = lib.ss_table_new(bits)
         if pointer == ffi.NULL:
-            raise MemoryError(f"no transposition table of 2**{bits} entries")
+            raise MemoryError(f"no transposition table of 2**{bits} buckets")
         self.pointer: Any = ffi.gc(pointer, lib.ss_table_free)
 
     def clear(self) -> None:

@@ -34,10 +34,10 @@ static int alphabeta(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_th
     int score;
     if (settle(s->g, mine, theirs, my_thr, their_thr, &nd, &score)) return score * SS_HEURISTIC_UNIT;
     int hint = SS_NO_MOVE;
-    const tt_entry *e = tt_find(s->tt, mine, theirs);
-    if (e) {
-        if (e->lower == e->upper) return e->lower * SS_HEURISTIC_UNIT; /* proven: no horizon */
-        hint = e->best;
+    tt_entry e;
+    if (tt_find(s->tt, mine, theirs, &e)) {
+        if (e.lower == e.upper) return e.lower * SS_HEURISTIC_UNIT; /* proven: no horizon */
+        hint = e.best;
     }
     if (depth == 0) return evaluate(s->g, mine, theirs);
     move_list list;
@@ -70,10 +70,10 @@ void ss_estimate(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, 
     for (int depth = 1; depth <= max_depth; depth++) {
         int v = alphabeta(&s, mine, theirs, my_thr, their_thr, depth, -INFINITE, INFINITE, 0);
         if (s.m.halted) break;
-        const tt_entry *e = tt_find(t, mine, theirs);
+        tt_entry e;
         reached = depth;
         estimate = v;
-        best_move = e ? e->best : SS_NO_MOVE;
+        best_move = tt_find(t, mine, theirs, &e) ? e.best : SS_NO_MOVE;
         if (v >= SETTLED || v <= -SETTLED) break; /* a forced end within the horizon: deeper finds the same */
     }
     meter_report(&s.m, r);

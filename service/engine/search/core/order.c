@@ -12,15 +12,21 @@ enum { HINT = 1 << 20, THREAT_WEIGHT = 16 };
 static const int BUILD[9] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561};
 static const int BLOCK[9] = {0, 2, 6, 18, 54, 162, 486, 1458, 4374};
 
-static int score_move(const ss_game *g, int cell, uint64_t mine, uint64_t theirs, uint64_t before,
-                      uint64_t after) {
+/* The move's score, and in *threats the mover's threats after it (as threats_after, in the same pass). */
+static int score_move(const ss_game *g, int cell, uint64_t mine, uint64_t theirs, uint64_t *threats) {
+    uint64_t now = mine | bit(cell), before = *threats & ~bit(cell), after = before;
     int value = 0;
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
         uint64_t line = g->through[i];
-        int a = count(line & mine), b = count(line & theirs);
-        if (!b) value += BUILD[a];
-        else if (!a) value += BLOCK[b];
+        if (line & theirs) {
+            if (!(line & mine)) value += BLOCK[count(line & theirs)];
+            continue;
+        }
+        value += BUILD[count(line & mine)];
+        uint64_t missing = line & ~now;
+        if (missing && !more_than_one(missing)) after |= missing;
     }
+    *threats = after;
     int made = count(after & ~before);
     return g->misere ? -value - THREAT_WEIGHT * made : THREAT_WEIGHT * made + value;
 }
@@ -31,8 +37,8 @@ void order_moves(const ss_game *g, uint64_t moves, uint64_t mine, uint64_t their
     int n = 0;
     for (; moves; moves &= moves - 1) {
         int cell = lowest_cell(moves);
-        uint64_t after = threats_after(g, my_threats, mine, theirs, cell);
-        int s = score_move(g, cell, mine, theirs, my_threats, after) + (cell == hint ? HINT : 0);
+        uint64_t after = my_threats;
+        int s = score_move(g, cell, mine, theirs, &after) + (cell == hint ? HINT : 0);
         int i = n++;
         for (; i > 0 && score[i - 1] < s; i--) { /* insertion: stable, so ties stay in cell order */
             score[i] = score[i - 1];

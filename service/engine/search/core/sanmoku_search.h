@@ -51,9 +51,9 @@ typedef struct {
 ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const uint64_t *lines, int n_lines);
 void ss_game_free(ss_game *game);
 
-/* 2**log2_entries entries of 24 bytes; NULL when out of memory. It remembers the game it was last
-   used with and clears itself when given another. */
-ss_table *ss_table_new(int log2_entries);
+/* 2**log2_buckets buckets of 64 bytes, 3 positions each; NULL when out of memory. It remembers the
+   game it was last used with and clears itself when given another. */
+ss_table *ss_table_new(int log2_buckets);
 void ss_table_free(ss_table *table);
 void ss_table_clear(ss_table *table);
 

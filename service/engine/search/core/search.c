@@ -11,7 +11,8 @@
 #include "search.h"
 
 /* Fail-soft: a score <= alpha is an upper bound on the true one, >= beta a lower bound, else exact.
-   When the budget or the allowance runs out it returns 0 with s->m.halted set, and stores nothing on the way up. */
+   When the budget or the allowance runs out it returns 0 with s->m.halted set, and stores nothing on
+   the way up. */
 static int negamax(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr, uint64_t their_thr,
                    int alpha, int beta, int ply) {
     if (meter_tick(&s->m, ply)) return 0;
@@ -28,21 +29,31 @@ static int negamax(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr,
         if (alpha >= beta) return alpha;
     }
     int hint = SS_NO_MOVE;
-    const tt_entry *e = tt_find(s->tt, mine, theirs);
-    if (e) {
-        hint = e->best;
-        if (e->lower > alpha) {
-            alpha = e->lower;
+    tt_entry e;
+    if (tt_find(s->tt, mine, theirs, &e)) {
+        hint = e.best;
+        if (e.lower > alpha) {
+            alpha = e.lower;
             if (alpha >= beta) return alpha;
         }
-        if (e->upper < beta) {
-            beta = e->upper;
+        if (e.upper < beta) {
+            beta = e.upper;
             if (alpha >= beta) return beta;
         }
     }
-    move_list list;
-    order_moves(s->g, nd.moves, mine, theirs, my_thr, hint, &list);
+    for (uint64_t m = nd.moves; m; m &= m - 1) /* the children's entries arrive while the moves are ordered */
+        tt_prefetch(s->tt, theirs, mine | bit(lowest_cell(m)));
     int best = SS_SCORE_MIN - 1, best_move = SS_NO_MOVE;
+    move_list list;
+    if (hint != SS_NO_MOVE && nd.moves & bit(hint)) { /* the table's move alone first: it often cuts */
+        list.n = 1;
+        list.cell[0] = (int8_t)hint;
+        list.threats[0] = threats_after(s->g, my_thr, mine, theirs, hint);
+        nd.moves &= ~bit(hint);
+    } else {
+        order_moves(s->g, nd.moves, mine, theirs, my_thr, SS_NO_MOVE, &list);
+        nd.moves = 0;
+    }
     for (int i = 0; i < list.n; i++) {
         int cell = list.cell[i];
         int floor = best > alpha ? best : alpha;
@@ -53,6 +64,11 @@ static int negamax(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr,
             best = v;
             best_move = cell;
             if (v >= beta) break;
+        }
+        if (i == list.n - 1 && nd.moves) { /* the hint did not cut: now the others, in order */
+            order_moves(s->g, nd.moves, mine, theirs, my_thr, SS_NO_MOVE, &list);
+            nd.moves = 0;
+            i = -1;
         }
     }
     int lower = nd.lo, upper = nd.hi;
@@ -128,10 +144,10 @@ void ss_prove(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, int
         int middle = r.lo + (r.hi - r.lo) / 2;
         if (!probe(&s, &r, middle + 1)) break;
     }
-    const tt_entry *e = tt_find(t, mine, theirs);
+    tt_entry e;
     result->lower = r.lo;
     result->upper = r.hi;
-    result->best_move = e && e->lower >= r.lo ? e->best : SS_NO_MOVE;
+    result->best_move = tt_find(t, mine, theirs, &e) && e.lower >= r.lo ? e.best : SS_NO_MOVE;
     result->estimate = 0;
     meter_report(&s.m, result);
 }

@@ -1,45 +1,39 @@
-/* Two-slot buckets: a position goes to the slot of its key if present, else the one that proved less. */
+/* Buckets of one cache line (a probe costs one memory access): a new position takes the place of the
+   one that proved the least. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tt.h"
 
-enum { MIN_LOG2 = 4, MAX_LOG2 = 30 };
+enum { MIN_LOG2 = 4, MAX_LOG2 = 28, LINE = 64 };
+
+_Static_assert(sizeof(tt_bucket) == LINE, "a bucket is one cache line");
 
 static const uint64_t EMPTY_KEY = ~(uint64_t)0; /* mine == theirs == all cells: no position */
 
-static uint64_t bucket_of(const ss_table *t, uint64_t mine, uint64_t theirs) {
-    uint64_t h = mine * 0x9E3779B97F4A7C15ULL ^ (theirs + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-    h ^= h >> 29;
-    h *= 0xBF58476D1CE4E5B9ULL;
-    h ^= h >> 32;
-    return (h >> t->shift) & t->mask & ~(uint64_t)1;
-}
-
-ss_table *ss_table_new(int log2_entries) {
-    if (log2_entries < MIN_LOG2 || log2_entries > MAX_LOG2) return NULL;
+ss_table *ss_table_new(int log2_buckets) {
+    if (log2_buckets < MIN_LOG2 || log2_buckets > MAX_LOG2) return NULL;
     ss_table *t = calloc(1, sizeof *t);
     if (!t) return NULL;
-    size_t n = (size_t)1 << log2_entries;
-    t->entries = malloc(n * sizeof(tt_entry));
-    if (!t->entries) {
+    size_t n = (size_t)1 << log2_buckets;
+    t->buckets = aligned_alloc(LINE, n * sizeof(tt_bucket));
+    if (!t->buckets) {
         free(t);
         return NULL;
     }
     t->mask = n - 1;
-    t->shift = 64 - log2_entries;
     ss_table_clear(t);
     return t;
 }
 
 void ss_table_free(ss_table *t) {
     if (!t) return;
-    free(t->entries);
+    free(t->buckets);
     free(t);
 }
 
 void ss_table_clear(ss_table *t) {
-    memset(t->entries, 0xFF, (t->mask + 1) * sizeof(tt_entry));
+    memset(t->buckets, 0xFF, (t->mask + 1) * sizeof(tt_bucket));
     t->fingerprint = 0;
 }
 
@@ -50,11 +44,20 @@ void tt_use_for(ss_table *t, uint64_t fingerprint) {
     }
 }
 
-const tt_entry *tt_find(const ss_table *t, uint64_t mine, uint64_t theirs) {
-    const tt_entry *pair = t->entries + bucket_of(t, mine, theirs);
-    for (int i = 0; i < 2; i++)
-        if (pair[i].mine == mine && pair[i].theirs == theirs) return pair + i;
-    return NULL;
+static int way_of(const tt_bucket *b, uint64_t mine, uint64_t theirs) {
+    for (int i = 0; i < TT_WAYS; i++)
+        if (b->mine[i] == mine && b->theirs[i] == theirs) return i;
+    return -1;
+}
+
+int tt_find(const ss_table *t, uint64_t mine, uint64_t theirs, tt_entry *out) {
+    const tt_bucket *b = tt_bucket_of(t, mine, theirs);
+    int i = way_of(b, mine, theirs);
+    if (i < 0) return 0;
+    out->lower = b->lower[i];
+    out->upper = b->upper[i];
+    out->best = b->best[i];
+    return 1;
 }
 
 static uint8_t log2_work(int64_t nodes) {
@@ -67,26 +70,28 @@ static uint8_t log2_work(int64_t nodes) {
 }
 
 void tt_store(ss_table *t, uint64_t mine, uint64_t theirs, int lower, int upper, int best, int64_t nodes) {
-    tt_entry *pair = t->entries + bucket_of(t, mine, theirs);
+    tt_bucket *b = tt_bucket_of(t, mine, theirs);
     uint8_t work = log2_work(nodes);
-    tt_entry *e = NULL;
-    for (int i = 0; i < 2 && !e; i++)
-        if (pair[i].mine == mine && pair[i].theirs == theirs) e = pair + i;
-    if (e) {
-        if (lower < e->lower) lower = e->lower;
-        if (upper > e->upper) upper = e->upper;
-        if (best == SS_NO_MOVE) best = e->best;
-        if (work < e->work) work = e->work;
-    } else if (pair[0].mine == EMPTY_KEY || work >= pair[0].work) {
-        pair[1] = pair[0]; /* the costlier slot's entry gets a second chance in the other slot */
-        e = pair;
+    int i = way_of(b, mine, theirs);
+    if (i >= 0) {
+        if (lower < b->lower[i]) lower = b->lower[i];
+        if (upper > b->upper[i]) upper = b->upper[i];
+        if (best == SS_NO_MOVE) best = b->best[i];
+        if (work < b->work[i]) work = b->work[i];
     } else {
-        e = pair + 1;
+        i = 0; /* an empty way has work 255 but key EMPTY_KEY: take it first */
+        for (int j = 0; j < TT_WAYS; j++) {
+            if (b->mine[j] == EMPTY_KEY) {
+                i = j;
+                break;
+            }
+            if (b->work[j] < b->work[i]) i = j;
+        }
+        b->mine[i] = mine;
+        b->theirs[i] = theirs;
     }
-    e->mine = mine;
-    e->theirs = theirs;
-    e->lower = (int8_t)lower;
-    e->upper = (int8_t)upper;
-    e->best = (int8_t)best;
-    e->work = work;
+    b->lower[i] = (int8_t)lower;
+    b->upper[i] = (int8_t)upper;
+    b->best[i] = (int8_t)best;
+    b->work[i] = work;
 }

@@ -6,23 +6,43 @@
 
 #include "sanmoku_search.h"
 
+enum { TT_WAYS = 3 };
+
+/* One cache line: three positions, each keyed by both mask of marks (a hit is never another
+   position's), with what is known of it. */
 typedef struct {
-    uint64_t mine, theirs; /* the whole position is the key: a hit is never another position's */
-    int8_t lower, upper;
-    int8_t best;           /* SS_NO_MOVE when unknown */
-    uint8_t work;          /* log2 of the nodes that proved it: what the replacement scheme keeps */
+    uint64_t mine[TT_WAYS], theirs[TT_WAYS];
+    int8_t lower[TT_WAYS], upper[TT_WAYS];
+    int8_t best[TT_WAYS]; /* SS_NO_MOVE when unknown */
+    uint8_t work[TT_WAYS]; /* log2 of the nodes that proved it: the replacement keeps the costliest */
     uint32_t unused;
-} tt_entry;
+} tt_bucket;
 
 struct ss_table {
-    tt_entry *entries;     /* pairs: slot 0 keeps the costlier entry, slot 1 the latest */
-    uint64_t mask;         /* entries - 1, even: a pair starts at an even index */
-    int shift;
-    uint64_t fingerprint;  /* of the game whose entries these are */
+    tt_bucket *buckets;
+    uint64_t mask;        /* buckets - 1 */
+    uint64_t fingerprint; /* of the game whose entries these are */
 };
 
-/* The entry of this position, or NULL. */
-const tt_entry *tt_find(const ss_table *t, uint64_t mine, uint64_t theirs);
+typedef struct {
+    int lower, upper, best;
+} tt_entry;
+
+static inline tt_bucket *tt_bucket_of(const ss_table *t, uint64_t mine, uint64_t theirs) {
+    uint64_t h = mine * 0x9E3779B97F4A7C15ULL ^ (theirs + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 32;
+    return t->buckets + (h & t->mask);
+}
+
+/* Ask for a position's bucket ahead of its probe: the probe is the search's main wait on memory. */
+static inline void tt_prefetch(const ss_table *t, uint64_t mine, uint64_t theirs) {
+    __builtin_prefetch(tt_bucket_of(t, mine, theirs));
+}
+
+/* 1 and the entry of this position, or 0. */
+int tt_find(const ss_table *t, uint64_t mine, uint64_t theirs, tt_entry *out);
 
 /* Intersect what is known of the position with [lower, upper]; `best` replaces the best move unless it
    is SS_NO_MOVE. */
