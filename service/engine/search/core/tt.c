@@ -35,13 +35,14 @@ void ss_table_free(ss_table *t) {
 void ss_table_clear(ss_table *t) {
     memset(t->buckets, 0xFF, (t->mask + 1) * sizeof(tt_bucket));
     t->fingerprint = 0;
+    t->empty = 1;
 }
 
 void tt_use_for(ss_table *t, uint64_t fingerprint) {
-    if (t->fingerprint != fingerprint) {
-        ss_table_clear(t);
-        t->fingerprint = fingerprint;
-    }
+    if (t->fingerprint == fingerprint) return;
+    if (!t->empty) ss_table_clear(t); /* a second clear of a cleared table costs a pass over memory */
+    t->fingerprint = fingerprint;
+    t->empty = 0;
 }
 
 static int way_of(const tt_bucket *b, uint64_t mine, uint64_t theirs) {

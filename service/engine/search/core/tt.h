@@ -22,6 +22,7 @@ struct ss_table {
     tt_bucket *buckets;
     uint64_t mask;        /* buckets - 1 */
     uint64_t fingerprint; /* of the game whose entries these are */
+    int empty;            /* cleared and not yet used: any game may take it as it is */
 };
 
 typedef struct {
