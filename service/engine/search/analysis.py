@@ -1,0 +1,100 @@
+"""What a search proved about a position's moves, in the terms of the tables: a `Value` when the result
+and the remoteness are proven, the result alone, or only bounds on it (at least / at most a draw).
+
+The core's scores depend on when the game ends: a win whose last mark is the T-th scores BIG - T, the
+loss the negative, a draw 0; so a move's remoteness, counted from before the move (as
+`Value.after_move` counts it), is T less the marks on the board before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..values import Result, Value
+from .native import BIG
+
+_RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A heuristic score for the side that plays the move (larger is better), read `depth` plies ahead;
+    never a proof."""
+
+    score: int
+    depth: int
+
+
+@dataclass(frozen=True)
+class MoveProof:
+    cell: int
+    lower: int  # the least result score (-1, 0, +1) proven for the side that plays the move
+    upper: int  # the greatest; lower == upper: the result is proven
+    remoteness: int | None  # proven only with the result; None while it is not
+    estimate: Estimate | None = None
+
+    @property
+    def result(self) -> Result | None:
+        return _RESULTS[self.lower] if self.lower == self.upper else None
+
+    @property
+    def value(self) -> Value | None:
+        """The exact value (result and remoteness), when both are proven."""
+        if self.lower != self.upper or self.remoteness is None:
+            return None
+        return Value(self.lower, self.remoteness)
+
+
+def move_proof(
+    cell: int, lower: int, upper: int, marks: int, cells: int, estimate: Estimate | None
+) -> MoveProof:
+    """What the score bounds [lower, upper] of the side that plays `cell` prove, with `marks` on the
+    board before the move."""
+    low = 1 if lower >= 1 else 0 if lower >= 0 else -1
+    high = -1 if upper <= -1 else 0 if upper <= 0 else 1
+    remoteness = None
+    if lower == upper:
+        end = cells if lower == 0 else BIG - abs(lower)  # the marks on the board when the game ends
+        remoteness = end - marks
+    return MoveProof(cell, low, high, remoteness, estimate)
+
+
+@dataclass(frozen=True)
+class SearchAnalysis:
+    moves: tuple[MoveProof, ...]  # every legal move, by cell; none when the game is over
+    nodes: int
+    seconds: float  # wall time of the whole analysis
+    depth: int  # the most plies below the position any search reached
+
+    @property
+    def exact(self) -> bool:
+        """Every move's result and remoteness proven."""
+        return all(move.value is not None for move in self.moves)
+
+    @property
+    def result(self) -> Result | None:
+        """The position's result for the side to move, when the moves prove it."""
+        if not self.moves:
+            return None
+        lower = max(move.lower for move in self.moves)
+        upper = max(move.upper for move in self.moves)
+        return _RESULTS[lower] if lower == upper else None
+
+    @property
+    def value(self) -> Value | None:
+        """The position's value, when its result and the remoteness of every move that reaches that
+        result (the fastest win, or the slowest loss) are proven."""
+        result = self.result
+        if result is None:
+            return None
+        if result is Result.DRAW:  # every draw fills the board: any drawing move has the remoteness
+            return next(move.value for move in self.moves if move.result is Result.DRAW)
+        contenders = [move.value for move in self.moves if move.upper >= (1 if result is Result.WIN else -1)]
+        known = [value for value in contenders if value is not None]
+        return min(known, key=Value.preference) if len(known) == len(contenders) else None
+
+    @property
+    def best_moves(self) -> tuple[int, ...]:
+        """The moves proven to have the position's value."""
+        value = self.value
+        return () if value is None else tuple(move.cell for move in self.moves if move.value == value)

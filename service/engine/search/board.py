@@ -1,0 +1,97 @@
+"""The rules the search plays by, for boards of up to 64 cells: a board's shape, line length, misère,
+torus and gravity, with the lines and symmetries derived from them.
+
+`geometry_of` builds a table over every mask of the board, impossible past about 24 cells, and `Variant`
+stops at 16; so a Board derives its lines and symmetries with geometry's module-level functions, and
+`Board.of(variant)` adapts a table variant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from ..errors import InvalidPositionError
+from ..geometry import Symmetry, _lines, _permute, _symmetries
+from ..variants import Variant
+
+MIN_SIDE, MAX_SIDE, MIN_K = 2, 8, 3
+
+
+@dataclass(frozen=True)
+class Board:
+    rows: int
+    cols: int
+    k: int
+    misere: bool = False
+    torus: bool = False
+    gravity: bool = False  # a move is the lowest empty cell of a column (rows are numbered from the top)
+
+    def __post_init__(self) -> None:
+        if not (MIN_SIDE <= self.rows <= MAX_SIDE and MIN_SIDE <= self.cols <= MAX_SIDE):
+            raise ValueError(f"a {self.rows}x{self.cols} board: sides go from {MIN_SIDE} to {MAX_SIDE}")
+        if not MIN_K <= self.k <= max(self.rows, self.cols):
+            raise ValueError(f"k={self.k} is not between {MIN_K} and {max(self.rows, self.cols)}")
+
+    @classmethod
+    def of(cls, variant: Variant) -> Board:
+        return cls(variant.rows, variant.cols, variant.k, variant.misere, variant.torus)
+
+    @property
+    def name(self) -> str:
+        suffixes = "-torus" * self.torus + "-misere" * self.misere + "-gravity" * self.gravity
+        return f"{self.rows}x{self.cols}k{self.k}{suffixes}"
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def full(self) -> int:
+        return (1 << self.cells) - 1
+
+    @cached_property
+    def lines(self) -> tuple[int, ...]:
+        return _lines(self.rows, self.cols, self.k, self.torus)
+
+    @cached_property
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """Geometry's symmetries, identity first; under gravity only those that keep every cell in its
+        row (the mirror, and on a torus the shifts along rows), as only they keep down down."""
+        found = _symmetries(self.rows, self.cols, self.torus, self.lines)
+        if not self.gravity:
+            return found
+        return tuple(s for s in found if all(s[c] // self.cols == c // self.cols for c in range(self.cells)))
+
+    def playable(self, occupied: int) -> int:
+        empty = self.full & ~occupied
+        return empty & ((occupied >> self.cols) | self.bottom_row) if self.gravity else empty
+
+    @property
+    def bottom_row(self) -> int:
+        return ((1 << self.cols) - 1) << (self.cells - self.cols)
+
+    def holds_line(self, mask: int) -> bool:
+        return any(mask & line == line for line in self.lines)
+
+    def check(self, mine: int, theirs: int) -> None:
+        """Raise InvalidPositionError unless the marks can stand on this board with `mine` to move."""
+        if (mine | theirs) & ~self.full or mine & theirs:
+            raise InvalidPositionError("bad_marks", f"marks outside the {self.name} board or on one cell")
+        if theirs.bit_count() - mine.bit_count() not in (0, 1):
+            raise InvalidPositionError(
+                "impossible_counts",
+                f"the side to move has {mine.bit_count()} marks and the other {theirs.bit_count()}",
+            )
+        if self.holds_line(mine):
+            raise InvalidPositionError("line_by_side_to_move", "the side to move holds a line")
+        occupied = mine | theirs
+        if self.gravity and occupied & ~(occupied >> self.cols) & ~self.bottom_row:
+            raise InvalidPositionError("floating_mark", "under gravity a mark rests on the one below it")
+
+    def is_over(self, mine: int, theirs: int) -> bool:
+        """The game ended: the side that just moved holds a line, or the board is full."""
+        return self.holds_line(theirs) or (mine | theirs) == self.full
+
+    def permute(self, mask: int, symmetry: Symmetry) -> int:
+        return _permute(mask, symmetry)

@@ -1,0 +1,94 @@
+"""What an analysis may spend (time, nodes, a cancel flag another thread sets) and how it is shared
+out between its steps and the core's calls."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ._core import ffi
+from .native import Limits, Outcome, monotonic
+
+
+class Cancel:
+    """A flag that stops a search from another thread; the core reads it every few thousand nodes."""
+
+    def __init__(self) -> None:
+        self.cell: Any = ffi.new("int32_t *")
+
+    def set(self) -> None:
+        self.cell[0] = 1
+
+    def clear(self) -> None:
+        self.cell[0] = 0
+
+    @property
+    def is_set(self) -> bool:
+        return bool(self.cell[0])
+
+
+@dataclass(frozen=True)
+class Budget:
+    """None: no limit of that kind. With neither limit a search runs until it has proven everything."""
+
+    seconds: float | None = None
+    nodes: int | None = None
+    cancel: Cancel | None = None
+
+
+class Spending:
+    """A budget being spent: an absolute deadline (0: none) and node cap (None: none); a part of it
+    (one step of an analysis) charges its own counts and its parent's."""
+
+    def __init__(
+        self, deadline: float, node_cap: int | None, cancel: Cancel | None, parent: Spending | None = None
+    ) -> None:
+        self.deadline, self.node_cap, self.cancel, self.parent = deadline, node_cap, cancel, parent
+        self.started = monotonic()
+        self.nodes = 0
+        self.depth = 0  # the most plies below a searched position any call reached
+
+    @classmethod
+    def of(cls, budget: Budget) -> Spending:
+        deadline = 0.0 if budget.seconds is None else monotonic() + max(budget.seconds, 0.0)
+        return cls(deadline, budget.nodes, budget.cancel)
+
+    @property
+    def elapsed(self) -> float:
+        return monotonic() - self.started
+
+    @property
+    def nodes_left(self) -> int | None:
+        return None if self.node_cap is None else self.node_cap - self.nodes
+
+    @property
+    def spent(self) -> bool:
+        left = self.nodes_left
+        return (
+            (self.deadline > 0 and monotonic() >= self.deadline)
+            or (left is not None and left <= 0)
+            or (self.cancel is not None and self.cancel.is_set)
+        )
+
+    def part(self, fraction: float) -> Spending:
+        """`fraction` of what is left, to spend on one step."""
+        limits = self.share(fraction)
+        return Spending(
+            limits.deadline, limits.nodes if self.node_cap is not None else None, self.cancel, self
+        )
+
+    def share(self, fraction: float = 1.0) -> Limits:
+        """Limits for the next call: `fraction` of the time and nodes left."""
+        deadline = 0.0
+        if self.deadline > 0:
+            now = monotonic()
+            deadline = now + max(self.deadline - now, 0.0) * fraction
+        left = self.nodes_left
+        nodes = 0 if left is None else max(1, int(left * fraction))
+        return Limits(deadline, nodes, ffi.NULL if self.cancel is None else self.cancel.cell)
+
+    def charge(self, outcome: Outcome) -> None:
+        self.nodes += outcome.nodes
+        self.depth = max(self.depth, outcome.depth)
+        if self.parent is not None:
+            self.parent.charge(outcome)

@@ -1,0 +1,49 @@
+/* A monotonic clock shared with Python, and the checks of a budget. */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
+#include <time.h>
+
+#include "budget.h"
+
+double ss_monotonic(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void meter_start(meter *m, const ss_budget *budget) {
+    m->budget = budget;
+    m->started = ss_monotonic();
+    m->nodes = 0;
+    m->next_check = 0; /* a spent budget stops the search at its first node */
+    m->allowance_end = 0;
+    m->stopped = m->halted = 0;
+    m->deepest = 0;
+}
+
+void meter_allow(meter *m, int64_t nodes) {
+    m->allowance_end = nodes > 0 ? m->nodes + nodes : 0;
+    m->halted = m->stopped;
+    if (m->allowance_end && m->allowance_end < m->next_check) m->next_check = m->allowance_end;
+}
+
+int meter_check_now(meter *m) {
+    const ss_budget *b = m->budget;
+    m->next_check = m->nodes + CHECK_EVERY;
+    if (m->allowance_end && m->next_check > m->allowance_end) m->next_check = m->allowance_end;
+    if (b && !m->stopped) {
+        if (b->max_nodes > 0 && m->next_check > b->max_nodes) m->next_check = b->max_nodes;
+        if ((b->max_nodes > 0 && m->nodes >= b->max_nodes) ||
+            (b->cancel && __atomic_load_n(b->cancel, __ATOMIC_RELAXED)) ||
+            (b->deadline > 0 && ss_monotonic() >= b->deadline))
+            m->stopped = 1;
+    }
+    m->halted = m->stopped || (m->allowance_end && m->nodes >= m->allowance_end);
+    return m->halted;
+}
+
+void meter_report(const meter *m, ss_result *r) {
+    r->nodes = m->nodes;
+    r->seconds = ss_monotonic() - m->started;
+    r->depth = m->deepest;
+    r->stopped = m->stopped;
+}

@@ -1,0 +1,38 @@
+/* The budget of one call: node counting, the clock read every few thousand nodes, the cancel flag. */
+#ifndef SS_BUDGET_H
+#define SS_BUDGET_H
+
+#include <stdint.h>
+
+#include "sanmoku_search.h"
+
+enum { CHECK_EVERY = 4096 }; /* nodes between reads of the clock: about a millisecond */
+
+typedef struct {
+    const ss_budget *budget;
+    double started;
+    int64_t nodes;
+    int64_t next_check;
+    int64_t allowance_end;    /* the node count where the current search pauses; 0: none */
+    int stopped;              /* the budget is spent: the call ends */
+    int halted;               /* stopped, or the allowance is spent: the search unwinds */
+    int deepest;              /* plies below the root the search reached */
+} meter;
+
+void meter_start(meter *m, const ss_budget *budget);
+
+/* Let the next searches run `nodes` more nodes (0: no allowance, only the budget), then halt. */
+void meter_allow(meter *m, int64_t nodes);
+
+/* Whether to halt; reads the clock and the cancel flag only every CHECK_EVERY nodes. */
+int meter_check_now(meter *m);
+
+static inline int meter_tick(meter *m, int ply) {
+    if (ply > m->deepest) m->deepest = ply;
+    if (++m->nodes >= m->next_check) return meter_check_now(m);
+    return m->halted;
+}
+
+void meter_report(const meter *m, ss_result *r);
+
+#endif

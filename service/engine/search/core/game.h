@@ -1,0 +1,50 @@
+/* A board's rules as bitboards, derived once: the lines through each cell, which cells can be played,
+   and the threats a move creates. */
+#ifndef SS_GAME_H
+#define SS_GAME_H
+
+#include <stdint.h>
+
+#include "sanmoku_search.h"
+
+struct ss_game {
+    int rows, cols, cells, misere, gravity;
+    uint64_t full;
+    uint64_t bottom;            /* the bottom row: gravity's first playable cells */
+    int n_lines;
+    uint64_t *lines;
+    int through_start[SS_MAX_CELLS + 1]; /* lines through cell c: through[through_start[c] ..[c + 1]) */
+    uint64_t *through;
+    uint64_t fingerprint;       /* tells a table which game its entries belong to */
+};
+
+static inline uint64_t bit(int cell) { return (uint64_t)1 << cell; }
+
+static inline int lowest_cell(uint64_t mask) { return __builtin_ctzll(mask); }
+
+static inline int count(uint64_t mask) { return __builtin_popcountll(mask); }
+
+static inline int more_than_one(uint64_t mask) { return (mask & (mask - 1)) != 0; }
+
+/* The cells the side to move may play: every empty cell, or under gravity the lowest empty cell of
+   each column (cell r*cols + c is playable when the cell below it, one row further, is occupied). */
+static inline uint64_t playable(const ss_game *g, uint64_t occupied) {
+    uint64_t empty = g->full & ~occupied;
+    return g->gravity ? empty & ((occupied >> g->cols) | g->bottom) : empty;
+}
+
+/* `player`'s threats after it plays `cell` (its threats before are `threats`; the opponent holds
+   `other`): the lines through the cell that now lack exactly one empty cell add that cell. */
+static inline uint64_t threats_after(const ss_game *g, uint64_t threats, uint64_t player, uint64_t other,
+                                     int cell) {
+    uint64_t now = player | bit(cell);
+    threats &= ~bit(cell);
+    for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
+        uint64_t line = g->through[i];
+        uint64_t missing = line & ~now;
+        if (!(line & other) && missing && !more_than_one(missing)) threats |= missing;
+    }
+    return threats;
+}
+
+#endif

@@ -1,0 +1,76 @@
+/* The search core's public interface: the only header the Python side reads.
+ *
+ * build_core.py hands this file to cffi's cdef with its preprocessor lines dropped, so everything
+ * outside them must stay in the C subset pycparser reads (no macros, no _Atomic, no inline code).
+ *
+ * Scores are from the side to move and depend only on when the game ends, counted in marks on the
+ * board (a position's marks are its plies from the empty board): a win whose last mark is the T-th
+ * scores SS_BIG - T, the loss the negative, a draw 0. The winner hurries (the higher score), the loser
+ * delays, as in the solved tables; and a child's score is the negation of its parent's view of it.
+ */
+#ifndef SANMOKU_SEARCH_H
+#define SANMOKU_SEARCH_H
+
+#include <stdint.h>
+
+enum {
+    SS_MAX_CELLS = 64,
+    SS_BIG = 100,        /* a win with the T-th mark scores SS_BIG - T: 36 at least, as T <= 64 */
+    SS_SCORE_MIN = -SS_BIG,
+    SS_SCORE_MAX = SS_BIG,
+    SS_HEURISTIC_UNIT = 1048576, /* estimates: a proven score s reads s * unit; evaluations stay below */
+    SS_NO_MOVE = -1
+};
+
+/* What ss_prove stops at: the result (the signs of both bounds agree, or both are 0), or the score. */
+enum { SS_GOAL_RESULT = 0, SS_GOAL_SCORE = 1 };
+
+/* The rules of one board, immutable once made: shareable between threads. */
+typedef struct ss_game ss_game;
+/* A transposition table: owned by one caller, never used by two threads at once. */
+typedef struct ss_table ss_table;
+
+typedef struct {
+    double deadline;          /* ss_monotonic() seconds; 0: none */
+    int64_t max_nodes;        /* 0: none */
+    volatile int32_t *cancel; /* nonzero stops the search; NULL: none; set it from any thread */
+} ss_budget;
+
+typedef struct {
+    int32_t lower, upper;  /* proven bounds on the score; equal when it is exact */
+    int32_t best_move;     /* a cell achieving `lower` when known, else SS_NO_MOVE */
+    int32_t depth;         /* plies below the position the search reached (estimates: last full depth) */
+    int32_t estimate;      /* ss_estimate only: the heuristic score of the deepest full iteration */
+    int32_t stopped;       /* 1 when the budget ran out (or cancel was set) before the goal */
+    int64_t nodes;
+    double seconds;
+} ss_result;
+
+/* `lines` are the winning (or, misère, losing) sets of cells as bitmasks (bit c = cell c, cells row by
+   row from the top). Gravity: a move is the lowest empty cell of a column. NULL on bad arguments. */
+ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const uint64_t *lines, int n_lines);
+void ss_game_free(ss_game *game);
+
+/* 2**log2_buckets buckets of 64 bytes, 3 positions each; NULL when out of memory. It remembers the
+   game it was last used with and clears itself when given another. */
+ss_table *ss_table_new(int log2_buckets);
+void ss_table_free(ss_table *table);
+void ss_table_clear(ss_table *table);
+
+double ss_monotonic(void); /* CLOCK_MONOTONIC in seconds, Python's time.monotonic() on Linux */
+
+/* The immediate threats of `player`: empty cells where it would complete a line. */
+uint64_t ss_threats(const ss_game *game, uint64_t player, uint64_t other);
+
+/* Narrow [result->lower, result->upper] (set them before the call: SS_SCORE_MIN, SS_SCORE_MAX when
+   nothing is known) by null-window alpha-beta searches until `goal` is met or the budget runs out.
+   `mine` are the marks of the side to move; the position must be legal and not over. */
+void ss_prove(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, int goal,
+              const ss_budget *budget, ss_result *result);
+
+/* Iterative deepening to at most max_depth plies with a heuristic score at the horizon: `estimate`,
+   `depth` and `best_move` of the deepest iteration that finished. Never writes a bound to the table. */
+void ss_estimate(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, int max_depth,
+                 const ss_budget *budget, ss_result *result);
+
+#endif

@@ -1,0 +1,98 @@
+/* Buckets of one cache line (a probe costs one memory access): a new position takes the place of the
+   one that proved the least. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt.h"
+
+enum { MIN_LOG2 = 4, MAX_LOG2 = 28, LINE = 64 };
+
+_Static_assert(sizeof(tt_bucket) == LINE, "a bucket is one cache line");
+
+static const uint64_t EMPTY_KEY = ~(uint64_t)0; /* mine == theirs == all cells: no position */
+
+ss_table *ss_table_new(int log2_buckets) {
+    if (log2_buckets < MIN_LOG2 || log2_buckets > MAX_LOG2) return NULL;
+    ss_table *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    size_t n = (size_t)1 << log2_buckets;
+    t->buckets = aligned_alloc(LINE, n * sizeof(tt_bucket));
+    if (!t->buckets) {
+        free(t);
+        return NULL;
+    }
+    t->mask = n - 1;
+    ss_table_clear(t);
+    return t;
+}
+
+void ss_table_free(ss_table *t) {
+    if (!t) return;
+    free(t->buckets);
+    free(t);
+}
+
+void ss_table_clear(ss_table *t) {
+    memset(t->buckets, 0xFF, (t->mask + 1) * sizeof(tt_bucket));
+    t->fingerprint = 0;
+    t->empty = 1;
+}
+
+void tt_use_for(ss_table *t, uint64_t fingerprint) {
+    if (t->fingerprint == fingerprint) return;
+    if (!t->empty) ss_table_clear(t); /* a second clear of a cleared table costs a pass over memory */
+    t->fingerprint = fingerprint;
+    t->empty = 0;
+}
+
+static int way_of(const tt_bucket *b, uint64_t mine, uint64_t theirs) {
+    for (int i = 0; i < TT_WAYS; i++)
+        if (b->mine[i] == mine && b->theirs[i] == theirs) return i;
+    return -1;
+}
+
+int tt_find(const ss_table *t, uint64_t mine, uint64_t theirs, tt_entry *out) {
+    const tt_bucket *b = tt_bucket_of(t, mine, theirs);
+    int i = way_of(b, mine, theirs);
+    if (i < 0) return 0;
+    out->lower = b->lower[i];
+    out->upper = b->upper[i];
+    out->best = b->best[i];
+    return 1;
+}
+
+static uint8_t log2_work(int64_t nodes) {
+    uint8_t w = 0;
+    while (nodes > 1) {
+        nodes >>= 1;
+        w++;
+    }
+    return w;
+}
+
+void tt_store(ss_table *t, uint64_t mine, uint64_t theirs, int lower, int upper, int best, int64_t nodes) {
+    tt_bucket *b = tt_bucket_of(t, mine, theirs);
+    uint8_t work = log2_work(nodes);
+    int i = way_of(b, mine, theirs);
+    if (i >= 0) {
+        if (lower < b->lower[i]) lower = b->lower[i];
+        if (upper > b->upper[i]) upper = b->upper[i];
+        if (best == SS_NO_MOVE) best = b->best[i];
+        if (work < b->work[i]) work = b->work[i];
+    } else {
+        i = 0; /* an empty way has work 255 but key EMPTY_KEY: take it first */
+        for (int j = 0; j < TT_WAYS; j++) {
+            if (b->mine[j] == EMPTY_KEY) {
+                i = j;
+                break;
+            }
+            if (b->work[j] < b->work[i]) i = j;
+        }
+        b->mine[i] = mine;
+        b->theirs[i] = theirs;
+    }
+    b->lower[i] = (int8_t)lower;
+    b->upper[i] = (int8_t)upper;
+    b->best[i] = (int8_t)best;
+    b->work[i] = work;
+}

@@ -1,0 +1,183 @@
+"""The search engine of one board: every legal move's result proven first (cheap), then the remoteness
+of the won and lost ones, then, if asked, heuristic estimates of the moves left unproven; each step
+within what is left of the budget, and one move per class of moves a symmetry of the position maps
+onto each other.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from ..geometry import iter_cells
+from ..position import Position
+from .analysis import Estimate, MoveProof, SearchAnalysis, move_proof
+from .board import Board
+from .budget import Budget, Spending
+from .native import (
+    BIG,
+    DEFAULT_TABLE_BITS,
+    GOAL_RESULT,
+    GOAL_SCORE,
+    SCORE_MAX,
+    SCORE_MIN,
+    Game,
+    TranspositionTable,
+    estimate,
+    prove,
+)
+
+Bounds = tuple[int, int]  # on a score, for the side that plays the move
+# When estimates are asked for: the results get this share of the budget, the estimates half of the
+# rest, the remoteness what is left.
+RESULTS_SHARE_WITH_ESTIMATES = 0.7
+
+
+class EngineBusyError(RuntimeError):
+    """Two threads used one engine at once: its transposition table is not shared."""
+
+
+class SearchEngine:
+    """One board's engine with its own transposition table: one per process (or thread) and board."""
+
+    def __init__(self, board: Board, table_bits: int = DEFAULT_TABLE_BITS) -> None:
+        self.board = board
+        self.game = Game(board)
+        self.table = TranspositionTable(table_bits)
+        self._in_use = threading.Lock()
+
+    def analyze(
+        self, position: Position, budget: Budget, remoteness: bool = True, estimates: bool = False
+    ) -> SearchAnalysis:
+        if Board.of(position.variant) != self.board:
+            raise ValueError(f"a {position.variant.name} position given to the {self.board.name} engine")
+        return self.analyze_marks(position.mine, position.theirs, budget, remoteness, estimates)
+
+    def analyze_marks(
+        self, mine: int, theirs: int, budget: Budget, remoteness: bool = True, estimates: bool = False
+    ) -> SearchAnalysis:
+        """Every legal move of the position where the side to move holds `mine` and the other `theirs`:
+        its result, then (`remoteness`) how far the end is, then (`estimates`) a heuristic score of the
+        moves whose result was not proven."""
+        self.board.check(mine, theirs)
+        if not self._in_use.acquire(blocking=False):
+            raise EngineBusyError(f"the {self.board.name} engine is already searching in another thread")
+        try:
+            return _Analysis(self, mine, theirs, Spending.of(budget)).run(remoteness, estimates)
+        finally:
+            self._in_use.release()
+
+
+class _Analysis:
+    """One analysis: the bounds of each class's representative move, narrowed step by step."""
+
+    def __init__(self, engine: SearchEngine, mine: int, theirs: int, spending: Spending) -> None:
+        self.engine, self.board = engine, engine.board
+        self.mine, self.theirs, self.spending = mine, theirs, spending
+        self.marks = (mine | theirs).bit_count()
+        over = self.board.is_over(mine, theirs)
+        self.classes = {} if over else _move_classes(self.board, mine, theirs)
+        self.bounds: dict[int, Bounds] = {cell: self._settled(cell) for cell in self.classes}
+        self.estimates: dict[int, Estimate] = {}
+
+    def run(self, remoteness: bool, estimates: bool) -> SearchAnalysis:
+        spending = self.spending
+        self._narrow(
+            GOAL_RESULT,
+            self._unproven(),
+            spending.part(RESULTS_SHARE_WITH_ESTIMATES) if estimates else spending,
+        )
+        unproven = self._unproven()
+        if estimates and unproven:
+            self._estimate(unproven, spending.part(0.5) if remoteness else spending)
+        if remoteness:  # of won moves first: the fastest win is the answer most callers want
+            known = [cell for cell in self.classes if _result_known(*self.bounds[cell])]
+            self._narrow(GOAL_SCORE, sorted(known, key=lambda cell: self.bounds[cell][0] < 0), spending)
+        return self._analysis()
+
+    def _unproven(self) -> list[int]:
+        return [cell for cell in self.classes if not _result_known(*self.bounds[cell])]
+
+    def _settled(self, cell: int) -> Bounds:
+        """The score of a move that ends the game, else nothing known."""
+        mover = self.mine | 1 << cell
+        if self.board.holds_line(mover):
+            score = BIG - (self.marks + 1)
+            return (-score, -score) if self.board.misere else (score, score)
+        if (mover | self.theirs) == self.board.full:
+            return (0, 0)
+        return (SCORE_MIN, SCORE_MAX)
+
+    def _narrow(self, goal: int, cells: list[int], spending: Spending) -> None:
+        """Narrow each cell's bounds toward `goal`: first each an even share of the budget (so that one
+        hard move cannot starve the others), then each all that is left in turn."""
+        for evenly in (True, False):
+            cells = [cell for cell in cells if not _met(goal, *self.bounds[cell])]
+            for i, cell in enumerate(cells):
+                if spending.spent:
+                    return
+                self._prove(cell, goal, spending, 1 / (len(cells) - i) if evenly else 1.0)
+
+    def _prove(self, cell: int, goal: int, spending: Spending, fraction: float) -> None:
+        lower, upper = self.bounds[cell]  # the child's score is the negation of the mover's
+        outcome = prove(
+            self.engine.game,
+            self.engine.table,
+            self.theirs,
+            self.mine | 1 << cell,
+            goal,
+            spending.share(fraction),
+            -upper,
+            -lower,
+        )
+        spending.charge(outcome)
+        self.bounds[cell] = (-outcome.upper, -outcome.lower)
+
+    def _estimate(self, cells: list[int], spending: Spending) -> None:
+        empty_after = self.board.cells - self.marks - 1
+        for i, cell in enumerate(cells):
+            if spending.spent:
+                return
+            limits = spending.share(1 / (len(cells) - i))
+            outcome = estimate(
+                self.engine.game, self.engine.table, self.theirs, self.mine | 1 << cell, empty_after, limits
+            )
+            spending.charge(outcome)
+            if outcome.depth > 0:
+                self.estimates[cell] = Estimate(-outcome.estimate, outcome.depth + 1)
+
+    def _analysis(self) -> SearchAnalysis:
+        moves: list[MoveProof] = []
+        for representative, members in self.classes.items():
+            lower, upper = self.bounds[representative]
+            estimate_ = self.estimates.get(representative)
+            moves += [move_proof(c, lower, upper, self.marks, self.board.cells, estimate_) for c in members]
+        moves.sort(key=lambda move: move.cell)
+        spending = self.spending
+        depth = spending.depth + 1 if spending.nodes else 0  # the searches start below the moves
+        return SearchAnalysis(tuple(moves), spending.nodes, spending.elapsed, depth)
+
+
+def _result_known(lower: int, upper: int) -> bool:
+    return lower >= 1 or upper <= -1 or (lower >= 0 and upper <= 0)
+
+
+def _met(goal: int, lower: int, upper: int) -> bool:
+    return lower == upper or (goal == GOAL_RESULT and _result_known(lower, upper))
+
+
+def _move_classes(board: Board, mine: int, theirs: int) -> dict[int, list[int]]:
+    """The legal moves grouped by the symmetries that fix the position (their images have equal
+    values), each class under its lowest cell."""
+    fixing = [
+        s
+        for s in board.symmetries[1:]
+        if board.permute(mine, s) == mine and board.permute(theirs, s) == theirs
+    ]
+    classes: dict[int, list[int]] = {}
+    seen: set[int] = set()
+    for cell in iter_cells(board.playable(mine | theirs)):
+        if cell not in seen:
+            orbit = sorted({cell} | {s[cell] for s in fixing})
+            seen.update(orbit)
+            classes[cell] = orbit
+    return classes

@@ -1,0 +1,122 @@
+"""The compiled core for Python: its game and transposition table as owned objects (freed with their
+owner), and its two calls with typed arguments and results. cffi releases the GIL during each call."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ._core import ffi, lib
+from .board import Board
+
+SCORE_MIN: int = lib.SS_SCORE_MIN
+SCORE_MAX: int = lib.SS_SCORE_MAX
+BIG: int = lib.SS_BIG
+HEURISTIC_UNIT: int = lib.SS_HEURISTIC_UNIT
+NO_MOVE: int = lib.SS_NO_MOVE
+GOAL_RESULT: int = lib.SS_GOAL_RESULT
+GOAL_SCORE: int = lib.SS_GOAL_SCORE
+DEFAULT_TABLE_BITS = 19  # 2**19 buckets of 64 bytes (3 positions each): 32 MB per engine
+
+
+def monotonic() -> float:
+    """The clock the core's deadlines are read on."""
+    return float(lib.ss_monotonic())
+
+
+@dataclass(frozen=True)
+class Limits:
+    """One call's budget: an absolute deadline on `monotonic()`, a node count (0: none of either), and
+    the cancel flag's cell (or ffi.NULL)."""
+
+    deadline: float
+    nodes: int
+    cancel: Any
+
+
+@dataclass(frozen=True)
+class Outcome:
+    lower: int  # proven bounds on the score of the side to move
+    upper: int
+    best_move: int | None
+    depth: int
+    estimate: int  # ss_estimate only
+    stopped: bool
+    nodes: int
+    seconds: float
+
+
+class Game:
+    """A board's rules in the core; immutable, so threads may share it."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        lines = ffi.new("uint64_t[]", list(board.lines))
+        pointer = lib.ss_game_new(
+            board.rows, board.cols, board.misere, board.gravity, lines, len(board.lines)
+        )
+        if pointer == ffi.NULL:
+            raise ValueError(f"the search core refused the {board.name} board")
+        self.pointer: Any = ffi.gc(pointer, lib.ss_game_free)
+
+
+class TranspositionTable:
+    """2**bits buckets of 3 positions; one caller at a time (not thread-safe); clears itself when given
+    another game."""
+
+    def __init__(self, bits: int = DEFAULT_TABLE_BITS) -> None:
+        pointer = lib.ss_table_new(bits)
+        if pointer == ffi.NULL:
+            raise MemoryError(f"no transposition table of 2**{bits} buckets")
+        self.pointer: Any = ffi.gc(pointer, lib.ss_table_free)
+
+    def clear(self) -> None:
+        lib.ss_table_clear(self.pointer)
+
+
+def _budget(limits: Limits) -> Any:
+    budget = ffi.new("ss_budget *")
+    budget.deadline = limits.deadline
+    budget.max_nodes = limits.nodes
+    budget.cancel = limits.cancel
+    return budget
+
+
+def _outcome(result: Any) -> Outcome:
+    return Outcome(
+        lower=int(result.lower),
+        upper=int(result.upper),
+        best_move=None if result.best_move == NO_MOVE else int(result.best_move),
+        depth=int(result.depth),
+        estimate=int(result.estimate),
+        stopped=bool(result.stopped),
+        nodes=int(result.nodes),
+        seconds=float(result.seconds),
+    )
+
+
+def prove(
+    game: Game,
+    table: TranspositionTable,
+    mine: int,
+    theirs: int,
+    goal: int,
+    limits: Limits,
+    lower: int,
+    upper: int,
+) -> Outcome:
+    """Narrow the known bounds [lower, upper] on the score of a live position until `goal` is met
+    (GOAL_RESULT: win, draw or loss; GOAL_SCORE: the exact score) or the limits are reached."""
+    result = ffi.new("ss_result *")
+    result.lower, result.upper = lower, upper
+    lib.ss_prove(game.pointer, table.pointer, mine, theirs, goal, _budget(limits), result)
+    return _outcome(result)
+
+
+def estimate(
+    game: Game, table: TranspositionTable, mine: int, theirs: int, max_depth: int, limits: Limits
+) -> Outcome:
+    """The heuristic score of a live position, deepened a ply at a time within the limits."""
+    result = ffi.new("ss_result *")
+    lib.ss_estimate(game.pointer, table.pointer, mine, theirs, max_depth, _budget(limits), result)
+    return _outcome(result)

@@ -1,0 +1,6 @@
+"""Only the compiled search core is declared here (cffi's setuptools hook); everything else about the
+package is in pyproject.toml."""
+
+from setuptools import setup
+
+setup(cffi_modules=["service/engine/search/build_core.py:ffibuilder"])
