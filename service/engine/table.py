@@ -19,7 +19,7 @@ import numpy.typing as npt
 from .layout import FIRST_DIGIT, SECOND_DIGIT, Layout, layout_of
 from .position import Position
 from .values import DECODED, SEEN_BY_MOVER, Value
-from .variants import MAX_CELLS, Variant
+from .variants import MAX_TABLE_CELLS, Variant
 
 # A child's byte -> the value of that move for the side that plays it.
 MOVE_VALUE: tuple[Value | None, ...] = tuple(DECODED[b] for b in SEEN_BY_MOVER.tolist())
@@ -33,7 +33,7 @@ class MoveValue:
 
 # A child's byte and a cell -> that move's MoveValue, made once: a lookup makes none (None: no value).
 MOVES: tuple[tuple[MoveValue, ...] | None, ...] = tuple(
-    None if value is None else tuple(MoveValue(cell, value) for cell in range(MAX_CELLS))
+    None if value is None else tuple(MoveValue(cell, value) for cell in range(MAX_TABLE_CELLS))
     for value in MOVE_VALUE
 )
 

@@ -15,7 +15,9 @@ from functools import lru_cache
 from .errors import UnknownVariantError
 
 MIN_SIDE = 2
-MAX_CELLS = 22  # the ranked tables: 22 cells take minutes and gigabytes
+MAX_SIDE = 8  # a board up to 8x8 fits the search's 64-bit masks
+MAX_CELLS = MAX_SIDE * MAX_SIDE
+MAX_TABLE_CELLS = 22  # the ranked tables: 22 cells take minutes and gigabytes; a longer side needs a table
 MIN_K = 3
 
 _NAME = re.compile(
@@ -23,8 +25,9 @@ _NAME = re.compile(
 )
 NAMING = (
     f"name a variant {{rows}}x{{cols}}k{{k}}, then -torus and/or -misere in that order (4x4k3, "
-    f"3x4k3-misere, 4x4k4-torus-misere), with rows and cols at least {MIN_SIDE}, rows x cols at most "
-    f"{MAX_CELLS} and {MIN_K} <= k <= the longer side; 'normal' and 'misere' name 3x3k3 and 3x3k3-misere"
+    f"3x4k3-misere, 5x5k4-torus-misere), with rows and cols from {MIN_SIDE} to {MAX_SIDE} (or longer on "
+    f"a board of at most {MAX_TABLE_CELLS} cells, such as 2x11) and {MIN_K} <= k <= the longer side; "
+    "'normal' and 'misere' name 3x3k3 and 3x3k3-misere"
 )
 SHORT_NAMES = {(3, 3, 3, False, False): "normal", (3, 3, 3, True, False): "misere"}
 
@@ -57,6 +60,11 @@ class Variant:
         return self.rows * self.cols
 
     @property
+    def has_table(self) -> bool:
+        """Whether a solved table can hold the variant (else only the search answers it)."""
+        return self.cells <= MAX_TABLE_CELLS
+
+    @property
     def rules(self) -> str:
         line = f"{_count_word(self.k)} in a row"
         board = f"on a {self.rows}\N{MULTIPLICATION SIGN}{self.cols} board"
@@ -72,8 +80,11 @@ class Variant:
 def _unsupported(rows: int, cols: int, k: int) -> str:
     if rows < MIN_SIDE or cols < MIN_SIDE:
         return f"a {rows}x{cols} board has a side shorter than {MIN_SIDE}"
-    if rows * cols > MAX_CELLS:
-        return f"a {rows}x{cols} board has {rows * cols} cells, more than {MAX_CELLS}"
+    if max(rows, cols) > MAX_SIDE and rows * cols > MAX_TABLE_CELLS:
+        return (
+            f"a {rows}x{cols} board has a side longer than {MAX_SIDE} and {rows * cols} cells, more than "
+            f"the {MAX_TABLE_CELLS} of a table"
+        )
     if not MIN_K <= k <= max(rows, cols):
         return f"k={k} is not between {MIN_K} and {max(rows, cols)}, the longer side of a {rows}x{cols} board"
     return ""
@@ -123,11 +134,14 @@ def get_variant(name: str) -> Variant:
     return variant
 
 
-def supported_variants() -> list[Variant]:
-    """Every supported variant, by cells, then rows, k, torus and misère."""
+def supported_variants(max_cells: int = MAX_CELLS) -> list[Variant]:
+    """Every supported variant of at most `max_cells` cells, by cells, then rows, k, torus and misère."""
     out = []
-    for rows in range(MIN_SIDE, MAX_CELLS // MIN_SIDE + 1):
-        for cols in range(MIN_SIDE, MAX_CELLS // rows + 1):
+    longest = max(MAX_SIDE, MAX_TABLE_CELLS // MIN_SIDE)
+    for rows in range(MIN_SIDE, longest + 1):
+        for cols in range(MIN_SIDE, longest + 1):
+            if rows * cols > max_cells or _unsupported(rows, cols, MIN_K):
+                continue
             for k in range(MIN_K, max(rows, cols) + 1):
                 out += [Variant(rows, cols, k, m, t) for t in (False, True) for m in (False, True)]
     return sorted(out, key=lambda v: (v.cells, v.rows, v.k, v.torus, v.misere))

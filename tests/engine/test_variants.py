@@ -14,7 +14,7 @@ from service.engine import (
     get_variant,
     supported_variants,
 )
-from service.engine.variants import MAX_CELLS
+from service.engine.variants import MAX_CELLS, MAX_TABLE_CELLS
 from tests.engine.boards import rules_of
 
 
@@ -50,7 +50,8 @@ def test_the_classic_board_keeps_its_short_names() -> None:
         "4x4",
         "4X4k3",
         "04x4k3",
-        "5x5k3",  # 25 cells
+        "9x3k3",  # a side over 8 on a board of more than 22 cells
+        "2x12k3",
         "1x8k3",  # a side of 1
         "4x4k2",  # k below 3
         "3x4k5",  # k above the longer side
@@ -62,7 +63,7 @@ def test_other_names_raise_the_unknown_variant_error(name: str) -> None:
     with pytest.raises(UnknownVariantError) as caught:
         get_variant(name)
     assert caught.value.code == "unknown_variant" and caught.value.field == "variant"
-    assert "{rows}x{cols}k{k}" in caught.value.message and str(MAX_CELLS) in caught.value.message
+    assert "{rows}x{cols}k{k}" in caught.value.message and str(MAX_TABLE_CELLS) in caught.value.message
     assert isinstance(caught.value, ValueError)
 
 
@@ -70,13 +71,30 @@ def test_the_supported_range() -> None:
     every = supported_variants()
     assert len(every) == len(set(every))
     for variant in every:
-        assert variant.rows >= 2 and variant.cols >= 2 and variant.cells <= MAX_CELLS == 22
+        assert variant.rows >= 2 and variant.cols >= 2 and variant.cells <= MAX_CELLS == 64
+        assert variant.cells <= MAX_TABLE_CELLS == 22 or max(variant.rows, variant.cols) <= 8
         assert 3 <= variant.k <= max(variant.rows, variant.cols)
+        assert variant.has_table is (variant.cells <= 22)
     shapes = {(v.rows, v.cols) for v in every}
-    assert {(4, 4), (2, 8), (8, 2), (5, 3), (4, 5), (3, 7), (2, 11), (11, 2), (3, 6)} <= shapes
-    assert (2, 2) not in shapes and (5, 5) not in shapes and (2, 12) not in shapes
+    assert {
+        (4, 4),
+        (2, 8),
+        (8, 2),
+        (5, 3),
+        (4, 5),
+        (3, 7),
+        (2, 11),
+        (11, 2),
+        (3, 6),
+        (5, 5),
+        (8, 8),
+    } <= shapes
+    assert (2, 2) not in shapes and (3, 9) not in shapes and (2, 12) not in shapes and (9, 9) not in shapes
+    assert {v.cells for v in supported_variants(22)} == {
+        c for c in range(6, 23) if any(c % r == 0 and 2 <= r <= c // 2 for r in range(2, 12))
+    }
     with pytest.raises(UnknownVariantError):
-        Variant(5, 5, 3)
+        Variant(3, 9, 3)
 
 
 def test_presets_have_a_rule_sentence_each() -> None:
@@ -125,7 +143,9 @@ def test_facts_derived_from_the_variant(
 
 
 @pytest.mark.parametrize(
-    "variant", [v for v in supported_variants() if not v.misere], ids=lambda v: v.long_name
+    "variant",
+    [v for v in supported_variants() if not v.misere],
+    ids=lambda v: v.long_name,
 )
 def test_lines_and_symmetries_agree_with_the_reference(variant: Variant) -> None:
     geometry = geometry_of(variant)
@@ -133,7 +153,7 @@ def test_lines_and_symmetries_agree_with_the_reference(variant: Variant) -> None
     assert sorted(
         tuple(c for c in range(variant.cells) if line >> c & 1) for line in geometry.lines
     ) == sorted(rules.lines)
-    labels = "".join(chr(ord("a") + cell) for cell in range(variant.cells))
+    labels = "".join(chr(ord("0") + cell) for cell in range(variant.cells))
     engine_images = {geometry.transform(labels, s) for s in geometry.symmetries}
     assert engine_images == rules.images(labels)
     line_sets = set(geometry.lines)

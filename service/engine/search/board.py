@@ -1,9 +1,8 @@
 """The rules the search plays by, for boards of up to 64 cells: a board's shape, line length, misère,
 torus and gravity, with the lines and symmetries derived from them.
 
-`geometry_of` builds a table over every mask of the board, impossible past about 24 cells, and `Variant`
-stops at 16; so a Board derives its lines and symmetries with geometry's module-level functions, and
-`Board.of(variant)` adapts a table variant.
+A Board derives its lines and symmetries with geometry's module-level functions (and under gravity keeps
+only the symmetries that keep down down); `Board.of(variant)` adapts a variant.
 """
 
 from __future__ import annotations
@@ -13,9 +12,7 @@ from functools import cached_property
 
 from ..errors import InvalidPositionError
 from ..geometry import Symmetry, _lines, _permute, _symmetries
-from ..variants import Variant
-
-MIN_SIDE, MAX_SIDE, MIN_K = 2, 8, 3
+from ..variants import MAX_CELLS, MIN_K, MIN_SIDE, Variant
 
 
 @dataclass(frozen=True)
@@ -28,8 +25,8 @@ class Board:
     gravity: bool = False  # a move is the lowest empty cell of a column (rows are numbered from the top)
 
     def __post_init__(self) -> None:
-        if not (MIN_SIDE <= self.rows <= MAX_SIDE and MIN_SIDE <= self.cols <= MAX_SIDE):
-            raise ValueError(f"a {self.rows}x{self.cols} board: sides go from {MIN_SIDE} to {MAX_SIDE}")
+        if min(self.rows, self.cols) < MIN_SIDE or self.cells > MAX_CELLS:
+            raise ValueError(f"a {self.rows}x{self.cols} board: sides from {MIN_SIDE}, at most {MAX_CELLS} cells")
         if not MIN_K <= self.k <= max(self.rows, self.cols):
             raise ValueError(f"k={self.k} is not between {MIN_K} and {max(self.rows, self.cols)}")
 
