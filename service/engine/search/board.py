@@ -26,7 +26,8 @@ class Board:
 
     def __post_init__(self) -> None:
         if min(self.rows, self.cols) < MIN_SIDE or self.cells > MAX_CELLS:
-            raise ValueError(f"a {self.rows}x{self.cols} board: sides from {MIN_SIDE}, at most {MAX_CELLS} cells")
+            shape = f"{self.rows}x{self.cols}"
+            raise ValueError(f"a {shape} board: sides from {MIN_SIDE}, at most {MAX_CELLS} cells")
         if not MIN_K <= self.k <= max(self.rows, self.cols):
             raise ValueError(f"k={self.k} is not between {MIN_K} and {max(self.rows, self.cols)}")
 
