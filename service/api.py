@@ -19,7 +19,7 @@ from .solve_formats import (
     gzipped,
     render,
 )
-from .tables import Body, get_tables
+from .tables import Body, get_tables, without_table_refused
 
 bp = Blueprint("api", __name__)
 
@@ -30,12 +30,12 @@ _solve_query = SolveQuery()
 
 def analyze_json() -> Body:
     data = load(_analyze_request, request.get_json())
-    return analysis_body(position_from(data), data["mainline"])
+    return analysis_body(position_from(data), data)
 
 
 def analyze_query() -> Body:
     data = load(_analyze_query, request.args)
-    return analysis_body(position_from(data), data["mainline"])
+    return analysis_body(position_from(data), data)
 
 
 @bp.post("/analyze")
@@ -54,7 +54,7 @@ def analyze_get() -> Response:
 @bp.get("/solve")
 def solve() -> Response:
     query = load(_solve_query, request.args)
-    variant = get_variant(query["variant"])
+    variant = without_table_refused(get_variant(query["variant"]))
     wanted = SolveRequest(get_tables().table(variant), query["first"], query["symmetry"], query["format"])
     if wanted.too_large_for_json():
         message = (

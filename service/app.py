@@ -10,7 +10,7 @@ from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest
 
-from . import api, cors, meta, observability, play, security, tables, variants_api, web
+from . import api, cors, meta, observability, play, searches, security, tables, variants_api, web
 from .body_limit import ChunkedBodyLimit
 from .problems import register_problem_handlers
 
@@ -25,7 +25,9 @@ DEFAULTS: dict[str, Any] = {
     "BACKGROUND_BUILDS": True,  # False: a missing large table stays missing (503) until built elsewhere
     # Tables of more cells (up to 22: minutes and gigabytes) are built only by `sanmoku tables build`,
     # or at start when TABLES_AT_START names them.
-    "BACKGROUND_BUILD_CELLS": 16,
+    "BACKGROUND_BUILD_CELLS": tables.BACKGROUND_BUILD_CELLS,
+    "SEARCH_SLOTS": 2,  # searches one worker runs at once (each a real thread and a 32 MB table)
+    "PROVEN_MAX_BYTES": 256 * 2**20,  # the store of proven positions beside the tables
     "BODY_CACHE_BYTES": 32 * 1024 * 1024,  # rendered answers kept per process
 }
 
@@ -59,6 +61,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
 
     tables.init_app(app)
+    searches.init_app(app)
     register_problem_handlers(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(variants_api.bp)

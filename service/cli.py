@@ -15,9 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from . import table_commands
-from .engine import EngineError, Position, TableStore, get_variant
+from .engine import EngineError, Position, Table, TableStore, get_variant
+from .engine.analyst import Analyst, EnginePool, Request
+from .engine.proven import ProvenStore
+from .engine.search import Budget
 from .payloads import analysis_payload, dumps
+from .schemas import DEFAULT_BUDGET_MS
 from .solve_formats import FORMATS, SYMMETRIES, SolveRequest, render
+from .tables import BACKGROUND_BUILD_CELLS
 
 GUNICORN_CONF = Path(__file__).resolve().parent / "gunicorn_conf.py"
 APP = "service.app:create_app()"
@@ -39,16 +44,36 @@ def serve(args: argparse.Namespace) -> int:
     os.execv(sys.executable, command)
 
 
-def analysis_json(board: str, to_move: str | None, variant: str) -> dict[str, Any]:
+def local_analyst(store: TableStore) -> Analyst:
+    """Answers as the service gives them, from this machine's tables (one of up to 16 cells is built
+    when missing, as the service would), proven positions and searches."""
+
+    def table_for(position: Position) -> Table | None:
+        variant = position.variant
+        if not variant.has_table:
+            return None
+        return store.try_open(variant) or (
+            store.get(variant) if variant.cells <= BACKGROUND_BUILD_CELLS else None
+        )
+
+    return Analyst(table_for, ProvenStore(store.directory), EnginePool(1))
+
+
+def analysis_json(
+    board: str, to_move: str | None, variant: str, budget_ms: int = DEFAULT_BUDGET_MS
+) -> dict[str, Any]:
     position = Position.parse(board, to_move, get_variant(variant))
-    return analysis_payload(TableStore().get(position.variant).analyze(position))
+    answer = local_analyst(TableStore()).analyze(position, Request(Budget(budget_ms / 1000)))
+    return analysis_payload(answer, budget_ms=budget_ms)
 
 
 def cell_label(cell: str, move: dict[str, Any] | None) -> str:
     if move is None:
         return cell
+    if move["result"] == "unknown":
+        return {"draw": ">=D", "win": "?"}.get(move["lower"], "<=D" if move["upper"] == "draw" else "?")
     letter = RESULT_LETTER[move["result"]]
-    return letter if letter == "D" else f"{letter}{move['remoteness']}"
+    return letter if letter == "D" or move["remoteness"] is None else f"{letter}{move['remoteness']}"
 
 
 def draw_board(payload: dict[str, Any]) -> str:
@@ -66,17 +91,21 @@ def verdict(payload: dict[str, Any]) -> list[str]:
     if payload["status"] != "in_progress":
         outcome = "draw" if payload["winner"] is None else f"{payload['winner']} has won"
         return [f"game over: {outcome}"]
+    where = f"{side} to move ({payload['variant']}, from the {payload['source']})"
+    if payload["result"] == "unknown":
+        bounds = f"between a {payload['lower']} and a {payload['upper']} for {side}"
+        return [f"{where}: not proven within the budget, {bounds}", f"best guess: {payload['best_move']}"]
     outcome = "draw" if payload["winner"] is None else f"{payload['winner']} wins"
-    ply_word = "ply" if plies == 1 else "plies"
-    best = ", ".join(str(cell) for cell in payload["best_moves"])
+    distance = "" if plies is None else f", {plies} {'ply' if plies == 1 else 'plies'} to the end"
+    best = ", ".join(str(cell) for cell in payload["best_moves"]) or "not proven"
     return [
-        f"{side} to move ({payload['variant']}): {outcome} with perfect play, {plies} {ply_word} to the end",
+        f"{where}: {outcome} with perfect play{distance}",
         f"best moves: {best} (cells numbered row by row from 0)",
     ]
 
 
 def analyze(args: argparse.Namespace) -> int:
-    payload = analysis_json(args.board, args.to_move, args.variant)
+    payload = analysis_json(args.board, args.to_move, args.variant, args.budget_ms)
     if args.json:
         sys.stdout.buffer.write(dumps(payload))
         sys.stdout.flush()
@@ -115,6 +144,9 @@ def parser() -> argparse.ArgumentParser:
     analyze_cmd.add_argument("--to-move", type=str.upper, choices=["X", "O"], help="default: from the counts")
     analyze_cmd.add_argument("--variant", default="normal", help=VARIANT_HELP)
     analyze_cmd.add_argument("--json", action="store_true", help="print the API's JSON body")
+    analyze_cmd.add_argument(
+        "--budget-ms", type=int, default=DEFAULT_BUDGET_MS, help="a search's time, for boards with no table"
+    )
     analyze_cmd.set_defaults(run=analyze)
 
     solve_cmd = commands.add_parser("solve", help="print the whole-game table, as GET /solve")

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import gevent  # type: ignore[import-untyped]
+import gevent
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 from gunicorn.workers.ggevent import GeventWorker  # type: ignore[import-untyped]
 

@@ -5,24 +5,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .engine import (
-    DEFAULT_DEPTH,
-    MIN_DEPTH,
-    Analysis,
-    MainLine,
-    MoveValue,
-    Policy,
-    Position,
-    Review,
-    Table,
-    Value,
-    Variant,
-    geometry_of,
-)
+from .engine import DEFAULT_DEPTH, MIN_DEPTH, MainLine, Position, Table, Value, Variant, geometry_of
+from .engine.answer import Answer, Source
 from .engine.geometry import iter_cells
+from .engine.search.analysis import MoveProof
 from .engine.table_file import file_size
+from .engine.values import Known
 
 Json = dict[str, Any]
+RESULT_WORDS = {1: "win", 0: "draw", -1: "loss"}
+UNKNOWN = "unknown"
 
 
 def dumps(payload: Any) -> bytes:
@@ -41,36 +33,63 @@ def lines_payload(position: Position) -> list[list[int]]:
     return [list(line) for line in position.completed_lines]
 
 
-def move_payload(position: Position, move: MoveValue) -> Json:
-    row, col = position.row_col(move.cell)
-    cells = position.cells
+def known_payload(known: Known) -> Json:
+    """A value as far as it is proven: the result (unknown until proven) and its bounds, the score once
+    the result is proven, the remoteness once that is too."""
+    proven = known.lower == known.upper
     return {
-        "cell": move.cell,
-        "row": row,
-        "col": col,
-        "result": move.value.result.value,
-        "score": move.value.score,
-        "remoteness": move.value.remoteness,
-        # the board after the move, without building the position
-        "board": cells[: move.cell] + position.to_move + cells[move.cell + 1 :],
+        "result": RESULT_WORDS[known.lower] if proven else UNKNOWN,
+        "score": known.lower if proven else None,
+        "remoteness": known.remoteness if proven else None,
+        "lower": RESULT_WORDS[known.lower],
+        "upper": RESULT_WORDS[known.upper],
     }
 
 
-def analysis_payload(analysis: Analysis) -> Json:
-    position, value = analysis.position, analysis.value
+def move_payload(position: Position, move: MoveProof, estimates: bool = False) -> Json:
+    row, col = position.row_col(move.cell)
+    cells = position.cells
+    out: Json = {
+        "cell": move.cell,
+        "row": row,
+        "col": col,
+        **known_payload(move.known),
+        # the board after the move, without building the position
+        "board": cells[: move.cell] + position.to_move + cells[move.cell + 1 :],
+    }
+    if estimates:  # only when asked: an estimate is never a proof
+        estimate = move.estimate
+        out["estimate"] = None if estimate is None else {"score": estimate.score, "depth": estimate.depth}
+    return out
+
+
+def analysis_payload(answer: Answer, estimates: bool = False, budget_ms: int | None = None) -> Json:
+    position = answer.position
+    known = answer.known
     return {
         "board": position.cells,
         "to_move": position.to_move,
         "variant": position.variant.name,
         "status": position.status.value,
-        "result": value.result.value,
-        "score": value.score,
-        "remoteness": value.remoteness,
-        "winner": winner(position, value),
-        "best_move": analysis.best_move,
-        "best_moves": list(analysis.best_moves),
-        "moves": [move_payload(position, m) for m in analysis.moves],
+        **known_payload(known),
+        "winner": winner(position, Value(known.lower, 0)) if known.result is not None else None,
+        "best_move": answer.best_move,
+        "best_move_proven": answer.best_move_proven,
+        "best_moves": list(answer.best_moves),
+        "moves": [move_payload(position, m, estimates) for m in answer.moves],
         "lines": lines_payload(position),
+        "source": answer.source.value,
+        "exact": answer.exact,
+        "search": search_payload(answer, budget_ms) if answer.source is Source.SEARCH else None,
+    }
+
+
+def search_payload(answer: Answer, budget_ms: int | None) -> Json:
+    return {
+        "nodes": answer.nodes,
+        "time_ms": round(answer.seconds * 1000, 1),
+        "depth": answer.depth,
+        "budget_ms": budget_ms,
     }
 
 
@@ -103,7 +122,10 @@ def variant_detail_payload(variant: Variant, table: Table | None) -> Json:
         "symmetries": len(geometry.symmetries),
         "max_plies": geometry.max_plies,
         "centre": geometry.centre,
-        "table": {
+        "source": "table" if table is not None else "search",
+        "table": None
+        if not variant.has_table
+        else {
             "ready": table is not None,
             "positions": None if table is None else table.positions,
             "bytes": file_size(variant),
@@ -116,73 +138,5 @@ def _outcome(position: Position, value: Value) -> Json:
     return {**value_payload(value), "winner": winner(position, value)}
 
 
-def policy_payload(policy: Policy) -> Json:
-    return {
-        "name": policy.name,
-        "summary": policy.summary,
-        "uses_seed": policy.uses_seed,
-        "uses_depth": policy.uses_depth,
-    }
-
-
 def value_payload(value: Value) -> Json:
     return {"result": value.result.value, "score": value.score, "remoteness": value.remoteness}
-
-
-def move_choice_payload(before: Position, cell: int, value: Value, policy: str) -> Json:
-    after = before.play(cell)
-    row, col = before.row_col(cell)
-    return {
-        "cell": cell,
-        "row": row,
-        "col": col,
-        "player": before.to_move,
-        "board": after.cells,
-        "to_move": after.to_move,
-        "status": after.status.value,
-        "lines": lines_payload(after),
-        **value_payload(value),
-        "policy": policy,
-        "variant": before.variant.name,
-    }
-
-
-def review_payload(review: Review, start: Position) -> Json:
-    plies = []
-    position = start
-    for ply in review.plies:
-        row, col = position.row_col(ply.cell)
-        position = position.play(ply.cell)
-        plies.append(
-            {
-                "ply": ply.ply,
-                "player": ply.player,
-                "cell": ply.cell,
-                "row": row,
-                "col": col,
-                "board": position.cells,
-                "before": value_payload(ply.before),
-                "played": value_payload(ply.played),
-                "best_moves": list(ply.best_moves),
-                "verdict": ply.verdict.value,
-            }
-        )
-    summary = {
-        s.player: {
-            "best": s.best,
-            "slower": s.slower,
-            "mistake": s.mistake,
-            "blunder": s.blunder,
-            "moves": s.moves,
-        }
-        for s in review.summaries
-    }
-    return {
-        "variant": review.variant,
-        "first": review.first,
-        "status": review.status.value,
-        "board": review.final.cells,
-        "lines": lines_payload(review.final),
-        "plies": plies,
-        "summary": summary,
-    }

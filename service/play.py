@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, request
 from marshmallow import ValidationError
 
-from .answers import analysis_body, position_from
+from .answers import analysis_body, position_from, search_request
 from .engine import (
     DEFAULT_DEPTH,
     POLICIES,
@@ -18,10 +19,16 @@ from .engine import (
     review_boards,
     review_game,
 )
-from .payloads import dumps, move_choice_payload, policy_payload, review_payload
+from .engine.analyst import SearchBusyError
+from .engine.answer import Answer
+from .engine.policies import check_choice, choose_from_answer
+from .engine.search.native import monotonic
+from .payloads import dumps
+from .play_payloads import move_choice_payload, policy_payload, review_payload
 from .play_schemas import BatchRequest, MoveRequest, ReviewRequest
-from .problems import engine_problem_body, fields_problem_body, unavailable_body, with_instance
+from .problems import busy_body, engine_problem_body, fields_problem_body, unavailable_body, with_instance
 from .schemas import AnalyzeRequest, flatten, load
+from .searches import get_analyst
 from .tables import TableUnavailableError, get_tables
 
 bp = Blueprint("play", __name__)
@@ -42,42 +49,56 @@ def policies() -> Response:
 def move() -> Response:
     data = load(_move_request, request.get_json())
     position = position_from(data)
-    table = get_tables().table(position.variant)
-    cell = choose_move(table, position, data["policy"], data["depth"], data["seed"])
-    value = next(m.value for m in table.analyze(position).moves if m.cell == cell)
-    return Response(
-        dumps(move_choice_payload(position, cell, value, data["policy"])), mimetype="application/json"
-    )
+    check_choice(position, data["policy"], data["depth"])  # before any search is spent on it
+    table = None if data["source"] == "search" else get_tables().available(position.variant)
+    if table is not None:
+        cell = choose_move(table, position, data["policy"], data["depth"], data["seed"])
+        answer = Answer.of_table(table.analyze(position))
+    else:
+        answer = get_analyst().analyze(position, search_request(data))
+        cell = choose_from_answer(answer, data["policy"], data["depth"], data["seed"])
+    return Response(dumps(move_choice_payload(answer, cell, data["policy"])), mimetype="application/json")
 
 
 @bp.post("/review")
 def review() -> Response:
     data = load(_review_request, request.get_json())
     variant = get_variant(data["variant"])
-    table = get_tables().table(variant)
+    table = None if data["source"] == "search" else get_tables().available(variant)
+    answers = table if table is not None else shared_budget(data)
     if data["moves"] is not None:
-        result = review_game(table, data["moves"], data["first"])
+        result = review_game(answers, data["moves"], data["first"], variant)
     else:
-        result = review_boards(table, data["boards"], data["first"])
+        result = review_boards(answers, data["boards"], data["first"], variant)
     start = Position.empty(variant, data["first"])
     return Response(dumps(review_payload(result, start)), mimetype="application/json")
 
 
 @bp.post("/analyze/batch")
 def analyze_batch() -> Response:
-    items = load(_batch_request, request.get_json())["positions"]
-    parts = [_batch_item(item, f"#/positions/{i}") for i, item in enumerate(items)]
+    batch = load(_batch_request, request.get_json())
+    deadline = monotonic() + batch["budget_ms"] / 1000  # one budget for the whole batch
+    parts = [_batch_item(item, f"#/positions/{i}", deadline) for i, item in enumerate(batch["positions"])]
     return Response(b'{"results":[' + b",".join(parts) + b"]}", mimetype="application/json")
 
 
-def _batch_item(item: Any, where: str) -> bytes:
+def shared_budget(data: dict[str, Any]) -> Callable[[Position], Answer]:
+    """Answers from the analyst for positions asked one after another, all within the request's budget."""
+    deadline = monotonic() + data["budget_ms"] / 1000
+    analyst = get_analyst()
+    return lambda position: analyst.analyze(position, search_request(data, deadline - monotonic()))
+
+
+def _batch_item(item: Any, where: str, deadline: float) -> bytes:
     """One analysis, or the problem that item alone has."""
     try:
         data = _analyze_request.load(item)
-        return analysis_body(position_from(data), data["mainline"]).data
+        return analysis_body(position_from(data), data, deadline - monotonic()).data
     except ValidationError as error:
         return dumps(with_instance(fields_problem_body(flatten(error.messages)), where))
     except EngineError as error:
         return dumps(with_instance(engine_problem_body(error), where))
     except TableUnavailableError as error:
         return dumps(with_instance(unavailable_body(error), where))
+    except SearchBusyError as error:
+        return dumps(with_instance(busy_body(error), where))

@@ -6,19 +6,28 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from .schemas import BOARD_MAX, SIDES, JSONInteger, PositionRequest
+from .engine.variants import MAX_CELLS
+from .schemas import (
+    BOARD_MAX,
+    DEFAULT_BUDGET_MS,
+    MAX_BUDGET_MS,
+    SIDES,
+    JSONInteger,
+    PositionRequest,
+    SearchOptions,
+)
 
 BATCH_MAX = 1000
-GAME_MAX = 64  # far above any supported board's plies; the engine names the ply that fails
+GAME_MAX = MAX_CELLS  # the longest game of the largest board; the engine names the ply that fails
 
 
-class MoveRequest(PositionRequest):
+class MoveRequest(PositionRequest, SearchOptions):
     policy = fields.String(required=True)
     depth = JSONInteger(load_default=None, allow_none=True)
     seed = JSONInteger(load_default=None, allow_none=True)
 
 
-class ReviewRequest(Schema):
+class ReviewRequest(SearchOptions):
     moves = fields.List(
         JSONInteger(), load_default=None, allow_none=False, validate=validate.Length(max=GAME_MAX)
     )
@@ -43,3 +52,4 @@ class BatchRequest(Schema):
     positions = fields.List(
         fields.Raw(allow_none=True), required=True, validate=validate.Length(min=1, max=BATCH_MAX)
     )
+    budget_ms = JSONInteger(load_default=DEFAULT_BUDGET_MS, validate=validate.Range(1, MAX_BUDGET_MS))

@@ -10,9 +10,10 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
 from .engine import EngineError, IllegalMoveError, InvalidPositionError, PolicyError, UnknownVariantError
+from .engine.analyst import SearchBusyError
 from .payloads import dumps
 from .schemas import FieldsError
-from .tables import TableNotReadyError, TableUnavailableError
+from .tables import NoTableError, TableNotReadyError, TableUnavailableError
 
 PROBLEM_MIMETYPE = "application/problem+json"
 PROBLEM_BASE = "urn:sanmoku:problem:"
@@ -47,7 +48,9 @@ _ENGINE_KINDS: dict[type[EngineError], tuple[str, str]] = {
     UnknownVariantError: ("unknown-variant", "Unknown variant"),
     IllegalMoveError: ("illegal-move", "Illegal move"),
     PolicyError: ("no-move", "No move can be chosen"),
+    NoTableError: ("no-table", "No solved table"),
 }
+SEARCH_BUSY_RETRY_S = 1
 
 
 def engine_problem_body(error: EngineError, **extra: Any) -> dict[str, Any]:
@@ -68,6 +71,11 @@ def unavailable_body(error: TableUnavailableError) -> dict[str, Any]:
             503, "Table not ready", str(error), "table-not-ready", retry_after=error.retry_after
         )
     return problem_body(503, "Table not built", str(error), "table-not-built")
+
+
+def busy_body(error: SearchBusyError) -> dict[str, Any]:
+    detail = f"{error}: every search this worker may run at once is running; ask again in a moment"
+    return problem_body(503, "Search busy", detail, "search-busy", retry_after=SEARCH_BUSY_RETRY_S)
 
 
 def fields_problem_body(messages: Mapping[str, list[str]]) -> dict[str, Any]:
@@ -105,6 +113,12 @@ def register_problem_handlers(app: Flask) -> None:
         response = _as_response(unavailable_body(error))
         if error.retry_after is not None:
             response.headers["Retry-After"] = str(error.retry_after)
+        return response
+
+    @app.errorhandler(SearchBusyError)
+    def busy(error: SearchBusyError) -> Response:
+        response = _as_response(busy_body(error))
+        response.headers["Retry-After"] = str(SEARCH_BUSY_RETRY_S)
         return response
 
     @app.errorhandler(Exception)

@@ -9,8 +9,10 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from .solve_formats import FORMATS, SYMMETRIES
 
-BOARD_MAX = 64  # far above any supported board, row separators included; the engine names the exact size
+BOARD_MAX = 128  # above any supported board (8x8 with its separators: 71); the engine names the size
 SIDES = ("X", "O")
+DEFAULT_BUDGET_MS, MAX_BUDGET_MS = 1000, 10_000  # a search's time per request (and per batch)
+SOURCES = ("auto", "search")  # auto: the table, else a proven position, else a search; search: a search
 
 
 class FieldsError(Exception):
@@ -70,11 +72,27 @@ class PositionRequest(Schema):
     variant = fields.String(load_default="normal")
 
 
-class AnalyzeRequest(PositionRequest):
+class SearchOptions(Schema):
+    """How far a search may go for an answer a table does not give."""
+
+    budget_ms = JSONInteger(load_default=DEFAULT_BUDGET_MS, validate=validate.Range(1, MAX_BUDGET_MS))
+    source = fields.String(load_default="auto", validate=validate.OneOf(SOURCES))
+    estimates = JSONBoolean(load_default=False)
+
+
+class SearchQuery(Schema):
+    """SearchOptions in a query string."""
+
+    budget_ms = fields.Integer(load_default=DEFAULT_BUDGET_MS, validate=validate.Range(1, MAX_BUDGET_MS))
+    source = fields.String(load_default="auto", validate=validate.OneOf(SOURCES))
+    estimates = fields.Boolean(load_default=False, truthy={"true"}, falsy={"false"})
+
+
+class AnalyzeRequest(PositionRequest, SearchOptions):
     mainline = JSONBoolean(load_default=False)
 
 
-class AnalyzeQuery(PositionRequest):
+class AnalyzeQuery(PositionRequest, SearchQuery):
     mainline = fields.Boolean(load_default=False, truthy={"true"}, falsy={"false"})
 
 

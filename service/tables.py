@@ -24,12 +24,14 @@ from dataclasses import dataclass
 from cachetools import LRUCache
 from flask import Flask, current_app
 
-from .engine import PRESETS, BuildQueue, Table, TableStore, Variant, get_variant
+from .engine import PRESETS, BuildQueue, EngineError, Table, TableStore, Variant, get_variant
 from .engine.build_plan import BuildPlan, plan
+from .engine.variants import MAX_TABLE_CELLS
 from .table_commands import BACKGROUND_NICENESS
 
 EXTENSION = "sanmoku.tables"
 SOLVE_IN_REQUEST_CELLS = 12  # a 12-cell table solves in about 20 ms
+BACKGROUND_BUILD_CELLS = 16  # by default: a 16-cell table builds in a second, 20 cells take 10 s and 750 MB
 SPAWN_INTERVAL = 2.0  # seconds between two attempts of one process to start a builder
 
 log = logging.getLogger(__name__)
@@ -63,17 +65,32 @@ class TableNotBuiltError(TableUnavailableError):
         self.variant = variant
 
 
+class NoTableError(EngineError):
+    """A table-only request (the solve table, the table file) for a board that no table holds."""
+
+    def __init__(self, variant: Variant) -> None:
+        message = (
+            f"the {variant.name} board has no solved table, only the search's answers (GET or POST "
+            f"/analyze): tables hold boards of at most {MAX_TABLE_CELLS} cells, such as 4x4k4, 4x5k4, "
+            f"3x7k4 and 2x11k4, and GET /variants lists the presets"
+        )
+        super().__init__("no_table", message, "variant")
+        self.variant = variant
+
+
 @dataclass(frozen=True)
 class Body:
-    """One representation of a resource: its bytes, media type and strong ETag."""
+    """One representation of a resource: its bytes, media type and strong ETag. Only a `lasting` one
+    (the same bytes for every later request: a table's answer) is kept and may be cached downstream."""
 
     data: bytes
     mimetype: str
     etag: str
+    lasting: bool = True
 
 
-def make_body(data: bytes, mimetype: str = "application/json") -> Body:
-    return Body(data, mimetype, hashlib.sha256(data).hexdigest()[:32])
+def make_body(data: bytes, mimetype: str = "application/json", lasting: bool = True) -> Body:
+    return Body(data, mimetype, hashlib.sha256(data).hexdigest()[:32], lasting)
 
 
 class Tables:
@@ -83,7 +100,7 @@ class Tables:
         at_start: list[Variant],
         cache_bytes: int,
         background_builds: bool = True,
-        background_build_cells: int = 16,
+        background_build_cells: int = BACKGROUND_BUILD_CELLS,
     ) -> None:
         self.store = store
         self.queue = BuildQueue(store.directory)
@@ -114,6 +131,19 @@ class Tables:
         self.request_builds([variant])
         waiting = self.queue.waiting(variant)
         raise TableNotReadyError(variant, waiting.reason, waiting.retry_after)
+
+    def available(self, variant: Variant) -> Table | None:
+        """The table that answers the variant now, if any: on disk, or solved now if small. A larger
+        one that is missing is queued for the builder (where it builds on request): None meanwhile, and
+        the search answers."""
+        if not variant.has_table:
+            return None
+        table = self.ready_table(variant)
+        if table is None and variant.cells <= SOLVE_IN_REQUEST_CELLS:
+            return self.store.get(variant)
+        if table is None:
+            self.request_builds([variant])
+        return table
 
     def ready_table(self, variant: Variant) -> Table | None:
         """The table if it is on disk and checks out, without building anything."""
@@ -147,13 +177,14 @@ class Tables:
         return self._builder is not None and self._builder.poll() is None
 
     def body(self, key: Hashable, render: Callable[[], Body]) -> Body:
-        """The cached body under `key`, rendered (and kept) on a miss. Only answers are kept."""
+        """The cached body under `key`, rendered (and kept, if lasting) on a miss. Only answers are kept."""
         with self._lock:
             found = self._bodies.get(key)
         if found is None:
             found = render()
-            with self._lock:
-                self._bodies[key] = found
+            if found.lasting:
+                with self._lock:
+                    self._bodies[key] = found
         return found
 
     def cached_bodies(self) -> int:
@@ -168,6 +199,13 @@ class Tables:
         """The bytes the body cache holds, and the most it may."""
         with self._lock:
             return int(self._bodies.currsize), int(self._bodies.maxsize)
+
+
+def without_table_refused(variant: Variant) -> Variant:
+    """The variant, if a table can hold it; else a 422 problem naming the boards that have one."""
+    if not variant.has_table:
+        raise NoTableError(variant)
+    return variant
 
 
 def _body_size(body: Body) -> int:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from .answer import Answer
 from .position import Position, Status
 from .table import Table
 from .values import Value
@@ -31,3 +33,20 @@ def main_line(table: Table, position: Position) -> MainLine:
         cells.append(best)
         current = current.play(best)
     return MainLine(position, table.value(position), tuple(cells), current)
+
+
+def proven_line(analyze: Callable[[Position], Answer], position: Position, first: Answer) -> MainLine | None:
+    """`main_line` for any source of answers (`first` is `analyze(position)`): the lowest proven best
+    move of each position to the end of the game, or None as soon as one position is not proven."""
+    if first.value is None:
+        return None
+    cells: list[int] = []
+    current, answer = position, first
+    while not current.is_over:
+        if not answer.best_moves:
+            return None
+        cells.append(answer.best_moves[0])
+        current = current.play(cells[-1])
+        if not current.is_over:
+            answer = analyze(current)
+    return MainLine(position, first.value, tuple(cells), current)

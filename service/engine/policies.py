@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .answer import Answer
 from .errors import EngineError
 from .geometry import MIN_DEPTH
 from .heuristic import depth_limited_move
@@ -22,6 +23,10 @@ from .values import Result
 DEFAULT_DEPTH = 3
 
 Chooser = Callable[[Table, Position, random.Random, int], int]
+# How a policy chooses from a search's answer (a board with no table): None when it needs exact values
+# that only a table gives.
+AnswerChooser = Callable[[Answer, random.Random, int], int]
+PositionChooser = Callable[[Position, random.Random, int], int]  # one that reads no value at all
 Player = Callable[[Table, Position], int]
 
 
@@ -36,6 +41,7 @@ class Policy:
     uses_seed: bool
     uses_depth: bool
     choose: Chooser
+    choose_from_answer: AnswerChooser | None
 
 
 def _perfect(table: Table, position: Position, rng: random.Random, depth: int) -> int:
@@ -48,16 +54,41 @@ def _random_best(table: Table, position: Position, rng: random.Random, depth: in
     return rng.choice(table.analyze(position).best_moves)
 
 
-def _random(table: Table, position: Position, rng: random.Random, depth: int) -> int:
+def _random(position: Position, rng: random.Random, depth: int) -> int:
     return rng.choice(position.legal_moves())
 
 
-def _strategy(table: Table, position: Position, rng: random.Random, depth: int) -> int:
+def _strategy(position: Position, rng: random.Random, depth: int) -> int:
     return strategy_move(position)
 
 
-def _depth(table: Table, position: Position, rng: random.Random, depth: int) -> int:
+def _depth(position: Position, rng: random.Random, depth: int) -> int:
     return depth_limited_move(position, depth)
+
+
+def _perfect_answer(answer: Answer, rng: random.Random, depth: int) -> int:
+    """The lowest proven best move, else the move ranked first by what the search proved and guessed."""
+    best = answer.best_move
+    assert best is not None  # callers never pass a finished game
+    return best
+
+
+def _random_best_answer(answer: Answer, rng: random.Random, depth: int) -> int:
+    return rng.choice(answer.best_moves) if answer.best_moves else _perfect_answer(answer, rng, depth)
+
+
+def _from_table(chooser: PositionChooser) -> Chooser:
+    def choose(table: Table, position: Position, rng: random.Random, depth: int) -> int:
+        return chooser(position, rng, depth)
+
+    return choose
+
+
+def _from_answer(chooser: PositionChooser) -> AnswerChooser:
+    def choose(answer: Answer, rng: random.Random, depth: int) -> int:
+        return chooser(answer.position, rng, depth)
+
+    return choose
 
 
 def _human(table: Table, position: Position, rng: random.Random, depth: int) -> int:
@@ -94,6 +125,7 @@ POLICIES: dict[str, Policy] = {
             uses_seed=False,
             uses_depth=False,
             choose=_perfect,
+            choose_from_answer=_perfect_answer,
         ),
         Policy(
             "random-best",
@@ -101,6 +133,7 @@ POLICIES: dict[str, Policy] = {
             uses_seed=True,
             uses_depth=False,
             choose=_random_best,
+            choose_from_answer=_random_best_answer,
         ),
         Policy(
             "human",
@@ -109,13 +142,15 @@ POLICIES: dict[str, Policy] = {
             uses_seed=False,
             uses_depth=False,
             choose=_human,
+            choose_from_answer=None,  # it reads the exact value of every reply
         ),
         Policy(
             "strategy",
             "A fixed rule list (win, block, centre, corner; mirrored rules under misère), no search.",
             uses_seed=False,
             uses_depth=False,
-            choose=_strategy,
+            choose=_from_table(_strategy),
+            choose_from_answer=_from_answer(_strategy),
         ),
         Policy(
             "depth",
@@ -123,14 +158,16 @@ POLICIES: dict[str, Policy] = {
             "static evaluation of open lines and forks at the horizon; no exact values.",
             uses_seed=False,
             uses_depth=True,
-            choose=_depth,
+            choose=_from_table(_depth),
+            choose_from_answer=_from_answer(_depth),
         ),
         Policy(
             "random",
             "Any legal move, drawn uniformly.",
             uses_seed=True,
             uses_depth=False,
-            choose=_random,
+            choose=_from_table(_random),
+            choose_from_answer=_from_answer(_random),
         ),
     )
 }
@@ -157,17 +194,28 @@ def player(policy: str, depth: int | None = None, seed: int | None = None) -> Pl
     rng = random.Random(seed)
 
     def move(table: Table, position: Position) -> int:
-        deepest = position.geometry.max_depth
-        if not MIN_DEPTH <= plies <= deepest:
-            board = position.variant.name
-            message = f"depth {plies} is not between {MIN_DEPTH} and {deepest} plies on the {board} board"
-            raise PolicyError("bad_depth", message, "depth")
-        if position.is_over:
-            message = f"the game is over ({position.status.value}); there is no move to choose"
-            raise PolicyError("game_over", message, "board")
-        return chosen.choose(table, position, rng, plies)
+        return chosen.choose(table, position, rng, _checked(position, plies))
 
     return move
+
+
+def check_choice(position: Position, policy: str, depth: int | None) -> None:
+    """PolicyError unless `policy` can choose in `position` at `depth` (see `player`)."""
+    get_policy(policy)
+    _checked(position, DEFAULT_DEPTH if depth is None else depth)
+
+
+def _checked(position: Position, plies: int) -> int:
+    """`plies` if it is in the variant's depth range and the game goes on; else PolicyError."""
+    deepest = position.geometry.max_depth
+    if not MIN_DEPTH <= plies <= deepest:
+        board = position.variant.name
+        message = f"depth {plies} is not between {MIN_DEPTH} and {deepest} plies on the {board} board"
+        raise PolicyError("bad_depth", message, "depth")
+    if position.is_over:
+        message = f"the game is over ({position.status.value}); there is no move to choose"
+        raise PolicyError("game_over", message, "board")
+    return plies
 
 
 def choose_move(
@@ -175,3 +223,18 @@ def choose_move(
 ) -> int:
     """The cell that `policy` plays in `position`; raises PolicyError on bad input (see `player`)."""
     return player(policy, depth, seed)(table, position)
+
+
+def choose_from_answer(answer: Answer, policy: str, depth: int | None = None, seed: int | None = None) -> int:
+    """The cell that `policy` plays from a search's answer (a board with no table); PolicyError on bad
+    input, or for a policy that needs a table."""
+    position = answer.position
+    chosen = get_policy(policy)
+    plies = _checked(position, DEFAULT_DEPTH if depth is None else depth)
+    if chosen.choose_from_answer is None:
+        message = (
+            f"the {policy} policy reads the exact value of every reply, which only a solved table gives; "
+            f"the {position.variant.name} board has none"
+        )
+        raise PolicyError("needs_table", message, "policy")
+    return chosen.choose_from_answer(answer, random.Random(seed), plies)

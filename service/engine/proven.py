@@ -11,6 +11,7 @@ writer) holds them in one file, bounded in bytes: past the bound the oldest reco
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import threading
 import time
@@ -21,11 +22,13 @@ from pathlib import Path
 from typing import Protocol
 
 from .geometry import Symmetry, geometry_of
+from .position import Position
 from .variants import Variant
 
 FILE_NAME = "proven.sqlite"
 DEFAULT_MAX_BYTES = 256 * 2**20
 UNKNOWN_REMOTENESS = 255  # the byte of a remoteness not proven
+SEARCH, BOOK = "search", "book"  # what proved a record: a request's search, or the opening book
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS proven (
     variant TEXT NOT NULL,
@@ -33,6 +36,7 @@ CREATE TABLE IF NOT EXISTS proven (
     other INTEGER NOT NULL,
     moves BLOB NOT NULL,
     exact INTEGER NOT NULL,
+    origin TEXT NOT NULL,
     stored REAL NOT NULL,
     PRIMARY KEY (variant, mover, other)
 ) WITHOUT ROWID;
@@ -62,9 +66,20 @@ class ProvenMove:
 
 
 @dataclass(frozen=True)
+class Record:
+    moves: tuple[ProvenMove, ...]  # by cell
+    origin: str  # SEARCH or BOOK: what proved it
+
+    @property
+    def exact(self) -> bool:
+        return all(m.lower == m.upper and m.remoteness is not None for m in self.moves)
+
+
+@dataclass(frozen=True)
 class Stats:
     records: int
     exact: int
+    book: int
     bytes: int
     max_bytes: int
     path: Path
@@ -78,12 +93,14 @@ class ProvenStore:
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
         self._connection: sqlite3.Connection | None = None
+        self._owner = -1  # the process that opened the connection: a forked worker opens its own
         self._writes = 0
 
     @contextlib.contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
-            if self._connection is None:
+            if self._connection is None or self._owner != os.getpid():
+                self._owner = os.getpid()
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 connection = sqlite3.connect(
                     self.path, timeout=5.0, check_same_thread=False, isolation_level=None
@@ -96,27 +113,30 @@ class ProvenStore:
                 self._connection = connection
             yield self._connection
 
-    def get(self, variant: Variant, mover: int, other: int) -> tuple[ProvenMove, ...] | None:
-        """What is proven about the moves of the position (the side to move holds `mover`), or None."""
-        symmetry, key = canonical(variant, mover, other)
+    def get(self, position: Position) -> Record | None:
+        """What is proven about the moves of the position, or None."""
+        variant = position.variant
+        symmetry, key = canonical(variant, position.mine, position.theirs)
         with self._db() as db:
             row = db.execute(
-                "SELECT moves FROM proven WHERE variant = ? AND mover = ? AND other = ?",
+                "SELECT moves, origin FROM proven WHERE variant = ? AND mover = ? AND other = ?",
                 (variant.long_name, _signed(key[0]), _signed(key[1])),
             ).fetchone()
         if row is None:
             return None
         back = _inverse(symmetry)
         moves = (_move(back[cell], rest) for cell, rest in _records(row[0]))
-        return tuple(sorted(moves, key=lambda m: m.cell))
+        return Record(tuple(sorted(moves, key=lambda m: m.cell)), str(row[1]))
 
-    def put(self, variant: Variant, mover: int, other: int, moves: Sequence[MoveBounds]) -> None:
+    def put(self, position: Position, moves: Sequence[MoveBounds], origin: str = SEARCH) -> None:
         """Keep what is proven about the position's moves, with what was kept before (the tighter bounds
         of each move win); nothing is written when nothing is proven."""
         if not any(m.lower > -1 or m.upper < 1 for m in moves):
             return
-        symmetry, key = canonical(variant, mover, other)
-        known = {m.cell: m for m in (self.get(variant, mover, other) or ())}
+        variant = position.variant
+        symmetry, key = canonical(variant, position.mine, position.theirs)
+        before = self.get(position)
+        known = {m.cell: m for m in (before.moves if before else ())}
         merged = [_tighter(m, known.get(m.cell)) for m in moves]
         blob = b"".join(
             bytes((symmetry[m.cell], m.lower + 1, m.upper + 1, _remoteness_byte(m.remoteness)))
@@ -125,8 +145,8 @@ class ProvenStore:
         exact = all(m.lower == m.upper and m.remoteness is not None for m in merged)
         with self._db() as db:
             db.execute(
-                "INSERT OR REPLACE INTO proven VALUES (?, ?, ?, ?, ?, ?)",
-                (variant.long_name, _signed(key[0]), _signed(key[1]), blob, int(exact), time.time()),
+                "INSERT OR REPLACE INTO proven VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (variant.long_name, _signed(key[0]), _signed(key[1]), blob, int(exact), origin, time.time()),
             )
         self._writes += 1
         if self._writes % 256 == 0:
@@ -153,8 +173,10 @@ class ProvenStore:
 
     def stats(self) -> Stats:
         with self._db() as db:
-            records, exact = db.execute("SELECT COUNT(*), COALESCE(SUM(exact), 0) FROM proven").fetchone()
-            return Stats(int(records), int(exact), self._bytes(db), self.max_bytes, self.path)
+            records, exact, book = db.execute(
+                "SELECT COUNT(*), COALESCE(SUM(exact), 0), COALESCE(SUM(origin = 'book'), 0) FROM proven"
+            ).fetchone()
+            return Stats(int(records), int(exact), int(book), self._bytes(db), self.max_bytes, self.path)
 
     def clear(self) -> int:
         with self._db() as db:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .answer import Answer, table_answers
 from .errors import IllegalMoveError, InvalidPositionError
 from .position import EMPTY, MARKS, ROW_SEPARATOR, Mark, Position, Status
 from .table import Table
-from .values import Value
+from .values import Known
 from .variants import Variant
+
+Analyze = Callable[[Position], Answer]
 
 _UNREADABLE = ("wrong_length", "wrong_shape", "bad_character")
 
@@ -21,6 +24,7 @@ class Verdict(StrEnum):
     SLOWER = "slower"  # same result, but a slower win or a faster loss
     MISTAKE = "mistake"  # win to draw, or draw to loss
     BLUNDER = "blunder"  # win to loss
+    UNKNOWN = "unknown"  # a search did not prove enough to tell (boards with no table)
 
 
 class IllegalSequenceError(IllegalMoveError):
@@ -36,9 +40,9 @@ class PlyReview:
     ply: int  # 1-based
     player: str  # X or O: who moved
     cell: int
-    before: Value  # the position's value before the move, for the mover
-    played: Value  # the value of the move played, for the mover
-    best_moves: tuple[int, ...]
+    before: Known  # the position's value before the move, for the mover, as far as it is proven
+    played: Known  # the value of the move played, for the mover, likewise
+    best_moves: tuple[int, ...]  # the moves proven best
     verdict: Verdict
 
 
@@ -49,6 +53,7 @@ class SideSummary:
     slower: int
     mistake: int
     blunder: int
+    unknown: int
 
     @classmethod
     def of(cls, player: str, plies: Sequence[PlyReview]) -> SideSummary:
@@ -57,7 +62,7 @@ class SideSummary:
 
     @property
     def moves(self) -> int:
-        return self.best + self.slower + self.mistake + self.blunder
+        return self.best + self.slower + self.mistake + self.blunder + self.unknown
 
 
 @dataclass(frozen=True)
@@ -76,37 +81,56 @@ class Review:
         return self.summaries[MARKS.index(player)]
 
 
-def judge(before: Value, played: Value) -> Verdict:
-    drop = before.score - played.score
-    if drop >= 2:
-        return Verdict.BLUNDER
-    if drop == 1:
-        return Verdict.MISTAKE
-    return Verdict.BEST if played == before else Verdict.SLOWER
+def judge(before: Known, played: Known) -> Verdict:
+    """How much value the move gave away: exactly when both values are proven; by the proven bounds
+    otherwise (the least it gave away names the verdict when that is at least a result); else unknown."""
+    if before.value is not None and played.value is not None:
+        drop = before.lower - played.lower
+        if drop == 0:
+            return Verdict.BEST if played.value == before.value else Verdict.SLOWER
+    else:
+        drop = before.lower - played.upper  # the least it gave away
+        if drop <= 0:
+            return Verdict.UNKNOWN
+    return Verdict.BLUNDER if drop >= 2 else Verdict.MISTAKE
 
 
-def review_game(table: Table, moves: Sequence[int], first: str = "X") -> Review:
-    """Replay `moves` (cells) from the empty board with `first` to move; raise IllegalSequenceError."""
-    position = _start(table.variant, first)
+def review_game(
+    answers: Table | Analyze, moves: Sequence[int], first: str = "X", variant: Variant | None = None
+) -> Review:
+    """Replay `moves` (cells) from the empty board with `first` to move, judging each from `answers` (a
+    table, or any source of answers with its `variant`); raise IllegalSequenceError."""
+    analyze, variant = _source(answers, variant)
+    position = _start(variant, first)
     plies = []
     for ply, cell in enumerate(moves, 1):
         try:
             child = position.play(cell)
         except IllegalMoveError as error:
             raise IllegalSequenceError(error.code, f"ply {ply}: {error.message}", "moves", ply) from None
-        analysis = table.analyze(position)
-        played = next(m.value for m in analysis.moves if m.cell == cell)
-        verdict = judge(analysis.value, played)
-        mover = position.to_move
-        plies.append(PlyReview(ply, mover, cell, analysis.value, played, analysis.best_moves, verdict))
+        answer = analyze(position)
+        played = answer.move(cell).known
+        verdict = judge(answer.known, played)
+        plies.append(PlyReview(ply, position.to_move, cell, answer.known, played, answer.best_moves, verdict))
         position = child
     summaries = (SideSummary.of(MARKS[0], plies), SideSummary.of(MARKS[1], plies))
-    return Review(table.variant.name, _first(first), tuple(plies), position, summaries)
+    return Review(variant.name, _first(first), tuple(plies), position, summaries)
 
 
-def review_boards(table: Table, boards: Sequence[str], first: str = "X") -> Review:
+def _source(answers: Table | Analyze, variant: Variant | None) -> tuple[Analyze, Variant]:
+    if isinstance(answers, Table):
+        return table_answers(answers), answers.variant
+    if variant is None:
+        raise ValueError("a source of answers other than a table comes with its variant")
+    return answers, variant
+
+
+def review_boards(
+    answers: Table | Analyze, boards: Sequence[str], first: str = "X", variant: Variant | None = None
+) -> Review:
     """Review a game given as the board after each ply (see `moves_from_boards`)."""
-    return review_game(table, moves_from_boards(boards, first, table.variant), first)
+    analyze, variant = _source(answers, variant)
+    return review_game(analyze, moves_from_boards(boards, first, variant), first, variant)
 
 
 def moves_from_boards(boards: Sequence[str], first: str, variant: Variant) -> list[int]:

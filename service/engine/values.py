@@ -48,6 +48,29 @@ class Value(NamedTuple):
         return Value(-self.score, self.remoteness + 1)
 
 
+class Known(NamedTuple):
+    """What is proven of a value: bounds on its score (-1 to +1; equal once the result is proven) and,
+    with the result, possibly its remoteness."""
+
+    lower: int
+    upper: int
+    remoteness: int | None = None
+
+    @classmethod
+    def exactly(cls, value: Value) -> Known:
+        return cls(value.score, value.score, value.remoteness)
+
+    @property
+    def result(self) -> Result | None:
+        return Value(self.lower, 0).result if self.lower == self.upper else None
+
+    @property
+    def value(self) -> Value | None:
+        if self.lower != self.upper or self.remoteness is None:
+            return None
+        return Value(self.lower, self.remoteness)
+
+
 def encode(value: Value) -> int:
     if not 0 <= value.remoteness <= MAX_REMOTENESS:
         raise ValueError(f"remoteness {value.remoteness} does not fit a table byte")

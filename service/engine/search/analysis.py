@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..values import Result, Value
+from ..values import Known, Result, Value
 from .native import BIG
 
 _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
@@ -36,6 +36,10 @@ class MoveProof:
     @property
     def result(self) -> Result | None:
         return _RESULTS[self.lower] if self.lower == self.upper else None
+
+    @property
+    def known(self) -> Known:
+        return Known(self.lower, self.upper, self.remoteness)
 
     @property
     def value(self) -> Value | None:

@@ -39,10 +39,13 @@ class EngineBusyError(RuntimeError):
 class SearchEngine:
     """One board's engine with its own transposition table: one per process (or thread) and board."""
 
-    def __init__(self, board: Board, table_bits: int = DEFAULT_TABLE_BITS) -> None:
+    def __init__(
+        self, board: Board, table_bits: int = DEFAULT_TABLE_BITS, table: TranspositionTable | None = None
+    ) -> None:
+        """`table`: one to reuse (it clears itself for another board), else 2**table_bits new buckets."""
         self.board = board
         self.game = Game(board)
-        self.table = TranspositionTable(table_bits)
+        self.table = table if table is not None else TranspositionTable(table_bits)
         self._in_use = threading.Lock()
 
     def analyze(

@@ -1,0 +1,133 @@
+"""Where an answer comes from, behind one call: the variant's table when it has one on disk, else the
+positions proven before (the store beside the tables), else a search within the caller's budget, whose
+proofs are then kept for next time. Callers do not care which; the answer says which.
+
+The search itself goes through `offload`, with which the service runs it on a real thread (see the HTTP
+layer): the compiled core lets go of the interpreter, so a search never holds a worker's other
+requests. The rest (the table, the store, the slots) runs on the caller's thread. At most `slots`
+searches run at once per process, each with its own transposition table (reused from one search to the
+next: it clears itself for another board).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .answer import Answer, Source
+from .position import Position
+from .proven import BOOK, ProvenMove, ProvenStore
+from .search import Board, Budget, SearchEngine
+from .search.analysis import MoveProof, SearchAnalysis
+from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
+from .table import Table
+
+TableFor = Callable[[Position], Table | None]  # the table that answers a position now, if any
+Offload = Callable[[Callable[[], SearchAnalysis]], SearchAnalysis]
+
+
+class SearchBusyError(RuntimeError):
+    """Every search slot of this process stayed taken for the whole budget."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the caller asks of an analysis beyond the position."""
+
+    budget: Budget
+    search_only: bool = False  # answer from the search even where a table exists (for comparisons)
+
+
+class EnginePool:
+    """`slots` transposition tables, lent one per search; a borrower waits at most `wait` seconds.
+
+    Its tables and its semaphore are made in the process that first searches, not where the pool is made:
+    a server made before it forks its workers (and before gevent patches them) gives each worker its own,
+    and a waiting request then waits as a greenlet, not as the whole worker."""
+
+    def __init__(self, slots: int, table_bits: int = DEFAULT_TABLE_BITS) -> None:
+        self.slots, self._table_bits = slots, table_bits
+        self._owner = -1
+        self._free: list[TranspositionTable] = []
+        self._available = threading.BoundedSemaphore(slots)
+
+    def _for_this_process(self) -> threading.BoundedSemaphore:
+        if self._owner != os.getpid():
+            self._owner, self._free = os.getpid(), []
+            self._available = threading.BoundedSemaphore(self.slots)
+        return self._available
+
+    @contextlib.contextmanager
+    def engine(self, board: Board, wait: float | None) -> Iterator[SearchEngine]:
+        available = self._for_this_process()
+        if not available.acquire(timeout=wait):
+            raise SearchBusyError(f"all {self.slots} search slots of this worker stayed busy")
+        try:
+            # No lock around the list: the semaphore lets at most `slots` borrowers in, and a list's pop
+            # and append are atomic.
+            table = self._free.pop() if self._free else TranspositionTable(self._table_bits)
+            try:
+                yield SearchEngine(board, table=table)
+            finally:
+                self._free.append(table)
+        finally:
+            available.release()
+
+
+class Analyst:
+    def __init__(
+        self,
+        table_for: TableFor,
+        proven: ProvenStore | None,
+        pool: EnginePool,
+        offload: Offload = lambda work: work(),
+    ) -> None:
+        self.table_for, self.proven, self.pool, self.offload = table_for, proven, pool, offload
+
+    def analyze(self, position: Position, request: Request) -> Answer:
+        if not request.search_only:
+            table = self.table_for(position)
+            if table is not None:
+                return Answer.of_table(table.analyze(position))
+        known = (
+            None
+            if self.proven is None or position.is_over or request.search_only
+            else self.proven.get(position)
+        )
+        if known is not None and known.exact:
+            proofs = [MoveProof(m.cell, m.lower, m.upper, m.remoteness) for m in known.moves]
+            return Answer.of_proofs(position, proofs, Source.BOOK if known.origin == BOOK else Source.CACHE)
+        return self._search(position, request, known.moves if known else ())
+
+    def _search(self, position: Position, request: Request, known: tuple[ProvenMove, ...]) -> Answer:
+        started, budget = monotonic(), request.budget
+        with self.pool.engine(Board.of(position.variant), budget.seconds) as engine:
+            if budget.seconds is not None:  # the wait for a slot came out of the budget
+                budget = Budget(
+                    max(0.0, budget.seconds - (monotonic() - started)), budget.nodes, budget.cancel
+                )
+            # Estimates always: they rank the moves left unproven, so that the best guess is a guess, not
+            # the lowest cell; the answer shows them only to a caller who asks.
+            found = self.offload(lambda: engine.analyze(position, budget, estimates=True))
+        proofs = _with_known(found.moves, known)
+        if self.proven is not None:
+            self.proven.put(position, proofs)
+        return Answer.of_proofs(position, proofs, Source.SEARCH, found.nodes, found.seconds, found.depth)
+
+
+def _with_known(found: tuple[MoveProof, ...], known: tuple[ProvenMove, ...]) -> list[MoveProof]:
+    """Each move's bounds from this search, tightened by what was proven before."""
+    before = {m.cell: m for m in known}
+    out = []
+    for move in found:
+        old = before.get(move.cell)
+        if old is None:
+            out.append(move)
+            continue
+        remoteness = move.remoteness if move.remoteness is not None else old.remoteness
+        lower, upper = max(move.lower, old.lower), min(move.upper, old.upper)
+        out.append(MoveProof(move.cell, lower, upper, remoteness if lower == upper else None, move.estimate))
+    return out

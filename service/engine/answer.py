@@ -1,0 +1,142 @@
+"""An analysis from any source, in one shape: what is known of every legal move (proven bounds on its
+result, its remoteness once proven, an estimate when asked for), where it came from, and what the
+search spent. A table's answer is exact; a search's is exact only when it proved everything, and never
+claims more than it proved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cached_property
+
+from .position import Position, Status
+from .search.analysis import MoveProof
+from .table import Analysis, Table
+from .values import Known, Result, Value
+
+_RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
+
+
+class Source(StrEnum):
+    TABLE = "table"  # the variant's solved table
+    CACHE = "cache"  # a position the search proved before, kept on disk
+    BOOK = "book"  # a position of the opening book (`sanmoku book build`)
+    SEARCH = "search"  # a search within this request's budget
+
+
+def order(move: MoveProof) -> tuple[int, int, tuple[int, int], int, int]:
+    """Best first: proven results first (a win, then at least a draw, a draw, the unknown, at most a
+    draw, a loss), then the faster win or the slower loss, then the higher estimate, then the cell."""
+    value = move.value
+    preference = value.preference() if value is not None else (0, 0)
+    estimate = -move.estimate.score if move.estimate is not None else 0
+    return (-move.lower, -move.upper, preference, estimate, move.cell)
+
+
+@dataclass(frozen=True)
+class Answer:
+    position: Position
+    moves: tuple[MoveProof, ...]  # every legal move, best first (see `order`)
+    source: Source
+    nodes: int = 0  # what the search spent (0 when no search ran)
+    seconds: float = 0.0
+    depth: int = 0
+
+    @classmethod
+    def of_table(cls, analysis: Analysis) -> Answer:
+        moves = tuple(
+            MoveProof(m.cell, m.value.score, m.value.score, m.value.remoteness) for m in analysis.moves
+        )
+        return cls(analysis.position, moves, Source.TABLE)
+
+    @classmethod
+    def of_proofs(
+        cls,
+        position: Position,
+        proofs: Iterable[MoveProof],
+        source: Source,
+        nodes: int = 0,
+        seconds: float = 0.0,
+        depth: int = 0,
+    ) -> Answer:
+        return cls(position, tuple(sorted(proofs, key=order)), source, nodes, seconds, depth)
+
+    @cached_property
+    def exact(self) -> bool:
+        """Every move's result and remoteness proven (so the position's too)."""
+        return all(move.value is not None for move in self.moves)
+
+    @cached_property
+    def bounds(self) -> tuple[int, int]:
+        """The proven bounds on the position's result for the side to move."""
+        if not self.moves:
+            score = _finished_score(self.position)
+            return score, score
+        return max(m.lower for m in self.moves), max(m.upper for m in self.moves)
+
+    @property
+    def result(self) -> Result | None:
+        lower, upper = self.bounds
+        return _RESULTS[lower] if lower == upper else None
+
+    @cached_property
+    def value(self) -> Value | None:
+        """The position's value, when its result and the remoteness that goes with it are proven: that
+        of the fastest win, of any draw (a draw fills the board), or of the slowest loss."""
+        if not self.moves:
+            return Value(_finished_score(self.position), 0)
+        lower, upper = self.bounds
+        if lower != upper:
+            return None
+        contenders = [m for m in self.moves if m.upper >= lower]  # every move that may reach the result
+        if lower == 0:
+            contenders = [m for m in contenders if m.lower == 0]
+        values = [m.value for m in contenders]
+        if not values or any(v is None for v in values):
+            return None
+        return min((v for v in values if v is not None), key=Value.preference)
+
+    @property
+    def known(self) -> Known:
+        """The position's value as far as it is proven."""
+        lower, upper = self.bounds
+        value = self.value
+        return Known(lower, upper, None if value is None else value.remoteness)
+
+    def move(self, cell: int) -> MoveProof:
+        return next(m for m in self.moves if m.cell == cell)
+
+    @property
+    def best_moves(self) -> tuple[int, ...]:
+        """The moves proven to keep the position's value, by cell; none while it is not proven."""
+        value = self.value
+        if value is None or not self.moves:
+            return ()
+        return tuple(sorted(m.cell for m in self.moves if m.value == value))
+
+    @property
+    def best_move(self) -> int | None:
+        """The lowest proven best move; else the move ranked first by what is known (an estimate)."""
+        proven = self.best_moves
+        if proven:
+            return proven[0]
+        return self.moves[0].cell if self.moves else None
+
+    @property
+    def best_move_proven(self) -> bool:
+        return bool(self.best_moves)
+
+
+def table_answers(table: Table) -> Callable[[Position], Answer]:
+    """A table as a source of answers."""
+    return lambda position: Answer.of_table(table.analyze(position))
+
+
+def _finished_score(position: Position) -> int:
+    """The value of a finished game for the side to move: the other side completed a line (a loss, or
+    under misère a win) or filled the board (a draw)."""
+    if position.status is Status.DRAW:
+        return 0
+    return 1 if position.variant.misere else -1
