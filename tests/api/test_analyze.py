@@ -19,7 +19,8 @@ def test_opening_position(client: FlaskClient) -> None:
     assert body["best_moves"] == [1, 2, 3, 5, 6, 7, 8]
     first = body["moves"][0]  # type: ignore[index]
     assert first == {"cell": 1, "row": 0, "col": 1, "result": "draw", "score": 0, "remoteness": 7,
-                     "board": "XX..O...."}  # fmt: skip
+                     "lower": "draw", "upper": "draw", "board": "XX..O...."}  # fmt: skip
+    assert body["source"] == "table" and body["exact"] is True and body["search"] is None
 
 
 def test_misere_empty_board(client: FlaskClient) -> None:

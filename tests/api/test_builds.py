@@ -1,5 +1,6 @@
-"""Background builds seen from the API: a batch naming many large variants starts one builder, which
-works through them; a build that fails is tried again after a delay, and the 503 says why."""
+"""Background builds seen from the API: a batch naming many large variants (answered by the search
+meanwhile) starts one builder, which works through them; a build that fails is tried again after a
+delay, and the 503 of what needs the table says why."""
 
 from __future__ import annotations
 
@@ -29,15 +30,15 @@ def test_a_batch_of_eight_large_variants_starts_one_builder(tmp_path: Path) -> N
     client = create_app({"TESTING": True, "TABLES_DIR": str(tmp_path), "TABLES_AT_START": []}).test_client()
     batch = {"positions": [{"board": "." * _cells(name), "variant": name} for name in LARGE]}
     first = check_response(client.post("/analyze/batch", json=batch), "/analyze/batch", "post")
-    assert [r["type"].rsplit(":", 1)[-1] for r in first["results"]] == ["table-not-ready"] * 8
-    assert "queued for building" in first["results"][7]["detail"]
+    assert {r["source"] for r in first["results"]} == {"search"}  # the search answers meanwhile
+    assert sorted(p.stem for p in (tmp_path / "queue").glob("*.json")) == sorted(LARGE)
     most = 0
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         most = max(most, builders(tmp_path))
         again = client.post("/analyze/batch", json=batch).json
         assert again is not None
-        if all("status" in r and r["status"] == "in_progress" for r in again["results"]):
+        if {r["source"] for r in again["results"]} == {"table"}:
             break
         time.sleep(0.1)
     assert most == 1
@@ -48,12 +49,12 @@ def test_a_batch_of_eight_large_variants_starts_one_builder(tmp_path: Path) -> N
 def test_a_failed_build_waits_and_the_503_says_why(tmp_path: Path) -> None:
     (tmp_path / "2x7k3.table").mkdir()  # a directory where the table file should go: every build fails
     client = create_app({"TESTING": True, "TABLES_DIR": str(tmp_path), "TABLES_AT_START": []}).test_client()
-    request = {"board": "." * 14, "variant": "2x7k3"}
+    request = "/solve?variant=2x7k3&format=ndjson"
     deadline = time.monotonic() + 60
     body: dict[str, object] = {}
     while time.monotonic() < deadline:
-        response = client.post("/analyze", json=request)
-        body = check_response(response, "/analyze", "post")
+        response = client.get(request)
+        body = check_response(response, "/solve", "get")
         if "failed" in str(body["detail"]):
             break
         time.sleep(0.2)
@@ -62,7 +63,7 @@ def test_a_failed_build_waits_and_the_503_says_why(tmp_path: Path) -> None:
     assert "the next attempt is in" in detail and 5 <= int(str(body["retry_after"])) <= 10
     # Asking again and again starts no other builder while the delay runs.
     for _ in range(20):
-        client.post("/analyze", json=request)
+        client.get(request)
         assert builders(tmp_path) == 0
     entry = next((tmp_path / "queue").iterdir()).read_text()
     assert '"attempts": 1' in entry

@@ -8,6 +8,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.app import create_app
+from service.schemas import BOARD_MAX
 from tests.api.contract import check_response
 
 
@@ -34,7 +35,7 @@ def test_a_body_that_is_not_json_is_415(client: FlaskClient) -> None:
     [
         ({}, {"board"}),
         ({"board": 7}, {"board"}),
-        ({"board": "X" * 65}, {"board"}),
+        ({"board": "X" * (BOARD_MAX + 1)}, {"board"}),
         ({"board": ".........", "to_move": "Z"}, {"to_move"}),
         ({"board": ".........", "colour": "X"}, {"colour"}),
         ({"board": 1, "to_move": 2, "variant": 3}, {"board", "to_move", "variant"}),

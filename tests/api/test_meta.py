@@ -22,8 +22,9 @@ def test_variants_come_from_the_registry(client: FlaskClient) -> None:
     assert misere == {"name": "misere", "rules": VARIANTS["misere"].rules, "rows": 3, "cols": 3, "k": 3,
                       "misere": True, "torus": False, "cells": 9,
                       "depth": {"min": 1, "max": 8, "default": 3}}  # fmt: skip
-    assert body["naming"] == NAMING and MAX_CELLS == 22
-    assert body["limits"] == {"min_side": 2, "max_cells": MAX_CELLS, "min_k": 3}
+    assert body["naming"] == NAMING and MAX_CELLS == 64
+    limits = {"min_side": 2, "max_side": 8, "max_cells": MAX_CELLS, "max_table_cells": 22, "min_k": 3}
+    assert body["limits"] == limits
 
 
 def test_health_and_readiness(client: FlaskClient) -> None:

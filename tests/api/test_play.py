@@ -12,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.app import create_app
+from service.engine import TableStore, get_variant
 from service.engine.policies import POLICIES
+from service.schemas import MAX_BUDGET_MS
 from tests.api.contract import SPEC, check_response, resolve
 from tests.reference import all_reachable, children, game_over, has_line, minimax, move_values, opponent
 
@@ -123,7 +125,7 @@ def test_review_agrees_with_the_reference(app: Flask, game: tuple[list[int], str
     body = post(app.test_client(), "/review", {"moves": moves, "variant": variant, "first": first})
     board, mover = "." * 9, first
     counts: dict[str, dict[str, int]] = {
-        s: dict.fromkeys(("best", "slower", "mistake", "blunder"), 0) for s in "XO"
+        s: dict.fromkeys(("best", "slower", "mistake", "blunder", "unknown"), 0) for s in "XO"
     }
     for ply, cell in zip(body["plies"], moves, strict=True):
         assert ply["player"] == mover and ply["cell"] == cell
@@ -246,17 +248,66 @@ def test_spec_examples_are_real_answers(
     client: FlaskClient, path: str, example: str | None, tmp_path: Path
 ) -> None:
     request, response = example_pair(path, example)
-    if path == "/analyze/batch":  # its example shows an item whose table is not built
+    if path == "/analyze/batch":  # its example shows a search's answer: a fresh directory, no proofs kept
         config = {"TESTING": True, "TABLES_DIR": str(tmp_path), "TABLES_AT_START": []}
         client = create_app(config).test_client()
-    assert post(client, path, request) == response
+    assert without_search_counts(post(client, path, request)) == without_search_counts(response)
 
 
-def test_analyze_example_is_a_real_answer(client: FlaskClient) -> None:
+def without_search_counts(payload: Any) -> Any:
+    """The payload with what varies from run to run left out: a search's nodes, time and depth."""
+    if isinstance(payload, list):
+        return [without_search_counts(item) for item in payload]
+    if not isinstance(payload, dict):
+        return payload
+    out = {k: without_search_counts(v) for k, v in payload.items()}
+    if isinstance(out.get("search"), dict):
+        out["search"] = {"budget_ms": out["search"]["budget_ms"]}
+    return out
+
+
+@pytest.mark.parametrize(
+    ("request_name", "answer_name"),
+    [
+        ("opening", "OpeningAnalysis"),
+        ("fourByFour", "FourByFourAnalysis"),
+        ("fiveByFive", "FiveByFiveSearch"),
+    ],
+)
+def test_analyze_examples_are_real_answers(request_name: str, answer_name: str, tmp_path: Path) -> None:
     operation = SPEC["paths"]["/analyze"]["post"]
-    request = operation["requestBody"]["content"]["application/json"]["examples"]["opening"]["value"]
-    expected = resolve(SPEC["components"]["examples"]["OpeningAnalysis"])["value"]
-    assert post(client, "/analyze", request) == expected
+    request = operation["requestBody"]["content"]["application/json"]["examples"][request_name]["value"]
+    expected = resolve(SPEC["components"]["examples"][answer_name])["value"]
+    config = {"TESTING": True, "TABLES_DIR": str(tmp_path), "TABLES_AT_START": ["4x4k4"]}
+    if request.get("variant") == "4x4k4":
+        TableStore(tmp_path).get(get_variant("4x4k4"))
+    client = create_app(config).test_client()
+    assert without_search_counts(post(client, "/analyze", request)) == without_search_counts(expected)
+
+
+def test_the_budget_example_claims_only_what_is_true(client: FlaskClient) -> None:
+    """The 5 ms example cannot be replayed to the node, but every result and remoteness it calls proven
+    must be what a search without a budget proves."""
+    operation = SPEC["paths"]["/analyze"]["post"]
+    request = operation["requestBody"]["content"]["application/json"]["examples"]["fiveByFiveBudget"]["value"]
+    shown = resolve(SPEC["components"]["examples"]["FiveByFiveUnknown"])["value"]
+    exact = post(client, "/analyze", {**request, "budget_ms": MAX_BUDGET_MS, "source": "search"})
+    assert exact["exact"] is True and shown["exact"] is False
+    truth = {m["cell"]: m for m in exact["moves"]}
+    kinds = set()
+    for move in shown["moves"]:
+        real = truth[move["cell"]]
+        order = ("loss", "draw", "win")
+        assert order.index(move["lower"]) <= order.index(real["result"]) <= order.index(move["upper"])
+        if move["result"] != "unknown":
+            assert move["result"] == real["result"]
+        if move["remoteness"] is not None:
+            assert move["remoteness"] == real["remoteness"]
+        kinds.add((move["result"], move["remoteness"] is None, move["lower"], move["upper"]))
+    # it shows each kind of knowledge: proven and finished, a result without its remoteness, a bound
+    assert {k[0] for k in kinds} >= {"win", "unknown"} and any(
+        k[0] == "unknown" and k[2] == "draw" for k in kinds
+    )
 
 
 def test_policies_are_listed_from_the_registry(client: FlaskClient) -> None:

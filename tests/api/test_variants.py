@@ -78,7 +78,8 @@ def test_the_main_line_says_how_the_game_ends(client: FlaskClient) -> None:
     [
         ("X.../.O../....", "4x4k4", "wrong_shape"),
         ("X........", "4x4k4", "wrong_length"),
-        ("X...O....", "5x5k3", "unknown_variant"),
+        ("X...O....", "9x9k3", "unknown_variant"),
+        ("X...O....", "2x12k3", "unknown_variant"),
         ("X...O....", "3x3k3-misere-torus", "unknown_variant"),
         ("X...O....", "3x3k4", "unknown_variant"),
     ],
@@ -113,7 +114,11 @@ def test_a_large_table_not_built_is_reported_not_built(tmp_path: Path) -> None:
     assert (
         body["table"] == {"ready": False, "positions": None, "bytes": 4096 + ranked_entries(14)}
         and body["empty_board"] is None
+        and body["source"] == "search"
     )
+    beyond = check_response(client.get("/variants/7x7k5"), "/variants/{name}", "get")
+    assert beyond["table"] is None and beyond["source"] == "search" and beyond["cells"] == 49
+    assert check_response(client.get("/variants/3x4k3"), "/variants/{name}", "get")["source"] == "table"
 
 
 def test_the_table_file_is_the_documented_layout(client: FlaskClient) -> None:
@@ -136,25 +141,30 @@ def test_the_table_file_is_the_documented_layout(client: FlaskClient) -> None:
     assert part.status_code == 206 and part.data == b"SANMOKU TABLE\n"
 
 
-def test_a_large_table_being_built_answers_503_then_the_answer(tmp_path: Path) -> None:
-    """The first request starts one background build and gets 503 with Retry-After; once the file is
-    on disk the same request is answered."""
+def test_a_table_being_built_is_answered_by_the_search_then_by_the_table(tmp_path: Path) -> None:
+    """The first request queues the background build and is answered by the search meanwhile (the same
+    values); its solve table answers 503 with Retry-After until the file is on disk, then the table
+    answers both."""
     config = {"TESTING": True, "TABLES_DIR": str(tmp_path), "TABLES_AT_START": []}
     client = create_app(config).test_client()
     request = {"board": "XO.X/.OX./O.XO/....", "variant": "4x4k4"}
-    first = client.post("/analyze", json=request)
-    body = check_response(first, "/analyze", "post")
-    assert first.status_code == 503 and body["type"].endswith("table-not-ready")
-    assert int(first.headers["Retry-After"]) == body["retry_after"] >= 1
+    first = check_response(client.post("/analyze", json=request), "/analyze", "post")
+    assert first["source"] == "search" and first["exact"] and first["remoteness"] == 8
+    waiting = client.get("/solve?variant=4x4k4&format=ndjson")
+    body = check_response(waiting, "/solve", "get")
+    assert waiting.status_code == 503 and body["type"].endswith("table-not-ready")
+    assert int(waiting.headers["Retry-After"]) == body["retry_after"] >= 1
     deadline = time.monotonic() + 60
     answer = first
-    while answer.status_code == 503 and time.monotonic() < deadline:
+    while answer["source"] != "table" and time.monotonic() < deadline:
         time.sleep(0.2)
-        answer = client.post("/analyze", json=request)
-    assert answer.status_code == 200 and answer.json is not None and answer.json["remoteness"] == 8
-    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file() and not p.name.endswith(".lock")) == [
-        "4x4k4.table"
-    ]
+        answer = check_response(client.post("/analyze", json=request), "/analyze", "post")
+    assert answer["source"] == "table" and answer["remoteness"] == 8
+    strip = ("source", "search")
+    assert {k: v for k, v in answer.items() if k not in strip} == {
+        k: v for k, v in first.items() if k not in strip
+    }
+    assert sorted(p.name for p in tmp_path.glob("*.table")) == ["4x4k4.table"]
     assert not any((tmp_path / "queue").iterdir())  # the builder took the table off its queue
 
 
