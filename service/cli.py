@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import table_commands
+from . import proven_commands, table_commands
 from .engine import EngineError, Position, Table, TableStore, get_variant
 from .engine.analyst import Analyst, EnginePool, Request
 from .engine.proven import ProvenStore
@@ -157,6 +157,7 @@ def parser() -> argparse.ArgumentParser:
     solve_cmd.set_defaults(run=solve)
 
     table_commands.add_parser(commands)
+    proven_commands.add_parsers(commands)
     return main
 
 
