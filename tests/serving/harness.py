@@ -96,15 +96,22 @@ def gunicorn_command(app: str = APP) -> list[str]:
 
 
 def start_gunicorn(
-    workdir: Path, workers: int, app: str = APP, command: list[str] | None = None, port: int | None = None
+    workdir: Path,
+    workers: int,
+    app: str = APP,
+    command: list[str] | None = None,
+    port: int | None = None,
+    settings: dict[str, str] | None = None,
 ) -> Server:
-    """On `port` when given (a backend restarted where nginx expects it), else on a free one."""
+    """On `port` when given (a backend restarted where nginx expects it), else on a free one;
+    `settings` are more environment variables (SANMOKU_* app settings)."""
     port = port or free_port()
     metrics = workdir / f"metrics-{port}"
     env = {
         "SANMOKU_BIND": f"{HOST}:{port}",
         "WEB_CONCURRENCY": str(workers),
         "PROMETHEUS_MULTIPROC_DIR": str(metrics),
+        **(settings or {}),
     }
     return spawn(command or gunicorn_command(app), workdir, f"gunicorn-{port}", env, port)
 

@@ -1,0 +1,99 @@
+"""The search against the tables on every variant a table holds up to 16 cells (square, rectangular,
+torus, misère; 220 of them): the value and remoteness of 10,000 positions each (every reachable one on
+the smaller boards), drawn uniformly from the table itself. Run in two worker processes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from service.engine import Variant, get_variant, solve, supported_variants
+from service.engine.layout import layout_of
+from service.engine.search import Board
+from service.engine.search._core import ffi
+from service.engine.search.native import (
+    GOAL_SCORE,
+    SCORE_MAX,
+    SCORE_MIN,
+    Game,
+    Limits,
+    TranspositionTable,
+    prove,
+)
+from service.engine.values import DECODED
+from tests.search.test_tables import score_of
+
+VARIANTS = supported_variants(16)
+SAMPLE = 10_000
+
+
+def masks_of(
+    cells: int, ranks: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]:
+    """The first and the second player's cells at each rank (the layout read backwards)."""
+    layout = layout_of(cells)
+    blocks = layout.blocks()
+    starts = np.array([b.offset for b in blocks], dtype=np.int64)
+    which = np.searchsorted(starts, ranks, side="right") - 1
+    first = np.zeros(len(ranks), dtype=np.uint32)
+    second = np.zeros(len(ranks), dtype=np.uint32)
+    for number in np.unique(which):
+        block, here = blocks[number], which == number
+        row, col = np.divmod(ranks[here] - block.offset, block.cols)
+        lead = layout.lead.groups[block.lead_group][row]
+        trail = layout.trail.groups[block.trail_group][col]
+        first[here] = layout.lead.first[lead] | layout.trail.first[trail]
+        second[here] = layout.lead.second[lead] | layout.trail.second[trail]
+    return first, second
+
+
+def disagreements(name: str) -> list[str]:
+    variant = get_variant(name)
+    values = solve(variant)
+    reachable = np.flatnonzero(values)
+    rng = np.random.default_rng(variant.cells)
+    ranks = reachable if len(reachable) <= SAMPLE else rng.choice(reachable, SAMPLE, replace=False)
+    first, second = masks_of(variant.cells, ranks)
+    board = Board.of(variant)
+    game, table = Game(board), TranspositionTable(16)
+    limits = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
+    found = []
+    for rank, x, o in zip(ranks.tolist(), first.tolist(), second.tolist(), strict=True):
+        value = DECODED[int(values[rank])]
+        assert value is not None
+        marks = (x | o).bit_count()
+        mine, theirs = (x, o) if x.bit_count() == o.bit_count() else (o, x)
+        if board.is_over(mine, theirs):
+            continue  # a finished game: nothing to search (the rules tests cover it)
+        outcome = prove(game, table, mine, theirs, GOAL_SCORE, limits, SCORE_MIN, SCORE_MAX)
+        want = score_of(value, marks, variant.cells)
+        if not outcome.lower == outcome.upper == want:
+            found.append(f"{name} rank {rank}: search [{outcome.lower}, {outcome.upper}], table {want}")
+    return [f"{name}: {len(ranks)} positions", *found[:10]]
+
+
+@pytest.fixture(scope="module")
+def comparisons() -> Iterator[dict[str, Future[list[str]]]]:
+    pool = ProcessPoolExecutor(max_workers=2)
+    ordered = sorted(VARIANTS, key=lambda v: -v.cells)  # slowest first: the two workers finish together
+    yield {v.long_name: pool.submit(disagreements, v.long_name) for v in ordered}
+    pool.shutdown(cancel_futures=True)
+
+
+def test_every_variant_up_to_16_cells_is_compared() -> None:
+    assert len(VARIANTS) == 220 and {v.cells for v in VARIANTS} == set(range(6, 17)) - {7, 11, 13}
+    assert sum(v.torus for v in VARIANTS) == sum(v.misere for v in VARIANTS) == 110
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.long_name)
+def test_the_search_agrees_with_the_table(
+    comparisons: dict[str, Future[list[str]]], variant: Variant
+) -> None:
+    summary, *problems = comparisons[variant.long_name].result(timeout=900)
+    assert problems == []
+    counted = int(summary.split(": ")[1].split()[0])
+    assert counted == SAMPLE or variant.cells <= 12

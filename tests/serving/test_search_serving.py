@@ -1,0 +1,110 @@
+"""The search under gunicorn's gevent workers: proofs shared by every worker and kept across a restart,
+a worker that keeps answering while searches run on its real threads, and a search slot cap that
+answers 503 rather than letting requests pile up."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from tests.serving import harness
+
+PROVEN = {"board": "XO.X./.OX../O..../...../.....", "variant": "5x5k4"}  # proven in tens of milliseconds
+HARD = {"board": "." * 49, "variant": "7x7k5", "budget_ms": 1000}  # not proven in a second
+
+
+def settings(tables: Path, **more: str) -> dict[str, str]:
+    return {"SANMOKU_TABLES_DIR": str(tables), "SANMOKU_TABLES_AT_START": "[]", **more}
+
+
+def analyze(
+    server: harness.Server, payload: dict[str, Any], timeout: float = 15
+) -> tuple[int, dict[str, Any]]:
+    request = urllib.request.Request(
+        server.url + "/analyze", json.dumps(payload).encode(), {"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def answering_workers(server: harness.Server) -> set[int]:
+    """The processes that answered /analyze, from the JSON access lines."""
+    lines = (json.loads(line) for line in server.stdout.read_text().splitlines() if line.startswith("{"))
+    return {line["pid"] for line in lines if line.get("path") == "/analyze"}
+
+
+def test_a_proof_is_shared_by_the_workers_and_kept_across_a_restart(tmp_path: Path) -> None:
+    tables = tmp_path / "tables"
+    server = harness.start_gunicorn(tmp_path, workers=2, settings=settings(tables))
+    try:
+        harness.wait_ready(server)
+        status, first = analyze(server, PROVEN)
+        assert status == 200 and first["source"] == "search" and first["exact"]
+        for _ in range(200):  # until both workers have answered: each finds the other's proof
+            status, again = analyze(server, PROVEN)
+            assert again["source"] == "cache" and again["search"] is None
+            assert {k: again[k] for k in ("moves", "result", "remoteness")} == {
+                k: first[k] for k in ("moves", "result", "remoteness")
+            }
+            if len(answering_workers(server)) == 2:
+                break
+        assert len(answering_workers(server)) == 2
+    finally:
+        server.stop()
+    restarted = harness.start_gunicorn(tmp_path, workers=1, settings=settings(tables))
+    try:
+        harness.wait_ready(restarted)
+        status, after = analyze(restarted, PROVEN)
+        assert status == 200 and after["source"] == "cache" and after["exact"]
+    finally:
+        restarted.stop()
+
+
+def test_a_worker_answers_while_two_searches_run(tmp_path: Path) -> None:
+    server = harness.start_gunicorn(tmp_path, workers=1, settings=settings(tmp_path / "tables"))
+    try:
+        harness.wait_ready(server)
+        url = server.url + "/analyze?board=X...O....&variant=normal"
+        with ThreadPoolExecutor(2) as pool:
+            searches = [pool.submit(analyze, server, HARD) for _ in range(2)]
+            time.sleep(0.1)  # both under way
+            latencies = []
+            while not all(s.done() for s in searches):
+                started = time.perf_counter()
+                with urllib.request.urlopen(url, timeout=5) as response:
+                    assert response.status == 200
+                latencies.append(time.perf_counter() - started)
+            answers = [s.result() for s in searches]
+        assert [status for status, _ in answers] == [200, 200]
+        assert all(a["source"] == "search" and a["search"]["time_ms"] >= 500 for _, a in answers)
+        assert len(latencies) >= 20 and max(latencies) < 0.25, statistics.quantiles(latencies, n=100)[-1]
+    finally:
+        server.stop()
+
+
+def test_searches_beyond_the_slots_wait_then_answer_503(tmp_path: Path) -> None:
+    server = harness.start_gunicorn(
+        tmp_path, workers=1, settings=settings(tmp_path / "tables", SANMOKU_SEARCH_SLOTS="1")
+    )
+    try:
+        harness.wait_ready(server)
+        with ThreadPoolExecutor(1) as pool:
+            first = pool.submit(analyze, server, HARD)  # holds the only slot for a second
+            time.sleep(0.2)
+            started = time.perf_counter()
+            status, busy = analyze(server, {**HARD, "budget_ms": 300})  # waits its budget for the slot
+            waited = time.perf_counter() - started
+            assert first.result()[0] == 200
+        assert status == 503 and busy["type"].endswith("search-busy") and busy["retry_after"] == 1
+        assert 0.25 <= waited < 0.8
+    finally:
+        server.stop()
