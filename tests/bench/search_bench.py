@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search._core import ffi
 from service.engine.search.native import GOAL_RESULT, SCORE_MAX, SCORE_MIN, Limits, prove
+from service.schemas import DEFAULT_BUDGET_MS
 
-DEFAULT_BUDGET = 1.0  # seconds: the service's default budget_ms (issue 17)
+DEFAULT_BUDGET = DEFAULT_BUDGET_MS / 1000  # seconds: the service's default budget
 
 
 @dataclass
