@@ -91,7 +91,8 @@ def verdict(payload: dict[str, Any]) -> list[str]:
     if payload["status"] != "in_progress":
         outcome = "draw" if payload["winner"] is None else f"{payload['winner']} has won"
         return [f"game over: {outcome}"]
-    where = f"{side} to move ({payload['variant']}, from the {payload['source']})"
+    source = "" if payload["source"] == "table" else f", from the {payload['source']}"
+    where = f"{side} to move ({payload['variant']}{source})"
     if payload["result"] == "unknown":
         bounds = f"between a {payload['lower']} and a {payload['upper']} for {side}"
         return [f"{where}: not proven within the budget, {bounds}", f"best guess: {payload['best_move']}"]

@@ -26,6 +26,7 @@ from service.engine import (
     review_game,
 )
 from service.engine.review import judge
+from service.engine.values import Known
 from tests.engine.boards import TABLES
 from tests.reference import minimax, move_values, opponent
 
@@ -68,7 +69,22 @@ def boards_of(variant: str, first: str, cells: list[int]) -> list[str]:
     ],
 )
 def test_verdicts(before: tuple[int, int], played: tuple[int, int], verdict: Verdict) -> None:
-    assert judge(Value(*before), Value(*played)) is verdict
+    assert judge(Known.exactly(Value(*before)), Known.exactly(Value(*played))) is verdict
+
+
+@pytest.mark.parametrize(
+    ("before", "played", "verdict"),
+    [
+        (Known(1, 1, None), Known(1, 1, 5), Verdict.UNKNOWN),  # the same result: best or slower?
+        (Known(0, 1), Known(-1, -1, 4), Verdict.MISTAKE),  # at least a draw given away for a loss
+        (Known(1, 1, 3), Known(-1, -1, 2), Verdict.BLUNDER),
+        (Known(1, 1, 3), Known(-1, 0), Verdict.MISTAKE),  # at least a mistake; maybe a blunder
+        (Known(0, 0, 8), Known(-1, 1), Verdict.UNKNOWN),
+        (Known(-1, 1), Known(0, 0, 7), Verdict.UNKNOWN),
+    ],
+)
+def test_verdicts_from_what_a_search_proved(before: Known, played: Known, verdict: Verdict) -> None:
+    assert judge(before, played) is verdict
 
 
 @settings(max_examples=300, deadline=None)
@@ -81,7 +97,7 @@ def test_every_ply_agrees_with_the_reference(game: tuple[str, str, list[int]]) -
     for ply, (entry, cell) in enumerate(zip(review.plies, cells, strict=True), 1):
         before, played = minimax(board, mover, misere), move_values(board, mover, misere)[cell]
         assert (entry.ply, entry.player, entry.cell) == (ply, mover, cell)
-        assert (tuple(entry.before), tuple(entry.played)) == (before, played)
+        assert (entry.before, entry.played) == (Known.exactly(Value(*before)), Known.exactly(Value(*played)))
         best = tuple(sorted(c for c, v in move_values(board, mover, misere).items() if v == before))
         assert entry.best_moves == best
         drop = before[0] - played[0]
@@ -116,15 +132,15 @@ def test_a_game_with_every_verdict() -> None:
     review = review_game(SOLVERS["normal"], [0, 3, 1, 4, 6, 5])
     assert [p.verdict.value for p in review.plies] == ["best", "mistake", "best", "slower", "blunder", "best"]
     blunder = review.plies[4]
-    assert (blunder.player, blunder.best_moves, tuple(blunder.before), tuple(blunder.played)) == (
+    assert (blunder.player, blunder.best_moves, blunder.before.value, blunder.played.value) == (
         "X",
         (2,),
-        (1, 1),
-        (-1, 2),
+        Value(1, 1),
+        Value(-1, 2),
     )
     assert review.status is Status.O_WON
-    assert astuple(review.summary("X")) == ("X", 2, 0, 0, 1)
-    assert astuple(review.summary("O")) == ("O", 1, 1, 1, 0)
+    assert astuple(review.summary("X")) == ("X", 2, 0, 0, 1, 0)
+    assert astuple(review.summary("O")) == ("O", 1, 1, 1, 0, 0)
 
 
 @pytest.mark.parametrize("variant", ["normal", "misere"])
