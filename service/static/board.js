@@ -153,9 +153,13 @@ function overlayValues() {
 }
 
 // 3 for the fastest win or the slowest loss among the moves with that result, down to 1 for the slowest
-// win or the fastest loss; draws are all alike.
+// win or the fastest loss; draws are all alike, and so are moves whose remoteness is not proven.
 function strength(move, analysis) {
-  const alike = analysis.moves.filter((other) => other.result === move.result).map((m) => m.remoteness);
+  const proven = (m) => m.remoteness !== null && m.remoteness !== undefined;
+  if (!proven(move)) {
+    return 2;
+  }
+  const alike = analysis.moves.filter((m) => m.result === move.result && proven(m)).map((m) => m.remoteness);
   const [low, high] = [Math.min(...alike), Math.max(...alike)];
   if (move.result === "draw" || low === high) {
     return 3;
@@ -184,7 +188,8 @@ function renderCell(button, { marks, editing, values, playable, line, plan }) {
   button.dataset.mark = mark;
   button.classList.toggle("line", line.has(cell));
   setData(button, "result", showValue ? move.result : undefined);
-  setData(button, "remoteness", showValue ? String(move.remoteness) : undefined);
+  const remoteness = showValue && move.remoteness !== null ? String(move.remoteness) : undefined;
+  setData(button, "remoteness", remoteness);
   setData(button, "strength", showValue ? String(move.strength) : undefined);
   setData(button, "best", best ? "true" : undefined);
   setData(button, "plan", planned ? String(planned.number) : undefined);

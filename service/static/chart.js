@@ -23,8 +23,10 @@ function heightOf(score, left, cells) {
 }
 
 // After a ply, from the first player's side (the API gives it from the side that played).
+// A value the search did not prove sits in the middle, as a draw would.
 function height({ player, played }, first, cells) {
-  return heightOf(played.score * (player === first ? 1 : -1), played.remoteness - 1, cells);
+  const score = played.score ?? 0;
+  return heightOf(score * (player === first ? 1 : -1), (played.remoteness ?? cells) - 1, cells);
 }
 
 export function renderChart() {
@@ -45,7 +47,8 @@ export function renderChart() {
     "aria-label": `Value after each of the ${plies.length} moves, from ${first}'s side; the move list gives the same.`,
   });
   chart.append(...axes(first, y));
-  const points = [[x(0), y(heightOf(plies[0].before.score, plies[0].before.remoteness, cells))]];
+  const start = plies[0].before;
+  const points = [[x(0), y(heightOf(start.score ?? 0, start.remoteness ?? cells, cells))]];
   plies.forEach((ply) => points.push([x(ply.ply), y(height(ply, first, cells))]));
   chart.append(svg("polyline", { class: "chart-line", points: points.map((p) => p.join(",")).join(" ") }));
   chart.append(

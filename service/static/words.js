@@ -2,13 +2,32 @@
 
 import { other } from "./game.js";
 
+// What the search proved of a value it did not settle: "at least a draw", "at most a draw", "not proven".
+function boundWords({ lower, upper }) {
+  if (lower === "draw") {
+    return "at least a draw (not proven)";
+  }
+  if (upper === "draw") {
+    return "at most a draw (not proven)";
+  }
+  return "not proven";
+}
+
+// " in 7", or nothing while the search has not proven how far the end is.
+function inPlies(remoteness) {
+  return remoteness === null || remoteness === undefined ? "" : ` in ${remoteness}`;
+}
+
 // A value from the mover's point of view; the remoteness counts the move itself.
-export function valueWords({ result, remoteness }) {
+export function valueWords({ result, remoteness, lower, upper }) {
+  if (result === "unknown") {
+    return boundWords({ lower, upper });
+  }
   if (result === "win") {
-    return `wins in ${remoteness}`;
+    return `wins${inPlies(remoteness)}`;
   }
   if (result === "loss") {
-    return `loses in ${remoteness}`;
+    return `loses${inPlies(remoteness)}`;
   }
   return "draws";
 }
@@ -30,11 +49,14 @@ export function statusWords(status) {
 export function verdictWords(analysis) {
   const mover = analysis.to_move;
   const prefix = `${mover} to move: `;
+  if (analysis.result === "unknown") {
+    return `${prefix}${boundWords(analysis)}: the search did not settle it within its time`;
+  }
   if (analysis.result === "win") {
-    return `${prefix}${mover} wins in ${analysis.remoteness} with perfect play`;
+    return `${prefix}${mover} wins${inPlies(analysis.remoteness)} with perfect play`;
   }
   if (analysis.result === "loss") {
-    return `${prefix}${other(mover)} wins in ${analysis.remoteness} with perfect play`;
+    return `${prefix}${other(mover)} wins${inPlies(analysis.remoteness)} with perfect play`;
   }
   return `${prefix}draw with perfect play`;
 }

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from service.engine import get_variant
+
 from .ui import api_get, api_problem, click_cell, key_to_cell, open_link, press_cell, state, wait_idle
 
 if TYPE_CHECKING:
@@ -21,16 +23,17 @@ def free_cells(board: str) -> list[int]:
     return [cell for cell, mark in enumerate(board) if mark == "."]
 
 
-# Normal and 4x4k4 are draws, 4x4k3 a first-player win, misère a draw: the human can win none of them.
+# Normal, 4x4k4 and 5x5k4 (a board with no table: the search answers) are draws, 4x4k3 a first-player
+# win, misère a draw: the human can win none of them.
 @pytest.mark.parametrize(
-    ("variant", "human"), [("normal", "X"), ("misere", "O"), ("4x4k4", "X"), ("4x4k3", "O")]
+    ("variant", "human"), [("normal", "X"), ("misere", "O"), ("4x4k4", "X"), ("4x4k3", "O"), ("5x5k4", "X")]
 )
 def test_a_game_against_perfect_never_ends_in_a_human_win(page: Page, variant: str, human: str) -> None:
     open_link(page, f"variant={variant}")
     page.select_option("#human-side", human)
     wait_idle(page)
     assert page.input_value("#policy") == "perfect"
-    cols = 4 if variant.startswith("4x4") else 3
+    cols = get_variant(variant).cols
     assert page.locator("#board .cell").count() == cols * cols
     board_top = page.locator("#board").bounding_box()
     rng = random.Random(f"{variant}-{human}")
