@@ -70,11 +70,15 @@ def test_dockerfile_serves_as_a_user_on_all_interfaces() -> None:
     assert users and users[-1] not in {"root", "0"}
     assert 'CMD ["sanmoku", "serve"]' in DOCKERFILE
     assert "SANMOKU_BIND=0.0.0.0:8000" in DOCKERFILE
-    assert "RUN pip install ." in DOCKERFILE
+    # the search core is compiled into a wheel in a build stage; the image installs the wheel, no compiler
+    assert "RUN pip wheel . --no-deps --wheel-dir /wheels" in DOCKERFILE
+    assert "RUN pip install /wheels/sanmoku-*.whl" in DOCKERFILE
+    final = DOCKERFILE.split("\nFROM python:3.11-slim\n", 1)[1]
+    assert "build-essential" not in final and "COPY --from=build /wheels /wheels" in final
     # the package ships the contract (service/openapi.yaml links to it): no path to set
     assert "SANMOKU_OPENAPI_PATH" not in DOCKERFILE
     assert (REPO / "service" / "openapi.yaml").resolve() == REPO / "openapi.yaml"
-    assert "COPY pyproject.toml README.md openapi.yaml ./" in DOCKERFILE
+    assert "COPY pyproject.toml README.md openapi.yaml setup.py ./" in DOCKERFILE
 
 
 def test_dockerfile_copies_only_what_exists_and_is_not_ignored() -> None:
