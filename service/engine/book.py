@@ -14,8 +14,9 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from .canonical import canonical
 from .position import Position
-from .proven import BOOK, ProvenStore, canonical
+from .proven import BOOK, ProvenStore
 from .search import Board, Budget, SearchEngine
 from .search.analysis import MoveProof
 from .values import Value

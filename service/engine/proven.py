@@ -17,13 +17,11 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Protocol
 
-from .geometry import Symmetry, geometry_of
+from .canonical import canonical, inverse
 from .position import Position
-from .variants import Variant
 
 FILE_NAME = "proven.sqlite"
 DEFAULT_MAX_BYTES = 256 * 2**20
@@ -124,7 +122,7 @@ class ProvenStore:
             ).fetchone()
         if row is None:
             return None
-        back = _inverse(symmetry)
+        back = inverse(symmetry)
         moves = (_move(back[cell], rest) for cell, rest in _records(row[0]))
         return Record(tuple(sorted(moves, key=lambda m: m.cell)), str(row[1]))
 
@@ -198,50 +196,6 @@ class ProvenStore:
         free = db.execute("PRAGMA freelist_count").fetchone()[0]
         size = db.execute("PRAGMA page_size").fetchone()[0]
         return (int(pages) - int(free)) * int(size)
-
-
-def canonical(variant: Variant, mover: int, other: int) -> tuple[Symmetry, tuple[int, int]]:
-    """The symmetry that takes the position to its canonical form, and that form's masks."""
-    best: tuple[Symmetry, tuple[int, int]] | None = None
-    for symmetry, permute in _permuters(variant):
-        key = (permute(mover), permute(other))
-        if best is None or key < best[1]:
-            best = (symmetry, key)
-    assert best is not None  # the identity is always a symmetry
-    return best
-
-
-@cache
-def _permuters(variant: Variant) -> tuple[tuple[Symmetry, _Permuter], ...]:
-    return tuple((s, _Permuter(s)) for s in geometry_of(variant).point_symmetries)
-
-
-class _Permuter:
-    """A symmetry applied to a mask a byte at a time: eight table reads, not a loop over the cells."""
-
-    def __init__(self, symmetry: Symmetry) -> None:
-        cells = len(symmetry)
-        self.tables = [
-            [
-                sum(1 << symmetry[base + bit] for bit in range(min(8, cells - base)) if value >> bit & 1)
-                for value in range(256)
-            ]
-            for base in range(0, cells, 8)
-        ]
-
-    def __call__(self, mask: int) -> int:
-        out = 0
-        for table in self.tables:
-            out |= table[mask & 255]
-            mask >>= 8
-        return out
-
-
-def _inverse(symmetry: Symmetry) -> Symmetry:
-    back = [0] * len(symmetry)
-    for cell, image in enumerate(symmetry):
-        back[image] = cell
-    return tuple(back)
 
 
 def _records(blob: bytes) -> Iterator[tuple[int, bytes]]:
