@@ -10,7 +10,7 @@ from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest
 
-from . import api, cors, meta, observability, play, security, tables, variants_api, web
+from . import api, cors, meta, observability, play, security, streams, tables, variants_api, web
 from .body_limit import ChunkedBodyLimit
 from .problems import register_problem_handlers
 
@@ -27,6 +27,9 @@ DEFAULTS: dict[str, Any] = {
     # or at start when TABLES_AT_START names them.
     "BACKGROUND_BUILD_CELLS": 16,
     "BODY_CACHE_BYTES": 32 * 1024 * 1024,  # rendered answers kept per process
+    # Whole-table /solve streams one worker runs at once; more get 503 with Retry-After (see streams.py)
+    "SOLVE_STREAMS_PER_WORKER": 4,
+    "STREAM_STALL_SECONDS": 30.0,  # a stream whose client has read nothing for this long is closed
 }
 
 
@@ -59,6 +62,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
 
     tables.init_app(app)
+    streams.init_app(app)
     register_problem_handlers(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(variants_api.bp)

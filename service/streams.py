@@ -1,0 +1,176 @@
+"""Long answers that share their worker: a cap on the streams one worker runs at once, a pause between
+pieces that lets the worker's other connections in, and a watchdog that closes a stream whose client
+has stopped reading.
+
+A gevent worker runs every connection in one thread, so a stream that renders without pausing holds
+all of them. `time.sleep(0)` is not enough of a pause there: gevent runs the greenlets that slept(0)
+again before it looks at the sockets, for 50 of them at a time, so ten streams taking turns kept a
+short request waiting for hundreds of milliseconds (p99 0.4 to 0.6 s, with pieces of 512 rows) where
+`gevent.idle()` (run when the loop has nothing else to do) kept it at 11 to 24 ms; a 0.5 ms timer
+gave about 90 ms (tests/bench/stream_bench.py; README, Performance).
+
+gunicorn's gevent worker has no write deadline: a client that stops reading holds its stream, and what
+the stream holds, for ever. Each piece records when it was handed to the server; the watchdog (one
+thread, or greenlet, per process, only while streams run) shuts down the socket of a stream whose
+piece has not been taken for STREAM_STALL_SECONDS, which fails the server's write (a broken pipe, which
+gunicorn closes quietly) and closes the stream.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from flask import Flask, current_app
+
+EXTENSION = "sanmoku.streams"
+RETRY_AFTER = 10  # seconds a refused stream is told to wait: a table streams for tens of seconds
+
+log = logging.getLogger(__name__)
+
+try:  # the workers are gevent's (gunicorn_conf.py); tests and other servers run threads
+    import gevent  # type: ignore[import-untyped]
+    from gevent import monkey
+except ImportError:  # pragma: no cover: gevent comes with gunicorn[gevent]
+    gevent = monkey = None
+
+
+def pause() -> None:
+    """Let the process's other connections run before the next piece is rendered: under gevent, wait
+    until its loop has nothing else to do (short requests first, streams in the time left over)."""
+    if monkey is not None and monkey.is_module_patched("socket"):
+        gevent.idle()
+    else:
+        time.sleep(0)
+
+
+def paced(pieces: Iterator[bytes]) -> Iterator[bytes]:
+    for piece in pieces:
+        yield piece
+        pause()
+
+
+class Stream:
+    """The WSGI body of one streamed answer: it holds a slot of its worker until the server closes it
+    (or it ends), and tells the watchdog since when the server has been writing its last piece."""
+
+    def __init__(self, pieces: Iterator[bytes], streams: Streams, environ: Mapping[str, Any]) -> None:
+        self._pieces = pieces
+        self._streams = streams
+        # gunicorn's workers and werkzeug's server both hand the connection to the app
+        self.connection: socket.socket | None = environ.get("gunicorn.socket") or environ.get(
+            "werkzeug.socket"
+        )
+        query = environ.get("QUERY_STRING", "")
+        self.label = f"{environ.get('PATH_INFO', '')}{'?' if query else ''}{query}"
+        self.client = environ.get("REMOTE_ADDR", "?")
+        self.handed_at: float | None = None  # when the piece being written was handed to the server
+        self.aborted = False
+        self._closed = False
+
+    def __iter__(self) -> Stream:
+        return self
+
+    def __next__(self) -> bytes:
+        self.handed_at = None  # the server took the last piece: it asks for the next
+        try:
+            piece = next(self._pieces)
+        except StopIteration:
+            self.close()  # the slot is free as soon as the last piece is out
+            raise
+        self.handed_at = time.monotonic()
+        return piece
+
+    def close(self) -> None:
+        """Called by the server when the answer is done, cut or refused (also before the first piece);
+        the pieces' generator and what it holds (a chunk of the table, the compressor) go with it."""
+        if not self._closed:
+            self._closed = True
+            self.handed_at = None
+            close = getattr(self._pieces, "close", None)
+            if close is not None:
+                close()
+            self._streams.release(self)
+
+    def stalled_for(self, now: float) -> float:
+        handed = self.handed_at
+        return 0.0 if handed is None else now - handed
+
+    def abort(self) -> None:
+        """Fail the server's pending write by shutting the socket down: the write raises a broken pipe,
+        which the server takes as a client gone, and it closes the stream. (Closing the socket from
+        here instead would leave the write waiting on a closed descriptor.)"""
+        self.aborted = True
+        if self.connection is not None:
+            with contextlib.suppress(OSError):  # the client went away meanwhile
+                self.connection.shutdown(socket.SHUT_RDWR)
+
+
+class Streams:
+    """The streams of one process: at most `limit` at once, each closed once stalled `stall_seconds`."""
+
+    def __init__(self, limit: int, stall_seconds: float) -> None:
+        self.limit = limit
+        self.stall_seconds = stall_seconds
+        self._open: set[Stream] = set()
+        self._lock = threading.Lock()
+        self._watching = False
+
+    def open(self, pieces: Iterator[bytes], environ: Mapping[str, Any]) -> Stream | None:
+        """A stream of `pieces`, or None when this process already runs `limit` of them."""
+        with self._lock:
+            if len(self._open) >= self.limit:
+                return None
+            stream = Stream(pieces, self, environ)
+            self._open.add(stream)
+            start = not self._watching and stream.connection is not None
+            self._watching = self._watching or start
+        if start:
+            threading.Thread(target=self._watch, name="stream-watchdog", daemon=True).start()
+        return stream
+
+    def release(self, stream: Stream) -> None:
+        with self._lock:
+            self._open.discard(stream)
+
+    def running(self) -> int:
+        with self._lock:
+            return len(self._open)
+
+    def _watch(self) -> None:
+        """Every quarter of the allowed stall (at most a second), abort the streams stalled longer;
+        it ends when no stream is left, and the next stream starts another."""
+        interval = min(1.0, self.stall_seconds / 4)
+        while True:
+            time.sleep(interval)
+            now = time.monotonic()
+            with self._lock:
+                if not self._open:
+                    self._watching = False
+                    return
+                stalled = [s for s in self._open if not s.aborted and s.stalled_for(now) > self.stall_seconds]
+            for stream in stalled:
+                log.warning(
+                    "closing the stream of %s to %s: its client has read nothing for %.0f s "
+                    "(STREAM_STALL_SECONDS)",
+                    stream.label,
+                    stream.client,
+                    stream.stalled_for(now),
+                )
+                stream.abort()
+
+
+def init_app(app: Flask) -> None:
+    app.extensions[EXTENSION] = Streams(
+        app.config["SOLVE_STREAMS_PER_WORKER"], app.config["STREAM_STALL_SECONDS"]
+    )
+
+
+def get_streams() -> Streams:
+    streams: Streams = current_app.extensions[EXTENSION]
+    return streams
