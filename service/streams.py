@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import socket
 import threading
 import time
@@ -102,13 +103,19 @@ class Stream:
         return 0.0 if handed is None else now - handed
 
     def abort(self) -> None:
-        """Fail the server's pending write by shutting the socket down: the write raises a broken pipe,
-        which the server takes as a client gone, and it closes the stream. (Closing the socket from
-        here instead would leave the write waiting on a closed descriptor.)"""
+        """Fail the server's pending write: shut the connection down through a duplicate of its
+        descriptor. The write then fails with a broken pipe, which gunicorn takes quietly for a client
+        gone, and it closes the stream. (gevent's own shutdown or close of the socket would wake the
+        write with "file descriptor closed in another greenlet", which gunicorn logs as an error.)"""
         self.aborted = True
-        if self.connection is not None:
-            with contextlib.suppress(OSError):  # the client went away meanwhile
-                self.connection.shutdown(socket.SHUT_RDWR)
+        if self.connection is None:
+            return
+        with contextlib.suppress(OSError):  # the client went away meanwhile
+            duplicate = socket.socket(fileno=os.dup(self.connection.fileno()))
+            try:
+                duplicate.shutdown(socket.SHUT_RDWR)
+            finally:
+                duplicate.close()
 
 
 class Streams:

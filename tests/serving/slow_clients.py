@@ -139,3 +139,39 @@ def stream_readers(url: str, count: int, seconds: float, workdir: Path) -> Itera
 def streams_at_once(attempts: list[Attempt], seconds: float) -> float:
     """How many streams ran at once on average over `seconds` (the time of the answered attempts)."""
     return sum(a.seconds for a in attempts if a.status == 200) / seconds
+
+
+@contextmanager
+def never_reading(port: int, path: str, count: int) -> Iterator[list[socket.socket]]:
+    """`count` clients that ask for `path` and never read the answer; their receive buffers are small,
+    so that the server's writes block after a few hundred kilobytes."""
+    clients: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            client = socket.socket()
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            client.settimeout(10)
+            client.connect((HOST, port))
+            client.sendall(f"GET {path} HTTP/1.1\r\nHost: sanmoku\r\n\r\n".encode())
+            clients.append(client)
+        yield clients
+    finally:
+        for client in clients:
+            client.close()
+
+
+def closed_by_server(client: socket.socket, most: int = 1 << 30) -> bool:
+    """Whether the server has closed the connection: what it sent is read (at most `most` bytes, each
+    read within the socket's timeout) and the end comes."""
+    received = 0
+    try:
+        while received < most:
+            piece = client.recv(1 << 20)
+            if not piece:
+                return True
+            received += len(piece)
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+    return False
