@@ -60,9 +60,12 @@ class Stream:
     """The WSGI body of one streamed answer: it holds a slot of its worker until the server closes it
     (or it ends), and tells the watchdog since when the server has been writing its last piece."""
 
-    def __init__(self, pieces: Iterator[bytes], streams: Streams, environ: Mapping[str, Any]) -> None:
+    def __init__(
+        self, pieces: Iterator[bytes], streams: Streams, environ: Mapping[str, Any], capped: bool
+    ) -> None:
         self._pieces = pieces
         self._streams = streams
+        self.capped = capped
         # gunicorn's workers and werkzeug's server both hand the connection to the app
         self.connection: socket.socket | None = environ.get("gunicorn.socket") or environ.get(
             "werkzeug.socket"
@@ -119,35 +122,48 @@ class Stream:
 
 
 class Streams:
-    """The streams of one process: at most `limit` at once, each closed once stalled `stall_seconds`."""
+    """The streams of one process: at most `limit` capped ones at once (whole-table /solve answers),
+    and every one closed once stalled `stall_seconds` (the table file's download too)."""
 
     def __init__(self, limit: int, stall_seconds: float) -> None:
         self.limit = limit
         self.stall_seconds = stall_seconds
         self._open: set[Stream] = set()
+        self._capped = 0
         self._lock = threading.Lock()
         self._watching = False
 
-    def open(self, pieces: Iterator[bytes], environ: Mapping[str, Any]) -> Stream | None:
-        """A stream of `pieces`, or None when this process already runs `limit` of them."""
+    def open(self, pieces: Iterator[bytes], environ: Mapping[str, Any], capped: bool = True) -> Stream | None:
+        """A stream of `pieces`, or None when it is `capped` and this process already runs `limit`
+        capped ones."""
         with self._lock:
-            if len(self._open) >= self.limit:
+            if capped and self._capped >= self.limit:
                 return None
-            stream = Stream(pieces, self, environ)
+            stream = Stream(pieces, self, environ, capped)
             self._open.add(stream)
+            self._capped += capped
             start = not self._watching and stream.connection is not None
             self._watching = self._watching or start
         if start:
             threading.Thread(target=self._watch, name="stream-watchdog", daemon=True).start()
         return stream
 
+    def watched(self, pieces: Iterator[bytes], environ: Mapping[str, Any]) -> Stream:
+        """A stream of `pieces` that counts against no cap (only the watchdog looks after it)."""
+        stream = self.open(pieces, environ, capped=False)
+        assert stream is not None  # an uncapped stream is never refused
+        return stream
+
     def release(self, stream: Stream) -> None:
         with self._lock:
-            self._open.discard(stream)
+            if stream in self._open:
+                self._open.discard(stream)
+                self._capped -= stream.capped
 
     def running(self) -> int:
+        """The capped streams open now."""
         with self._lock:
-            return len(self._open)
+            return self._capped
 
     def _watch(self) -> None:
         """Every quarter of the allowed stall (at most a second), abort the streams stalled longer;
