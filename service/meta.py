@@ -59,9 +59,9 @@ def _readiness(tables: Tables, variant: Variant) -> dict[str, object]:
             return {"ready": False, "positions": None, "waiting": error.reason}
         return {"ready": False, "positions": None, "cannot_build": why or str(error)}
     entry: dict[str, object] = {"ready": True, "positions": table.positions}
-    because = tables.store.in_memory_because.get(variant)
-    if table.path is None and because:
-        entry["cannot_build"] = f"{because}: solved in memory by each worker"
+    if table.path is None:  # a small table whose file cannot be written here
+        why = tables.store.unbuildable(variant) or "its build failed"
+        entry["cannot_build"] = f"{why}: solved in memory by each worker"
     return entry
 
 

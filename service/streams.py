@@ -27,24 +27,21 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import gevent  # type: ignore[import-untyped]
 from flask import Flask, current_app
+from gevent import monkey
 
 EXTENSION = "sanmoku.streams"
 RETRY_AFTER = 10  # seconds a refused stream is told to wait: a table streams for tens of seconds
 
 log = logging.getLogger(__name__)
 
-try:  # the workers are gevent's (gunicorn_conf.py); tests and other servers run threads
-    import gevent  # type: ignore[import-untyped]
-    from gevent import monkey
-except ImportError:  # pragma: no cover: gevent comes with gunicorn[gevent]
-    gevent = monkey = None
-
 
 def pause() -> None:
-    """Let the process's other connections run before the next piece is rendered: under gevent, wait
-    until its loop has nothing else to do (short requests first, streams in the time left over)."""
-    if monkey is not None and monkey.is_module_patched("socket"):
+    """Let the process's other connections run before the next piece is rendered: under gevent's
+    workers (gunicorn_conf.py), wait until the loop has nothing else to do (short requests first,
+    streams in the time left over); under threads (tests, other servers), yield the processor."""
+    if monkey.is_module_patched("socket"):
         gevent.idle()
     else:
         time.sleep(0)

@@ -95,8 +95,7 @@ class TableStore:
         self._open: dict[Variant, Table] = {}
         self._checked: dict[Variant, float] = {}
         self._reported: dict[Variant, str] = {}  # the last problem logged for each variant's file
-        self._memory: dict[Variant, Table] = {}
-        self.in_memory_because: dict[Variant, str] = {}  # tables solved in memory, and why
+        self._memory: dict[Variant, Table] = {}  # small tables solved here: their files cannot be
         self._probed = (-RECHECK_SECONDS, "")
 
     def path(self, variant: Variant) -> Path:
@@ -163,7 +162,7 @@ class TableStore:
         """Why the variant's table cannot be built in this directory, after what is wrong with the file
         there if anything (unreadable, stale...), or None."""
         path = self.path(variant)
-        if path.is_dir() or (path.exists() and not path.is_file()):
+        if path.exists() and not path.is_file():  # a directory, most likely
             return f"{path} is not a regular file (remove it, and the table can be built)"
         why = self.unwritable()
         if why is None:
@@ -200,7 +199,6 @@ class TableStore:
                 "the %s table is solved in memory, its file cannot be written: %s", variant.name, because
             )
             table = self._memory[variant] = Table.in_memory(variant, solve(variant))
-            self.in_memory_because[variant] = because
         return table
 
     def is_building(self, variant: Variant) -> bool:

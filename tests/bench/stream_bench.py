@@ -2,6 +2,7 @@
 stream the 4x4 k=4 table, on loopback.
 
 Run: python -m tests.bench.stream_bench [--rounds 3] [--duration 10] [--streams 10] [--baseline REF]
+                                       [--stalled 50]
 
 Targets, each a fresh gunicorn (service/gunicorn_conf.py, 2 workers), in interleaved rounds (the machine
 is shared and noisy), medians:
@@ -12,6 +13,10 @@ is shared and noisy), medians:
 - after, default cap: this checkout as it ships (SOLVE_STREAMS_PER_WORKER streams per worker; the
   readers refused ask again a second later).
 Each stream reader is curl in a process of its own, reading as fast as it can, again and again.
+
+Then stalled readers: `--stalled` clients ask for the same stream and never read, against the
+baseline and this checkout (STREAM_STALL_SECONDS set to 5 for the run); the workers' resident memory
+(VmRSS, summed) before, 3 s after they connect, and 8 s after (past the stall limit).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from service.app import DEFAULTS
 from tests.bench.ceiling_app import BOARD
 from tests.bench.wrk import Run, wrk, wrk_arguments
 from tests.serving import harness
-from tests.serving.slow_clients import Attempt, stream_readers, streams_at_once
+from tests.serving.slow_clients import Attempt, never_reading, stream_readers, streams_at_once
 
 STREAM = "/solve?variant=4x4k4&format=ndjson"
 WRK_TIMEOUT = ("--timeout", "30s")  # before the change answers took seconds: wrk's 2 s would drop them
@@ -76,22 +81,55 @@ def measure(target: Target, args: argparse.Namespace, workdir: Path) -> Measured
         server.kill()
 
 
+def workers_rss(server: harness.Server) -> float:
+    """The resident memory of the server's workers, summed, in MB."""
+    master = server.process.pid
+    total = 0
+    for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split():
+        status = Path(f"/proc/{pid}/status").read_text()
+        total += int(status.split("VmRSS:")[1].split()[0])
+    return total / 1024
+
+
+def stalled(checkout: Path, count: int, workdir: Path) -> tuple[float, float, float]:
+    """Workers' RSS (MB) before `count` never-reading clients, with them, and after the stall limit."""
+    env = {"SANMOKU_STREAM_STALL_SECONDS": "5"}
+    server = harness.start_gunicorn(workdir, 2, env=env, cwd=checkout)
+    try:
+        harness.wait_ready(server)
+        before = workers_rss(server)
+        with never_reading(server.port, STREAM, count):
+            time.sleep(3)
+            during = workers_rss(server)
+            time.sleep(5)
+            after = workers_rss(server)
+        return before, during, after
+    finally:
+        server.kill()
+
+
+def streamed(attempts: list[Attempt]) -> int:
+    return sum(a.size for a in attempts if a.status == 200)
+
+
 def report(results: dict[str, list[Measured]], args: argparse.Namespace) -> None:
     settings = f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s --latency"
     print(f"\nGET /analyze?board={BOARD} ({settings}) beside {args.streams} readers of GET {STREAM},")
     print(f"gunicorn 2 workers, median of {args.rounds} interleaved rounds:\n")
-    print("| target | req/s | p50 | p99 | p99 / no streams | streams at once | refused (503) |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    columns = "req/s | p50 | p99 | p99 / no streams | streams at once | streamed, all readers | refused (503)"
+    print(f"| target | {columns} |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     base = statistics.median(m.run.p99 for m in results["no streams"])
     for name, measured in results.items():
         rps = statistics.median(m.run.rps for m in measured)
         p50 = statistics.median(m.run.p50 for m in measured)
         p99 = statistics.median(m.run.p99 for m in measured)
         running = statistics.median(streams_at_once(m.attempts, args.duration + 3) for m in measured)
+        rate = statistics.median(streamed(m.attempts) / (args.duration + 3) / 1e6 for m in measured)
         refused = statistics.median(sum(a.status == 503 for a in m.attempts) for m in measured)
         print(
             f"| {name} | {rps:,.0f} | {p50 * 1000:.1f} ms | {p99 * 1000:.1f} ms | {p99 / base:.1f} "
-            f"| {running:.1f} | {refused:.0f} |"
+            f"| {running:.1f} | {rate:.0f} MB/s | {refused:.0f} |"
         )
 
 
@@ -100,6 +138,7 @@ def main() -> None:
     parser.set_defaults(duration=10)
     parser.add_argument("--streams", type=int, default=10)
     parser.add_argument("--baseline", default="main", help="the git ref served as 'before'")
+    parser.add_argument("--stalled", type=int, default=50, help="never-reading clients (0: none)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="sanmoku-streams-") as tmp:
         workdir = Path(tmp)
@@ -127,6 +166,15 @@ def main() -> None:
                     file=sys.stderr,
                 )
         report(results, args)
+        if args.stalled:
+            print(
+                f"\n{args.stalled} clients that never read GET {STREAM}, gunicorn 2 workers, workers' RSS:\n"
+            )
+            print("| server | before | 3 s after they connect | 8 s after (stall limit 5 s) |")
+            print("|---|---:|---:|---:|")
+            for name, checkout in ((f"before ({args.baseline})", before), ("after", harness.REPO)):
+                rss = stalled(checkout, args.stalled, workdir)
+                print(f"| {name} | {rss[0]:.0f} MB | {rss[1]:.0f} MB | {rss[2]:.0f} MB |")
 
 
 if __name__ == "__main__":
