@@ -66,7 +66,7 @@ def baseline_checkout(ref: str, folder: Path) -> Path:
 
 
 def measure(target: Target, args: argparse.Namespace, workdir: Path) -> Measured:
-    server = harness.start_gunicorn(workdir, 2, env=target.env, cwd=target.checkout)
+    server = harness.start_gunicorn(workdir, 2, settings=target.env, cwd=target.checkout)
     try:
         harness.wait_ready(server)
         url = f"{server.url}/analyze?board={BOARD}"
@@ -94,7 +94,7 @@ def workers_rss(server: harness.Server) -> float:
 def stalled(checkout: Path, count: int, workdir: Path) -> tuple[float, float, float]:
     """Workers' RSS (MB) before `count` never-reading clients, with them, and after the stall limit."""
     env = {"SANMOKU_STREAM_STALL_SECONDS": "5"}
-    server = harness.start_gunicorn(workdir, 2, env=env, cwd=checkout)
+    server = harness.start_gunicorn(workdir, 2, settings=env, cwd=checkout)
     try:
         harness.wait_ready(server)
         before = workers_rss(server)

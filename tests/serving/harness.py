@@ -105,20 +105,21 @@ def start_gunicorn(
     app: str = APP,
     command: list[str] | None = None,
     port: int | None = None,
-    env: dict[str, str] | None = None,
+    settings: dict[str, str] | None = None,
     cwd: Path = REPO,
 ) -> Server:
-    """On `port` when given (a backend restarted where nginx expects it), else on a free one; `env`
-    adds settings (SANMOKU_*), `cwd` serves another checkout."""
+    """On `port` when given (a backend restarted where nginx expects it), else on a free one;
+    `settings` are more environment variables (SANMOKU_* app settings); `cwd` serves another checkout
+    (a benchmark's baseline)."""
     port = port or free_port()
     metrics = workdir / f"metrics-{port}"
-    settings = {
+    env = {
         "SANMOKU_BIND": f"{HOST}:{port}",
         "WEB_CONCURRENCY": str(workers),
         "PROMETHEUS_MULTIPROC_DIR": str(metrics),
-        **(env or {}),
+        **(settings or {}),
     }
-    return spawn(command or gunicorn_command(app, cwd), workdir, f"gunicorn-{port}", settings, port, cwd)
+    return spawn(command or gunicorn_command(app, cwd), workdir, f"gunicorn-{port}", env, port, cwd)
 
 
 @contextmanager

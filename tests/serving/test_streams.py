@@ -43,7 +43,7 @@ def test_ten_streams_leave_short_requests_a_p99_under_100_ms(tmp_path: Path) -> 
     """Every stream admitted (the cap raised to ten per worker): what keeps /analyze fast is the pause
     between pieces, not the cap. Before it: p50 1.78 s, p99 6.87 s (issue 20)."""
     env = {"SANMOKU_SOLVE_STREAMS_PER_WORKER": str(STREAMS)}
-    server = harness.start_gunicorn(tmp_path, workers=2, env=env)
+    server = harness.start_gunicorn(tmp_path, workers=2, settings=env)
     try:
         harness.wait_ready(server)
         with stream_readers(server.url + STREAM, STREAMS, READ_SECONDS, tmp_path) as attempts:
@@ -60,7 +60,7 @@ def test_ten_streams_leave_short_requests_a_p99_under_100_ms(tmp_path: Path) -> 
 
 def test_a_stream_whose_client_reads_nothing_is_closed_and_its_slot_freed(tmp_path: Path) -> None:
     env = {"SANMOKU_SOLVE_STREAMS_PER_WORKER": "2", "SANMOKU_STREAM_STALL_SECONDS": str(STALL)}
-    server = harness.start_gunicorn(tmp_path, workers=1, env=env)
+    server = harness.start_gunicorn(tmp_path, workers=1, settings=env)
     try:
         harness.wait_ready(server)
         with never_reading(server.port, STREAM, 2) as stalled:
@@ -86,7 +86,7 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     harness.require_nginx()
     workdir = tmp_path_factory.mktemp("proxied-streams")
     env = {"SANMOKU_STREAM_STALL_SECONDS": str(STALL), "SANMOKU_SOLVE_STREAMS_PER_WORKER": "10"}
-    backend = harness.start_gunicorn(workdir, workers=1, env=env)
+    backend = harness.start_gunicorn(workdir, workers=1, settings=env)
     try:
         harness.wait_ready(backend)
         with harness.nginx([backend.port]) as proxy:

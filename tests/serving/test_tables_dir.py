@@ -68,7 +68,7 @@ def serve(tmp_path: Path) -> Iterator[list[Server]]:
 
 def start(started: list[Server], workdir: Path, tables: Path, prefix: list[str]) -> Server:
     env = {"SANMOKU_TABLES_DIR": str(tables)}
-    server = harness.start_gunicorn(workdir, 1, command=[*prefix, *harness.gunicorn_command()], env=env)
+    server = harness.start_gunicorn(workdir, 1, command=[*prefix, *harness.gunicorn_command()], settings=env)
     started.append(server)
     harness.wait_ready(server, "/healthz")  # /readyz may answer 200 (degraded) or not: read it below
     return server
