@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import gevent  # type: ignore[import-untyped]
+import gevent  # type: ignore[import-untyped, unused-ignore]  # untyped (main lists it in pyproject)
 from flask import Flask, current_app
 from gevent import monkey
 
