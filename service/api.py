@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, request
 
 from .answers import analysis_body, by_raw_request, position_from, send, short_body
 from .engine import get_variant
-from .problems import ProblemError
+from .engine.table_file import file_size
+from .problems import ProblemError, problem
 from .schemas import AnalyzeQuery, AnalyzeRequest, SolveQuery, load
 from .solve_formats import (
     JSON_MAX_POSITIONS,
@@ -19,6 +19,7 @@ from .solve_formats import (
     gzipped,
     render,
 )
+from .streams import RETRY_AFTER, get_streams, paced
 from .tables import Body, get_tables, without_table_refused
 
 bp = Blueprint("api", __name__)
@@ -78,19 +79,30 @@ def solve() -> Response:
         body = get_tables().body(key, lambda: Body(b"".join(pieces(wanted, encoding)), "", etag))
         response = Response(body.data, mimetype=MEDIA_TYPES[wanted.format], headers=headers)
     else:
-        response = Response(pieces(wanted, encoding), mimetype=MEDIA_TYPES[wanted.format], headers=headers)
+        stream = get_streams().open(pieces(wanted, encoding), request.environ)
+        if stream is None:
+            return too_many_streams(wanted)
+        response = Response(stream, mimetype=MEDIA_TYPES[wanted.format], headers=headers)
+        # nginx relays it as it comes instead of spooling it to disk for a client that reads slowly
+        response.headers["X-Accel-Buffering"] = "no"
     response.set_etag(etag)
     return response
 
 
 def pieces(wanted: SolveRequest, encoding: str | None) -> Iterator[bytes]:
-    rendered = render(wanted)
-    return cooperative(gzipped(rendered) if encoding else rendered)
+    # Paced before gzip: the compressor swallows several pieces before it gives out bytes.
+    rendered = paced(render(wanted))
+    return gzipped(rendered) if encoding else rendered
 
 
-def cooperative(pieces: Iterator[bytes]) -> Iterator[bytes]:
-    """Yield the worker between pieces: under gevent (which patches time.sleep) its heartbeat and its
-    other connections run while a table streams for a minute; elsewhere it costs a system call."""
-    for piece in pieces:
-        yield piece
-        time.sleep(0)
+def too_many_streams(wanted: SolveRequest) -> Response:
+    name = wanted.table.variant.name
+    size = file_size(wanted.table.variant) / 1e6
+    detail = (
+        f"this worker streams {get_streams().limit} whole tables already, as many as it runs at once: "
+        f"ask again in {RETRY_AFTER} s, or GET /variants/{name}/table for the same table as one "
+        f"{size:,.1f} MB file"
+    )
+    response = problem(503, "Too many streams", detail, "too-many-streams", retry_after=RETRY_AFTER)
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response

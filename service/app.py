@@ -10,7 +10,7 @@ from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest
 
-from . import api, cors, meta, observability, play, searches, security, tables, variants_api, web
+from . import api, cors, meta, observability, play, searches, security, streams, tables, variants_api, web
 from .body_limit import ChunkedBodyLimit
 from .problems import register_problem_handlers
 
@@ -29,6 +29,9 @@ DEFAULTS: dict[str, Any] = {
     "SEARCH_SLOTS": 2,  # searches one worker runs at once (each a real thread and a 32 MB table)
     "PROVEN_MAX_BYTES": 256 * 2**20,  # the store of proven positions beside the tables
     "BODY_CACHE_BYTES": 32 * 1024 * 1024,  # rendered answers kept per process
+    # Whole-table /solve streams one worker runs at once; more get 503 with Retry-After (see streams.py)
+    "SOLVE_STREAMS_PER_WORKER": 4,
+    "STREAM_STALL_SECONDS": 30.0,  # a stream whose client has read nothing for this long is closed
 }
 
 
@@ -62,6 +65,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     tables.init_app(app)
     searches.init_app(app)
+    streams.init_app(app)
     register_problem_handlers(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(variants_api.bp)

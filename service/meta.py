@@ -8,8 +8,9 @@ from flask import Blueprint, Response, current_app
 from flask.blueprints import BlueprintSetupState
 from flask_swagger_ui import get_swaggerui_blueprint
 
+from .engine import Variant
 from .payloads import dumps
-from .tables import SOLVE_IN_REQUEST_CELLS, get_tables
+from .tables import TableNotReadyError, Tables, TableUnavailableError, get_tables
 
 bp = Blueprint("meta", __name__)
 
@@ -32,24 +33,36 @@ def healthz() -> Response:
 @bp.get("/readyz")
 def readyz() -> Response:
     """Ready once every table named by TABLES_AT_START is open (small ones are solved here; a large one
-    whose file is missing or bad is queued for the builder, and the report says what it waits for)."""
+    whose file is missing or bad is queued for the builder, and the report says what it waits for).
+    A table that cannot be built here (a read-only directory, a file this account may not read and
+    cannot replace, a directory in its place) is reported with the reason: the server serves the
+    others ("degraded", 200: waiting would not help), and a small one is solved in memory."""
     tables = get_tables()
-    report: dict[str, dict[str, object]] = {}
-    for variant in tables.at_start:
-        small = variant.cells <= SOLVE_IN_REQUEST_CELLS
-        table = tables.table(variant) if small else tables.ready_table(variant)
-        if table is None:
-            tables.request_builds([variant])
-            report[variant.name] = {
-                "ready": False,
-                "positions": None,
-                "waiting": tables.queue.waiting(variant).reason,
-            }
-        else:
-            report[variant.name] = {"ready": True, "positions": table.positions}
+    report = {variant.name: _readiness(tables, variant) for variant in tables.at_start}
+    waiting = any("waiting" in entry for entry in report.values())
     ready = all(entry["ready"] for entry in report.values())
-    body = {"status": "ready" if ready else "starting", "tables": report, "bodies": tables.cached_bodies()}
-    return Response(dumps(body), status=200 if ready else 503, mimetype="application/json")
+    status = "ready" if ready else "starting" if waiting else "degraded"
+    body: dict[str, object] = {"status": status, "tables": report, "bodies": tables.cached_bodies()}
+    unwritable = tables.store.unwritable()
+    if unwritable:
+        body["cannot_build"] = f"{unwritable}: no table missing from it can be built"
+    return Response(dumps(body), status=503 if status == "starting" else 200, mimetype="application/json")
+
+
+def _readiness(tables: Tables, variant: Variant) -> dict[str, object]:
+    try:
+        table = tables.table(variant)
+    except TableUnavailableError as error:
+        # Waiting would not help a table that cannot be built here, even while its build is retried.
+        why = tables.store.unbuildable(variant)
+        if isinstance(error, TableNotReadyError) and why is None:
+            return {"ready": False, "positions": None, "waiting": error.reason}
+        return {"ready": False, "positions": None, "cannot_build": why or str(error)}
+    entry: dict[str, object] = {"ready": True, "positions": table.positions}
+    if table.path is None:  # a small table whose file cannot be written here
+        why = tables.store.unbuildable(variant) or "its build failed"
+        entry["cannot_build"] = f"{why}: solved in memory by each worker"
+    return entry
 
 
 @bp.get("/openapi.yaml")

@@ -28,7 +28,12 @@ JSON_MAX_POSITIONS = 150_000  # a larger table is no useful single document: NDJ
 WHOLE_BODY_POSITIONS = 20_000  # up to this many (every 3x3 table), an answer is rendered whole and kept
 CSV_COLUMNS = ("board", "to_move", "status", "result", "score", "remoteness", "best_moves", "moves")
 RENDER_VERSION = 1  # bump when the bytes of any format change, so that ETags change with them
-ROWS_PER_PIECE = 4096  # positions rendered at once: a few megabytes at most
+# Positions read from the table at once (numpy's work on them is done in one go), and rendered at once:
+# a stream pauses between two pieces (service/streams.py), so a piece is what its worker's other
+# connections may wait for. A piece of 4,096 rows took 14 ms (1.8 MB of NDJSON) and kept short
+# requests waiting for seconds beside ten streams; 512 rows take about 2 ms.
+ROWS_PER_CHUNK = 4096
+ROWS_PER_PIECE = 512
 GZIP_LEVEL = 6
 _CELL_BITS = 5  # a move's sort key is child byte << _CELL_BITS | cell (at most 16 cells)
 _NO_MOVE = 256 << _CELL_BITS
@@ -77,8 +82,8 @@ def gzipped(pieces: Iterator[bytes]) -> Iterator[bytes]:
 
 
 def _ndjson(request: SolveRequest) -> Iterator[bytes]:
-    for chunk in _chunks(request):
-        yield b"".join(b'{"board":"%s",%s}\n' % row for row in _json_rows(chunk))
+    for chunk, part in _pieces(request):
+        yield b"".join(b'{"board":"%s",%s}\n' % row for row in _json_rows(chunk, part))
 
 
 def _json(request: SolveRequest) -> Iterator[bytes]:
@@ -91,8 +96,8 @@ def _json(request: SolveRequest) -> Iterator[bytes]:
     }
     yield json.dumps(head, separators=(",", ":")).encode()[:-1] + b',"positions":{'
     separator = b""
-    for chunk in _chunks(request):
-        piece = b",".join(b'"%s":{%s}' % row for row in _json_rows(chunk))
+    for chunk, part in _pieces(request):
+        piece = b",".join(b'"%s":{%s}' % row for row in _json_rows(chunk, part))
         if piece:
             yield separator + piece
             separator = b","
@@ -102,40 +107,45 @@ def _json(request: SolveRequest) -> Iterator[bytes]:
 def _csv(request: SolveRequest) -> Iterator[bytes]:
     yield ",".join(CSV_COLUMNS).encode() + b"\n"
     fragments = _csv_move_fragments()
-    for chunk in _chunks(request):
+    for chunk, part in _pieces(request):
         lines = []
-        prefix = _value_fragments(chunk, csv=True)
-        for board, value, keys in _rows(chunk):
+        prefix = _value_fragments(chunk.to_move, csv=True)
+        for board, value, keys in _rows(chunk, part):
             moves = [fragments[key] for key in keys if key < _NO_MOVE]
             best = _best(keys) if moves else []
             lines.append(b"%s,%s,%s,%s\n" % (board, prefix[value], b" ".join(best), b" ".join(moves)))
         yield b"".join(lines)
 
 
-def _json_rows(chunk: Chunk) -> Iterator[tuple[bytes, bytes]]:
+def _json_rows(chunk: Chunk, part: slice) -> Iterator[tuple[bytes, bytes]]:
     fragments = _json_move_fragments()
-    prefix = _value_fragments(chunk, csv=False)
-    for board, value, keys in _rows(chunk):
+    prefix = _value_fragments(chunk.to_move, csv=False)
+    for board, value, keys in _rows(chunk, part):
         moves = [fragments[key] for key in keys if key < _NO_MOVE]
         best = b",".join(_best(keys)) if moves else b""
         yield board, b'%s,"best_moves":[%s],"moves":[%s]' % (prefix[value], best, b",".join(moves))
 
 
-def _chunks(request: SolveRequest) -> Iterator[Chunk]:
-    return chunks(request.table, request.first, request.canonical, ROWS_PER_PIECE)
+def _pieces(request: SolveRequest) -> Iterator[tuple[Chunk, slice]]:
+    """Each chunk of the table, in pieces of at most ROWS_PER_PIECE of its positions."""
+    for chunk in chunks(request.table, request.first, request.canonical, ROWS_PER_CHUNK):
+        for start in range(0, len(chunk), ROWS_PER_PIECE):
+            yield chunk, slice(start, start + ROWS_PER_PIECE)
 
 
-def _rows(chunk: Chunk) -> Iterator[tuple[bytes, int, list[int]]]:
+def _rows(chunk: Chunk, part: slice) -> Iterator[tuple[bytes, int, list[int]]]:
     """Each position's board, byte and move keys, best first (ties by cell), no-moves last."""
     cells = chunk.table.variant.cells
-    children = chunk.move_bytes.astype(np.int32)
+    children = chunk.move_bytes[part].astype(np.int32)
     keys = np.where(children > 0, children << _CELL_BITS | np.arange(cells, dtype=np.int32), _NO_MOVE)
     keys.sort(axis=1)
-    boards = np.full((len(chunk), cells), ord("."), dtype=np.uint8)
+    x_cells, o_cells = chunk.x_cells[part], chunk.o_cells[part]
+    boards = np.full((len(x_cells), cells), ord("."), dtype=np.uint8)
     for cell in range(cells):
-        boards[(chunk.x_cells >> cell) & 1 == 1, cell] = ord("X")
-        boards[(chunk.o_cells >> cell) & 1 == 1, cell] = ord("O")
-    return zip(boards.view(f"S{cells}").ravel().tolist(), chunk.values.tolist(), keys.tolist(), strict=True)
+        boards[(x_cells >> cell) & 1 == 1, cell] = ord("X")
+        boards[(o_cells >> cell) & 1 == 1, cell] = ord("O")
+    values = chunk.values[part].tolist()
+    return zip(boards.view(f"S{cells}").ravel().tolist(), values, keys.tolist(), strict=True)
 
 
 def _best(keys: list[int]) -> list[bytes]:
@@ -167,16 +177,17 @@ def _move_fragments(make: Callable[[int, int, int], bytes]) -> list[bytes]:
     return out
 
 
-def _value_fragments(chunk: Chunk, csv: bool) -> list[bytes]:
-    """Byte -> the fields every entry of this chunk with that byte starts with."""
-    mover = chunk.to_move.value
+@cache
+def _value_fragments(to_move: Mark, csv: bool) -> list[bytes]:
+    """Byte -> the fields every entry with that byte and that side to move starts with."""
+    mover = to_move.value
     template = (
         "{},{},{},{},{}" if csv else '"to_move":"{}","status":"{}","result":"{}","score":{},"remoteness":{}'
     )
     out = [b""] * 256
     for byte, value in enumerate(DECODED):
         if value is not None:
-            status = _status(value.score, value.remoteness, chunk.to_move)
+            status = _status(value.score, value.remoteness, to_move)
             fields = (mover, status, value.result.value, value.score, value.remoteness)
             out[byte] = template.format(*fields).encode()
     return out

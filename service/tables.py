@@ -11,6 +11,7 @@ built only by an operator (`sanmoku tables build NAME`): TableNotBuiltError unti
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import shutil
@@ -120,17 +121,35 @@ class Tables:
         if table is not None:
             return table
         if variant.cells <= SOLVE_IN_REQUEST_CELLS:
-            return self.store.get(variant)
-        if not self.builds_on_request(variant):
+            return self._small(variant, self.store.unbuildable(variant))
+        # A larger one goes to the builder unless no file can be written here at all (a directory in
+        # its file's place fails its build at once, which the queue reports and retries later).
+        if self.store.unwritable() is not None:
+            why = f"which cannot build it here, as {self.store.unbuildable(variant)}"
+        elif not self.builds_on_request(variant):
             why = (
                 f"which builds tables of more than {self.background_build_cells} cells only when told to"
                 if self.background_builds
                 else "which builds no table on request"
             )
-            raise TableNotBuiltError(variant, plan(variant, self.store.directory), why)
-        self.request_builds([variant])
-        waiting = self.queue.waiting(variant)
-        raise TableNotReadyError(variant, waiting.reason, waiting.retry_after)
+        else:
+            self.request_builds([variant])
+            try:
+                waiting = self.queue.waiting(variant)
+            except OSError as error:  # the queue's files cannot be written or read here
+                why = f"which cannot queue its build: {error}"
+            else:
+                raise TableNotReadyError(variant, waiting.reason, waiting.retry_after)
+        raise TableNotBuiltError(variant, plan(variant, self.store.directory), why)
+
+    def _small(self, variant: Variant, unbuildable: str | None) -> Table:
+        """A small table from its file, built now if missing; solved in memory where no file can be."""
+        if unbuildable is None:
+            try:
+                return self.store.get(variant)
+            except OSError as error:
+                unbuildable = f"its build failed: {error}"
+        return self.store.in_memory(variant, unbuildable)
 
     def available(self, variant: Variant) -> Table | None:
         """The table that answers the variant now, if any: on disk, or solved now if small. A larger
@@ -140,9 +159,10 @@ class Tables:
             return None
         table = self.ready_table(variant)
         if table is None and variant.cells <= SOLVE_IN_REQUEST_CELLS:
-            return self.store.get(variant)
-        if table is None:
-            self.request_builds([variant])
+            return self._small(variant, self.store.unbuildable(variant))
+        if table is None and self.store.unwritable() is None:
+            with contextlib.suppress(OSError):  # the queue cannot be written: the search answers anyway
+                self.request_builds([variant])
         return table
 
     def ready_table(self, variant: Variant) -> Table | None:
@@ -158,12 +178,17 @@ class Tables:
         """Queue the tables not on disk yet and start the host's builder unless one runs (or one was
         started by this process a moment ago)."""
         wanted = [v for v in variants if self.builds_on_request(v) and not self.store.looks_built(v)]
-        for variant in wanted:
-            self.queue.add(variant)
-        if not wanted or self.queue.next_due() is None:
+        if not wanted or self.store.unwritable():  # nothing to queue, or no queue to write to
+            return
+        try:
+            for variant in wanted:
+                self.queue.add(variant)
+            due, running = self.queue.next_due(), self.queue.builder_running()
+        except OSError as error:  # the queue cannot be written here: the 503s say so (see table())
+            log.warning("tables cannot be queued for building: %s", error)
             return
         now = time.monotonic()
-        if now - self._last_spawn < SPAWN_INTERVAL or self._builder_alive() or self.queue.builder_running():
+        if due is None or now - self._last_spawn < SPAWN_INTERVAL or self._builder_alive() or running:
             return
         self._last_spawn = now
         # Niced from its first instruction (its imports alone take a fifth of a second of processor),
@@ -172,6 +197,15 @@ class Tables:
         command = [*nice, sys.executable, "-m", "service.cli", "tables", "build", "--queue"]
         command += ["--dir", str(self.store.directory)]
         self._builder = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+
+    def cannot_build(self) -> dict[str, str]:
+        """The tables of TABLES_AT_START that are not on disk and cannot be built here, and why."""
+        found = {}
+        for variant in self.at_start:
+            why = None if self.store.looks_built(variant) else self.store.unbuildable(variant)
+            if why:
+                found[variant.name] = why
+        return found
 
     def _builder_alive(self) -> bool:
         return self._builder is not None and self._builder.poll() is None
@@ -233,6 +267,12 @@ def init_app(app: Flask) -> None:
     app.extensions[EXTENSION] = tables
     # Only a glance at the files (their headers): checking them all would keep every start waiting.
     tables.request_builds(v for v in tables.at_start if v.cells > SOLVE_IN_REQUEST_CELLS)
+    blocked = [f"{name} ({why})" for name, why in tables.cannot_build().items()]
+    unwritable = store.unwritable()
+    if unwritable:
+        blocked.append(f"any other: {unwritable}")
+    if blocked:  # one line, at start: what the service will not build, and why
+        log.warning("tables that cannot be built here: %s", "; ".join(blocked))
 
 
 def get_tables() -> Tables:

@@ -5,12 +5,16 @@ from __future__ import annotations
 import hashlib
 import json
 
-from flask import Blueprint, Response, send_file
+from flask import Blueprint, Response, request
 
 from .engine import NAMING, PRESETS, get_variant
+from .engine.store import file_name
+from .engine.table_file import mapped_file
 from .engine.variants import MAX_CELLS, MAX_SIDE, MAX_TABLE_CELLS, MIN_K, MIN_SIDE
 from .payloads import dumps, variant_detail_payload, variant_payload
 from .problems import ProblemError
+from .ranges import Representation, respond
+from .streams import get_streams, paced
 from .tables import SOLVE_IN_REQUEST_CELLS, get_tables, without_table_refused
 
 bp = Blueprint("variants", __name__)
@@ -45,17 +49,19 @@ def variant(name: str) -> Response:
 
 @bp.get("/variants/<name>/table")
 def table_file(name: str) -> Response:
+    """The file the table was opened from, as RFC 9110 serves a representation (service/ranges.py):
+    its bytes and its ETag come from one mapping, so a file replaced or removed meanwhile cannot pair
+    new bytes with an old ETag (the store opens the new file within RECHECK_SECONDS)."""
     found = get_variant(name)
     table = get_tables().table(without_table_refused(found))
-    if table.path is None:  # every table of the service comes from its store, so from a file
-        raise ProblemError(404, "no-table-file", "No table file", f"the {found.name} table has no file")
+    data = mapped_file(table)
+    if data is None:  # a small table solved in memory: its file could not be written here
+        detail = f"the {found.name} table has no file on this server: {get_tables().store.unbuildable(found)}"
+        raise ProblemError(503, "table-not-built", "Table not built", detail)
     # The header (with the table's checksum and build time) tells one file from another.
     etag = hashlib.sha256(json.dumps(table.header, sort_keys=True).encode()).hexdigest()[:32]
-    return send_file(
-        table.path,
-        mimetype="application/octet-stream",
-        download_name=table.path.name,
-        etag=etag,
-        conditional=True,
-        max_age=None,
+    headers = {"Content-Disposition": f"inline; filename={file_name(found)}", "Cache-Control": "no-cache"}
+    representation = Representation(data, etag, "application/octet-stream", headers)
+    return respond(
+        representation, request, lambda pieces: get_streams().watched(paced(pieces), request.environ)
     )

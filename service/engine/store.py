@@ -9,18 +9,21 @@ format and its checks are in `table_file`, the queue of background builds in `bu
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import logging
 import os
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import platformdirs
 
 from .build_plan import check_resources
-from .solver import Tier, solve_tiers
+from .solver import Tier, solve, solve_tiers
 from .table import Table
 from .table_file import TableFileError, checked_header, open_table, read_header, verify_table, write_tiers
 from .variants import Variant, get_variant
@@ -43,12 +46,19 @@ def file_name(variant: Variant) -> str:
     return variant.long_name + SUFFIX
 
 
+def _lock_file(path: Path) -> BinaryIO:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return open(path, "a+b")
+    except OSError:  # a read-only directory, or a lock file another account made: flock needs no write
+        return open(path, "rb")  # and if it is missing too, no process holds it: the caller is told
+
+
 @contextlib.contextmanager
 def file_lock(path: Path, wait: bool = True) -> Iterator[bool]:
     """Hold an exclusive lock on `path` (made if missing); yield False if `wait` is off and another
-    process holds it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+b") as lock:
+    process holds it. OSError if it is missing and cannot be made."""
+    with _lock_file(path) as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
@@ -84,6 +94,9 @@ class TableStore:
         self.directory = Path(directory) if directory is not None else default_directory()
         self._open: dict[Variant, Table] = {}
         self._checked: dict[Variant, float] = {}
+        self._reported: dict[Variant, str] = {}  # the last problem logged for each variant's file
+        self._memory: dict[Variant, Table] = {}  # small tables solved here: their files cannot be
+        self._probed = (-RECHECK_SECONDS, "")
 
     def path(self, variant: Variant) -> Path:
         return self.directory / file_name(variant)
@@ -117,11 +130,14 @@ class TableStore:
             try:
                 table = open_table(self.path(variant), variant)
             except TableFileError as error:
-                if error.problem != "missing":
-                    log.warning("table file not used, it will be rebuilt: %s", error)
+                # once per problem, not at every request that finds it again
+                if error.problem != "missing" and self._reported.get(variant) != str(error):
+                    log.warning("table file not used, it will be rebuilt if it can be: %s", error)
+                self._reported[variant] = str(error)
                 return None
             self._open[variant] = table
             self._checked[variant] = time.monotonic()
+            self._reported.pop(variant, None)
         return table
 
     def looks_built(self, variant: Variant) -> bool:
@@ -142,6 +158,49 @@ class TableStore:
                 raise RuntimeError(f"the table just built for {variant.name} does not check out")
         return table
 
+    def unbuildable(self, variant: Variant) -> str | None:
+        """Why the variant's table cannot be built in this directory, after what is wrong with the file
+        there if anything (unreadable, stale...), or None."""
+        path = self.path(variant)
+        if path.exists() and not path.is_file():  # a directory, most likely
+            return f"{path} is not a regular file (remove it, and the table can be built)"
+        why = self.unwritable()
+        if why is None:
+            return None
+        try:
+            checked_header(path, variant)
+        except TableFileError as error:
+            if error.problem != "missing":
+                return f"{error}; {why}"
+        return why
+
+    def unwritable(self) -> str | None:
+        """Why no file can be made in this directory (a read-only file system, another account's
+        directory), or None; found by making one, looked at again every RECHECK_SECONDS."""
+        now = time.monotonic()
+        if now - self._probed[0] >= RECHECK_SECONDS:
+            why = ""
+            try:
+                self.directory.mkdir(parents=True, exist_ok=True)
+                handle, probe = tempfile.mkstemp(dir=self.directory, prefix=".write-test-")
+                os.close(handle)
+                os.unlink(probe)
+            except OSError as error:
+                why = f"the tables directory {self.directory} cannot be written ({error.strerror or error})"
+            self._probed = (now, why)
+        return self._probed[1] or None
+
+    def in_memory(self, variant: Variant, because: str) -> Table:
+        """The table solved in this process and kept, for one whose file cannot be written here
+        (`because` says why): meant for small tables, milliseconds and kilobytes."""
+        table = self._memory.get(variant)
+        if table is None:
+            log.warning(
+                "the %s table is solved in memory, its file cannot be written: %s", variant.name, because
+            )
+            table = self._memory[variant] = Table.in_memory(variant, solve(variant))
+        return table
+
     def is_building(self, variant: Variant) -> bool:
         """Whether some process on this host holds the lock on building the variant's table."""
         with build_lock(self.path(variant), wait=False) as held:
@@ -158,6 +217,8 @@ class TableStore:
                 return False
             if self.verify(variant) is None:
                 return True  # another process built it while this one waited for the lock
+            if path.is_dir():  # fail now, not after the solve, when the file is renamed into place
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
             check_resources(variant, self.directory, threads)
             started = time.perf_counter()
             tiers = _reporting(solve_tiers(variant, threads), variant, progress)

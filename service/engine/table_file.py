@@ -173,6 +173,14 @@ def open_table(path: Path, variant: Variant) -> Table:
     return Table(variant, memoryview(mapped)[HEADER_SIZE:], header, path, (identity.st_dev, identity.st_ino))
 
 
+def mapped_file(table: Table) -> memoryview | None:
+    """The whole file, header included, that `open_table` mapped for `table`; None for a table made in
+    memory. A file renamed over it or removed since changes none of these bytes (the mapping keeps the
+    ones it was opened on), so they always go with the table's header."""
+    source = getattr(table.values.base, "obj", None)  # the table's bytes are a view into the mapping
+    return memoryview(source) if isinstance(source, mmap.mmap) else None
+
+
 def verify_table(path: Path, variant: Variant) -> dict[str, Any]:
     """Everything `open_table` checks, and the checksum of every byte; the header if all check out."""
     header = checked_header(path, variant)

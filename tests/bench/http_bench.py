@@ -188,8 +188,10 @@ def peak_of_workers(timer: int) -> int:
     return max(int(p.group(1)) for p in peaks if p)
 
 
-def stream_rate(workers: int) -> tuple[float, float, int, float, tuple[int, int]]:
-    """(MB/s, seconds, peak KB) for the whole 4x4 k=4 table as NDJSON, the server under time -v."""
+def stream_rate(workers: int) -> tuple[float, float, int, tuple[float, int], tuple[int, int]]:
+    """MB/s, seconds and the server's peak KB for the whole 4x4 k=4 table as NDJSON (the server under
+    time -v); the table file's best download time of 3 and its size; the workers' peak KB before and
+    after the stream."""
     port = harness.free_port()
     with tempfile.TemporaryDirectory(prefix="sanmoku-stream-") as tmp:
         env = {**os.environ, "SANMOKU_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers)}
@@ -202,7 +204,7 @@ def stream_rate(workers: int) -> tuple[float, float, int, float, tuple[int, int]
         server = Server(process, port, timing, timing)
         try:
             harness.wait_ready(server)
-            read_all(f"{server.url}/variants/4x4k4/table")  # opens the table in a worker
+            file_size = read_all(f"{server.url}/variants/4x4k4/table")[0]  # opens the table in a worker
             download = min(read_all(f"{server.url}/variants/4x4k4/table")[1] for _ in range(3))
             before = peak_of_workers(process.pid)
             size, elapsed = read_all(f"{server.url}/solve?variant=4x4k4&format=ndjson")
@@ -213,7 +215,7 @@ def stream_rate(workers: int) -> tuple[float, float, int, float, tuple[int, int]
             os.kill(master, signal.SIGTERM)
             process.wait(timeout=30)
         peak = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", timing.read_text()).group(1))  # type: ignore[union-attr]
-    return size / elapsed / 1e6, elapsed, peak, download, workers
+    return size / elapsed / 1e6, elapsed, peak, (download, file_size), workers
 
 
 def report(runs: dict[str, list[Run]], starts: dict[str, list[float]], args: argparse.Namespace) -> None:
@@ -255,11 +257,11 @@ def main() -> None:
     starts = start_ups(args.samples, args.workers)
     report(runs, starts, args)
     if args.stream:
-        rate, elapsed, peak, download, (before, after) = stream_rate(args.workers)
+        rate, elapsed, peak, (download, size), (before, after) = stream_rate(args.workers)
         print(f"GET /solve?variant=4x4k4&format=ndjson: {rate:.0f} MB/s over {elapsed:.0f} s;", end="")
         print(f" peak RSS of the server {peak / 1024:.0f} MB (time -v); workers' peak (VmHWM)", end="")
         print(f" {before / 1024:.0f} MB before the stream, {after / 1024:.0f} MB after")
-        print(f"GET /variants/4x4k4/table (43 MB, 9,722,011 positions): {download:.2f} s (best of 3)")
+        print(f"GET /variants/4x4k4/table ({size / 1e6:.1f} MB): {download:.3f} s (best of 3)")
 
 
 if __name__ == "__main__":

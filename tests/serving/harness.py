@@ -66,11 +66,14 @@ class Server:
         self.kill(signal.SIGTERM)
 
 
-def spawn(command: list[str], workdir: Path, name: str, env: dict[str, str], port: int) -> Server:
+def spawn(
+    command: list[str], workdir: Path, name: str, env: dict[str, str], port: int, cwd: Path = REPO
+) -> Server:
+    """`cwd` is where `service` is imported from (another checkout, for a benchmark's baseline)."""
     stdout, stderr = workdir / f"{name}.out", workdir / f"{name}.err"
     with stdout.open("wb") as out, stderr.open("wb") as err:
         process = subprocess.Popen(
-            command, cwd=REPO, env={**os.environ, **env}, stdout=out, stderr=err, start_new_session=True
+            command, cwd=cwd, env={**os.environ, **env}, stdout=out, stderr=err, start_new_session=True
         )
     return Server(process, port, stdout, stderr)
 
@@ -91,8 +94,9 @@ def wait_ready(server: Server, path: str = "/readyz", timeout: float = START_TIM
     raise TimeoutError(f"{server.url}{path} not ready after {timeout:.0f} s")
 
 
-def gunicorn_command(app: str = APP) -> list[str]:
-    return [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), app]
+def gunicorn_command(app: str = APP, checkout: Path = REPO) -> list[str]:
+    conf = checkout / GUNICORN_CONF.relative_to(REPO)
+    return [sys.executable, "-m", "gunicorn", "-c", str(conf), app]
 
 
 def start_gunicorn(
@@ -102,9 +106,11 @@ def start_gunicorn(
     command: list[str] | None = None,
     port: int | None = None,
     settings: dict[str, str] | None = None,
+    cwd: Path = REPO,
 ) -> Server:
     """On `port` when given (a backend restarted where nginx expects it), else on a free one;
-    `settings` are more environment variables (SANMOKU_* app settings)."""
+    `settings` are more environment variables (SANMOKU_* app settings); `cwd` serves another checkout
+    (a benchmark's baseline)."""
     port = port or free_port()
     metrics = workdir / f"metrics-{port}"
     env = {
@@ -113,7 +119,7 @@ def start_gunicorn(
         "PROMETHEUS_MULTIPROC_DIR": str(metrics),
         **(settings or {}),
     }
-    return spawn(command or gunicorn_command(app), workdir, f"gunicorn-{port}", env, port)
+    return spawn(command or gunicorn_command(app, cwd), workdir, f"gunicorn-{port}", env, port, cwd)
 
 
 @contextmanager

@@ -1,21 +1,28 @@
-"""Slow clients and a latency probe, for the slow-client test and benchmark (loopback only).
+"""Slow clients, stream readers and a latency probe, for the serving tests and benchmarks (loopback).
 
 A slow client opens a connection and sends a request's headers one byte at a time, never finishing
-them: under gunicorn's sync workers each such client holds a whole worker. The probe meanwhile asks
-for one answer after another on fresh connections and records how long each took.
+them: under gunicorn's sync workers each such client holds a whole worker. A stream reader reads a long
+answer as fast as it can, again and again (curl, a process of its own, so that the reading costs the
+probe nothing). The probe meanwhile asks for one answer after another on fresh connections and records
+how long each took.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import signal
 import socket
 import statistics
+import subprocess
 import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from pathlib import Path
 
 from tests.serving.harness import HOST
 
@@ -79,3 +86,92 @@ def probe(url: str, seconds: float) -> Probe:
         except (urllib.error.URLError, OSError):
             failures += 1
     return Probe(latencies, failures)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One request of a stream reader: its status, the bytes read and for how long."""
+
+    status: int
+    size: int
+    seconds: float
+
+
+# Read the URL ($0) again and again until $1 seconds have passed; a refused request is asked again a
+# second later. One line per attempt: status, bytes, seconds (curl stops a read cut by --max-time).
+READER = (
+    'end=$((SECONDS + $1)); while [ "$SECONDS" -lt "$end" ]; do '
+    'curl -s -o /dev/null -w "%{http_code} %{size_download} %{time_total}\\n" '
+    '--max-time $((end - SECONDS)) "$0"; sleep 1; done'
+)
+
+
+@contextmanager
+def stream_readers(url: str, count: int, seconds: float, workdir: Path) -> Iterator[list[Attempt]]:
+    """`count` readers of `url` for `seconds`; on exit, once they are done (a reader still running a
+    few seconds past its time is killed), the list is filled with every attempt they made."""
+    if shutil.which("curl") is None:
+        raise RuntimeError("curl is needed for the stream readers (Debian package curl)")
+    attempts: list[Attempt] = []
+    logs = [workdir / f"reader-{n}.txt" for n in range(count)]
+    readers = []
+    deadline = time.monotonic() + seconds + 5
+    for log in logs:
+        with log.open("w") as out:
+            command = ["bash", "-c", READER, url, str(int(seconds))]
+            readers.append(subprocess.Popen(command, stdout=out, start_new_session=True))
+    try:
+        yield attempts
+    finally:
+        for reader in readers:
+            try:
+                reader.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                with suppress(ProcessLookupError):
+                    os.killpg(reader.pid, signal.SIGKILL)
+                reader.wait(timeout=10)
+        for log in logs:
+            for line in log.read_text().splitlines():
+                status, size, took = line.split()
+                attempts.append(Attempt(int(status), int(size), float(took)))
+
+
+def streams_at_once(attempts: list[Attempt], seconds: float) -> float:
+    """How many streams ran at once on average over `seconds` (the time of the answered attempts)."""
+    return sum(a.seconds for a in attempts if a.status == 200) / seconds
+
+
+@contextmanager
+def never_reading(port: int, path: str, count: int) -> Iterator[list[socket.socket]]:
+    """`count` clients that ask for `path` and never read the answer; their receive buffers are small,
+    so that the server's writes block after a few hundred kilobytes."""
+    clients: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            client = socket.socket()
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            client.settimeout(10)
+            client.connect((HOST, port))
+            client.sendall(f"GET {path} HTTP/1.1\r\nHost: sanmoku\r\n\r\n".encode())
+            clients.append(client)
+        yield clients
+    finally:
+        for client in clients:
+            client.close()
+
+
+def closed_by_server(client: socket.socket, most: int = 1 << 30) -> bool:
+    """Whether the server has closed the connection: what it sent is read (at most `most` bytes, each
+    read within the socket's timeout) and the end comes."""
+    received = 0
+    try:
+        while received < most:
+            piece = client.recv(1 << 20)
+            if not piece:
+                return True
+            received += len(piece)
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+    return False

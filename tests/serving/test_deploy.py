@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from service.app import DEFAULTS
+from service.streams import RETRY_AFTER
 from tests.serving.harness import APP, DEPLOY, GUNICORN_CONF, REPO
 
 COMPOSE = REPO / "docker-compose.yml"
@@ -104,6 +105,20 @@ def test_nginx_takes_the_apps_body_limit_and_retries_posts() -> None:
     }
     assert re.search(r"^\s*proxy_buffering on;", PROXY, re.M)
     assert re.search(r"^\s*keepalive \d+;", (DEPLOY / "nginx.conf").read_text(), re.M)
+
+
+def test_nginx_keeps_every_backend_and_limits_solve_as_its_problem_says() -> None:
+    nginx = (DEPLOY / "nginx.conf").read_text()
+    assert re.search(r"^\s*server api:8000 max_fails=0;", nginx, re.M)  # never "no live upstreams"
+    answers = PROXY.split("location ~ ^/(analyze|solve)$ {", 1)[1].split("\n}", 1)[0]
+    assert re.search(r"^\s*proxy_max_temp_file_size 0;", answers, re.M)  # streams are never spooled
+    limit = re.search(r"^\s*limit_conn solve_per_client (\d+);", answers, re.M)
+    assert limit is not None
+    detail = re.search(r'^\s*503 "(.+)";', nginx.split("map $status $problem_detail", 1)[1], re.M)
+    assert detail is not None and f"at once as it may ({limit.group(1)})" in detail.group(1)
+    retry = re.search(r"map \$status \$problem_retry_after \{[^}]*503 (\d+);", nginx)
+    assert retry is not None and int(retry.group(1)) == RETRY_AFTER  # the app's Retry-After too
+    assert f"in {RETRY_AFTER} s" in detail.group(1)
 
 
 def gunicorn_config(env: dict[str, str], tmp_path: Path) -> dict[str, str]:

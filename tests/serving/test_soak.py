@@ -7,9 +7,10 @@ SIGTERM, gunicorn's graceful stop, as a restart or a scale-down sends it: the wo
 is answering. A SIGKILL can cut the one answer a worker is writing at that instant (nginx has passed
 its head on already), which no proxy can retry; test_failover.py covers that case and allows it.
 
-Always the same one: under this load a restart takes several seconds (it builds its tables), and
-nginx then keeps the backend aside for fail_timeout (5 s), so killing the other one 10 s later
-would leave no backend at all for a while; a deployment restarts one replica at a time too."""
+Always the same one: under this load a restart takes several seconds, so stopping the other one
+10 s later could leave no backend at all for a moment; a deployment restarts one replica at a time
+too. (nginx no longer keeps a failed backend aside, max_fails=0: a request the stopped one cannot
+take goes to the other at once.)"""
 
 from __future__ import annotations
 
