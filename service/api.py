@@ -20,7 +20,8 @@ from .solve_formats import (
     render,
 )
 from .streams import RETRY_AFTER, get_streams, paced
-from .tables import Body, get_tables, without_table_refused
+from .table_errors import without_table_refused
+from .tables import Body, get_tables
 
 bp = Blueprint("api", __name__)
 

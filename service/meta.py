@@ -10,7 +10,8 @@ from flask_swagger_ui import get_swaggerui_blueprint
 
 from .engine import Variant
 from .payloads import dumps
-from .tables import TableNotReadyError, Tables, TableUnavailableError, get_tables
+from .table_errors import TableNotReadyError, TableUnavailableError
+from .tables import Tables, get_tables
 
 bp = Blueprint("meta", __name__)
 

@@ -29,7 +29,8 @@ from .play_schemas import BatchRequest, MoveRequest, ReviewRequest
 from .problems import busy_body, engine_problem_body, fields_problem_body, unavailable_body, with_instance
 from .schemas import AnalyzeRequest, flatten, load
 from .searches import get_analyst
-from .tables import TableUnavailableError, get_tables
+from .table_errors import TableUnavailableError
+from .tables import get_tables
 
 bp = Blueprint("play", __name__)
 

@@ -13,7 +13,7 @@ from .engine import EngineError, IllegalMoveError, InvalidPositionError, PolicyE
 from .engine.analyst import SearchBusyError
 from .payloads import dumps
 from .schemas import FieldsError
-from .tables import NoTableError, TableNotReadyError, TableUnavailableError
+from .table_errors import NoTableError, TableNotReadyError, TableUnavailableError
 
 PROBLEM_MIMETYPE = "application/problem+json"
 PROBLEM_BASE = "urn:sanmoku:problem:"

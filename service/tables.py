@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from cachetools import LRUCache
 from flask import Flask, current_app
 
-from .engine import PRESETS, BuildQueue, EngineError, Table, TableStore, Variant, get_variant
-from .engine.build_plan import BuildPlan, plan
-from .engine.variants import MAX_TABLE_CELLS
+from .engine import PRESETS, BuildQueue, Table, TableStore, Variant, get_variant
+from .engine.build_plan import plan
 from .table_commands import BACKGROUND_NICENESS
+from .table_errors import TableNotBuiltError, TableNotReadyError
 
 EXTENSION = "sanmoku.tables"
 SOLVE_IN_REQUEST_CELLS = 12  # a 12-cell table solves in about 20 ms
@@ -36,47 +36,6 @@ BACKGROUND_BUILD_CELLS = 16  # by default: a 16-cell table builds in a second, 2
 SPAWN_INTERVAL = 2.0  # seconds between two attempts of one process to start a builder
 
 log = logging.getLogger(__name__)
-
-
-class TableUnavailableError(Exception):
-    """The variant has no table on disk yet (a 503); `retry_after` is None when asking again will not help."""
-
-    variant: Variant
-    retry_after: int | None = None
-
-
-class TableNotReadyError(TableUnavailableError):
-    """The variant's table is queued or being built; `reason` says which, ask again after `retry_after` s."""
-
-    def __init__(self, variant: Variant, reason: str, retry_after: int) -> None:
-        super().__init__(f"{reason}; ask again in {retry_after} s")
-        self.variant, self.reason, self.retry_after = variant, reason, retry_after
-
-
-class TableNotBuiltError(TableUnavailableError):
-    """The variant's table is not on disk and this server does not build it on request: an operator
-    builds it (`why` says why the server does not)."""
-
-    def __init__(self, variant: Variant, needs: BuildPlan, why: str) -> None:
-        super().__init__(
-            f"the {variant.name} table is not built on this server, {why}: an operator builds it with "
-            f"`sanmoku tables build {variant.name}` (about {needs.seconds:.0f} s, "
-            f"{needs.bytes_on_disk / 1e6:,.0f} MB on disk)"
-        )
-        self.variant = variant
-
-
-class NoTableError(EngineError):
-    """A table-only request (the solve table, the table file) for a board that no table holds."""
-
-    def __init__(self, variant: Variant) -> None:
-        message = (
-            f"the {variant.name} board has no solved table, only the search's answers (GET or POST "
-            f"/analyze): tables hold boards of at most {MAX_TABLE_CELLS} cells, such as 4x4k4, 4x5k4, "
-            f"3x7k4 and 2x11k4, and GET /variants lists the presets"
-        )
-        super().__init__("no_table", message, "variant")
-        self.variant = variant
 
 
 @dataclass(frozen=True)
@@ -233,13 +192,6 @@ class Tables:
         """The bytes the body cache holds, and the most it may."""
         with self._lock:
             return int(self._bodies.currsize), int(self._bodies.maxsize)
-
-
-def without_table_refused(variant: Variant) -> Variant:
-    """The variant, if a table can hold it; else a 422 problem naming the boards that have one."""
-    if not variant.has_table:
-        raise NoTableError(variant)
-    return variant
 
 
 def _body_size(body: Body) -> int:

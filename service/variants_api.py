@@ -15,7 +15,8 @@ from .payloads import dumps, variant_detail_payload, variant_payload
 from .problems import ProblemError
 from .ranges import Representation, respond
 from .streams import get_streams, paced
-from .tables import SOLVE_IN_REQUEST_CELLS, get_tables, without_table_refused
+from .table_errors import without_table_refused
+from .tables import SOLVE_IN_REQUEST_CELLS, get_tables
 
 bp = Blueprint("variants", __name__)
 

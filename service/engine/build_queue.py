@@ -22,7 +22,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from .build_plan import plan
-from .store import TableStore, file_lock
+from .locks import file_lock
+from .store import TableStore
 from .variants import Variant, get_variant
 
 QUEUE_FOLDER = "queue"

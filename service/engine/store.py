@@ -8,9 +8,7 @@ format and its checks are in `table_file`, the queue of background builds in `bu
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import fcntl
 import logging
 import os
 import tempfile
@@ -18,11 +16,11 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 
 import platformdirs
 
 from .build_plan import check_resources
+from .locks import build_lock
 from .solver import Tier, solve, solve_tiers
 from .table import Table
 from .table_file import TableFileError, checked_header, open_table, read_header, verify_table, write_tiers
@@ -44,35 +42,6 @@ def default_directory() -> Path:
 
 def file_name(variant: Variant) -> str:
     return variant.long_name + SUFFIX
-
-
-def _lock_file(path: Path) -> BinaryIO:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return open(path, "a+b")
-    except OSError:  # a read-only directory, or a lock file another account made: flock needs no write
-        return open(path, "rb")  # and if it is missing too, no process holds it: the caller is told
-
-
-@contextlib.contextmanager
-def file_lock(path: Path, wait: bool = True) -> Iterator[bool]:
-    """Hold an exclusive lock on `path` (made if missing); yield False if `wait` is off and another
-    process holds it. OSError if it is missing and cannot be made."""
-    with _lock_file(path) as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        except BlockingIOError:
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-def build_lock(path: Path, wait: bool = True) -> contextlib.AbstractContextManager[bool]:
-    """The lock on building the table at `path`: one builder of a table per host."""
-    return file_lock(path.with_name(path.name + ".lock"), wait)
 
 
 @dataclass(frozen=True)
