@@ -9,6 +9,9 @@ command line) it runs on the caller's thread. SEARCH_SLOTS caps the searches of 
 
 from __future__ import annotations
 
+import contextlib
+import os
+import threading
 from collections.abc import Callable
 
 from flask import Flask, current_app
@@ -24,13 +27,25 @@ from .tables import EXTENSION as TABLES
 from .tables import Tables
 
 EXTENSION = "sanmoku.analyst"
+SEARCH_NICENESS = 10  # the search threads' priority below the worker's own (0)
 
 
 def offload(work: Callable[[], SearchAnalysis]) -> SearchAnalysis:
     """Run `work` on a real thread when gevent runs this worker, else here."""
     if is_module_patched("threading"):
-        result: SearchAnalysis = get_hub().threadpool.spawn(work).get()
+        result: SearchAnalysis = get_hub().threadpool.spawn(_yielding, work).get()
         return result
+    return work()
+
+
+def _yielding(work: Callable[[], SearchAnalysis]) -> SearchAnalysis:
+    """`work` on a pool thread that gives way to the worker's own thread: two searches keep both
+    processors busy, and the lookups the worker answers meanwhile must not queue behind them. Each
+    thread lowers its own priority (Linux gives every thread its own nice value), once."""
+    with contextlib.suppress(OSError, AttributeError):  # not Linux, or not allowed: the default priority
+        thread = threading.get_native_id()
+        if os.getpriority(os.PRIO_PROCESS, thread) < SEARCH_NICENESS:
+            os.setpriority(os.PRIO_PROCESS, thread, SEARCH_NICENESS)
     return work()
 
 
