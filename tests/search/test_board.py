@@ -11,7 +11,7 @@ from service.engine.search._core import ffi
 from service.engine.search.native import BIG, HEURISTIC_UNIT, Limits, estimate
 
 
-@pytest.mark.parametrize(("rows", "cols", "k"), [(1, 5, 3), (9, 4, 4), (4, 4, 5), (5, 5, 2)])
+@pytest.mark.parametrize(("rows", "cols", "k"), [(1, 5, 3), (9, 8, 4), (4, 4, 5), (5, 5, 2)])
 def test_boards_past_the_limits_are_refused(rows: int, cols: int, k: int) -> None:
     with pytest.raises(ValueError):
         Board(rows, cols, k)
