@@ -2,7 +2,11 @@
 
 Cells are numbered row by row from 0; a set of cells is a bitmask (bit c is cell c). A line is the set
 of k cells it covers; a symmetry is a permutation of the cells (``image[c]`` is where cell c goes) that
-maps the set of lines onto itself.
+maps the set of lines onto itself and, under gravity, keeps every cell in its row (only those keep the
+bottom row at the bottom: see `_symmetries`).
+
+Under gravity rows are numbered from the top, so the bottom row is the last, and a column is filled from
+the bottom up: the cell below cell c is c + cols.
 """
 
 from __future__ import annotations
@@ -34,15 +38,18 @@ LOOKUP_CELLS = 16
 
 
 class Geometry:
-    def __init__(self, rows: int, cols: int, k: int, torus: bool) -> None:
-        self.rows, self.cols, self.k, self.torus = rows, cols, k, torus
+    def __init__(self, rows: int, cols: int, k: int, torus: bool, gravity: bool = False) -> None:
+        self.rows, self.cols, self.k, self.torus, self.gravity = rows, cols, k, torus, gravity
         self.cells = rows * cols
         self.full = (1 << self.cells) - 1
+        self.bottom_row = bottom_row(rows, cols)
         self.lines = _lines(rows, cols, k, torus)
-        self.symmetries = _symmetries(rows, cols, torus, self.lines)
+        self.symmetries = _symmetries(rows, cols, torus, self.lines, gravity)
         # The rectangle's own reflections and turns, without a torus's translations: at most eight, few
         # enough to try them all on every position (the proven positions' keys).
-        self.point_symmetries = _symmetries(rows, cols, False, self.lines) if torus else self.symmetries
+        self.point_symmetries = (
+            _symmetries(rows, cols, False, self.lines, gravity) if torus else self.symmetries
+        )
 
     @property
     def max_plies(self) -> int:
@@ -111,6 +118,20 @@ class Geometry:
         state[held == 0] = NO_LINE
         return state
 
+    def playable(self, occupied: int) -> int:
+        """The cells a move may take: every empty cell, or under gravity the lowest empty cell of each
+        column that has one."""
+        return playable(occupied, self.full, self.bottom_row, self.cols, self.gravity)
+
+    def floating(self, occupied: int) -> int:
+        """The occupied cells with an empty cell below them (none on a board that gravity fills)."""
+        return floating(occupied, self.bottom_row, self.cols)
+
+    def tops(self, occupied: int) -> int:
+        """The occupied cells with nothing above them: under gravity, the only marks that can have been
+        played last."""
+        return occupied & ~(occupied << self.cols)
+
     def permute(self, mask: int, symmetry: Symmetry) -> int:
         return _permute(mask, symmetry)
 
@@ -119,6 +140,22 @@ class Geometry:
         for i, target in enumerate(symmetry):
             out[target] = cells[i]
         return "".join(out)
+
+
+def bottom_row(rows: int, cols: int) -> int:
+    return ((1 << cols) - 1) << (rows - 1) * cols
+
+
+def playable(occupied: int, full: int, bottom: int, cols: int, gravity: bool) -> int:
+    """`Geometry.playable` from the board's masks (the search's boards share it): under gravity an
+    empty cell is playable on the bottom row or above an occupied cell."""
+    empty = full & ~occupied
+    return empty & ((occupied >> cols) | bottom) if gravity else empty
+
+
+def floating(occupied: int, bottom: int, cols: int) -> int:
+    """`Geometry.floating` from the board's masks."""
+    return occupied & ~(occupied >> cols) & ~bottom
 
 
 def iter_cells(mask: int) -> Iterator[int]:
@@ -161,9 +198,14 @@ def _point_maps(rows: int, cols: int) -> list[CellMap]:
     return maps
 
 
-def _symmetries(rows: int, cols: int, torus: bool, lines: tuple[int, ...]) -> tuple[Symmetry, ...]:
+def _symmetries(
+    rows: int, cols: int, torus: bool, lines: tuple[int, ...], gravity: bool = False
+) -> tuple[Symmetry, ...]:
     """The reflections and rotations of the rectangle, and on a torus each of them after a translation;
-    only the maps that keep the set of lines are kept (all of them, as it turns out), identity first."""
+    only the maps that keep the set of lines are kept (all of them, as it turns out), identity first.
+    Under gravity only the maps that keep every cell in its row are symmetries of the game (the mirror,
+    and on a torus the shifts along the rows): any other sends the bottom row, where play starts, or the
+    order in which a column fills, elsewhere."""
     shifts = [(dr, dc) for dr in range(rows) for dc in range(cols)] if torus else [(0, 0)]
     line_set = set(lines)
     found: dict[Symmetry, None] = {}
@@ -174,6 +216,8 @@ def _symmetries(rows: int, cols: int, torus: bool, lines: tuple[int, ...]) -> tu
                 r, c = point_map(*divmod(cell, cols))
                 image.append((r + dr) % rows * cols + (c + dc) % cols)
             symmetry = tuple(image)
+            if gravity and any(target // cols != cell // cols for cell, target in enumerate(symmetry)):
+                continue
             if {_permute(line, symmetry) for line in lines} == line_set:
                 found.setdefault(symmetry)
     return tuple(found)
@@ -185,9 +229,9 @@ def _permute(mask: int, symmetry: Symmetry) -> int:
 
 @cache
 def geometry_of(variant: Variant) -> Geometry:
-    return _geometry(variant.rows, variant.cols, variant.k, variant.torus)
+    return _geometry(variant.rows, variant.cols, variant.k, variant.torus, variant.gravity)
 
 
 @cache
-def _geometry(rows: int, cols: int, k: int, torus: bool) -> Geometry:
-    return Geometry(rows, cols, k, torus)
+def _geometry(rows: int, cols: int, k: int, torus: bool, gravity: bool) -> Geometry:
+    return Geometry(rows, cols, k, torus, gravity)
