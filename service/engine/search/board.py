@@ -12,7 +12,19 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..errors import InvalidPositionError
-from ..geometry import Symmetry, _lines, _permute, _symmetries, bottom_row, floating, playable
+from ..geometry import (
+    Permuter,
+    Runs,
+    Symmetry,
+    _lines,
+    _permute,
+    _symmetries,
+    bottom_row,
+    floating,
+    holds_line,
+    line_runs,
+    playable,
+)
 from ..variants import MAX_CELLS, MIN_K, MIN_SIDE, Variant
 
 
@@ -66,8 +78,12 @@ class Board:
     def bottom_row(self) -> int:
         return bottom_row(self.rows, self.cols)
 
+    @cached_property
+    def runs(self) -> Runs | None:
+        return line_runs(self.rows, self.cols, self.k, self.torus)
+
     def holds_line(self, mask: int) -> bool:
-        return any(mask & line == line for line in self.lines)
+        return holds_line(mask, self.k, self.lines, self.runs)
 
     def check(self, mine: int, theirs: int) -> None:
         """Raise InvalidPositionError unless the marks can stand on this board with `mine` to move."""
@@ -89,3 +105,8 @@ class Board:
 
     def permute(self, mask: int, symmetry: Symmetry) -> int:
         return _permute(mask, symmetry)
+
+    @cached_property
+    def permuters(self) -> tuple[tuple[Symmetry, Permuter], ...]:
+        """Each symmetry but the identity, with its permutation of masks a byte at a time."""
+        return tuple((symmetry, Permuter(symmetry)) for symmetry in self.symmetries[1:])
