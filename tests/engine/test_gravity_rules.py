@@ -13,12 +13,17 @@ import pytest
 from service.engine import (
     PRESETS,
     IllegalMoveError,
+    IllegalSequenceError,
     InvalidPositionError,
     Position,
+    Table,
     UnknownVariantError,
     Variant,
     geometry_of,
     get_variant,
+    moves_from_boards,
+    review_game,
+    solve,
     supported_variants,
 )
 from service.engine import gravity as gravity_module
@@ -201,3 +206,19 @@ def test_a_board_the_depth_first_walk_gives_up_on() -> None:
     assert gravity_module.layer_by_layer(stacks) is False
     assert gravity_module.buildable(stacks) is False
     assert gravity_module.buildable([(True, False, True), (False,)]) is True
+
+
+def test_a_game_that_plays_above_an_empty_cell_names_its_ply() -> None:
+    variant = get_variant("3x3k3-gravity")
+    with pytest.raises(IllegalSequenceError) as from_boards:
+        moves_from_boards(["......X..", "O.....X.."], "X", variant)
+    assert (from_boards.value.code, from_boards.value.ply, from_boards.value.field) == (
+        "not_lowest",
+        2,
+        "boards",
+    )
+    table = Table.in_memory(variant, solve(variant))
+    with pytest.raises(IllegalSequenceError) as from_moves:
+        review_game(table, [6, 0])
+    assert (from_moves.value.code, from_moves.value.ply, from_moves.value.field) == ("not_lowest", 2, "moves")
+    assert [p.cell for p in review_game(table, [6, 3, 7]).plies] == [6, 3, 7]
