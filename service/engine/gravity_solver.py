@@ -16,7 +16,8 @@ Each pass takes a tier's reachable positions a piece at a time (their ranks from
 marks from the ranks), vectorised over the piece with numpy, a column at a time: the work is the
 reachable positions times the columns, and the memory two tiers' bytes (as the other tables) and an
 eighth of the table's for the bits, whatever the share of positions play reaches (2x11 boards, whose
-upper row is the only one that must rest on another, reach far more than 4x5).
+upper row is the only one that must rest on another, reach far more than 4x5). One thread: the passes
+take seconds where the closed-form rule's whole-layout passes take minutes (4x5k4: 3.6 s, 22 s).
 """
 
 from __future__ import annotations
@@ -76,11 +77,9 @@ class _Ranks:
         row, col = np.divmod(ranks - offsets[which], width)
         lead_at = np.array([self.lead_start[b.lead_group] for b in blocks], dtype=np.int64)[which]
         trail_at = np.array([self.trail_start[b.trail_group] for b in blocks], dtype=np.int64)[which]
-        lead, trail = self.lead_members[lead_at + row], self.trail_members[trail_at + col]
-        layout = self.layout
-        return layout.lead.first[lead] | layout.trail.first[trail], layout.lead.second[
-            lead
-        ] | layout.trail.second[trail]
+        lead, trail = self.layout.lead, self.layout.trail
+        leading, trailing = self.lead_members[lead_at + row], self.trail_members[trail_at + col]
+        return lead.first[leading] | trail.first[trailing], lead.second[leading] | trail.second[trailing]
 
 
 def _members(part: Part) -> tuple[IndexArray, dict[Group, int]]:
