@@ -41,7 +41,8 @@ def check_stacks(geometry: Geometry, opener: int, other: int, names: tuple[str, 
             "rests on the bottom row or on another mark",
             "board",
         )
-    last, last_name = (opener, names[0]) if opener.bit_count() > other.bit_count() else (other, names[1])
+    opener_last = opener.bit_count() > other.bit_count()
+    last, last_name = (opener, names[0]) if opener_last else (other, names[1])
     lines = geometry.lines_of(last)
     if not lines:
         if not buildable(_stacks(geometry, opener, other)):
@@ -60,7 +61,7 @@ def check_stacks(geometry: Geometry, opener: int, other: int, names: tuple[str, 
             "board",
         )
     for cell in iter_cells(candidates):
-        before = (opener & ~(1 << cell), other) if last == opener else (opener, other & ~(1 << cell))
+        before = (opener & ~(1 << cell), other) if opener_last else (opener, other & ~(1 << cell))
         if buildable(_stacks(geometry, *before)):
             return
     raise InvalidPositionError(
