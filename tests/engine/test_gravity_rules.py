@@ -27,6 +27,7 @@ from service.engine import (
     supported_variants,
 )
 from service.engine import gravity as gravity_module
+from service.engine.heuristic import WIN, depth_limited_move, search_value
 from service.engine.search import Board
 from tests.search.reference import Rules, other
 
@@ -222,3 +223,11 @@ def test_a_game_that_plays_above_an_empty_cell_names_its_ply() -> None:
         review_game(table, [6, 0])
     assert (from_moves.value.code, from_moves.value.ply, from_moves.value.field) == ("not_lowest", 2, "moves")
     assert [p.cell for p in review_game(table, [6, 3, 7]).plies] == [6, 3, 7]
+
+
+def test_the_depth_policy_looks_ahead_through_playable_cells_only() -> None:
+    # X's diagonal 14-9-4 and O's row 5-6 both need cell 4, over the empty cell 8: nobody can take it
+    # next; O's column (cells 10 and 6) needs cell 2, which X must block.
+    position = Position.parse("..../.OO./.XO./XOXX", None, get_variant("4x4k3-gravity"))
+    assert depth_limited_move(position, 2) == 2
+    assert -WIN + 10 < search_value(position, 2) < WIN - 10  # nothing forced within two plies
