@@ -11,14 +11,15 @@ none of them over (his solver refuses a sequence with a line in it), each board 
 his test sets' (begin below 14 plies, middle 14 to 27, end 28 on), except that the early set starts at
 10 plies: before that one position takes his solver seconds to minutes (90 s after 4 plies).
 
-His side: one run of `c4solver -a` over the whole set, in a directory without his opening book (we have
-none either), timed from the start of the process to its end less the time of a run on an empty input
-(starting, allocating his 2**24-entry table). Our side: one SearchEngine for the set (both keep their
-transposition table from position to position), `analyze` with the remoteness, no limit, every move
-exact; the calls timed, Python's share included. A set both finish within seconds (the late one) is run
-five times, each side keeping its fastest run. Reading his move sequences into positions is not
-timed on our side (replaying them through `Position.play` is slower than the search of a late position);
-what a request pays instead, `Position.parse` of the board, is reported beside it.
+The two sides take the set in turn, 100 positions at a time. His side: a run of `c4solver -a` over the
+100, in a directory without his opening book (we have none either), timed from the start of the process
+to its end less the time of a run on an empty input (starting, allocating his 2**24-entry table). Our
+side: one SearchEngine for the 100 (both keep their transposition table from position to position),
+`analyze` with the remoteness, no limit, every move exact; the calls timed, Python's share included.
+A set both finish within seconds (the late one) is run five times, each side keeping its fastest run.
+Reading his move sequences into positions is not timed on our side (replaying them through
+`Position.play` is slower than the search of a late position); what a request pays instead,
+`Position.parse` of the board, is reported beside it.
 
 Scores. His score of a move is the mover's: a win whose last stone is the winner's s-th stone scores
 22 - s, a loss the negative, a draw 0, a full column -1000. Ours is a `Value(score, remoteness)` for
@@ -50,6 +51,8 @@ TABLE_BITS = 21  # 2**21 buckets of 3 positions, 128 MB: his table holds 2**24 p
 # The committed sample: few early positions, as each takes the search about a second.
 SAMPLE = {"early": 20, "middle": 140, "late": 140}
 QUICK, REPEATS = 5.0, 5  # seconds, runs: the late set takes both solvers milliseconds
+CHUNK = 100  # positions each side solves in turn
+Scored = tuple[list[list[int]], float, list[list[int]], float]  # his scores and seconds, ours
 
 
 def pons_score(value: Value, marks: int, cells: int = CONNECT4.cells) -> int:
@@ -99,24 +102,29 @@ def our_scores(engine: SearchEngine, position: Position) -> tuple[list[int], flo
     return scores, seconds
 
 
-def run_pons(binary: Path, sequences: list[str]) -> tuple[list[list[int]], float]:
-    """His `-a` scores of each sequence, and the seconds his process took beyond starting and stopping."""
+def _pons(binary: Path, sequences: list[str]) -> tuple[str, float]:
+    """One run of his `-a` over the sequences: its output and wall seconds."""
     with tempfile.TemporaryDirectory() as directory:  # no 7x6.book there: he runs without a book
+        started = time.perf_counter()
+        done = subprocess.run(
+            [os.fspath(binary), "-a"],
+            input="".join(line + "\n" for line in sequences),
+            capture_output=True,
+            text=True,
+            cwd=directory,
+            check=True,
+        )
+        return done.stdout, time.perf_counter() - started
 
-        def run(lines: list[str]) -> tuple[str, float]:
-            started = time.perf_counter()
-            done = subprocess.run(
-                [os.fspath(binary), "-a"],
-                input="".join(line + "\n" for line in lines),
-                capture_output=True,
-                text=True,
-                cwd=directory,
-                check=True,
-            )
-            return done.stdout, time.perf_counter() - started
 
-        idle = min(run([])[1] for _ in range(REPEATS))
-        output, seconds = run(sequences)
+def idle_seconds(binary: Path) -> float:
+    """What his process takes on an empty input (starting, allocating his 2**24-entry table)."""
+    return min(_pons(binary, [])[1] for _ in range(REPEATS))
+
+
+def run_pons(binary: Path, sequences: list[str], idle: float = 0.0) -> tuple[list[list[int]], float]:
+    """His `-a` scores of each sequence, and the seconds his process took less `idle`."""
+    output, seconds = _pons(binary, sequences)
     rows = [line.split() for line in output.splitlines()]
     if [row[0] for row in rows] != sequences:
         raise RuntimeError("his solver refused or reordered positions: " + output[:200])
@@ -163,16 +171,30 @@ def our_run(positions: list[Position]) -> tuple[list[list[int]], float]:
     return found, seconds
 
 
+def both(binary: Path, sequences: list[str], positions: list[Position], idle: float) -> Scored:
+    """His scores and seconds, then ours, CHUNK positions at a time in turn (a fresh process and a
+    fresh engine for each chunk), so that a change of load on a shared machine falls on both."""
+    his: list[list[int]] = []
+    ours: list[list[int]] = []
+    his_seconds = our_seconds = 0.0
+    for start in range(0, len(sequences), CHUNK):
+        scores, seconds = run_pons(binary, sequences[start : start + CHUNK], idle)
+        his, his_seconds = his + scores, his_seconds + seconds
+        scores, seconds = our_run(positions[start : start + CHUNK])
+        ours, our_seconds = ours + scores, our_seconds + seconds
+    return his, his_seconds, ours, our_seconds
+
+
 def compare(binary: Path, stage: str, sequences: list[str]) -> StageResult:
-    """Both solvers on the stage's set, in turn; a set both finish within QUICK seconds is run REPEATS
-    times, each taking its fastest run (on a shared machine, the one least disturbed)."""
+    """Both solvers on the stage's set; a set both finish within QUICK seconds is run REPEATS times,
+    each side keeping its fastest run (on a shared machine, the one least disturbed)."""
     positions = [play(sequence) for sequence in sequences]
-    his, his_seconds = run_pons(binary, sequences)
-    ours, our_seconds = our_run(positions)
+    idle = idle_seconds(binary)
+    his, his_seconds, ours, our_seconds = both(binary, sequences, positions, idle)
     if his_seconds + our_seconds < QUICK:
         for _ in range(REPEATS - 1):
-            his_seconds = min(his_seconds, run_pons(binary, sequences)[1])
-            our_seconds = min(our_seconds, our_run(positions)[1])
+            _, his_again, _, ours_again = both(binary, sequences, positions, idle)
+            his_seconds, our_seconds = min(his_seconds, his_again), min(our_seconds, ours_again)
     started = time.perf_counter()
     for position in positions:
         Position.parse(position.cells, position.to_move, CONNECT4)
