@@ -16,7 +16,8 @@ The two sides take the set in turn, 100 positions at a time. His side: a run of 
 to its end less the time of a run on an empty input (starting, allocating his 2**24-entry table). Our
 side: one SearchEngine for the 100 (both keep their transposition table from position to position),
 `analyze` with the remoteness, no limit, every move exact; the calls timed, Python's share included.
-A set both finish within seconds (the late one) is run five times, each side keeping its fastest run.
+A set his solver finishes within seconds (the late one) is run whole instead, five times, each side
+keeping its fastest run.
 Reading his move sequences into positions is not timed on our side (replaying them through
 `Position.play` is slower than the search of a late position); what a request pays instead,
 `Position.parse` of the board, is reported beside it.
@@ -151,8 +152,8 @@ class StageResult:
             f"{self.stage} ({low}-{high} plies)",
             f"{self.positions}",
             f"{agree} ({moves} moves)",
-            f"{self.his_seconds:.2f}",
-            f"{self.our_seconds:.2f}",
+            f"{self.his_seconds:.3f}",
+            f"{self.our_seconds:.3f}",
             f"{1000 * self.our_seconds / self.positions:.3f}",
             f"{ratio:.2f}",
             f"{1000 * self.parse_seconds / self.positions:.3f}",
@@ -171,30 +172,33 @@ def our_run(positions: list[Position]) -> tuple[list[list[int]], float]:
     return found, seconds
 
 
-def both(binary: Path, sequences: list[str], positions: list[Position], idle: float) -> Scored:
-    """His scores and seconds, then ours, CHUNK positions at a time in turn (a fresh process and a
+def both(binary: Path, sequences: list[str], positions: list[Position], idle: float, chunk: int) -> Scored:
+    """His scores and seconds, then ours, `chunk` positions at a time in turn (a fresh process and a
     fresh engine for each chunk), so that a change of load on a shared machine falls on both."""
     his: list[list[int]] = []
     ours: list[list[int]] = []
     his_seconds = our_seconds = 0.0
-    for start in range(0, len(sequences), CHUNK):
-        scores, seconds = run_pons(binary, sequences[start : start + CHUNK], idle)
+    for start in range(0, len(sequences), chunk):
+        scores, seconds = run_pons(binary, sequences[start : start + chunk], idle)
         his, his_seconds = his + scores, his_seconds + seconds
-        scores, seconds = our_run(positions[start : start + CHUNK])
+        scores, seconds = our_run(positions[start : start + chunk])
         ours, our_seconds = ours + scores, our_seconds + seconds
     return his, his_seconds, ours, our_seconds
 
 
 def compare(binary: Path, stage: str, sequences: list[str]) -> StageResult:
-    """Both solvers on the stage's set; a set both finish within QUICK seconds is run REPEATS times,
-    each side keeping its fastest run (on a shared machine, the one least disturbed)."""
+    """Both solvers on the stage's set, CHUNK positions at a time in turn; but a set his solver would
+    finish within QUICK seconds (the late one: a millisecond per chunk, less than his process's start
+    varies) is run whole REPEATS times, each side keeping its fastest run."""
     positions = [play(sequence) for sequence in sequences]
     idle = idle_seconds(binary)
-    his, his_seconds, ours, our_seconds = both(binary, sequences, positions, idle)
-    if his_seconds + our_seconds < QUICK:
-        for _ in range(REPEATS - 1):
-            _, his_again, _, ours_again = both(binary, sequences, positions, idle)
-            his_seconds, our_seconds = min(his_seconds, his_again), min(our_seconds, ours_again)
+    probe = run_pons(binary, sequences[:CHUNK], idle)[1] * len(sequences) / min(CHUNK, len(sequences))
+    if probe < QUICK:
+        runs = [both(binary, sequences, positions, idle, len(sequences)) for _ in range(REPEATS)]
+        his, _, ours, _ = runs[0]
+        his_seconds, our_seconds = min(run[1] for run in runs), min(run[3] for run in runs)
+    else:
+        his, his_seconds, ours, our_seconds = both(binary, sequences, positions, idle, CHUNK)
     started = time.perf_counter()
     for position in positions:
         Position.parse(position.cells, position.to_move, CONNECT4)
