@@ -130,12 +130,10 @@ def prove_moves(
     lower = ffi.new("int32_t[]", [bounds[0] for bounds in moves.values()])
     upper = ffi.new("int32_t[]", [bounds[1] for bounds in moves.values()])
     spent = ffi.new("ss_result *")
-    lib.ss_prove_moves(
-        game.pointer, table.pointer, mine, theirs, cells, n, goal, _budget(limits), lower, upper, spent
-    )
-    return dict(
-        zip(cells, zip(ffi.unpack(lower, n), ffi.unpack(upper, n), strict=True), strict=True)
-    ), _outcome(spent)
+    budget = _budget(limits)
+    lib.ss_prove_moves(game.pointer, table.pointer, mine, theirs, cells, n, goal, budget, lower, upper, spent)
+    bounds = zip(ffi.unpack(lower, n), ffi.unpack(upper, n), strict=True)
+    return dict(zip(cells, bounds, strict=True)), _outcome(spent)
 
 
 def threats(game: Game, player: int, other: int) -> int:
