@@ -2,7 +2,11 @@
 
 Cells are numbered row by row from 0; a set of cells is a bitmask (bit c is cell c). A line is the set
 of k cells it covers; a symmetry is a permutation of the cells (``image[c]`` is where cell c goes) that
-maps the set of lines onto itself.
+maps the set of lines onto itself and, under gravity, keeps every cell in its row (only those keep the
+bottom row at the bottom: see `_symmetries`).
+
+Under gravity rows are numbered from the top, so the bottom row is the last, and a column is filled from
+the bottom up: the cell below cell c is c + cols.
 """
 
 from __future__ import annotations
@@ -14,12 +18,12 @@ from math import perm
 import numpy as np
 import numpy.typing as npt
 
+from .masks import DIRECTIONS, Runs, bottom_row, floating, holds_line, line_runs, playable
+from .masks import Symmetry as Symmetry  # defined with the masks; proven positions import it from here
 from .variants import NORMAL, Variant
 
-Symmetry = tuple[int, ...]
 CellMap = Callable[[int, int], tuple[int, int]]
 
-DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # along a row, a column, and the two diagonals
 # The `depth` policy may read as many move sequences as a full search of the classic board (every ply
 # but the last): deeper on a larger board would leave a request waiting on a search.
 SEQUENCE_BUDGET = perm(NORMAL.cells, NORMAL.cells - 1)
@@ -34,15 +38,18 @@ LOOKUP_CELLS = 16
 
 
 class Geometry:
-    def __init__(self, rows: int, cols: int, k: int, torus: bool) -> None:
-        self.rows, self.cols, self.k, self.torus = rows, cols, k, torus
+    def __init__(self, rows: int, cols: int, k: int, torus: bool, gravity: bool = False) -> None:
+        self.rows, self.cols, self.k, self.torus, self.gravity = rows, cols, k, torus, gravity
         self.cells = rows * cols
         self.full = (1 << self.cells) - 1
+        self.bottom_row = bottom_row(rows, cols)
         self.lines = _lines(rows, cols, k, torus)
-        self.symmetries = _symmetries(rows, cols, torus, self.lines)
+        self.symmetries = _symmetries(rows, cols, torus, self.lines, gravity)
         # The rectangle's own reflections and turns, without a torus's translations: at most eight, few
         # enough to try them all on every position (the proven positions' keys).
-        self.point_symmetries = _symmetries(rows, cols, False, self.lines) if torus else self.symmetries
+        self.point_symmetries = (
+            _symmetries(rows, cols, False, self.lines, gravity) if torus else self.symmetries
+        )
 
     @property
     def max_plies(self) -> int:
@@ -83,12 +90,20 @@ class Geometry:
         return states
 
     def holds_line(self, mask: int) -> bool:
-        return self.line_state(mask) != NO_LINE
+        if self.cells <= LOOKUP_CELLS:
+            return self._line_states[mask] != NO_LINE
+        return holds_line(mask, self.k, self.lines, self._runs)
+
+    @cached_property
+    def _runs(self) -> Runs | None:
+        return line_runs(self.rows, self.cols, self.k, self.torus)
 
     def line_state(self, mask: int) -> int:
         """NO_LINE, LINES_WITH_COMMON_CELL or LINES_APART for one set of cells."""
         if self.cells <= LOOKUP_CELLS:
             return self._line_states[mask]
+        if not self.holds_line(mask):
+            return NO_LINE
         common, held = self.full, False
         for line in self.lines:
             if mask & line == line:
@@ -110,6 +125,20 @@ class Geometry:
         state = np.where(common != 0, LINES_WITH_COMMON_CELL, LINES_APART).astype(np.uint8)
         state[held == 0] = NO_LINE
         return state
+
+    def playable(self, occupied: int) -> int:
+        """The cells a move may take: every empty cell, or under gravity the lowest empty cell of each
+        column that has one."""
+        return playable(occupied, self.full, self.bottom_row, self.cols, self.gravity)
+
+    def floating(self, occupied: int) -> int:
+        """The occupied cells with an empty cell below them (none on a board that gravity fills)."""
+        return floating(occupied, self.bottom_row, self.cols)
+
+    def tops(self, occupied: int) -> int:
+        """The occupied cells with nothing above them: under gravity, the only marks that can have been
+        played last."""
+        return occupied & ~(occupied << self.cols)
 
     def permute(self, mask: int, symmetry: Symmetry) -> int:
         return _permute(mask, symmetry)
@@ -161,9 +190,14 @@ def _point_maps(rows: int, cols: int) -> list[CellMap]:
     return maps
 
 
-def _symmetries(rows: int, cols: int, torus: bool, lines: tuple[int, ...]) -> tuple[Symmetry, ...]:
+def _symmetries(
+    rows: int, cols: int, torus: bool, lines: tuple[int, ...], gravity: bool = False
+) -> tuple[Symmetry, ...]:
     """The reflections and rotations of the rectangle, and on a torus each of them after a translation;
-    only the maps that keep the set of lines are kept (all of them, as it turns out), identity first."""
+    only the maps that keep the set of lines are kept (all of them, as it turns out), identity first.
+    Under gravity only the maps that keep every cell in its row are symmetries of the game (the mirror,
+    and on a torus the shifts along the rows): any other sends the bottom row, where play starts, or the
+    order in which a column fills, elsewhere."""
     shifts = [(dr, dc) for dr in range(rows) for dc in range(cols)] if torus else [(0, 0)]
     line_set = set(lines)
     found: dict[Symmetry, None] = {}
@@ -174,6 +208,8 @@ def _symmetries(rows: int, cols: int, torus: bool, lines: tuple[int, ...]) -> tu
                 r, c = point_map(*divmod(cell, cols))
                 image.append((r + dr) % rows * cols + (c + dc) % cols)
             symmetry = tuple(image)
+            if gravity and any(target // cols != cell // cols for cell, target in enumerate(symmetry)):
+                continue
             if {_permute(line, symmetry) for line in lines} == line_set:
                 found.setdefault(symmetry)
     return tuple(found)
@@ -185,9 +221,9 @@ def _permute(mask: int, symmetry: Symmetry) -> int:
 
 @cache
 def geometry_of(variant: Variant) -> Geometry:
-    return _geometry(variant.rows, variant.cols, variant.k, variant.torus)
+    return _geometry(variant.rows, variant.cols, variant.k, variant.torus, variant.gravity)
 
 
 @cache
-def _geometry(rows: int, cols: int, k: int, torus: bool) -> Geometry:
-    return Geometry(rows, cols, k, torus)
+def _geometry(rows: int, cols: int, k: int, torus: bool, gravity: bool) -> Geometry:
+    return Geometry(rows, cols, k, torus, gravity)

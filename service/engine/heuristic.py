@@ -72,15 +72,15 @@ class _Search:
         if geometry.holds_line(theirs):
             # The side that just moved made a line: it won, or under misère it lost.
             return WIN - ply if self.misere else ply - WIN
-        empty = geometry.full & ~(mine | theirs)
-        if not empty:
+        moves = geometry.playable(mine | theirs)  # none only on a full board, gravity or not
+        if not moves:
             return 0
         if depth == 0:
             return _static(geometry, mine, theirs, self.misere)
         best = -_INFINITY
-        while empty:
-            bit = empty & -empty
-            empty ^= bit
+        while moves:
+            bit = moves & -moves
+            moves ^= bit
             score = -self.negamax(theirs, mine | bit, depth - 1, ply + 1, -beta, -alpha)
             best = max(best, score)
             alpha = max(alpha, score)

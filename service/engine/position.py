@@ -8,6 +8,7 @@ from functools import cached_property
 
 from .errors import IllegalMoveError, InvalidPositionError
 from .geometry import LINES_APART, Geometry, geometry_of, iter_cells
+from .gravity import check_stacks
 from .variants import NORMAL, Variant
 
 
@@ -52,11 +53,16 @@ class Position:
     def parse(cls, board: str, to_move: str | None = None, variant: Variant = NORMAL) -> Position:
         """Read user input; raise InvalidPositionError with a reason code unless it is reachable.
 
-        Cells go row by row; the rows may be separated by '/'.
+        Cells go row by row from the top; the rows may be separated by '/'.
         """
         x, o = _read_marks(_unseparated(board, variant), variant)
         position = cls(variant, x, o, _side_to_move(x.bit_count(), o.bit_count(), to_move))
         _check_lines(position)
+        if variant.gravity:
+            first = position.first
+            check_stacks(
+                position.geometry, position.mask(first), position.mask(first.other), (first, first.other)
+            )
         return position
 
     @property
@@ -121,7 +127,7 @@ class Position:
     def legal_moves(self) -> list[int]:
         if self.is_over:
             return []
-        return list(iter_cells(self.geometry.full & ~(self.x | self.o)))
+        return list(iter_cells(self.geometry.playable(self.x | self.o)))
 
     def play(self, cell: int) -> Position:
         if self.is_over:
@@ -132,12 +138,22 @@ class Position:
         bit = 1 << cell
         if (self.x | self.o) & bit:
             raise IllegalMoveError("cell_taken", f"cell {cell} is already taken", "cell")
+        if not self.geometry.playable(self.x | self.o) & bit:
+            raise IllegalMoveError("not_lowest", self._not_lowest(cell), "cell")
         if self.to_move is Mark.X:
             return Position(self.variant, self.x | bit, self.o, Mark.O)
         return Position(self.variant, self.x, self.o | bit, Mark.X)
 
     def row_col(self, cell: int) -> tuple[int, int]:
         return divmod(cell, self.variant.cols)
+
+    def _not_lowest(self, cell: int) -> str:
+        row, col = self.row_col(cell)
+        lowest = next(c for c in self.legal_moves() if c % self.variant.cols == col)
+        return (
+            f"cell {cell} (row {row}, column {col}) is not the lowest empty cell of its column; under "
+            f"gravity a mark played in column {col} falls to cell {lowest} (row {self.row_col(lowest)[0]})"
+        )
 
 
 def _unseparated(board: str, variant: Variant) -> str:

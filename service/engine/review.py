@@ -137,8 +137,9 @@ def moves_from_boards(boards: Sequence[str], first: str, variant: Variant) -> li
     """The cells played, from the board after each ply (the empty start board is not listed).
 
     Each board must add exactly one mark, of the side to move, to the one before. A board that cannot
-    be read (code wrong_length or bad_character), breaks that rule (bad_step) or comes after the end of
-    the game (game_over) raises IllegalSequenceError for its ply.
+    be read (code wrong_length or bad_character), breaks that rule (bad_step), adds a mark that is not
+    the lowest empty cell of its column under gravity (not_lowest) or comes after the end of the game
+    (game_over) raises IllegalSequenceError for its ply.
     """
     position = _start(variant, first)
     cells = []
@@ -148,7 +149,10 @@ def moves_from_boards(boards: Sequence[str], first: str, variant: Variant) -> li
             raise IllegalSequenceError("game_over", message, "boards", ply)
         cell = _step(position, _read(board, variant, ply), ply)
         cells.append(cell)
-        position = position.play(cell)
+        try:
+            position = position.play(cell)
+        except IllegalMoveError as error:  # under gravity: a mark that is not its column's lowest
+            raise IllegalSequenceError(error.code, f"ply {ply}: {error.message}", "boards", ply) from None
     return cells
 
 

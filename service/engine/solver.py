@@ -13,6 +13,8 @@ and solved on several threads (numpy lets go of the interpreter inside its loops
 
 Which positions are legal needs no search either: a position with legal counts can arise by play exactly
 when the side to move holds no line and the other side's lines, if any, share a cell (its last move).
+Not under gravity, where the order of the marks in a column matters and nearly every entry is out of
+reach: gravity tables, in the same layout, are solved over the reachable positions (`gravity_solver`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .geometry import LINES_APART, NO_LINE, geometry_of
+from .gravity_solver import solve_gravity_tiers
 from .layout import FIRST_DIGIT, SECOND_DIGIT, Block, IndexArray, Layout, layout_of
 from .values import NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
 from .variants import Variant
@@ -135,6 +138,9 @@ def pieces(layout: Layout, tier: int) -> list[Piece]:
 
 def solve_tiers(variant: Variant, threads: int = 1) -> Iterator[Tier]:
     """Each tier's values, from the full board down to the empty one, as (tier, values in rank order)."""
+    if variant.gravity:
+        yield from solve_gravity_tiers(variant)
+        return
     layout = layout_of(variant.cells)
     solver = _TierSolver(variant, layout, geometry_of(variant).line_state_table())
     children: ByteArray | None = None

@@ -1,9 +1,11 @@
-"""Variants are data: board size, line length, whether a line wins or loses, and whether lines wrap.
+"""Variants are data: board size, line length, whether a line wins or loses, whether lines wrap, and
+whether marks fall (gravity: a mark played in a column drops to its lowest empty cell).
 
-A variant is named ``{rows}x{cols}k{k}``, then ``-torus`` and/or ``-misere`` in that order
-(``4x4k3``, ``3x4k3-misere``, ``4x4k4-torus-misere``); the classic board keeps its short names,
-``normal`` and ``misere``. Every fact that depends on the board (cells, lines, symmetries, centre,
-depth range) is derived from these parameters in ``geometry``.
+A variant is named ``{rows}x{cols}k{k}``, then ``-torus``, ``-gravity`` and ``-misere``, each when it
+applies, in that order (``4x4k3``, ``3x4k3-misere``, ``4x4k4-torus-misere``, ``6x7k4-gravity``); a few
+boards keep a short name: ``normal`` and ``misere`` (3x3k3), ``connect4`` (6x7k4-gravity). Every fact
+that depends on the board (cells, lines, symmetries, playable cells, centre, depth range) is derived
+from these parameters in ``geometry``.
 """
 
 from __future__ import annotations
@@ -21,15 +23,22 @@ MAX_TABLE_CELLS = 22  # the ranked tables: 22 cells take minutes and gigabytes; 
 MIN_K = 3
 
 _NAME = re.compile(
-    r"(?P<rows>\d{1,2})x(?P<cols>\d{1,2})k(?P<k>\d{1,2})(?P<torus>-torus)?(?P<misere>-misere)?"
+    r"(?P<rows>\d{1,2})x(?P<cols>\d{1,2})k(?P<k>\d{1,2})"
+    r"(?P<torus>-torus)?(?P<gravity>-gravity)?(?P<misere>-misere)?"
 )
 NAMING = (
-    f"name a variant {{rows}}x{{cols}}k{{k}}, then -torus and/or -misere in that order (4x4k3, "
-    f"3x4k3-misere, 5x5k4-torus-misere), with rows and cols from {MIN_SIDE} to {MAX_SIDE} (or longer on "
-    f"a board of at most {MAX_TABLE_CELLS} cells, such as 2x11) and {MIN_K} <= k <= the longer side; "
-    "'normal' and 'misere' name 3x3k3 and 3x3k3-misere"
+    f"name a variant {{rows}}x{{cols}}k{{k}}, then any of -torus, -gravity and -misere in that order "
+    f"(4x4k3, 3x4k3-misere, 5x5k4-torus-misere, 4x5k4-gravity-misere), with rows and cols from "
+    f"{MIN_SIDE} to {MAX_SIDE} (or longer on a board of at most {MAX_TABLE_CELLS} cells, such as 2x11) "
+    f"and {MIN_K} <= k <= the longer side; 'normal' and 'misere' name 3x3k3 and 3x3k3-misere, "
+    "'connect4' names 6x7k4-gravity"
 )
-SHORT_NAMES = {(3, 3, 3, False, False): "normal", (3, 3, 3, True, False): "misere"}
+# (rows, cols, k, misere, torus, gravity) -> the board's short name
+SHORT_NAMES = {
+    (3, 3, 3, False, False, False): "normal",
+    (3, 3, 3, True, False, False): "misere",
+    (6, 7, 4, False, False, True): "connect4",
+}
 
 
 @dataclass(frozen=True)
@@ -39,6 +48,7 @@ class Variant:
     k: int
     misere: bool = False
     torus: bool = False
+    gravity: bool = False  # a mark played in a column falls to its lowest empty cell
 
     def __post_init__(self) -> None:
         problem = _unsupported(self.rows, self.cols, self.k)
@@ -47,13 +57,14 @@ class Variant:
 
     @property
     def long_name(self) -> str:
-        suffixes = ("-torus" if self.torus else "") + ("-misere" if self.misere else "")
+        suffixes = "-torus" * self.torus + "-gravity" * self.gravity + "-misere" * self.misere
         return f"{self.rows}x{self.cols}k{self.k}{suffixes}"
 
     @property
     def name(self) -> str:
-        """The name answers use: the short name of the classic board, else the long one."""
-        return SHORT_NAMES.get((self.rows, self.cols, self.k, self.misere, self.torus), self.long_name)
+        """The name answers use: the board's short name if it has one, else the long one."""
+        key = (self.rows, self.cols, self.k, self.misere, self.torus, self.gravity)
+        return SHORT_NAMES.get(key, self.long_name)
 
     @property
     def cells(self) -> int:
@@ -74,7 +85,8 @@ class Variant:
             else " (rows, columns and diagonals)"
         )
         outcome = "loses" if self.misere else "wins"
-        return f"{line} {outcome} {board}{wrap}; a full board without a line is a draw."
+        fall = "; a mark played in a column falls to its lowest empty cell" if self.gravity else ""
+        return f"{line} {outcome} {board}{wrap}{fall}; a full board without a line is a draw."
 
 
 def _unsupported(rows: int, cols: int, k: int) -> str:
@@ -111,12 +123,17 @@ PRESETS: tuple[Variant, ...] = (
     Variant(4, 4, 4, misere=True),
 )
 VARIANTS: dict[str, Variant] = {v.name: v for v in PRESETS}
+# Every short name, presets or not (connect4 has no table to build at start: only the search plays it).
+_SHORT: dict[str, Variant] = {
+    name: Variant(rows, cols, k, misere, torus, gravity)
+    for (rows, cols, k, misere, torus, gravity), name in SHORT_NAMES.items()
+}
 
 
 @lru_cache(maxsize=1024)  # names come from requests: bounded
 def get_variant(name: str) -> Variant:
     """The variant of that name; raise UnknownVariantError saying what is supported."""
-    preset = VARIANTS.get(name)
+    preset = VARIANTS.get(name) or _SHORT.get(name)
     if preset is not None:
         return preset
     match = _NAME.fullmatch(name)
@@ -128,6 +145,7 @@ def get_variant(name: str) -> Variant:
         int(match["k"]),
         misere=match["misere"] is not None,
         torus=match["torus"] is not None,
+        gravity=match["gravity"] is not None,
     )
     if variant.long_name != name and variant.name != name:  # leading zeros: one spelling per variant
         raise UnknownVariantError(name, f"did you mean {variant.name!r}? {NAMING}")
@@ -135,7 +153,8 @@ def get_variant(name: str) -> Variant:
 
 
 def supported_variants(max_cells: int = MAX_CELLS) -> list[Variant]:
-    """Every supported variant of at most `max_cells` cells, by cells, then rows, k, torus and misère."""
+    """Every supported variant of at most `max_cells` cells, by cells, then rows, k, torus, gravity and
+    misère."""
     out = []
     longest = max(MAX_SIDE, MAX_TABLE_CELLS // MIN_SIDE)
     for rows in range(MIN_SIDE, longest + 1):
@@ -143,5 +162,10 @@ def supported_variants(max_cells: int = MAX_CELLS) -> list[Variant]:
             if rows * cols > max_cells or _unsupported(rows, cols, MIN_K):
                 continue
             for k in range(MIN_K, max(rows, cols) + 1):
-                out += [Variant(rows, cols, k, m, t) for t in (False, True) for m in (False, True)]
-    return sorted(out, key=lambda v: (v.cells, v.rows, v.k, v.torus, v.misere))
+                out += [
+                    Variant(rows, cols, k, m, t, g)
+                    for t in (False, True)
+                    for g in (False, True)
+                    for m in (False, True)
+                ]
+    return sorted(out, key=lambda v: (v.cells, v.rows, v.k, v.torus, v.gravity, v.misere))

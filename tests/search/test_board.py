@@ -3,12 +3,15 @@ and the heuristic estimates for moves no proof reaches."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from service.engine import InvalidPositionError, get_variant
 from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search._core import ffi
 from service.engine.search.native import BIG, HEURISTIC_UNIT, Limits, estimate
+from tests.search.reference import Rules
 
 
 @pytest.mark.parametrize(("rows", "cols", "k"), [(1, 5, 3), (9, 8, 4), (4, 4, 5), (5, 5, 2)])
@@ -94,3 +97,15 @@ def test_moves_left_unproven_get_estimates_when_asked() -> None:
     corner = next(move for move in analysis.moves if move.cell == 0)
     assert centre.estimate is not None and corner.estimate is not None
     assert centre.estimate.score > corner.estimate.score
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "k"), [(6, 7, 4), (5, 5, 4), (4, 7, 5), (8, 8, 4), (3, 9, 3), (7, 3, 3)]
+)
+def test_lines_found_by_shifts_are_the_references(rows: int, cols: int, k: int) -> None:
+    """A flat board finds lines by shifting masks along each direction; the reference walks the grid."""
+    board, lines = Board(rows, cols, k), Rules(rows, cols, k).lines
+    rng = random.Random(rows * cols + k)
+    for _ in range(3000):
+        mask = rng.getrandbits(board.cells) & rng.getrandbits(board.cells)  # about a quarter of the cells
+        assert board.holds_line(mask) == any(all(mask >> c & 1 for c in line) for line in lines), bin(mask)

@@ -1,8 +1,9 @@
 """The rules the search plays by, for boards of up to 64 cells: a board's shape, line length, misère,
 torus and gravity, with the lines and symmetries derived from them.
 
-A Board derives its lines and symmetries with geometry's module-level functions (and under gravity keeps
-only the symmetries that keep down down); `Board.of(variant)` adapts a variant.
+A Board derives its lines, symmetries (under gravity only those that keep every cell in its row) and
+playable cells with geometry's module-level functions, the one place for them; `Board.of(variant)`
+adapts a variant.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..errors import InvalidPositionError
-from ..geometry import Symmetry, _lines, _permute, _symmetries
+from ..geometry import _lines, _permute, _symmetries
+from ..masks import Permuter, Runs, Symmetry, bottom_row, floating, holds_line, line_runs, playable
 from ..variants import MAX_CELLS, MIN_K, MIN_SIDE, Variant
 
 
@@ -33,11 +35,12 @@ class Board:
 
     @classmethod
     def of(cls, variant: Variant) -> Board:
-        return cls(variant.rows, variant.cols, variant.k, variant.misere, variant.torus)
+        return cls(variant.rows, variant.cols, variant.k, variant.misere, variant.torus, variant.gravity)
 
     @property
     def name(self) -> str:
-        suffixes = "-torus" * self.torus + "-misere" * self.misere + "-gravity" * self.gravity
+        """The variant's long name (the suffixes in the variants' order)."""
+        suffixes = "-torus" * self.torus + "-gravity" * self.gravity + "-misere" * self.misere
         return f"{self.rows}x{self.cols}k{self.k}{suffixes}"
 
     @property
@@ -54,23 +57,22 @@ class Board:
 
     @cached_property
     def symmetries(self) -> tuple[Symmetry, ...]:
-        """Geometry's symmetries, identity first; under gravity only those that keep every cell in its
-        row (the mirror, and on a torus the shifts along rows), as only they keep down down."""
-        found = _symmetries(self.rows, self.cols, self.torus, self.lines)
-        if not self.gravity:
-            return found
-        return tuple(s for s in found if all(s[c] // self.cols == c // self.cols for c in range(self.cells)))
+        """Geometry's symmetries of the game, identity first."""
+        return _symmetries(self.rows, self.cols, self.torus, self.lines, self.gravity)
 
     def playable(self, occupied: int) -> int:
-        empty = self.full & ~occupied
-        return empty & ((occupied >> self.cols) | self.bottom_row) if self.gravity else empty
+        return playable(occupied, self.full, self.bottom_row, self.cols, self.gravity)
 
     @property
     def bottom_row(self) -> int:
-        return ((1 << self.cols) - 1) << (self.cells - self.cols)
+        return bottom_row(self.rows, self.cols)
+
+    @cached_property
+    def runs(self) -> Runs | None:
+        return line_runs(self.rows, self.cols, self.k, self.torus)
 
     def holds_line(self, mask: int) -> bool:
-        return any(mask & line == line for line in self.lines)
+        return holds_line(mask, self.k, self.lines, self.runs)
 
     def check(self, mine: int, theirs: int) -> None:
         """Raise InvalidPositionError unless the marks can stand on this board with `mine` to move."""
@@ -83,8 +85,7 @@ class Board:
             )
         if self.holds_line(mine):
             raise InvalidPositionError("line_by_side_to_move", "the side to move holds a line")
-        occupied = mine | theirs
-        if self.gravity and occupied & ~(occupied >> self.cols) & ~self.bottom_row:
+        if self.gravity and floating(mine | theirs, self.bottom_row, self.cols):
             raise InvalidPositionError("floating_mark", "under gravity a mark rests on the one below it")
 
     def is_over(self, mine: int, theirs: int) -> bool:
@@ -93,3 +94,8 @@ class Board:
 
     def permute(self, mask: int, symmetry: Symmetry) -> int:
         return _permute(mask, symmetry)
+
+    @cached_property
+    def permuters(self) -> tuple[tuple[Symmetry, Permuter], ...]:
+        """Each symmetry but the identity, with its permutation of masks a byte at a time."""
+        return tuple((symmetry, Permuter(symmetry)) for symmetry in self.symmetries[1:])

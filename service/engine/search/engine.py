@@ -23,7 +23,8 @@ from .native import (
     Game,
     TranspositionTable,
     estimate,
-    prove,
+    prove_moves,
+    threats,
 )
 
 Bounds = tuple[int, int]  # on a score, for the side that plays the move
@@ -79,6 +80,7 @@ class _Analysis:
         self.marks = (mine | theirs).bit_count()
         over = self.board.is_over(mine, theirs)
         self.classes = {} if over else _move_classes(self.board, mine, theirs)
+        self.wins = threats(engine.game, mine, theirs) if self.classes else 0  # moves that make a line
         self.bounds: dict[int, Bounds] = {cell: self._settled(cell) for cell in self.classes}
         self.estimates: dict[int, Estimate] = {}
 
@@ -102,38 +104,24 @@ class _Analysis:
 
     def _settled(self, cell: int) -> Bounds:
         """The score of a move that ends the game, else nothing known."""
-        mover = self.mine | 1 << cell
-        if self.board.holds_line(mover):
+        if self.wins >> cell & 1:
             score = BIG - (self.marks + 1)
             return (-score, -score) if self.board.misere else (score, score)
-        if (mover | self.theirs) == self.board.full:
+        if (self.mine | self.theirs | 1 << cell) == self.board.full:
             return (0, 0)
         return (SCORE_MIN, SCORE_MAX)
 
     def _narrow(self, goal: int, cells: list[int], spending: Spending) -> None:
-        """Narrow each cell's bounds toward `goal`: first each an even share of the budget (so that one
-        hard move cannot starve the others), then each all that is left in turn."""
-        for evenly in (True, False):
-            cells = [cell for cell in cells if not _met(goal, *self.bounds[cell])]
-            for i, cell in enumerate(cells):
-                if spending.spent:
-                    return
-                self._prove(cell, goal, spending, 1 / (len(cells) - i) if evenly else 1.0)
-
-    def _prove(self, cell: int, goal: int, spending: Spending, fraction: float) -> None:
-        lower, upper = self.bounds[cell]  # the child's score is the negation of the mover's
-        outcome = prove(
-            self.engine.game,
-            self.engine.table,
-            self.theirs,
-            self.mine | 1 << cell,
-            goal,
-            spending.share(fraction),
-            -upper,
-            -lower,
-        )
-        spending.charge(outcome)
-        self.bounds[cell] = (-outcome.upper, -outcome.lower)
+        """Narrow each cell's bounds toward `goal`, in one call to the core, which shares the budget out
+        as it goes: first each move an even share (so that one hard move cannot starve the others),
+        then each all that is left in turn."""
+        moves = {cell: self.bounds[cell] for cell in cells if not _met(goal, *self.bounds[cell])}
+        if not moves or spending.spent:
+            return
+        game, table = self.engine.game, self.engine.table
+        bounds, spent = prove_moves(game, table, self.mine, self.theirs, moves, goal, spending.share())
+        spending.charge(spent)
+        self.bounds.update(bounds)
 
     def _estimate(self, cells: list[int], spending: Spending) -> None:
         empty_after = self.board.cells - self.marks - 1
@@ -171,11 +159,7 @@ def _met(goal: int, lower: int, upper: int) -> bool:
 def _move_classes(board: Board, mine: int, theirs: int) -> dict[int, list[int]]:
     """The legal moves grouped by the symmetries that fix the position (their images have equal
     values), each class under its lowest cell."""
-    fixing = [
-        s
-        for s in board.symmetries[1:]
-        if board.permute(mine, s) == mine and board.permute(theirs, s) == theirs
-    ]
+    fixing = [s for s, permute in board.permuters if permute(mine) == mine and permute(theirs) == theirs]
     classes: dict[int, list[int]] = {}
     seen: set[int] = set()
     for cell in iter_cells(board.playable(mine | theirs)):

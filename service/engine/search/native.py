@@ -113,6 +113,34 @@ def prove(
     return _outcome(result)
 
 
+def prove_moves(
+    game: Game,
+    table: TranspositionTable,
+    mine: int,
+    theirs: int,
+    moves: dict[int, tuple[int, int]],
+    goal: int,
+    limits: Limits,
+) -> tuple[dict[int, tuple[int, int]], Outcome]:
+    """Narrow the bounds of each move of `moves` (cell -> bounds on the score of the side that plays it;
+    none may end the game) toward `goal` in one call: each an even share of the limits, then each all
+    that is left, in the order given. The moves' new bounds, and what the searches spent in all (one
+    Outcome: on positions near the end, one per move cost more than the searches)."""
+    cells, n = list(moves), len(moves)
+    lower = ffi.new("int32_t[]", [bounds[0] for bounds in moves.values()])
+    upper = ffi.new("int32_t[]", [bounds[1] for bounds in moves.values()])
+    spent = ffi.new("ss_result *")
+    budget = _budget(limits)
+    lib.ss_prove_moves(game.pointer, table.pointer, mine, theirs, cells, n, goal, budget, lower, upper, spent)
+    bounds = zip(ffi.unpack(lower, n), ffi.unpack(upper, n), strict=True)
+    return dict(zip(cells, bounds, strict=True)), _outcome(spent)
+
+
+def threats(game: Game, player: int, other: int) -> int:
+    """The empty cells where `player` would complete a line (`other` holds the rest)."""
+    return int(lib.ss_threats(game.pointer, player, other))
+
+
 def estimate(
     game: Game, table: TranspositionTable, mine: int, theirs: int, max_depth: int, limits: Limits
 ) -> Outcome:

@@ -68,6 +68,15 @@ uint64_t ss_threats(const ss_game *game, uint64_t player, uint64_t other);
 void ss_prove(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, int goal,
               const ss_budget *budget, ss_result *result);
 
+/* The moves cells[0..n) of the position (`mine` to move, legal, not over, none of the moves ending the
+   game) narrowed toward `goal` in one call: lower[i], upper[i] are the bounds on the score of the side
+   that plays cells[i], known before the call and narrowed by it; a move whose bounds already meet the
+   goal is left as it is. While the budget lasts, each move gets an even share of what is left (1 / the
+   moves still to go, of the time and of the nodes), then each in turn all that is left. `spent` gets
+   the nodes and seconds of all the searches, the deepest ply they reached, and whether one stopped. */
+void ss_prove_moves(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, const int32_t *cells,
+                    int n, int goal, const ss_budget *budget, int32_t *lower, int32_t *upper, ss_result *spent);
+
 /* Iterative deepening to at most max_depth plies with a heuristic score at the horizon: `estimate`,
    `depth` and `best_move` of the deepest iteration that finished. Never writes a bound to the table. */
 void ss_estimate(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, int max_depth,
