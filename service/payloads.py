@@ -107,6 +107,7 @@ def variant_payload(variant: Variant) -> Json:
         "k": variant.k,
         "misere": variant.misere,
         "torus": variant.torus,
+        "gravity": variant.gravity,
         "cells": variant.cells,
         "depth": {"min": MIN_DEPTH, "max": geometry.max_depth, "default": DEFAULT_DEPTH},
     }

@@ -22,6 +22,7 @@ from .engine import (
 from .engine.analyst import SearchBusyError
 from .engine.answer import Answer
 from .engine.policies import check_choice, choose_from_answer
+from .engine.review import moves_from_columns
 from .engine.search.native import monotonic
 from .payloads import dumps
 from .play_payloads import move_choice_payload, policy_payload, review_payload
@@ -67,10 +68,15 @@ def review() -> Response:
     variant = get_variant(data["variant"])
     table = None if data["source"] == "search" else get_tables().available(variant)
     answers = table if table is not None else shared_budget(data)
-    if data["moves"] is not None:
-        result = review_game(answers, data["moves"], data["first"], variant)
-    else:
+    if data["boards"] is not None:
         result = review_boards(answers, data["boards"], data["first"], variant)
+    else:
+        moves = (
+            data["moves"]
+            if data["columns"] is None
+            else moves_from_columns(data["columns"], data["first"], variant)
+        )
+        result = review_game(answers, moves, data["first"], variant)
     start = Position.empty(variant, data["first"])
     return Response(dumps(review_payload(result, start)), mimetype="application/json")
 

@@ -18,6 +18,7 @@ from .schemas import (
 )
 
 BATCH_MAX = 1000
+GAME_FIELDS = ("moves", "boards", "columns")  # the ways a review takes a game
 GAME_MAX = MAX_CELLS  # the longest game of the largest board; the engine names the ply that fails
 
 
@@ -40,11 +41,15 @@ class ReviewRequest(SearchOptions):
     variant = fields.String(load_default="normal")
     first = fields.String(load_default="X", validate=validate.OneOf(SIDES))
 
+    columns = fields.List(
+        JSONInteger(), load_default=None, allow_none=False, validate=validate.Length(max=GAME_MAX)
+    )
+
     @validates_schema
-    def moves_or_boards(self, data: dict[str, Any], **_: Any) -> None:
-        # The spec says the same with oneOf: exactly one of the two.
-        if (data.get("moves") is None) == (data.get("boards") is None):
-            raise ValidationError("give the game as either `moves` or `boards`, not both or neither")
+    def one_way(self, data: dict[str, Any], **_: Any) -> None:
+        # The spec says the same with oneOf: exactly one of the three.
+        if sum(data.get(way) is not None for way in GAME_FIELDS) != 1:
+            raise ValidationError("give the game as one of `moves`, `boards` and `columns` (gravity boards)")
 
 
 class BatchRequest(Schema):

@@ -203,7 +203,11 @@ def variants_at_start(setting: str | list[str]) -> list[Variant]:
     if setting == "presets":
         return list(PRESETS)
     names = setting.split(",") if isinstance(setting, str) else setting
-    return [get_variant(name.strip()) for name in names if name.strip()]
+    found = [get_variant(name.strip()) for name in names if name.strip()]
+    searched = [v.name for v in found if not v.has_table]
+    if searched:  # a start that would wait for a table no board of that size has
+        raise ValueError(f"TABLES_AT_START names boards no table holds (the search answers them): {searched}")
+    return found
 
 
 def init_app(app: Flask) -> None:

@@ -7,10 +7,10 @@ import json
 
 from flask import Blueprint, Response, request
 
-from .engine import NAMING, PRESETS, get_variant
+from .engine import NAMING, get_variant
 from .engine.store import file_name
 from .engine.table_file import mapped_file
-from .engine.variants import MAX_CELLS, MAX_SIDE, MAX_TABLE_CELLS, MIN_K, MIN_SIDE
+from .engine.variants import LISTED, MAX_CELLS, MAX_SIDE, MAX_TABLE_CELLS, MIN_K, MIN_SIDE
 from .payloads import dumps, variant_detail_payload, variant_payload
 from .problems import ProblemError
 from .ranges import Representation, respond
@@ -24,7 +24,7 @@ bp = Blueprint("variants", __name__)
 @bp.get("/variants")
 def variants() -> Response:
     body = {
-        "variants": [variant_payload(v) for v in PRESETS],
+        "variants": [variant_payload(v) for v in LISTED],
         "naming": NAMING,
         "limits": {
             "min_side": MIN_SIDE,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import cache
 
 from .geometry import Symmetry, geometry_of
+from .masks import Permuter
 from .variants import Variant
 
 
@@ -23,29 +24,8 @@ def canonical(variant: Variant, mover: int, other: int) -> tuple[Symmetry, tuple
 
 
 @cache
-def _permuters(variant: Variant) -> tuple[tuple[Symmetry, _Permuter], ...]:
-    return tuple((s, _Permuter(s)) for s in geometry_of(variant).point_symmetries)
-
-
-class _Permuter:
-    """A symmetry applied to a mask a byte at a time: eight table reads, not a loop over the cells."""
-
-    def __init__(self, symmetry: Symmetry) -> None:
-        cells = len(symmetry)
-        self.tables = [
-            [
-                sum(1 << symmetry[base + bit] for bit in range(min(8, cells - base)) if value >> bit & 1)
-                for value in range(256)
-            ]
-            for base in range(0, cells, 8)
-        ]
-
-    def __call__(self, mask: int) -> int:
-        out = 0
-        for table in self.tables:
-            out |= table[mask & 255]
-            mask >>= 8
-        return out
+def _permuters(variant: Variant) -> tuple[tuple[Symmetry, Permuter], ...]:
+    return tuple((s, Permuter(s)) for s in geometry_of(variant).point_symmetries)
 
 
 def inverse(symmetry: Symmetry) -> Symmetry:

@@ -156,6 +156,30 @@ def moves_from_boards(boards: Sequence[str], first: str, variant: Variant) -> li
     return cells
 
 
+def moves_from_columns(columns: Sequence[int], first: str, variant: Variant) -> list[int]:
+    """The cells played on a gravity board, from the column of each ply (0 for the leftmost): the
+    lowest empty cell of that column. A column out of range or full, a game already over, or a board
+    without gravity raises IllegalSequenceError for its ply."""
+    if not variant.gravity:
+        message = f"the {variant.name} board has no gravity: give the game's moves as cells or boards"
+        raise IllegalSequenceError("no_gravity", message, "columns", 1)
+    position = _start(variant, first)
+    cells = []
+    for ply, column in enumerate(columns, 1):
+        if position.is_over:
+            message = f"ply {ply}: the game is already over ({position.status.value})"
+            raise IllegalSequenceError("game_over", message, "columns", ply)
+        if not 0 <= column < variant.cols:
+            message = f"ply {ply}: column {column} is not between 0 and {variant.cols - 1}"
+            raise IllegalSequenceError("column_out_of_range", message, "columns", ply)
+        landing = [cell for cell in position.legal_moves() if cell % variant.cols == column]
+        if not landing:
+            raise IllegalSequenceError("column_full", f"ply {ply}: column {column} is full", "columns", ply)
+        cells.append(landing[0])
+        position = position.play(landing[0])
+    return cells
+
+
 def _read(board: str, variant: Variant, ply: int) -> str:
     """The board with X, O and EMPTY only, rows unseparated; raise for a wrong shape or character."""
     try:

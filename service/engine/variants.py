@@ -123,6 +123,9 @@ PRESETS: tuple[Variant, ...] = (
     Variant(4, 4, 4, misere=True),
 )
 VARIANTS: dict[str, Variant] = {v.name: v for v in PRESETS}
+CONNECT4 = Variant(6, 7, 4, gravity=True)
+# What GET /variants lists first: the presets, then the board people play most that no table holds.
+LISTED: tuple[Variant, ...] = (*PRESETS, CONNECT4)
 # Every short name, presets or not (connect4 has no table to build at start: only the search plays it).
 _SHORT: dict[str, Variant] = {
     name: Variant(rows, cols, k, misere, torus, gravity)

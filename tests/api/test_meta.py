@@ -17,11 +17,14 @@ from tests.api.contract import SPEC, SPEC_PATH, check_response
 
 def test_variants_come_from_the_registry(client: FlaskClient) -> None:
     body = check_response(client.get("/variants"), "/variants", "get")
-    assert [v["name"] for v in body["variants"]] == [v.name for v in PRESETS]
+    assert [v["name"] for v in body["variants"]] == [v.name for v in PRESETS] + ["connect4"]
     misere = body["variants"][1]
     assert misere == {"name": "misere", "rules": VARIANTS["misere"].rules, "rows": 3, "cols": 3, "k": 3,
-                      "misere": True, "torus": False, "cells": 9,
+                      "misere": True, "torus": False, "gravity": False, "cells": 9,
                       "depth": {"min": 1, "max": 8, "default": 3}}  # fmt: skip
+    connect4 = body["variants"][-1]
+    assert (connect4["rows"], connect4["cols"], connect4["k"], connect4["gravity"]) == (6, 7, 4, True)
+    assert "lowest empty cell" in connect4["rules"]
     assert body["naming"] == NAMING and MAX_CELLS == 64
     limits = {"min_side": 2, "max_side": 8, "max_cells": MAX_CELLS, "max_table_cells": 22, "min_k": 3}
     assert body["limits"] == limits

@@ -325,16 +325,31 @@ def test_a_null_batch_item_gets_its_own_problem_and_the_rest_their_answers(clien
     assert results[0]["errors"] == {"_schema": ["Invalid input type."]}
 
 
-def test_review_takes_exactly_one_of_moves_and_boards_as_the_spec_says(client: FlaskClient) -> None:
-    """The spec's oneOf and the code agree: both or neither is a 422, either one alone is answered."""
+def test_review_takes_exactly_one_of_moves_boards_and_columns_as_the_spec_says(client: FlaskClient) -> None:
+    """The spec's oneOf and the code agree: two or none is a 422, any one alone is answered."""
     one_of = SPEC["components"]["schemas"]["ReviewRequest"]["oneOf"]
-    assert one_of == [{"required": ["moves"]}, {"required": ["boards"]}]
-    for payload in ({"moves": [4], "boards": ["....X...."]}, {}):
+    assert one_of == [{"required": ["moves"]}, {"required": ["boards"]}, {"required": ["columns"]}]
+    for payload in ({"moves": [4], "boards": ["....X...."]}, {}, {"moves": [4], "columns": [1]}):
         body = post(client, "/review", payload, 422)
         assert body["errors"] == {
-            "_schema": ["give the game as either `moves` or `boards`, not both or neither"]
+            "_schema": ["give the game as one of `moves`, `boards` and `columns` (gravity boards)"]
         }
     assert post(client, "/review", {"moves": [4]})["plies"][0]["cell"] == 4
+
+
+def test_review_takes_a_gravity_game_by_columns(client: FlaskClient) -> None:
+    """On Connect Four's board a column is the move: the mark lands on the column's lowest empty cell."""
+    body = post(client, "/review", {"columns": [3, 3, 2], "variant": "connect4", "budget_ms": 3000})
+    assert [p["cell"] for p in body["plies"]] == [38, 31, 37] and [p["col"] for p in body["plies"]] == [
+        3,
+        3,
+        2,
+    ]
+    for columns, code in (([7], "column_out_of_range"), ([0] * 7, "column_full")):
+        problem = post(client, "/review", {"columns": columns, "variant": "connect4"}, 422)
+        assert problem["code"] == code and problem["ply"] == len(columns)
+    flat = post(client, "/review", {"columns": [0], "variant": "normal"}, 422)
+    assert flat["code"] == "no_gravity"
 
 
 @pytest.mark.parametrize("depth", [3, 3.0])
