@@ -47,7 +47,7 @@ class Board:
     def cells(self) -> int:
         return self.rows * self.cols
 
-    @property
+    @cached_property
     def full(self) -> int:
         return (1 << self.cells) - 1
 

@@ -54,6 +54,11 @@ class Spending:
         return cls(deadline, budget.nodes, budget.cancel)
 
     @property
+    def unlimited(self) -> bool:
+        """No deadline, no node cap, no cancel flag: a search may run until it has proven everything."""
+        return self.deadline == 0 and self.node_cap is None and self.cancel is None
+
+    @property
     def elapsed(self) -> float:
         return monotonic() - self.started
 

@@ -86,6 +86,11 @@ class _Analysis:
 
     def run(self, remoteness: bool, estimates: bool) -> SearchAnalysis:
         spending = self.spending
+        if remoteness and not estimates and spending.unlimited:
+            # Nothing to share out: the exact scores in one pass (near the end, the calls cost more than
+            # the searches, and a pass for the results first is one call too many).
+            self._narrow(GOAL_SCORE, sorted(self.classes), spending)
+            return self._analysis()
         self._narrow(
             GOAL_RESULT,
             self._unproven(),
@@ -160,6 +165,8 @@ def _move_classes(board: Board, mine: int, theirs: int) -> dict[int, list[int]]:
     """The legal moves grouped by the symmetries that fix the position (their images have equal
     values), each class under its lowest cell."""
     fixing = [s for s, permute in board.permuters if permute(mine) == mine and permute(theirs) == theirs]
+    if not fixing:  # most positions: every move is a class of its own
+        return {cell: [cell] for cell in iter_cells(board.playable(mine | theirs))}
     classes: dict[int, list[int]] = {}
     seen: set[int] = set()
     for cell in iter_cells(board.playable(mine | theirs)):
