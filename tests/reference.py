@@ -1,8 +1,8 @@
 """A brute-force reference, written apart from the engine: board strings, tuples of cells, plain recursion
 over every move; no bitmasks, no tables, no retrograde order. Slow on purpose, trusted by reading.
 
-`Rules` describes any board the service serves (rows, columns, k, misère, torus); the functions without
-a `rules` argument are the classic 3x3 board's, which older tests use.
+`Rules` describes any board the service serves (rows, columns, k, misère, torus, gravity); the functions
+without a `rules` argument are the classic 3x3 board's, which older tests use.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ class Rules:
     k: int
     misere: bool = False
     torus: bool = False
+    gravity: bool = False  # a mark falls to the lowest empty cell of its column
 
     @property
     def size(self) -> int:
@@ -27,7 +28,22 @@ class Rules:
 
     @property
     def name(self) -> str:
-        return f"{self.rows}x{self.cols}k{self.k}" + "-torus" * self.torus + "-misere" * self.misere
+        suffixes = "-torus" * self.torus + "-gravity" * self.gravity + "-misere" * self.misere
+        return f"{self.rows}x{self.cols}k{self.k}{suffixes}"
+
+    def moves(self, board: str) -> list[int]:
+        """The empty cells, or under gravity the lowest empty cell of each column."""
+        if not self.gravity:
+            return [i for i, mark in enumerate(board) if mark == "."]
+        out = []
+        for col in range(self.cols):
+            empty = [r for r in range(self.rows) if board[r * self.cols + col] == "."]
+            if empty:
+                out.append(max(empty) * self.cols + col)
+        return sorted(out)
+
+    def holds_line(self, board: str, mark: str) -> bool:
+        return any(all(board[i] == mark for i in line) for line in self.lines)
 
     @cached_property
     def lines(self) -> tuple[tuple[int, ...], ...]:
@@ -77,7 +93,7 @@ def opponent(mark: str) -> str:
 
 
 def has_line_in(rules: Rules, board: str, mark: str) -> bool:
-    return any(all(board[i] == mark for i in line) for line in rules.lines)
+    return rules.holds_line(board, mark)
 
 
 def over(rules: Rules, board: str) -> bool:
@@ -87,7 +103,7 @@ def over(rules: Rules, board: str) -> bool:
 def next_boards(rules: Rules, board: str, to_move: str) -> list[tuple[int, str]]:
     if over(rules, board):
         return []
-    return [(i, board[:i] + to_move + board[i + 1 :]) for i in range(rules.size) if board[i] == "."]
+    return [(i, board[:i] + to_move + board[i + 1 :]) for i in rules.moves(board)]
 
 
 class Reference:
@@ -112,12 +128,8 @@ class Reference:
         if "." not in board:
             return (0, 0)
         # Neither side holds a line (the side to move cannot: play stops at the first), so every
-        # empty cell is a move.
-        outcomes = []
-        for cell in range(self.rules.size):
-            if board[cell] == ".":
-                score, plies = self.value(board[:cell] + to_move + board[cell + 1 :], last)
-                outcomes.append((-score, plies + 1))
+        # empty cell (under gravity, every column's lowest) is a move.
+        outcomes = list(self.moves(board, to_move).values())
         best = max(score for score, _ in outcomes)
         plies = [p for score, p in outcomes if score == best]
         return best, (min(plies) if best > 0 else max(plies))

@@ -1,6 +1,6 @@
 """Gravity's rules (a mark played in a column falls to its lowest empty cell): names, symmetries, moves,
 and which boards `Position.parse` accepts, against a brute-force walk of play written here with the
-search tests' string reference (tests/search/reference.py), not with the engine's code."""
+string reference (tests/reference.py), not with the engine's code."""
 
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ from service.engine import (
 from service.engine import gravity as gravity_module
 from service.engine.heuristic import WIN, depth_limited_move, search_value
 from service.engine.search import Board
-from tests.search.reference import Rules, other
+from tests.reference import Rules
+from tests.reference import opponent as other
 
 
 def rules_of(variant: Variant) -> Rules:

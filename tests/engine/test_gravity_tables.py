@@ -1,5 +1,5 @@
 """Gravity tables: every reachable position of small boards, value and every move's, against the search
-tests' brute-force string reference (tests/search/reference.py); the table holding exactly the positions
+tests' brute-force string reference (tests/reference.py); the table holding exactly the positions
 play reaches; larger boards against the search on positions of random games; Tromp's results."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from service.engine import Position, Table, TableStore, Variant, get_variant, solve, summarize
 from service.engine.search import Board, Budget, SearchEngine
 from tests.engine.test_gravity_rules import reachable, rules_of
-from tests.search.reference import Reference
+from tests.reference import Reference
 
 WHOLE = ["3x4k3-gravity", "4x3k3-gravity", "3x4k3-gravity-misere", "2x5k3-gravity", "3x3k3-torus-gravity"]
 
@@ -30,7 +30,7 @@ def test_every_reachable_position_against_the_reference(name: str) -> None:
         for (board, to_move), value in reference.memo.items():
             position = Position.parse(board, to_move, variant)
             assert tuple(table.value(position)) == value, (board, to_move)
-            moves = {} if position.is_over else reference.move_values(board, to_move)
+            moves = {} if position.is_over else reference.moves(board, to_move)
             assert {m.cell: tuple(m.value) for m in table.analyze(position).moves} == moves, board
     assert table.positions == len(reference.memo)  # as many X first as O first
 

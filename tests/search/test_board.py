@@ -11,7 +11,7 @@ from service.engine import InvalidPositionError, get_variant
 from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search._core import ffi
 from service.engine.search.native import BIG, HEURISTIC_UNIT, Limits, estimate
-from tests.search.reference import Rules
+from tests.reference import Rules
 
 
 @pytest.mark.parametrize(("rows", "cols", "k"), [(1, 5, 3), (9, 8, 4), (4, 4, 5), (5, 5, 2)])

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from service.engine.search import Board, Budget, SearchEngine
-from tests.search.reference import Reference, Rules, other
+from tests.reference import Reference, Rules
+from tests.reference import opponent as other
 
 # rows, cols, k, misère, torus; the larger ones on positions some plies deep, where the reference is quick
 WHOLE = [
@@ -50,7 +51,7 @@ def test_every_position_of_a_small_gravity_board(rules: Rules) -> None:
     assert len(positions) > 1000
     for board, to_move in positions:
         over = rules.holds_line(board, other(to_move)) or "." not in board
-        want = {} if over else reference.move_values(board, to_move)
+        want = {} if over else reference.moves(board, to_move)
         assert engine_values(engine, board, to_move) == want, (board, to_move)
 
 
@@ -71,7 +72,7 @@ def test_positions_of_random_gravity_games(rules: Rules, plies: int) -> None:
     for _ in range(SAMPLES):
         board, to_move = random_position(rules, plies + rng.randrange(4), rng)
         over = rules.holds_line(board, other(to_move)) or "." not in board
-        want = {} if over else reference.move_values(board, to_move)
+        want = {} if over else reference.moves(board, to_move)
         assert engine_values(engine, board, to_move) == want, (board, to_move)
 
 
