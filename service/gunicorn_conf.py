@@ -24,13 +24,11 @@ from service.observability import LOGGING
 
 def _metrics_dir() -> str:
     """Prometheus' multiprocess mode is chosen when prometheus_client is imported, which preload does
-    in this process before any worker exists: so the folder is set here, at configuration time."""
+    in this process before any worker exists: so the folder is set here, at configuration time. It is
+    emptied later, once (on_starting)."""
     given = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if given:
-        folder = Path(given)
-        folder.mkdir(parents=True, exist_ok=True)
-        for stale in folder.glob("*.db"):  # counts of a previous run would add up with this one's
-            stale.unlink()
+        Path(given).mkdir(parents=True, exist_ok=True)
         return given
     created = tempfile.mkdtemp(prefix="sanmoku-metrics-")
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = created
@@ -75,6 +73,13 @@ logger_class = AppAccessLogger
 logconfig_dict = LOGGING
 metrics_dir = _metrics_dir()
 worker_metrics.install()  # files named by worker slot: a respawned worker reuses its predecessor's
+
+
+def on_starting(server: Any) -> None:
+    # Once per master, not at configuration time: a SIGHUP (gunicorn's graceful reload) reads this file
+    # again, and emptying the folder there reset every counter to 0 (issue 20, item 7). The app is
+    # preloaded by now, and has written no metrics file in the master.
+    worker_metrics.forget_previous_run(metrics_dir)
 
 
 def pre_fork(server: Any, worker: Any) -> None:

@@ -7,7 +7,11 @@ all of them. `time.sleep(0)` is not enough of a pause there: gevent runs the gre
 again before it looks at the sockets, for 50 of them at a time, so ten streams taking turns kept a
 short request waiting for hundreds of milliseconds (p99 0.4 to 0.6 s, with pieces of 512 rows) where
 `gevent.idle()` (run when the loop has nothing else to do) kept it at 11 to 24 ms; a 0.5 ms timer
-gave about 90 ms (tests/bench/stream_bench.py; README, Performance).
+gave about 90 ms (tests/bench/stream_bench.py; README, Performance). A large /analyze/batch is paced
+the same way between its items (play.py), with a bound on the wait: a worker kept busy by other
+clients is never idle, and a batch waiting for that without a bound was held until they stopped (the
+whole 5 or 10 s of a wrk run, against 0.2 s alone). Streams keep the unbounded wait they were measured
+with.
 
 gunicorn's gevent worker has no write deadline: a client that stops reading holds its stream, and what
 the stream holds, for ever. Each piece records when it was handed to the server; the watchdog (one
@@ -24,8 +28,8 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, TypeVar
 
 import gevent  # type: ignore[import-untyped, unused-ignore]  # untyped (main lists it in pyproject)
 from flask import Flask, current_app
@@ -36,21 +40,32 @@ RETRY_AFTER = 10  # seconds a refused stream is told to wait: a table streams fo
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 
-def pause() -> None:
+
+def pause(most: float | None = None) -> None:
     """Let the process's other connections run before the next piece is rendered: under gevent's
     workers (gunicorn_conf.py), wait until the loop has nothing else to do (short requests first,
-    streams in the time left over); under threads (tests, other servers), yield the processor."""
+    streams in the time left over), or for `most` seconds when given (a worker kept busy by other
+    clients is never idle: an idle wait alone would hold the caller until they stop); under threads
+    (tests, other servers), yield the processor."""
     if monkey.is_module_patched("socket"):
-        gevent.idle()
+        with gevent.Timeout(most, False):  # None: no time limit
+            gevent.idle()
     else:
         time.sleep(0)
 
 
-def paced(pieces: Iterator[bytes]) -> Iterator[bytes]:
+def paced(pieces: Iterable[T], every: float = 0.0, most: float | None = None) -> Iterator[T]:
+    """`pieces` with a pause(most) once `every` seconds have passed since the last one (by default
+    after each piece), counted when the consumer asks for the next piece: so the time spent on a
+    piece (a stream's piece written, a batch's item answered) counts."""
+    last = time.monotonic()
     for piece in pieces:
         yield piece
-        pause()
+        if time.monotonic() - last >= every:
+            pause(most)
+            last = time.monotonic()
 
 
 class Stream:

@@ -10,12 +10,18 @@ files behind, and scrapes slowed down (110 ms against 15 ms). prometheus-client 
 time), so gunicorn's master gives each new worker the lowest slot no live worker holds, and the worker
 names its files by that slot. A respawned worker opens the files of the dead one and counts on from
 their values: the folder holds one set of files per slot, and the totals stay right.
+
+A SIGHUP (gunicorn's graceful reload) starts new workers while the old ones finish: they take free
+slots (the old ones still hold theirs), and the old ones' files stay and are read as before. So the
+counts go on across reloads, with at most two sets of files per worker; only a new master empties the
+folder (`forget_previous_run`, from gunicorn's on_starting).
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+from pathlib import Path
 from typing import Any
 
 _slot: str | None = None  # this worker's, from post_fork; None in the master
@@ -23,6 +29,12 @@ _slot: str | None = None  # this worker's, from post_fork; None in the master
 
 def identifier() -> str:
     return _slot if _slot is not None else f"pid{os.getpid()}"
+
+
+def forget_previous_run(folder: str) -> None:
+    """A new master's start: the counts of a previous run would add up with this one's."""
+    for stale in Path(folder).glob("*.db"):
+        stale.unlink()
 
 
 def install() -> None:

@@ -1,15 +1,18 @@
-"""Slow clients, stream readers and a latency probe, for the serving tests and benchmarks (loopback).
+"""Slow clients, stream readers, batch posters and a latency probe, for the serving tests and
+benchmarks (loopback).
 
 A slow client opens a connection and sends a request's headers one byte at a time, never finishing
 them: under gunicorn's sync workers each such client holds a whole worker. A stream reader reads a long
 answer as fast as it can, again and again (curl, a process of its own, so that the reading costs the
-probe nothing). The probe meanwhile asks for one answer after another on fresh connections and records
-how long each took.
+probe nothing). A batch poster sends large /analyze/batch requests one after another. The probe
+meanwhile asks for one answer after another on fresh connections and records how long each took.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -175,3 +178,50 @@ def closed_by_server(client: socket.socket, most: int = 1 << 30) -> bool:
     except TimeoutError:
         return False
     return False
+
+
+def random_batch(rng: random.Random, count: int = 1000, variant: str = "4x4k4") -> bytes:
+    """An /analyze/batch body of `count` random 4x4 positions of 0 to 6 pieces, each with its main line:
+    long lines, and positions a worker's body cache has rarely seen (the costly case)."""
+    positions = []
+    for _ in range(count):
+        cells, order = ["."] * 16, rng.sample(range(16), rng.randint(0, 6))
+        for ply, cell in enumerate(order):
+            cells[cell] = "XO"[ply % 2]
+        positions.append({"board": "".join(cells), "variant": variant, "mainline": True})
+    return json.dumps({"positions": positions}).encode()
+
+
+@dataclass(frozen=True)
+class Batch:
+    status: int
+    seconds: float
+
+
+@contextmanager
+def batch_poster(url: str, seed: int = 20) -> Iterator[list[Batch]]:
+    """One client posting random batches to `url` (/analyze/batch) one after another until the block
+    ends (the batch under way is finished first, within a minute); the list holds each one done."""
+    done: list[Batch] = []
+    stop = threading.Event()
+    rng = random.Random(seed)
+
+    def post() -> None:
+        while not stop.is_set():
+            request = urllib.request.Request(url, random_batch(rng), {"Content-Type": "application/json"})
+            started = time.perf_counter()
+            try:
+                with urllib.request.urlopen(request, timeout=60) as response:
+                    response.read()
+                    status = response.status
+            except urllib.error.HTTPError as error:
+                status = error.code
+            done.append(Batch(status, time.perf_counter() - started))
+
+    poster = threading.Thread(target=post, daemon=True)
+    poster.start()
+    try:
+        yield done
+    finally:
+        stop.set()
+        poster.join(timeout=70)

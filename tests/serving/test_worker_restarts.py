@@ -1,5 +1,5 @@
 """Workers that die and are respawned leave no metrics files behind: scrapes stay as fast as before
-and the counts stay right (service/worker_metrics.py)."""
+and the counts stay right; a graceful reload (SIGHUP) keeps the counts too (service/worker_metrics.py)."""
 
 from __future__ import annotations
 
@@ -40,14 +40,26 @@ def replace_workers(server: Server, sig: signal.Signals) -> None:
     old = workers_of(server.process.pid)
     for pid in old:
         os.kill(pid, sig)
+    replaced(server, old, WORKERS, f"gunicorn did not respawn its workers after {sig.name}")
+
+
+def reload(server: Server, workers: int) -> None:
+    """gunicorn's graceful reload: new workers start, then the old ones are stopped."""
+    old = workers_of(server.process.pid)
+    os.kill(server.process.pid, signal.SIGHUP)
+    replaced(server, old, workers, "gunicorn did not replace its workers after SIGHUP")
+
+
+def replaced(server: Server, old: set[int], workers: int, failure: str) -> None:
+    """Wait until `workers` workers run, none of them in `old`, and the server answers."""
     deadline = time.monotonic() + 20  # gunicorn never kills a worker that ignores SIGTERM by itself
     while time.monotonic() < deadline:
         current = workers_of(server.process.pid)
-        if len(current) == WORKERS and not current & old:
+        if len(current) == workers and not current & old:
             harness.wait_ready(server)
             return
         time.sleep(0.05)
-    raise TimeoutError(f"gunicorn did not respawn its workers after {sig.name}")
+    raise TimeoutError(failure)
 
 
 def send(server: Server, count: int) -> None:
@@ -94,3 +106,27 @@ def test_restarted_workers_leave_scrapes_fast_and_counts_right(tmp_path: Path) -
     assert after < before * 1.5 + 0.002, (
         f"scrape {after * 1000:.1f} ms after restarts, {before * 1000:.1f} before"
     )
+
+
+def test_a_reload_keeps_the_counts(tmp_path: Path) -> None:
+    """SIGHUP makes gunicorn read its configuration again and replace every worker. Before, reading
+    gunicorn_conf.py emptied the metrics folder, and every counter went back to 0 (issue 20, item 7);
+    now the old workers' files stay and the new workers take other slots."""
+    reloads, workers = 2, 2
+    server = harness.start_gunicorn(tmp_path, workers)
+    folder = tmp_path / f"metrics-{server.port}"
+    try:
+        harness.wait_ready(server)
+        send(server, REQUESTS)
+        for _ in range(reloads):
+            reload(server, workers)
+            send(server, REQUESTS)
+        counted = totals(server)
+        files = {p.name for p in folder.glob("*.db")}
+    finally:
+        server.kill()
+    assert counted["404"] == REQUESTS / 2 * (reloads + 1)
+    assert counted["200"] >= REQUESTS / 2 * (reloads + 1) + reloads + 1  # and the readiness waits
+    # the old workers' slots and the new ones': at most two sets of files per worker, however many reloads
+    slots = {f"{kind}_w{n}.db" for kind in ("counter", "histogram") for n in range(2 * workers)}
+    assert files <= slots, files
