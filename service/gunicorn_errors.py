@@ -25,6 +25,7 @@ def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) 
         f"HTTP/1.1 {status_int} {reason}\r\n"
         "Connection: close\r\n"
         f"Content-Type: {PROBLEM_MIMETYPE}\r\n"
+        "X-Content-Type-Options: nosniff\r\n"
         f"Content-Length: {len(body)}\r\n"
         # the request could not be read, so whatever id it carried is unknown: a fresh one
         f"{REQUEST_ID_HEADER}: {uuid.uuid4().hex}\r\n"

@@ -1,4 +1,5 @@
-"""The security headers of every HTML answer, set in one place.
+"""The security headers, set in one place: `nosniff` on every answer (a browser must never take a JSON
+body or a table file for a script or a page), and a policy on every HTML answer.
 
 HTML comes from three routes: `/` (the front end), Flask's static route (`/static/index.html`) and
 Swagger UI at `/docs/`. Each gets the same policy: scripts, styles and images from this origin only,
@@ -24,9 +25,9 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "frame-ancestors 'none'",
     )
 )
+EVERY_ANSWER_HEADERS = {"X-Content-Type-Options": "nosniff"}
 HTML_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-    "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",  # frame-ancestors' older spelling, for browsers without CSP level 2
     "Referrer-Policy": "no-referrer",
 }
@@ -34,7 +35,8 @@ HTML_HEADERS = {
 
 def init_app(app: Flask) -> None:
     @app.after_request
-    def html_headers(response: Response) -> Response:
+    def security_headers(response: Response) -> Response:
+        response.headers.update(EVERY_ANSWER_HEADERS)
         if response.mimetype == "text/html":
             response.headers.update(HTML_HEADERS)
         return response

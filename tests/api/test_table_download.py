@@ -60,8 +60,9 @@ def test_get_and_head(client: FlaskClient, directory: Path) -> None:
     assert int(whole.headers["Content-Length"]) == len(whole.data)
     head = download(client, "HEAD")
     assert head.status_code == 200 and head.data == b""
-    for name in ("ETag", "Content-Length", "Accept-Ranges", "Content-Type"):
+    for name in ("ETag", "Content-Length", "Accept-Ranges", "Content-Type", "X-Content-Type-Options"):
         assert head.headers[name] == whole.headers[name]
+    assert whole.headers["X-Content-Type-Options"] == "nosniff"  # a binary file is never sniffed
 
 
 @pytest.mark.parametrize(

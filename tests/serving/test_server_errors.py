@@ -109,6 +109,7 @@ def test_unreadable_requests_get_a_documented_problem(
     answer = send(servers[front].port, case.raw)
     assert answer.status == case.status, answer.body[:200]
     assert answer.headers["content-type"] == "application/problem+json"
+    assert answer.headers["x-content-type-options"] == "nosniff"
     assert answer.headers.get("x-request-id")
     problem = json.loads(answer.body)
     assert problem["status"] == case.status
@@ -116,13 +117,47 @@ def test_unreadable_requests_get_a_documented_problem(
     validator(documented["content"]["application/problem+json"]["schema"]).validate(problem)
 
 
-def test_nginx_answers_its_own_errors_as_problems(servers: dict[str, Server]) -> None:
-    port = servers["nginx"].port
-    too_large = b"POST /analyze HTTP/1.1\r\n" + HOST_LINE + b"Content-Length: 200000\r\n\r\n"
-    for raw, status in ((too_large, 413), (get(b"/.problem"), 404), (b"GET / HTTP/9.1\r\n\r\n", 505)):
-        answer = send(port, raw)
-        assert (answer.status, answer.headers["content-type"]) == (status, "application/problem+json")
-        assert json.loads(answer.body)["status"] == status
+NGINX_OWN = {
+    "a body over the limit": (
+        b"POST /analyze HTTP/1.1\r\n" + HOST_LINE + b"Content-Length: 200000\r\n\r\n",
+        413,
+    ),
+    "the internal problem page": (get(b"/.problem"), 404),
+    "an HTTP version it does not serve": (b"GET / HTTP/9.1\r\n\r\n", 505),
+    "a method it refuses (TRACE)": (b"TRACE / HTTP/1.1\r\n" + HOST_LINE + b"\r\n", 405),
+    "a transfer coding other than chunked": (
+        b"POST /analyze HTTP/1.1\r\n" + HOST_LINE + b"Transfer-Encoding: gzip\r\n\r\n",
+        501,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", NGINX_OWN)
+def test_nginx_answers_its_own_errors_as_problems(servers: dict[str, Server], name: str) -> None:
+    raw, status = NGINX_OWN[name]
+    answer = send(servers["nginx"].port, raw)
+    assert (answer.status, answer.headers["content-type"]) == (status, "application/problem+json")
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    problem = json.loads(answer.body)
+    assert (
+        problem["status"] == status
+        and problem["title"] != "Error"
+        and "proxy could not" not in problem["detail"]
+    )
+
+
+def test_the_transfer_coding_problem_is_documented(servers: dict[str, Server]) -> None:
+    raw, status = NGINX_OWN["a transfer coding other than chunked"]
+    problem = json.loads(send(servers["nginx"].port, raw).body)
+    documented = resolve(SPEC["paths"]["/analyze"]["post"]["responses"][str(status)])
+    validator(documented["content"]["application/problem+json"]["schema"]).validate(problem)
+
+
+def test_the_proxys_own_answers_are_nosniff(servers: dict[str, Server]) -> None:
+    answer = send(servers["nginx"].port, get(b"/nginx-health"))
+    assert (answer.status, answer.headers["x-content-type-options"]) == (200, "nosniff")
+    through = send(servers["nginx"].port, get(b"/analyze?board=........."))
+    assert (through.status, through.headers["x-content-type-options"]) == (200, "nosniff")
 
 
 def test_the_apps_own_400_keeps_its_detail_through_nginx(servers: dict[str, Server]) -> None:
