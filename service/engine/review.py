@@ -144,9 +144,7 @@ def moves_from_boards(boards: Sequence[str], first: str, variant: Variant) -> li
     position = _start(variant, first)
     cells = []
     for ply, board in enumerate(boards, 1):
-        if position.is_over:
-            message = f"ply {ply}: the game is already over ({position.status.value})"
-            raise IllegalSequenceError("game_over", message, "boards", ply)
+        _refuse_after_the_end(position, ply, "boards")
         cell = _step(position, _read(board, variant, ply), ply)
         cells.append(cell)
         try:
@@ -166,9 +164,7 @@ def moves_from_columns(columns: Sequence[int], first: str, variant: Variant) -> 
     position = _start(variant, first)
     cells = []
     for ply, column in enumerate(columns, 1):
-        if position.is_over:
-            message = f"ply {ply}: the game is already over ({position.status.value})"
-            raise IllegalSequenceError("game_over", message, "columns", ply)
+        _refuse_after_the_end(position, ply, "columns")
         if not 0 <= column < variant.cols:
             message = f"ply {ply}: column {column} is not between 0 and {variant.cols - 1}"
             raise IllegalSequenceError("column_out_of_range", message, "columns", ply)
@@ -178,6 +174,12 @@ def moves_from_columns(columns: Sequence[int], first: str, variant: Variant) -> 
         cells.append(landing[0])
         position = position.play(landing[0])
     return cells
+
+
+def _refuse_after_the_end(position: Position, ply: int, field: str) -> None:
+    if position.is_over:
+        message = f"ply {ply}: the game is already over ({position.status.value})"
+        raise IllegalSequenceError("game_over", message, field, ply)
 
 
 def _read(board: str, variant: Variant, ply: int) -> str:
