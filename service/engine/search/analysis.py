@@ -9,6 +9,7 @@ loss the negative, a draw 0; so a move's remoteness, counted from before the mov
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..values import Known, Result, Value
 from .native import BIG
@@ -25,8 +26,7 @@ class Estimate:
     depth: int
 
 
-@dataclass(frozen=True)
-class MoveProof:
+class MoveProof(NamedTuple):  # a tuple, not a dataclass: made by the thousand near the end of a game
     cell: int
     lower: int  # the least result score (-1, 0, +1) proven for the side that plays the move
     upper: int  # the greatest; lower == upper: the result is proven

@@ -10,6 +10,7 @@ import threading
 
 from ..geometry import iter_cells
 from ..position import Position
+from ..variants import Variant
 from .analysis import Estimate, MoveProof, SearchAnalysis, move_proof
 from .board import Board
 from .budget import Budget, Spending
@@ -24,6 +25,7 @@ from .native import (
     TranspositionTable,
     estimate,
     prove_moves,
+    score_moves,
     threats,
 )
 
@@ -45,6 +47,7 @@ class SearchEngine:
     ) -> None:
         """`table`: one to reuse (it clears itself for another board), else 2**table_bits new buckets."""
         self.board = board
+        self._variant: Variant | None = None  # the last variant whose positions were found to be this board's
         self.game = Game(board)
         self.table = table if table is not None else TranspositionTable(table_bits)
         self._in_use = threading.Lock()
@@ -52,9 +55,12 @@ class SearchEngine:
     def analyze(
         self, position: Position, budget: Budget, remoteness: bool = True, estimates: bool = False
     ) -> SearchAnalysis:
-        if Board.of(position.variant) != self.board:
-            raise ValueError(f"a {position.variant.name} position given to the {self.board.name} engine")
-        return self.analyze_marks(position.mine, position.theirs, budget, remoteness, estimates)
+        if position.variant is not self._variant:
+            if Board.of(position.variant) != self.board:
+                raise ValueError(f"a {position.variant.name} position given to the {self.board.name} engine")
+            self._variant = position.variant
+        # A Position is legal by construction: no second check of its marks
+        return self._analyze(position.mine, position.theirs, budget, remoteness, estimates)
 
     def analyze_marks(
         self, mine: int, theirs: int, budget: Budget, remoteness: bool = True, estimates: bool = False
@@ -63,6 +69,11 @@ class SearchEngine:
         its result, then (`remoteness`) how far the end is, then (`estimates`) a heuristic score of the
         moves whose result was not proven."""
         self.board.check(mine, theirs)
+        return self._analyze(mine, theirs, budget, remoteness, estimates)
+
+    def _analyze(
+        self, mine: int, theirs: int, budget: Budget, remoteness: bool, estimates: bool
+    ) -> SearchAnalysis:
         if not self._in_use.acquire(blocking=False):
             raise EngineBusyError(f"the {self.board.name} engine is already searching in another thread")
         try:
@@ -80,17 +91,21 @@ class _Analysis:
         self.marks = (mine | theirs).bit_count()
         over = self.board.is_over(mine, theirs)
         self.classes = {} if over else _move_classes(self.board, mine, theirs)
-        self.wins = threats(engine.game, mine, theirs) if self.classes else 0  # moves that make a line
-        self.bounds: dict[int, Bounds] = {cell: self._settled(cell) for cell in self.classes}
+        self.bounds: dict[int, Bounds] = {}
         self.estimates: dict[int, Estimate] = {}
 
     def run(self, remoteness: bool, estimates: bool) -> SearchAnalysis:
         spending = self.spending
         if remoteness and not estimates and spending.unlimited:
-            # Nothing to share out: the exact scores in one pass (near the end, the calls cost more than
-            # the searches, and a pass for the results first is one call too many).
-            self._narrow(GOAL_SCORE, sorted(self.classes), spending)
+            # Nothing to share out: the exact scores in one call (near the end, the calls and the Python
+            # around them cost more than the searches).
+            cells = sorted(self.classes)
+            scores, spent = score_moves(self.engine.game, self.engine.table, self.mine, self.theirs, cells)
+            spending.charge(spent)
+            self.bounds = {cell: (score, score) for cell, score in zip(cells, scores, strict=True)}
             return self._analysis()
+        wins = threats(self.engine.game, self.mine, self.theirs) if self.classes else 0
+        self.bounds = {cell: self._settled(cell, wins) for cell in self.classes}
         self._narrow(
             GOAL_RESULT,
             self._unproven(),
@@ -107,9 +122,10 @@ class _Analysis:
     def _unproven(self) -> list[int]:
         return [cell for cell in self.classes if not _result_known(*self.bounds[cell])]
 
-    def _settled(self, cell: int) -> Bounds:
-        """The score of a move that ends the game, else nothing known."""
-        if self.wins >> cell & 1:
+    def _settled(self, cell: int, wins: int) -> Bounds:
+        """The score of a move that ends the game (`wins`: the moves that complete a line), else nothing
+        known."""
+        if wins >> cell & 1:
             score = BIG - (self.marks + 1)
             return (-score, -score) if self.board.misere else (score, score)
         if (self.mine | self.theirs | 1 << cell) == self.board.full:
@@ -145,9 +161,12 @@ class _Analysis:
         moves: list[MoveProof] = []
         for representative, members in self.classes.items():
             lower, upper = self.bounds[representative]
-            estimate_ = self.estimates.get(representative)
-            moves += [move_proof(c, lower, upper, self.marks, self.board.cells, estimate_) for c in members]
-        moves.sort(key=lambda move: move.cell)
+            proof = move_proof(
+                representative, lower, upper, self.marks, self.board.cells, self.estimates.get(representative)
+            )
+            moves += [proof._replace(cell=cell) if cell != representative else proof for cell in members]
+        if len(moves) > len(self.classes):  # else the classes came in the order of their cells
+            moves.sort(key=lambda move: move.cell)
         spending = self.spending
         depth = spending.depth + 1 if spending.nodes else 0  # the searches start below the moves
         return SearchAnalysis(tuple(moves), spending.nodes, spending.elapsed, depth)

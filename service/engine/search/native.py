@@ -4,7 +4,7 @@ owner), and its two calls with typed arguments and results. cffi releases the GI
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._core import ffi, lib
 from .board import Board
@@ -34,8 +34,7 @@ class Limits:
     cancel: Any
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):  # a tuple, not a dataclass: one per call, and calls near the end are many
     lower: int  # proven bounds on the score of the side to move
     upper: int
     best_move: int | None
@@ -134,6 +133,18 @@ def prove_moves(
     lib.ss_prove_moves(game.pointer, table.pointer, mine, theirs, cells, n, goal, budget, lower, upper, spent)
     bounds = zip(ffi.unpack(lower, n), ffi.unpack(upper, n), strict=True)
     return dict(zip(cells, bounds, strict=True)), _outcome(spent)
+
+
+def score_moves(
+    game: Game, table: TranspositionTable, mine: int, theirs: int, cells: list[int]
+) -> tuple[list[int], Outcome]:
+    """The exact score of each move of `cells` for the side that plays it, with no limit, in one call;
+    and what the searches spent."""
+    n = len(cells)
+    scores = ffi.new("int32_t[]", n)
+    spent = ffi.new("ss_result *")
+    lib.ss_score_moves(game.pointer, table.pointer, mine, theirs, cells, n, scores, spent)
+    return ffi.unpack(scores, n), _outcome(spent)
 
 
 def threats(game: Game, player: int, other: int) -> int:

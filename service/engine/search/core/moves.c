@@ -58,3 +58,26 @@ void ss_prove_moves(const ss_game *g, ss_table *t, uint64_t mine, uint64_t their
     }
     *spent = total;
 }
+
+void ss_score_moves(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, const int32_t *cells, int n,
+                    int32_t *scores, ss_result *spent) {
+    ss_result total = {SS_SCORE_MIN, SS_SCORE_MAX, SS_NO_MOVE, 0, 0, 0, 0, 0};
+    uint64_t occupied = mine | theirs, completes = ss_threats(g, mine, theirs);
+    int32_t ending = SS_BIG - (count(occupied) + 1); /* a move that completes a line: the game's last */
+    for (int i = 0; i < n; i++) {
+        uint64_t move = bit(cells[i]);
+        if (completes & move) {
+            scores[i] = g->misere ? -ending : ending;
+        } else if ((occupied | move) == g->full) {
+            scores[i] = 0;
+        } else {
+            ss_result child = {SS_SCORE_MIN, SS_SCORE_MAX, SS_NO_MOVE, 0, 0, 0, 0, 0};
+            ss_prove(g, t, theirs, mine | move, SS_GOAL_SCORE, 0, &child);
+            scores[i] = -child.lower;
+            total.nodes += child.nodes;
+            total.seconds += child.seconds;
+            if (child.depth > total.depth) total.depth = child.depth;
+        }
+    }
+    *spent = total;
+}

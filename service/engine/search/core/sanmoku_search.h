@@ -77,6 +77,14 @@ void ss_prove(const ss_game *game, ss_table *table, uint64_t mine, uint64_t thei
 void ss_prove_moves(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, const int32_t *cells,
                     int n, int goal, const ss_budget *budget, int32_t *lower, int32_t *upper, ss_result *spent);
 
+/* The exact score of each move of cells[0..n) (the position as for ss_prove_moves, but moves that end
+   the game allowed) for the side that plays it, with no budget: a move that completes a line or fills
+   the board is scored at once, the others searched to the end. For analyses with no limit: near the
+   end of a game the searches take a few microseconds, and one call here replaces the Python around
+   each. `spent` as for ss_prove_moves. */
+void ss_score_moves(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, const int32_t *cells,
+                    int n, int32_t *scores, ss_result *spent);
+
 /* Iterative deepening to at most max_depth plies with a heuristic score at the horizon: `estimate`,
    `depth` and `best_move` of the deepest iteration that finished. Never writes a bound to the table. */
 void ss_estimate(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, int max_depth,
