@@ -1,0 +1,62 @@
+// A game from a link or an imported text, checked with the service before it is opened, so that a
+// hand-edited one that can never be played says what is wrong and opens the nearest game that can
+// (rather than offering a Try again that cannot succeed): moves after the end of the game are left
+// out, and an impossible start board gives way to the empty board. Whether a game is over is the
+// service's to say (every rule is), so every position of the tree goes to POST /analyze/batch at once.
+
+import * as api from "./api.js";
+import { boardAfter, emptyBoard, playerOf } from "./game.js";
+import { allPaths, nodeAt, pruned, treeOf } from "./tree.js";
+
+const MOST = 1000; // positions per batch; a tree beyond that is checked as far as this goes
+const keyOf = (path) => path.join(",");
+
+// The longest start of `moves` that the tree still has.
+function keptLine(tree, moves) {
+  let length = 0;
+  while (length < moves.length && nodeAt(tree, moves.slice(0, length + 1))) {
+    length += 1;
+  }
+  return moves.slice(0, length);
+}
+
+// { game, notes }: the game that can be opened and, in words, what was changed and why. `source`
+// names where the game came from ("link" or "text"). When the service cannot be asked, the game is
+// kept as it is: opening it will then show the service's trouble, with a Try again that can help.
+export async function checkedWithService(game, variant, source) {
+  const start = game.start || emptyBoard(variant.cells);
+  const paths = allPaths(game.tree).slice(0, MOST);
+  if (paths.length === 1 && !game.start) {
+    return { game, notes: [] };
+  }
+  let results;
+  try {
+    const positions = paths.map((path) => ({
+      board: boardAfter(start, game.first, path),
+      to_move: playerOf(path.length, game.first),
+      variant: variant.name,
+    }));
+    ({ results } = await api.analyzeBatch(positions));
+  } catch {
+    return { game, notes: [] };
+  }
+  if (results[0] && results[0].status === 422) {
+    const empty = { ...game, start: null, tree: treeOf([]), moves: [], ply: 0 };
+    const why = `The ${source}'s start position is impossible: ${results[0].detail || results[0].title}.`;
+    return { game: empty, notes: [why, "The empty board is opened instead."] };
+  }
+  const finished = (index) => {
+    const status = results[index] && results[index].status;
+    return typeof status === "string" && status !== "in_progress";
+  };
+  const overs = paths.filter((path, index) => finished(index) && nodeAt(game.tree, path).children.length > 0);
+  if (overs.length === 0) {
+    return { game, notes: [] };
+  }
+  const over = new Set(overs.map(keyOf));
+  const tree = pruned(game.tree, (path) => !over.has(keyOf(path)));
+  const moves = keptLine(tree, game.moves);
+  const after = Math.min(...overs.map((path) => path.length));
+  const why = `The ${source} has moves after the end of the game (it is over after move ${after}); they are left out.`;
+  return { game: { ...game, tree, moves, ply: Math.min(game.ply, moves.length) }, notes: [why] };
+}
