@@ -28,6 +28,7 @@ import {
   renderEditor,
   setEditorToMove,
 } from "./editor.js";
+import { bindExchange, renderExchange } from "./exchange.js";
 import { goTo, humanMove, playOn, redo, retry, startGame, step, undo, newGame } from "./flow.js";
 import { onKeyDown, renderKeysHelp } from "./keys.js";
 import { bindMoves, renderMoves } from "./moves.js";
@@ -59,6 +60,7 @@ function renderAll() {
   renderEditor();
   renderAnalysis();
   renderMoves();
+  renderExchange();
   renderReview();
   renderChart();
   renderSettings();
@@ -160,6 +162,7 @@ function bindEvents() {
     radio.addEventListener("change", (event) => setEditorToMove(event.target.value));
   }
   bindMoves();
+  bindExchange(openGame);
   document.addEventListener("keydown", onKeyDown);
   window.addEventListener("popstate", () => {
     closeEditor();

@@ -12,6 +12,8 @@ from .ui import api_problem, open_link, state, wait_idle
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
+    from .conftest import PageFactory
+
 # A 4x4 game to four in a row that fills the board with no line: X X O O / O O X X / X X O O / O O X X.
 FULL_DRAW = [0, 2, 1, 3, 6, 4, 7, 5, 8, 10, 9, 11, 14, 12, 15, 13]
 
@@ -163,3 +165,57 @@ def test_a_link_with_an_impossible_start_opens_the_empty_board(page: Page, base_
     assert page.is_hidden("#error")
     assert page.locator("#board .cell[data-mark='X']").count() == 0
     assert "start=" not in query_of(page)
+
+
+def export_text(page: Page) -> str:
+    if not page.is_visible("#export-text"):
+        page.click("#exchange summary")
+    page.wait_for_function("() => document.getElementById('export-text').value !== ''")  # filled on opening
+    return page.input_value("#export-text")
+
+
+def import_text(page: Page, text: str) -> None:
+    if not page.is_visible("#import-text"):
+        page.click("#exchange summary")
+    page.fill("#import-text", text)
+    page.click("#import")
+    page.wait_for_selector("#import-form[data-state='done']")
+    wait_idle(page)
+
+
+def test_a_game_is_exported_as_text_and_imported_back(new_page: PageFactory) -> None:
+    page = new_page()
+    open_link(page, "variant=4x4k4&tree=5,0(3,4(7)(8,9)),10&moves=5,3,8,9&ply=3")
+    text = export_text(page)
+    assert text == "4x4k4 X: 1. b2 a1 (1... d1 2. a2 (2. d2) (2. a3 b3)) 2. c3"
+    assert page.input_value("#export-link") == page.url
+    other = new_page()
+    open_link(other, "variant=normal")
+    import_text(other, text)
+    assert "tree=5,0(3,4(7)(8,9)),10&moves=5,0,10&" in query_of(other)
+    assert "Game opened from the text." in other.inner_text("#status")
+    # A start board and the other side first, on a board named by its keys.
+    open_link(page, "variant=normal&first=O&start=X../.O./...&tree=2(6,8)&moves=2")
+    text = export_text(page)
+    assert text == "normal O X../.O./...: 1. 9 (1. 1 3)"
+    import_text(other, text.lower().replace("normal o", "normal O"))
+    assert "first=O&start=X../.O./...&tree=2(6,8)&moves=2&" in query_of(other)
+
+
+def test_an_import_that_does_not_read_says_why(page: Page) -> None:
+    open_link(page, "variant=4x4k4&moves=5")
+    for text, words in [
+        ("1. b2 c3", "must start with the variant, the first side and a colon"),
+        ("4x4k4 X: 1. b2 z9", "“z9” is not a cell of 4x4k4 (its cells are a1 to d4)"),
+        ("4x4k4 X: 1. b2 b2", "Move 2 (b2) is on a cell already taken."),
+        ("4x4k4 X: 1. b2 (c3", "a variation “(” is not closed"),
+        ("nosuch X: 1. b2", "No variant nosuch"),
+    ]:
+        import_text(page, text)
+        assert page.is_visible("#import-error")
+        assert words in page.inner_text("#import-error")
+        assert "moves=5&" in query_of(page)  # the game shown stays
+    import_text(page, "normal X: 1. 7 4 2. 8 5 3. 9 6")  # X wins with 9: O's 6 comes after the end
+    assert page.is_hidden("#import-error")
+    assert "moves=0,3,1,4,2&" in query_of(page)
+    assert "The text has moves after the end of the game" in page.inner_text("#status")
