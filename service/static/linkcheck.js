@@ -25,7 +25,10 @@ function keptLine(tree, moves) {
 // kept as it is: opening it will then show the service's trouble, with a Try again that can help.
 export async function checkedWithService(game, variant, source) {
   const start = game.start || emptyBoard(variant.cells);
-  const paths = allPaths(game.tree).slice(0, MOST);
+  // Only positions that moves follow can have moves after their end; the root says if the start is possible.
+  const paths = allPaths(game.tree)
+    .filter((path) => path.length === 0 || nodeAt(game.tree, path).children.length > 0)
+    .slice(0, MOST);
   if (paths.length === 1 && !game.start) {
     return { game, notes: [] };
   }
@@ -35,6 +38,7 @@ export async function checkedWithService(game, variant, source) {
       board: boardAfter(start, game.first, path),
       to_move: playerOf(path.length, game.first),
       variant: variant.name,
+      budget_ms: 1, // only the status is wanted, which the rules give at once; no search for the value
     }));
     ({ results } = await api.analyzeBatch(positions));
   } catch {
@@ -57,6 +61,7 @@ export async function checkedWithService(game, variant, source) {
   const tree = pruned(game.tree, (path) => !over.has(keyOf(path)));
   const moves = keptLine(tree, game.moves);
   const after = Math.min(...overs.map((path) => path.length));
-  const why = `The ${source} has moves after the end of the game (it is over after move ${after}); they are left out.`;
+  const when = after === 0 ? "at the start" : `after move ${after}`;
+  const why = `The ${source} has moves after the end of the game (it is over ${when}); they are left out.`;
   return { game: { ...game, tree, moves, ply: Math.min(game.ply, moves.length) }, notes: [why] };
 }
