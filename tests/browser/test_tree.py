@@ -50,8 +50,15 @@ def test_playing_back_in_the_game_keeps_the_old_line_as_a_variation(page: Page) 
     variation = page.locator("#move-list .variation")
     assert variation.count() == 1 and "X→d1" in variation.inner_text()
     assert current_path(page) == "5,0,3"
-    assert page.get_attribute("#nav-where", "aria-disabled") is None
+    assert page.get_attribute("#nav-end", "aria-disabled") == "true"  # the end of the line shown
     assert "After move 3 of 3" in page.inner_text("#nav-where")
+    # Undo and Redo move along the line shown (Redo is no longer lost by playing back in the game).
+    page.click("#undo")
+    wait_idle(page)
+    assert current_path(page) == "5,0" and page.is_enabled("#redo")
+    page.click("#redo")
+    wait_idle(page)
+    assert current_path(page) == "5,0,3"
     # The old continuation is one click away, and playing the move that follows just steps forward.
     page.click("#move-list [data-path='5,0,10,15']")
     wait_idle(page)
