@@ -6,19 +6,9 @@
 
 import * as api from "./api.js";
 import { boardAfter, emptyBoard, playerOf } from "./game.js";
-import { allPaths, nodeAt, pruned, treeOf } from "./tree.js";
+import { allPaths, knownPart, nodeAt, pathKey, pruned, treeOf } from "./tree.js";
 
 const MOST = 1000; // positions per batch; a tree beyond that is checked as far as this goes
-const keyOf = (path) => path.join(",");
-
-// The longest start of `moves` that the tree still has.
-function keptLine(tree, moves) {
-  let length = 0;
-  while (length < moves.length && nodeAt(tree, moves.slice(0, length + 1))) {
-    length += 1;
-  }
-  return moves.slice(0, length);
-}
 
 // { game, notes }: the game that can be opened and, in words, what was changed and why. `source`
 // names where the game came from ("link" or "text"). When the service cannot be asked, the game is
@@ -57,9 +47,9 @@ export async function checkedWithService(game, variant, source) {
   if (overs.length === 0) {
     return { game, notes: [] };
   }
-  const over = new Set(overs.map(keyOf));
-  const tree = pruned(game.tree, (path) => !over.has(keyOf(path)));
-  const moves = keptLine(tree, game.moves);
+  const over = new Set(overs.map(pathKey));
+  const tree = pruned(game.tree, (path) => !over.has(pathKey(path)));
+  const moves = knownPart(tree, game.moves);
   const after = Math.min(...overs.map((path) => path.length));
   const when = after === 0 ? "at the start" : `after move ${after}`;
   const why = `The ${source} has moves after the end of the game (it is over ${when}); they are left out.`;

@@ -16,10 +16,9 @@ import {
 } from "./lines.js";
 import { cellName, state } from "./state.js";
 import { reviewedPlies } from "./review.js";
-import { isLine } from "./tree.js";
+import { isLine, pathKey } from "./tree.js";
 import { reviewDetail, verdictName } from "./words.js";
 
-const keyOf = (path) => path.join(",");
 let built = null; // what the list was built for: the tree, the first side and the variant
 let shownAt = null; // the cursor the list last showed, to scroll and move the focus when it moves
 
@@ -30,7 +29,7 @@ function moveButton(path) {
     className: "ply-button",
     text: `${player}→${cellName(cell)}`,
     attrs: { type: "button", "aria-label": `Move ${path.length}: ${player} on ${cellName(cell)}` },
-    data: { path: keyOf(path) },
+    data: { path: pathKey(path) },
   });
   button.addEventListener("click", () => goToPath(path));
   return button;
@@ -139,8 +138,8 @@ function scrollToCurrent(list, button) {
 }
 
 function renderCursor(list) {
-  const here = keyOf(cursorPath());
-  const line = keyOf(state.game.moves);
+  const here = pathKey(cursorPath());
+  const line = pathKey(state.game.moves);
   let current = null;
   for (const button of list.querySelectorAll(".ply-button")) {
     const path = button.dataset.path;

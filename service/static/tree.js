@@ -4,6 +4,11 @@
 // A position is named by its path, the cells played from the root, which stay valid whatever is
 // promoted or deleted elsewhere. Every function here is pure: it returns a new tree, never changes one.
 
+// A path as one string, to compare paths or to key them.
+export function pathKey(path) {
+  return path.join(",");
+}
+
 export function node(cell, children = []) {
   return { cell, children };
 }
@@ -23,6 +28,15 @@ export function nodeAt(tree, path) {
     }
   }
   return at;
+}
+
+// The longest start of `moves` that the tree has.
+export function knownPart(tree, moves) {
+  let length = 0;
+  while (length < moves.length && nodeAt(tree, moves.slice(0, length + 1))) {
+    length += 1;
+  }
+  return moves.slice(0, length);
 }
 
 // `path` followed on along the main line of the node it reaches (as far as the tree goes).

@@ -12,7 +12,7 @@
 
 import { EMPTY, withRows } from "./game.js";
 import { state } from "./state.js";
-import { allPaths, mainLine, nodeAt, pruned, treeFromItems, treeItems, treeOf, withLine } from "./tree.js";
+import { allPaths, knownPart, mainLine, pruned, treeFromItems, treeItems, treeOf, withLine } from "./tree.js";
 
 const OVERLAYS = ["off", "hint", "values"];
 
@@ -76,13 +76,9 @@ export function checkedGame(given, cells) {
     Number.isInteger(cell) && cell >= 0 && cell < cells && marks[cell] === EMPTY && !path.includes(cell);
   const whole = withLine(game.tree || treeOf([]), game.moves);
   const tree = pruned(whole, free);
-  let length = 0;
-  while (length < game.moves.length && nodeAt(tree, game.moves.slice(0, length + 1))) {
-    length += 1;
-  }
-  const moves = game.moves.slice(0, length);
-  const ply = Number.isInteger(game.ply) ? Math.min(Math.max(game.ply, 0), length) : length;
-  const lost = allPaths(tree).length !== allPaths(whole).length || length !== game.moves.length;
+  const moves = knownPart(tree, game.moves);
+  const ply = Number.isInteger(game.ply) ? Math.min(Math.max(game.ply, 0), moves.length) : moves.length;
+  const lost = allPaths(tree).length !== allPaths(whole).length || moves.length !== game.moves.length;
   const dropped = Boolean(game.broken) || start !== game.start || lost || ply !== game.ply;
   return { game: { variant: game.variant, first: game.first, start, tree, moves, ply }, dropped };
 }
