@@ -226,3 +226,45 @@ def test_an_import_that_does_not_read_says_why(page: Page) -> None:
     assert page.is_hidden("#import-error")
     assert "moves=0,3,1,4,2&" in query_of(page)
     assert "The text has moves after the end of the game" in page.inner_text("#status")
+
+
+ROUND_TRIPS = """async () => {
+    const { treeOf, withLine, lineFrom } = await import("/static/tree.js");
+    const { gameFromUrl, gameQuery } = await import("/static/url.js");
+    const { gameText, readHeader, readMoves } = await import("/static/notation.js");
+    const facts = { name: "4x4k4", rows: 4, cols: 4, cells: 16 };
+    let seed = 19;
+    const random = (n) => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return seed % n;
+    };
+    const failures = [];
+    for (let trial = 0; trial < 200; trial += 1) {
+        let tree = treeOf([]);
+        let moves = [];
+        for (let line = random(6); line >= 0; line -= 1) {
+            const free = [...Array(16).keys()];
+            moves = Array.from({ length: random(9) }, () => free.splice(random(free.length), 1)[0]);
+            tree = withLine(tree, moves);
+        }
+        moves = random(2) ? lineFrom(tree, []) : moves; // the main line, or the last line added
+        const first = random(2) ? "X" : "O";
+        const game = { variant: "4x4k4", first, start: null, tree, moves, ply: random(moves.length + 1) };
+        const query = gameQuery(game, 4, "hint");
+        const read = gameFromUrl(query);
+        const again = gameQuery({ ...read, tree: read.tree || treeOf(read.moves) }, 4, read.overlay);
+        const text = gameText(game, facts);
+        const header = readHeader(text);
+        const fromText = readMoves(header.moves, facts, header.start);
+        const same = JSON.stringify(fromText) === JSON.stringify(tree) && header.first === first;
+        if (again !== query || !same) {
+            failures.push({ query, again, text });
+        }
+    }
+    return failures;
+}"""
+
+
+def test_trees_round_trip_exactly_through_the_link_and_the_text(page: Page) -> None:
+    open_link(page, "variant=4x4k4")
+    assert page.evaluate(ROUND_TRIPS) == []
