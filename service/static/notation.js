@@ -69,7 +69,10 @@ export function readMoves(moves, { name, rows, cols, cells }, start) {
   for (let cell = 0; cell < cells; cell += 1) {
     cellOf.set(cellNameOf(cell, rows, cols).toLowerCase(), cell);
   }
-  const words = moves.match(/[()]|[^\s()]+/g) || [];
+  // "1.b2" as some PGN writers glue them: the number is split off the cell.
+  const words = (moves.match(/[()]|[^\s()]+/g) || []).flatMap((word) =>
+    word.split(/(?<=^\d+\.+)(?!\.)/).filter(Boolean),
+  );
   const items = [];
   for (const word of words) {
     if (word === "(" || word === ")") {

@@ -222,7 +222,7 @@ def test_an_import_that_does_not_read_says_why(page: Page) -> None:
         assert page.is_visible("#import-error")
         assert words in page.inner_text("#import-error")
         assert "moves=5&" in query_of(page)  # the game shown stays
-    import_text(page, "normal X: 1. 7 4 2. 8 5 3. 9 6")  # X wins with 9: O's 6 comes after the end
+    import_text(page, "normal X: 1.7 4 2.8 5 3.9 6")  # X wins with 9: O's 6 comes after the end
     assert page.is_hidden("#import-error")
     assert "moves=0,3,1,4,2&" in query_of(page)
     assert "The text has moves after the end of the game" in page.inner_text("#status")
