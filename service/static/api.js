@@ -100,6 +100,12 @@ export function analyze({ board, toMove, variant, mainline = false }) {
   return request(`/analyze?${query}`);
 }
 
+// Many positions in one request ({ board, to_move, variant } each): each answer is an analysis, or the
+// problem of that position alone (then its `status` is the HTTP status, a number).
+export function analyzeBatch(positions) {
+  return request("/analyze/batch", { method: "POST", body: { positions } });
+}
+
 export function computerMove({ board, toMove, variant, policy, depth }) {
   const body = { board, to_move: toMove, variant, policy };
   if (depth !== undefined) {

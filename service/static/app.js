@@ -28,14 +28,16 @@ import {
   renderEditor,
   setEditorToMove,
 } from "./editor.js";
+import { bindExchange, renderExchange } from "./exchange.js";
 import { goTo, humanMove, playOn, redo, retry, startGame, step, undo, newGame } from "./flow.js";
 import { onKeyDown, renderKeysHelp } from "./keys.js";
-import { renderMoves } from "./moves.js";
+import { bindMoves, renderMoves } from "./moves.js";
+import { checkedWithService } from "./linkcheck.js";
 import { loadPrefs } from "./prefs.js";
 import { loadReview, renderReview } from "./review.js";
 import { render, setRenderer, state, variant } from "./state.js";
 import { renderHeading, renderRoot, renderStatus } from "./status.js";
-import { checkedGame, gameFromUrl } from "./url.js";
+import { checkedGame, gameFromUrl, saveGameToUrl } from "./url.js";
 import {
   customVariant,
   ensureVariant,
@@ -58,6 +60,7 @@ function renderAll() {
   renderEditor();
   renderAnalysis();
   renderMoves();
+  renderExchange();
   renderReview();
   renderChart();
   renderSettings();
@@ -66,9 +69,13 @@ function renderAll() {
 }
 
 // Opens `game` (from a link, or a new one): the variant is asked for if it is not a preset, and what
-// does not fit it is dropped with a word. A game from a link waits for a move before the computer plays.
-async function openGame(game, { live, push }) {
+// does not fit it is dropped with a word. A game from a link (or a text, as `source` says) is checked with
+// the service first (linkcheck.js), and waits for a move before the computer plays.
+async function openGame(game, { live, push, source = "link" }) {
   const notes = [];
+  if (game.overlay) {
+    state.settings.overlay = game.overlay;
+  }
   let facts;
   try {
     facts = await ensureVariant(game.variant);
@@ -79,10 +86,13 @@ async function openGame(game, { live, push }) {
   }
   const checked = checkedGame({ ...game, variant: facts.name }, facts.cells);
   if (checked.dropped) {
-    notes.push("Part of the link did not fit the board and was left out.");
+    notes.push(`Part of the ${source} did not fit the board and was left out.`);
   }
-  const opened = live ? "New game." : "Game opened from the link.";
-  startGame(checked.game, { event: [...notes, opened].join(" "), live, push });
+  const served = live
+    ? { game: checked.game, notes: [] }
+    : await checkedWithService(checked.game, facts, source);
+  const opened = live ? "New game." : `Game opened from the ${source}.`;
+  startGame(served.game, { event: [...notes, ...served.notes, opened].join(" "), live, push });
   remember();
 }
 
@@ -129,6 +139,7 @@ function bindEvents() {
   $("custom-form").addEventListener("submit", onCustomSubmit);
   for (const radio of document.querySelectorAll("input[name='overlay']")) {
     radio.addEventListener("change", onOverlayChange);
+    radio.addEventListener("change", () => saveGameToUrl(state.game, variant().cols)); // the link has it
   }
   $("new-game").addEventListener("click", newGame);
   $("undo").addEventListener("click", undo);
@@ -150,6 +161,8 @@ function bindEvents() {
   for (const radio of document.querySelectorAll("input[name='editor-to-move']")) {
     radio.addEventListener("change", (event) => setEditorToMove(event.target.value));
   }
+  bindMoves();
+  bindExchange(openGame);
   document.addEventListener("keydown", onKeyDown);
   window.addEventListener("popstate", () => {
     closeEditor();

@@ -1,5 +1,5 @@
-// The flow of a game: new games, moves, the computer's replies, stepping through the moves, undo and
-// redo, and the service's failures. Each change of the position starts a new generation, so that
+// The flow of a game: new games, moves, the computer's replies, stepping through the line shown, undo
+// and redo, and the service's failures. Each change of the position starts a new generation, so that
 // answers about an older position are dropped.
 
 import * as api from "./api.js";
@@ -18,6 +18,7 @@ import {
   variant,
   vsComputer,
 } from "./state.js";
+import { lineFrom, treeOf, withLine } from "./tree.js";
 import { saveGameToUrl } from "./url.js";
 
 const analyses = new Map(); // "variant board to_move" -> analysis; each position's value never changes
@@ -35,10 +36,11 @@ async function analysisOf(position) {
   return analyses.get(key);
 }
 
-// Starts the game `game` ({ variant, first, start, moves, ply }): a new entry in the history when
-// `push`, and the computer may move by itself when `live`.
+// Starts the game `game` ({ variant, first, start, tree, moves, ply }, `moves` the line shown): a new
+// entry in the history when `push`, and the computer may move by itself when `live`.
 export function startGame(game, { event, live = true, push = true }) {
   state.game = { start: null, moves: [], ...game };
+  state.game.tree = withLine(game.tree || treeOf([]), state.game.moves);
   state.game.ply = game.ply ?? state.game.moves.length;
   state.live = live;
   state.review = null;
@@ -113,10 +115,13 @@ async function playComputer(generation) {
   play(cell, `The computer (${side}) played ${cellName(cell)}.`);
 }
 
-// Plays `cell` at the cursor: the moves after it (if the cursor was back in the game) are dropped.
+// Plays `cell` at the cursor. Nothing is lost: the next move of the line shown just steps forward,
+// another move already tried follows its own line, and a new one starts a variation (the old line stays).
 function play(cell, event) {
-  const { moves, ply } = state.game;
-  state.game.moves = [...moves.slice(0, ply), cell];
+  const { moves, ply, tree } = state.game;
+  const path = [...moves.slice(0, ply), cell];
+  state.game.tree = withLine(tree, path);
+  state.game.moves = moves[ply] === cell ? moves : lineFrom(state.game.tree, path);
   state.game.ply = ply + 1;
   show(event);
 }
@@ -154,7 +159,8 @@ export function humanMove(cell) {
   play(cell, vsComputer() ? `You played ${cellName(cell)}.` : `${side} played ${cellName(cell)}.`);
 }
 
-// Plays on from the position shown: the moves after it go, and the computer moves if it is its turn.
+// Plays on from the position shown: the computer moves if it is its turn (its move, if it is not the one
+// that followed, starts a variation).
 export function playOn() {
   state.game.moves = state.game.moves.slice(0, state.game.ply);
   state.live = true;

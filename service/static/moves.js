@@ -1,39 +1,106 @@
-// The move list: every ply of the game as a button that shows the board after it, the buttons that step
-// through the game, and, when the review is shown, each ply's verdict. The rows are kept and updated in
-// place, so that a focused ply keeps the focus while the page redraws.
+// The move list: the main line, one row per move with its verdict when the review is shown, and after
+// each move the other moves tried there, in parentheses and indented as PGN viewers show variations.
+// Every move is a button that shows the board after it. The list is rebuilt only when the tree changes;
+// otherwise the buttons are updated in place, so that a focused move keeps the focus while the page
+// redraws, and the current move is scrolled into the list's view.
 
 import { $, make, setData, setText } from "./dom.js";
-import { goTo } from "./flow.js";
 import { playerOf } from "./game.js";
+import {
+  currentVariation,
+  cursorPath,
+  deleteVariation,
+  goToPath,
+  promoteVariation,
+  switchMove,
+} from "./lines.js";
 import { cellName, state } from "./state.js";
 import { reviewedPlies } from "./review.js";
+import { isLine, pathKey } from "./tree.js";
 import { reviewDetail, verdictName } from "./words.js";
 
-function makeRow(ply) {
-  const button = make("button", { className: "ply-button", attrs: { type: "button" } });
-  button.addEventListener("click", () => goTo(ply));
-  return make(
+let built = null; // what the list was built for: the tree, the first side and the variant
+let shownAt = null; // the cursor the list last showed, to scroll and move the focus when it moves
+
+function moveButton(path) {
+  const cell = path[path.length - 1];
+  const player = playerOf(path.length - 1, state.game.first);
+  const button = make("button", {
+    className: "ply-button",
+    text: `${player}→${cellName(cell)}`,
+    attrs: { type: "button", "aria-label": `Move ${path.length}: ${player} on ${cellName(cell)}` },
+    data: { path: pathKey(path) },
+  });
+  button.addEventListener("click", () => goToPath(path));
+  return button;
+}
+
+// A variation: the move `child` instead of the main move at `before`, and the line that follows it.
+function variation(child, before) {
+  const path = [...before, child.cell];
+  const box = make("div", {
+    className: "variation",
+    attrs: { role: "group", "aria-label": `Variation from move ${path.length}` },
+  });
+  box.append("(", moveButton(path));
+  appendLine(box, child, path);
+  box.append(")");
+  return box;
+}
+
+// The line that follows `position` (reached by `path`) into `box`: each move, then its variations.
+function appendLine(box, position, path) {
+  let [at, atPath] = [position, path];
+  while (at.children.length > 0) {
+    const [main, ...others] = at.children;
+    box.append(" ", moveButton([...atPath, main.cell]), ...others.map((child) => variation(child, atPath)));
+    [at, atPath] = [main, [...atPath, main.cell]];
+  }
+}
+
+function mainRow(main, others, path) {
+  const row = make(
     "li",
-    { data: { ply: String(ply) } },
-    button,
+    {
+      data: {
+        ply: String(path.length),
+        cell: String(main.cell),
+        player: playerOf(path.length - 1, state.game.first),
+      },
+    },
+    moveButton(path),
     " ",
     make("span", { className: "review-verdict" }),
     " ",
     make("span", { className: "review-detail" }),
   );
+  if (others.length > 0) {
+    row.append(
+      make("div", { className: "variations" }, ...others.map((child) => variation(child, path.slice(0, -1)))),
+    );
+  }
+  return row;
 }
 
-function renderRow(row, { ply, cell, player, current, reviewed }) {
-  row.dataset.cell = String(cell);
-  row.dataset.player = player;
-  const button = row.querySelector(".ply-button");
-  setText(button, `${player}→${cellName(cell)}`);
-  button.setAttribute("aria-label", `Move ${ply}: ${player} on ${cellName(cell)}`);
-  if (current) {
-    button.setAttribute("aria-current", "step");
-  } else {
-    button.removeAttribute("aria-current");
+function build(list, key) {
+  const focused = list.contains(document.activeElement) ? document.activeElement.dataset.path : null;
+  const rows = [];
+  let [at, path] = [state.game.tree, []];
+  while (at.children.length > 0) {
+    const [main, ...others] = at.children;
+    path = [...path, main.cell];
+    rows.push(mainRow(main, others, path));
+    at = main;
   }
+  list.replaceChildren(...rows);
+  built = key;
+  if (focused !== null && focused !== undefined) {
+    const again = list.querySelector(`[data-path="${focused}"]`) || list.querySelector("[aria-current]");
+    again?.focus();
+  }
+}
+
+function renderVerdict(row, reviewed) {
   setData(row, "verdict", reviewed ? reviewed.verdict : undefined);
   const verdict = row.querySelector(".review-verdict");
   const name = reviewed ? verdictName(reviewed) : "";
@@ -42,22 +109,68 @@ function renderRow(row, { ply, cell, player, current, reviewed }) {
   setText(row.querySelector(".review-detail"), reviewed ? reviewDetail(reviewed, cellName) : "");
 }
 
-export function renderMoves() {
-  const { moves, ply, first } = state.game;
-  const list = $("move-list");
-  while (list.children.length > moves.length) {
-    list.lastElementChild.remove();
-  }
-  while (list.children.length < moves.length) {
-    list.append(makeRow(list.children.length + 1));
-  }
+// The verdicts belong to the line shown (the review is of it): only the main line's moves on it get one.
+function renderVerdicts(list) {
   const plies = reviewedPlies();
-  moves.forEach((cell, index) => {
-    const reviewed = plies && plies[index] && plies[index].cell === cell ? plies[index] : null;
-    const player = playerOf(index, first);
-    renderRow(list.children[index], { ply: index + 1, cell, player, current: index + 1 === ply, reviewed });
+  const { moves } = state.game;
+  let onLine = true;
+  [...list.children].forEach((row, index) => {
+    onLine = onLine && moves[index] === Number(row.dataset.cell);
+    const reviewed =
+      onLine && plies && plies[index] && plies[index].cell === moves[index] ? plies[index] : null;
+    renderVerdict(row, reviewed);
   });
-  $("moves-empty").hidden = moves.length > 0;
+}
+
+// Keeps the current move in view by scrolling the list only (never the page, which would jump on a phone).
+function scrollToCurrent(list, button) {
+  if (!button) {
+    list.scrollTop = 0;
+    return;
+  }
+  const view = list.getBoundingClientRect();
+  const box = button.getBoundingClientRect();
+  if (box.top < view.top) {
+    list.scrollTop -= view.top - box.top;
+  } else if (box.bottom > view.bottom) {
+    list.scrollTop += box.bottom - view.bottom;
+  }
+}
+
+function renderCursor(list) {
+  const here = pathKey(cursorPath());
+  const line = pathKey(state.game.moves);
+  let current = null;
+  for (const button of list.querySelectorAll(".ply-button")) {
+    const path = button.dataset.path;
+    if (path === here) {
+      button.setAttribute("aria-current", "step");
+      current = button;
+    } else {
+      button.removeAttribute("aria-current");
+    }
+    setData(button, "line", line === path || line.startsWith(`${path},`) ? "true" : undefined);
+  }
+  const moved = shownAt !== here;
+  shownAt = here;
+  if (moved) {
+    scrollToCurrent(list, current);
+    if (current && list.contains(document.activeElement)) {
+      current.focus();
+    }
+  }
+}
+
+export function renderMoves() {
+  const { moves, ply, tree, first, variant } = state.game;
+  const list = $("move-list");
+  const key = `${variant} ${first} ${JSON.stringify(tree)}`;
+  if (key !== built) {
+    build(list, key);
+  }
+  renderVerdicts(list);
+  renderCursor(list);
+  $("moves-empty").hidden = tree.children.length > 0;
   // aria-disabled rather than disabled, so that a button keeps the focus when it reaches an end.
   const editing = state.editor !== null;
   const ends = { "nav-start": 0, "nav-back": 0, "nav-forward": moves.length, "nav-end": moves.length };
@@ -69,4 +182,37 @@ export function renderMoves() {
     where = moves.length === 0 ? "" : `Start, ${moves.length} moves ahead`;
   }
   setText($("nav-where"), where);
+  $("variation-controls").hidden = isLine(tree);
+  const inVariation = currentVariation() !== null && !editing;
+  for (const id of ["promote", "delete-variation"]) {
+    $(id).setAttribute("aria-disabled", String(!inVariation));
+  }
+}
+
+// The buttons for variations act on the one the cursor is in; once one is done the focus goes to the
+// current move when the button is now hidden or disabled, so that it is not lost.
+function onVariationButton(action) {
+  return (event) => {
+    if (event.currentTarget.getAttribute("aria-disabled") === "true") {
+      return;
+    }
+    action();
+    const button = event.currentTarget;
+    if (button.offsetParent === null || button.getAttribute("aria-disabled") === "true") {
+      ($("move-list").querySelector("[aria-current]") || $("nav-start")).focus();
+    }
+  };
+}
+
+export function bindMoves() {
+  $("promote").addEventListener("click", onVariationButton(promoteVariation));
+  $("delete-variation").addEventListener("click", onVariationButton(deleteVariation));
+  // ← → Home End are the page's (keys.js); in the list, ↑ and ↓ switch between the moves tried here.
+  $("move-list").addEventListener("keydown", (event) => {
+    const delta = { ArrowUp: -1, ArrowDown: 1 }[event.key];
+    if (delta && !event.ctrlKey && !event.altKey && !event.metaKey) {
+      event.preventDefault();
+      switchMove(delta);
+    }
+  });
 }

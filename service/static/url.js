@@ -1,11 +1,51 @@
 // The game in the page's URL, so that a reload, the Back button or a shared link gives the same board:
-//   /?variant=4x4k3&first=X&moves=5,0,10&ply=2
+//   /?variant=4x4k3&first=X&moves=5,0,10&ply=2&overlay=off
 //   /?variant=normal&first=O&start=X../.O./...&moves=2
+//   /?variant=4x4k3&first=X&tree=5,0(3,4),10&moves=5,3,4&ply=2&overlay=hint
 // `variant` is the API's name, `first` the side that moves first (from `start`, the empty board if
 // there is none), `start` a board written as in the API with "/" between rows, `moves` the cells played
-// (the API's indexes, row by row from 0 at the top left) and `ply` the move shown when it is not the last.
+// (the API's indexes, row by row from 0 at the top left) on the line shown, `ply` the move shown when
+// it is not the last, and `overlay` the analysis on the board (off, hint or values). When the game has
+// variations, `tree` holds them all as PGN viewers write them: each position's main move, then its
+// other moves in parentheses with what follows them, then what follows the main move ("5,0(3,4),10":
+// 5, then 0 or 3; 0 is followed by 10, 3 by 4). Links without `tree` are a single line, as before.
 
 import { EMPTY, withRows } from "./game.js";
+import { state } from "./state.js";
+import { allPaths, knownPart, mainLine, pruned, treeFromItems, treeItems, treeOf, withLine } from "./tree.js";
+
+const OVERLAYS = ["off", "hint", "values"];
+
+function cellsOf(text) {
+  return text
+    .split(",")
+    .filter((part) => part.trim() !== "")
+    .map(Number);
+}
+
+// The link's `tree`, or null when it has none or when it is not well formed (then its moves alone count).
+function treeFromText(text) {
+  if (!text) {
+    return null;
+  }
+  try {
+    return treeFromItems(
+      (text.match(/[()]|[^,()]+/g) || []).map((item) => (/[()]/.test(item) ? item : Number(item))),
+    );
+  } catch {
+    return null;
+  }
+}
+
+export function treeText(tree) {
+  return treeItems(tree)
+    .map((item, index, items) => {
+      const cell = typeof item === "object";
+      const afterMove = index > 0 && (typeof items[index - 1] === "object" || items[index - 1] === ")");
+      return cell ? `${afterMove ? "," : ""}${item.cell}` : item;
+    })
+    .join("");
+}
 
 // The game the URL describes, or null when it names no variant. Cells are checked against the board
 // once the variant is known (see checkedGame).
@@ -18,55 +58,55 @@ export function gameFromUrl(search = window.location.search) {
   const first = (query.get("first") || "X").toUpperCase() === "O" ? "O" : "X";
   const written = (query.get("start") || "").replace(/\//g, "").toUpperCase();
   const start = written ? written.replace(/[^XO]/g, EMPTY) : null;
-  const moves = (query.get("moves") || "")
-    .split(",")
-    .filter((text) => text.trim() !== "")
-    .map(Number);
+  const tree = treeFromText(query.get("tree"));
+  const moves = query.has("moves") || !tree ? cellsOf(query.get("moves") || "") : mainLine(tree);
   const ply = query.has("ply") ? Number(query.get("ply")) : moves.length;
-  return { variant, first, start, moves, ply };
+  const overlay = OVERLAYS.includes(query.get("overlay")) ? query.get("overlay") : null;
+  return { variant, first, start, tree, moves, ply, overlay, broken: query.has("tree") && tree === null };
 }
 
-// The game with what does not fit the variant dropped: a start of the wrong length, moves from the
-// first one that is not a free cell, a ply beyond the moves. `dropped` says whether anything was.
+// The game with what does not fit the variant dropped: a start of the wrong length, moves that are not
+// a free cell (with all that follows them), a ply beyond the moves. `dropped` says whether anything was.
 export function checkedGame(given, cells) {
   const game = { start: null, moves: [], ...given };
   game.ply = given.ply ?? game.moves.length;
   const start = game.start && game.start.length === cells ? game.start : null;
   const marks = [...(start || EMPTY.repeat(cells))];
-  let length = 0;
-  while (length < game.moves.length) {
-    const cell = game.moves[length];
-    if (!Number.isInteger(cell) || cell < 0 || cell >= cells || marks[cell] !== EMPTY) {
-      break;
-    }
-    marks[cell] = "X";
-    length += 1;
-  }
-  const moves = game.moves.slice(0, length);
-  const ply = Number.isInteger(game.ply) ? Math.min(Math.max(game.ply, 0), length) : length;
-  const dropped = start !== game.start || length !== game.moves.length || ply !== game.ply;
-  return { game: { ...game, start, moves, ply }, dropped };
+  const free = (path, cell) =>
+    Number.isInteger(cell) && cell >= 0 && cell < cells && marks[cell] === EMPTY && !path.includes(cell);
+  const whole = withLine(game.tree || treeOf([]), game.moves);
+  const tree = pruned(whole, free);
+  const moves = knownPart(tree, game.moves);
+  const ply = Number.isInteger(game.ply) ? Math.min(Math.max(game.ply, 0), moves.length) : moves.length;
+  const lost = allPaths(tree).length !== allPaths(whole).length || moves.length !== game.moves.length;
+  const dropped = Boolean(game.broken) || start !== game.start || lost || ply !== game.ply;
+  return { game: { variant: game.variant, first: game.first, start, tree, moves, ply }, dropped };
 }
 
-export function gameQuery({ variant, first, start, moves, ply }, cols) {
+export function gameQuery({ variant, first, start, tree, moves, ply }, cols, overlay = "off") {
   // Built by hand so that commas and slashes stay readable; every value is a name, a side or digits.
   const parts = [`variant=${encodeURIComponent(variant)}`, `first=${first}`];
   if (start) {
     parts.push(`start=${withRows(start, cols)}`);
   }
-  if (moves.length > 0) {
+  const branched = tree && treeText(tree) !== treeText(treeOf(moves));
+  if (branched) {
+    parts.push(`tree=${treeText(tree)}`);
+  }
+  if (moves.length > 0 || branched) {
     parts.push(`moves=${moves.join(",")}`);
   }
   if (ply !== moves.length) {
     parts.push(`ply=${ply}`);
   }
+  parts.push(`overlay=${overlay}`);
   return `?${parts.join("&")}`;
 }
 
 // A new entry in the history for a new game (so that Back returns to the previous one); the same entry,
 // updated, for each move and step within a game.
 export function saveGameToUrl(game, cols, { push = false } = {}) {
-  const url = `${window.location.pathname}${gameQuery(game, cols)}`;
+  const url = `${window.location.pathname}${gameQuery(game, cols, state.settings.overlay)}`;
   if (url === `${window.location.pathname}${window.location.search}`) {
     return;
   }
@@ -78,5 +118,5 @@ export function saveGameToUrl(game, cols, { push = false } = {}) {
 }
 
 export function linkToGame(game, cols) {
-  return `${window.location.origin}${window.location.pathname}${gameQuery(game, cols)}`;
+  return `${window.location.origin}${window.location.pathname}${gameQuery(game, cols, state.settings.overlay)}`;
 }

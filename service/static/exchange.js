@@ -1,0 +1,77 @@
+// Export and import: the game as text (notation.js) and its link, shown to copy, and a field that reads
+// a game's text back and opens it. What is wrong with a text is said under the field; nothing is dropped
+// without a word (moves after the end of the game are left out with one, as for a link).
+
+import { $, setText } from "./dom.js";
+import { gameText, readHeader, readMoves } from "./notation.js";
+import { state, variant } from "./state.js";
+import { lineFrom } from "./tree.js";
+import { linkToGame } from "./url.js";
+import { ensureVariant } from "./variants.js";
+
+let opener = null; // app.js's openGame: checks the game with the service and starts it
+
+function setValue(field, value) {
+  if (field.value !== value) {
+    field.value = value;
+  }
+}
+
+export function renderExchange() {
+  if (!$("exchange").open) {
+    return;
+  }
+  setValue($("export-text"), gameText(state.game, variant()));
+  setValue($("export-link"), linkToGame(state.game, variant().cols));
+}
+
+function showImportError(message) {
+  const box = $("import-error");
+  box.hidden = !message;
+  setText(box, message);
+}
+
+// The form says while it is reading (data-state), and the button waits, so that one import runs at a time.
+async function onImport(event) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  if (form.dataset.state === "reading") {
+    return;
+  }
+  form.dataset.state = "reading";
+  showImportError("");
+  try {
+    const header = readHeader($("import-text").value);
+    let facts;
+    try {
+      facts = await ensureVariant(header.variant);
+    } catch (error) {
+      throw new Error(`No variant ${header.variant}: ${error.detail || error.message}.`);
+    }
+    const tree = readMoves(header.moves, facts, header.start);
+    const moves = lineFrom(tree, []);
+    const game = { variant: facts.name, first: header.first, start: header.start, tree, moves };
+    await opener(game, { live: false, push: true, source: "text" });
+  } catch (error) {
+    showImportError(error.message);
+  } finally {
+    form.dataset.state = "done";
+  }
+}
+
+async function copyText() {
+  try {
+    await navigator.clipboard.writeText($("export-text").value);
+    setText($("export-state"), "Text copied.");
+  } catch {
+    $("export-text").select();
+    setText($("export-state"), "Copy the selected text.");
+  }
+}
+
+export function bindExchange(openGame) {
+  opener = openGame;
+  $("exchange").addEventListener("toggle", renderExchange);
+  $("copy-text").addEventListener("click", copyText);
+  $("import-form").addEventListener("submit", onImport);
+}

@@ -1,0 +1,67 @@
+// Moving about the game tree: going to any move of any line, switching to another move at the cursor,
+// making a variation the main line and deleting one. The line shown (state.game.moves) is kept when the
+// move chosen is on it, so that stepping back and forth does not leave the line one is reading.
+
+import { show } from "./flow.js";
+import { state } from "./state.js";
+import { lineFrom, nodeAt, promoted, variationStart, without } from "./tree.js";
+
+// The cells played to reach the cursor.
+export function cursorPath() {
+  return state.game.moves.slice(0, state.game.ply);
+}
+
+function onLine(path) {
+  return path.every((cell, index) => state.game.moves[index] === cell);
+}
+
+export function goToPath(path) {
+  if (state.editor !== null || !nodeAt(state.game.tree, path)) {
+    return;
+  }
+  if (!onLine(path)) {
+    state.game.moves = lineFrom(state.game.tree, path);
+  }
+  state.game.ply = path.length;
+  show(path.length === 0 ? "The start of the game." : `After move ${path.length}.`);
+}
+
+// The other moves tried at the cursor's position, in order: `delta` 1 is the next one, -1 the one before.
+export function switchMove(delta) {
+  const path = cursorPath();
+  if (path.length === 0) {
+    return;
+  }
+  const siblings = nodeAt(state.game.tree, path.slice(0, -1)).children;
+  const index = siblings.findIndex((child) => child.cell === path[path.length - 1]);
+  const next = siblings[index + delta];
+  if (next) {
+    goToPath([...path.slice(0, -1), next.cell]);
+  }
+}
+
+// The variation the cursor is in (where it starts), or null on the main line.
+export function currentVariation() {
+  return state.game.tree ? variationStart(state.game.tree, cursorPath()) : null;
+}
+
+export function promoteVariation() {
+  if (currentVariation() === null || state.editor !== null) {
+    return;
+  }
+  state.game.tree = promoted(state.game.tree, cursorPath());
+  show("This line is now the main line.");
+}
+
+// Deletes the variation the cursor is in; the cursor goes to the move the variation branched from.
+export function deleteVariation() {
+  const start = currentVariation();
+  if (start === null || state.editor !== null) {
+    return;
+  }
+  state.game.tree = without(state.game.tree, start);
+  const parent = start.slice(0, -1);
+  state.game.moves = lineFrom(state.game.tree, parent);
+  state.game.ply = parent.length;
+  show(`The variation from move ${start.length} is deleted.`);
+}

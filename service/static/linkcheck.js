@@ -1,0 +1,57 @@
+// A game from a link or an imported text, checked with the service before it is opened, so that a
+// hand-edited one that can never be played says what is wrong and opens the nearest game that can
+// (rather than offering a Try again that cannot succeed): moves after the end of the game are left
+// out, and an impossible start board gives way to the empty board. Whether a game is over is the
+// service's to say (every rule is), so every position of the tree goes to POST /analyze/batch at once.
+
+import * as api from "./api.js";
+import { boardAfter, emptyBoard, playerOf } from "./game.js";
+import { allPaths, knownPart, nodeAt, pathKey, pruned, treeOf } from "./tree.js";
+
+const MOST = 1000; // positions per batch; a tree beyond that is checked as far as this goes
+
+// { game, notes }: the game that can be opened and, in words, what was changed and why. `source`
+// names where the game came from ("link" or "text"). When the service cannot be asked, the game is
+// kept as it is: opening it will then show the service's trouble, with a Try again that can help.
+export async function checkedWithService(game, variant, source) {
+  const start = game.start || emptyBoard(variant.cells);
+  // Only positions that moves follow can have moves after their end; the root says if the start is possible.
+  const paths = allPaths(game.tree)
+    .filter((path) => path.length === 0 || nodeAt(game.tree, path).children.length > 0)
+    .slice(0, MOST);
+  if (paths.length === 1 && !game.start) {
+    return { game, notes: [] };
+  }
+  let results;
+  try {
+    const positions = paths.map((path) => ({
+      board: boardAfter(start, game.first, path),
+      to_move: playerOf(path.length, game.first),
+      variant: variant.name,
+      budget_ms: 1, // only the status is wanted, which the rules give at once; no search for the value
+    }));
+    ({ results } = await api.analyzeBatch(positions));
+  } catch {
+    return { game, notes: [] };
+  }
+  if (results[0] && results[0].status === 422) {
+    const empty = { ...game, start: null, tree: treeOf([]), moves: [], ply: 0 };
+    const why = `The ${source}'s start position is impossible: ${results[0].detail || results[0].title}.`;
+    return { game: empty, notes: [why, "The empty board is opened instead."] };
+  }
+  const finished = (index) => {
+    const status = results[index] && results[index].status;
+    return typeof status === "string" && status !== "in_progress";
+  };
+  const overs = paths.filter((path, index) => finished(index) && nodeAt(game.tree, path).children.length > 0);
+  if (overs.length === 0) {
+    return { game, notes: [] };
+  }
+  const over = new Set(overs.map(pathKey));
+  const tree = pruned(game.tree, (path) => !over.has(pathKey(path)));
+  const moves = knownPart(tree, game.moves);
+  const after = Math.min(...overs.map((path) => path.length));
+  const when = after === 0 ? "at the start" : `after move ${after}`;
+  const why = `The ${source} has moves after the end of the game (it is over ${when}); they are left out.`;
+  return { game: { ...game, tree, moves, ply: Math.min(game.ply, moves.length) }, notes: [why] };
+}

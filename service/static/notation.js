@@ -1,0 +1,101 @@
+// A game as one line of text, to export and import it: the variant, the side that moves first, the
+// start board when it is not empty, then the moves as PGN viewers write them, with cell names as the
+// page shows them, move numbers, and variations in parentheses after the move they replace:
+//   4x4k3 X: 1. b2 a1 (1... c3 2. d4) 2. c2
+//   normal O X../.O./...: 1. 9 (1. 3) 1... 7
+// Move numbers are for the reader: importing skips them. No DOM, no HTTP.
+
+import { cellNameOf } from "./game.js";
+import { allPaths, treeFromItems, treeItems } from "./tree.js";
+
+const HEADER = /^\s*(\S+)\s+([XO])(?:\s+([.XO/]+))?\s*:(.*)$/is;
+const NUMBER = /^\d+\.(\.\.)?$/;
+
+function numberOf(ply, needed) {
+  if (ply % 2 === 0) {
+    return `${ply / 2 + 1}.`;
+  }
+  return needed ? `${(ply + 1) / 2}...` : "";
+}
+
+export function gameText({ variant, first, start, tree }, { rows, cols }) {
+  const words = [];
+  let glue = false; // the next word follows "(" with no space
+  treeItems(tree).forEach((item, index, items) => {
+    if (item === ")") {
+      words[words.length - 1] += ")";
+    } else if (item === "(") {
+      words.push("(");
+      glue = true;
+    } else {
+      const needed = index === 0 || typeof items[index - 1] !== "object";
+      const named = [numberOf(item.ply, needed), cellNameOf(item.cell, rows, cols)].filter(Boolean);
+      if (glue) {
+        words[words.length - 1] += named.shift();
+        glue = false;
+      }
+      words.push(...named);
+    }
+  });
+  const board = start ? ` ${start.match(new RegExp(`.{${cols}}`, "g")).join("/")}` : "";
+  return `${variant} ${first}${board}:${words.length > 0 ? " " : ""}${words.join(" ")}`;
+}
+
+// The header of a game's text: { variant, first, start (without "/", or null), moves (the rest) },
+// or an Error that says what is wrong.
+export function readHeader(text) {
+  const match = HEADER.exec(text.trim());
+  if (!match) {
+    throw new Error(
+      "The text must start with the variant, the first side and a colon, as in “4x4k3 X: 1. b2”.",
+    );
+  }
+  const [, variant, first, board, moves] = match;
+  return {
+    variant,
+    first: first.toUpperCase(),
+    start: board ? board.replace(/\//g, "").toUpperCase() : null,
+    moves,
+  };
+}
+
+// The tree the moves of a game's text describe on `variant`'s board from `start` with `first` to move,
+// or an Error that names the first thing wrong: an unknown word, a cell already taken, a stray bracket.
+export function readMoves(moves, { name, rows, cols, cells }, start) {
+  if (start && start.length !== cells) {
+    throw new Error(`The start board has ${start.length} cells; ${name} has ${cells}.`);
+  }
+  const cellOf = new Map();
+  for (let cell = 0; cell < cells; cell += 1) {
+    cellOf.set(cellNameOf(cell, rows, cols).toLowerCase(), cell);
+  }
+  // "1.b2" as some PGN writers glue them: the number is split off the cell.
+  const words = (moves.match(/[()]|[^\s()]+/g) || []).flatMap((word) =>
+    word.split(/(?<=^\d+\.+)(?!\.)/).filter(Boolean),
+  );
+  const items = [];
+  for (const word of words) {
+    if (word === "(" || word === ")") {
+      items.push(word);
+    } else if (!NUMBER.test(word)) {
+      if (!cellOf.has(word.toLowerCase())) {
+        const names = `${cellNameOf(0, rows, cols)} to ${cellNameOf(cells - 1, rows, cols)}`;
+        throw new Error(`“${word}” is not a cell of ${name} (its cells are ${names}).`);
+      }
+      items.push(cellOf.get(word.toLowerCase()));
+    }
+  }
+  let tree;
+  try {
+    tree = treeFromItems(items);
+  } catch (error) {
+    throw new Error(`The moves do not read: ${error.message}.`);
+  }
+  for (const path of allPaths(tree).slice(1)) {
+    const cell = path[path.length - 1];
+    if (path.indexOf(cell) < path.length - 1 || (start && start[cell] !== ".")) {
+      throw new Error(`Move ${path.length} (${cellNameOf(cell, rows, cols)}) is on a cell already taken.`);
+    }
+  }
+  return tree;
+}

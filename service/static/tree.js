@@ -1,0 +1,195 @@
+// The game tree: every line tried from the start board, so that playing another move at an earlier
+// position keeps the old continuation as a variation. A node is { cell, children }; the root has no
+// cell, the first child of each node is its main line, the others its variations in the order played.
+// A position is named by its path, the cells played from the root, which stay valid whatever is
+// promoted or deleted elsewhere. Every function here is pure: it returns a new tree, never changes one.
+
+// A path as one string, to compare paths or to key them.
+export function pathKey(path) {
+  return path.join(",");
+}
+
+export function node(cell, children = []) {
+  return { cell, children };
+}
+
+// The tree of one line of moves.
+export function treeOf(moves, cell = null) {
+  return node(cell, moves.length > 0 ? [treeOf(moves.slice(1), moves[0])] : []);
+}
+
+// The node reached by `path`, or null when the tree has no such line.
+export function nodeAt(tree, path) {
+  let at = tree;
+  for (const cell of path) {
+    at = at.children.find((child) => child.cell === cell);
+    if (!at) {
+      return null;
+    }
+  }
+  return at;
+}
+
+// The longest start of `moves` that the tree has.
+export function knownPart(tree, moves) {
+  let length = 0;
+  while (length < moves.length && nodeAt(tree, moves.slice(0, length + 1))) {
+    length += 1;
+  }
+  return moves.slice(0, length);
+}
+
+// `path` followed on along the main line of the node it reaches (as far as the tree goes).
+export function lineFrom(tree, path) {
+  const line = [...path];
+  let at = nodeAt(tree, path);
+  while (at && at.children.length > 0) {
+    at = at.children[0];
+    line.push(at.cell);
+  }
+  return line;
+}
+
+export function mainLine(tree) {
+  return lineFrom(tree, []);
+}
+
+// The tree with the node at `path` replaced by change(node) (the nodes on the way are copied).
+function changed(tree, path, change) {
+  if (path.length === 0) {
+    return change(tree);
+  }
+  const [cell, ...rest] = path;
+  return node(
+    tree.cell,
+    tree.children.map((child) => (child.cell === cell ? changed(child, rest, change) : child)),
+  );
+}
+
+// The tree with the line `moves` in it: the moves it does not have yet become a variation (the main
+// line when the position had no move after it).
+export function withLine(tree, moves) {
+  if (moves.length === 0) {
+    return tree;
+  }
+  const [cell, ...rest] = moves;
+  const known = tree.children.some((child) => child.cell === cell);
+  const children = known ? tree.children : [...tree.children, node(cell)];
+  return node(
+    tree.cell,
+    children.map((child) => (child.cell === cell ? withLine(child, rest) : child)),
+  );
+}
+
+// Where the variation that holds `path` starts: the longest prefix of `path` that ends in a move other
+// than its position's main move, or null when `path` is on the main line.
+export function variationStart(tree, path) {
+  let start = null;
+  let at = tree;
+  path.forEach((cell, index) => {
+    if (at && at.children.length > 0 && at.children[0].cell !== cell) {
+      start = path.slice(0, index + 1);
+    }
+    at = at && at.children.find((child) => child.cell === cell);
+  });
+  return start;
+}
+
+// The tree with the line to `path` made the main line: each move on it becomes its position's first.
+export function promoted(tree, path) {
+  if (path.length === 0) {
+    return tree;
+  }
+  const [cell, ...rest] = path;
+  const chosen = tree.children.find((child) => child.cell === cell);
+  if (!chosen) {
+    return tree;
+  }
+  const others = tree.children.filter((child) => child !== chosen);
+  return node(tree.cell, [promoted(chosen, rest), ...others]);
+}
+
+// The tree without the node at `path` and what follows it.
+export function without(tree, path) {
+  if (path.length === 0) {
+    return tree;
+  }
+  const cell = path[path.length - 1];
+  const drop = (parent) =>
+    node(
+      parent.cell,
+      parent.children.filter((child) => child.cell !== cell),
+    );
+  return changed(tree, path.slice(0, -1), drop);
+}
+
+// The tree with only the nodes that keep(path, cell) accepts (with `path` the cells before the node's);
+// a node that is refused goes with all that follows it.
+export function pruned(tree, keep, path = []) {
+  const first = (child, index) => tree.children.findIndex((other) => other.cell === child.cell) === index;
+  const children = tree.children
+    .filter((child, index) => first(child, index) && keep(path, child.cell))
+    .map((child) => pruned(child, keep, [...path, child.cell]));
+  return node(tree.cell, children);
+}
+
+// Whether the tree is a single line (then a link needs no more than its moves).
+export function isLine(tree) {
+  return tree.children.length === 0 || (tree.children.length === 1 && isLine(tree.children[0]));
+}
+
+// Every path in the tree, the root's first, parents before their children.
+export function allPaths(tree, path = []) {
+  return [path, ...tree.children.flatMap((child) => allPaths(child, [...path, child.cell]))];
+}
+
+// The tree written out as PGN viewers do: each position's main move, then its variations in
+// parentheses (each one the other move and what follows it), then what follows the main move.
+// Items are "(", ")" and { cell, ply } with `ply` the move's index from the start.
+export function treeItems(tree, ply = 0) {
+  if (tree.children.length === 0) {
+    return [];
+  }
+  const [main, ...others] = tree.children;
+  const variations = others.flatMap((child) => [
+    "(",
+    { cell: child.cell, ply },
+    ...treeItems(child, ply + 1),
+    ")",
+  ]);
+  return [{ cell: main.cell, ply }, ...variations, ...treeItems(main, ply + 1)];
+}
+
+// The tree that items as treeItems writes them describe (cells, "(" and ")"), or throws an Error that
+// says what is wrong. A move seen twice at the same position is the same node.
+export function treeFromItems(items) {
+  const root = node(null);
+  let at = root; // the position the next move is played at
+  let before = null; // the position before the last move, where a variation starts
+  const open = [];
+  for (const item of items) {
+    if (item === "(") {
+      if (before === null) {
+        throw new Error("a variation “(” must follow the move it replaces");
+      }
+      open.push([at, before]);
+      [at, before] = [before, null];
+    } else if (item === ")") {
+      if (open.length === 0) {
+        throw new Error("a “)” closes no variation");
+      }
+      [at, before] = open.pop();
+    } else {
+      let child = at.children.find((other) => other.cell === item);
+      if (!child) {
+        child = node(item);
+        at.children.push(child);
+      }
+      [at, before] = [child, at];
+    }
+  }
+  if (open.length > 0) {
+    throw new Error("a variation “(” is not closed");
+  }
+  return root;
+}
