@@ -29,7 +29,7 @@ import {
   setEditorToMove,
 } from "./editor.js";
 import { goTo, humanMove, playOn, redo, retry, startGame, step, undo, newGame } from "./flow.js";
-import { onKeyDown, renderKeysHelp } from "./keys.js";
+import { onKeyDown, playColumnOrCell, renderKeysHelp } from "./keys.js";
 import { renderMoves } from "./moves.js";
 import { loadPrefs } from "./prefs.js";
 import { loadReview, renderReview } from "./review.js";
@@ -105,7 +105,7 @@ function onCell(cell) {
   if (state.editor) {
     paint(cell);
   } else {
-    humanMove(cell);
+    playColumnOrCell(cell);
   }
 }
 
