@@ -4,6 +4,7 @@
 // prefs.js keep it, and each view module draws one part of the page.
 
 import { renderAnalysis, toggleMainline } from "./analysis.js";
+import { renderAnswer } from "./answer.js";
 import { setWaitListener } from "./api.js";
 import { renderBoard, setCellHandler } from "./board.js";
 import { renderChart } from "./chart.js";
@@ -18,7 +19,7 @@ import {
   renderSettings,
   settleSettings,
 } from "./controls.js";
-import { $ } from "./dom.js";
+import { $, isNarrow, prefersReducedMotion } from "./dom.js";
 import {
   applyEditor,
   clearBoard,
@@ -30,9 +31,11 @@ import {
 } from "./editor.js";
 import { goTo, humanMove, playOn, redo, retry, startGame, step, undo, newGame } from "./flow.js";
 import { onKeyDown, playColumnOrCell, renderKeysHelp } from "./keys.js";
+import { backToSettings, renderMode } from "./modes.js";
 import { renderMoves } from "./moves.js";
 import { loadPrefs } from "./prefs.js";
 import { loadReview, renderReview } from "./review.js";
+import { renderRanking } from "./ranking.js";
 import { render, setRenderer, state, variant } from "./state.js";
 import { renderHeading, renderRoot, renderStatus } from "./status.js";
 import { checkedGame, gameFromUrl } from "./url.js";
@@ -53,10 +56,13 @@ function renderAll() {
   }
   renderRoot();
   renderHeading();
+  renderMode();
   renderBoard();
+  renderAnswer();
   renderControls();
   renderEditor();
   renderAnalysis();
+  renderRanking();
   renderMoves();
   renderReview();
   renderChart();
@@ -86,9 +92,15 @@ async function openGame(game, { live, push }) {
   remember();
 }
 
-function changeVariant(name) {
+// A new board is shown where the player is: on a phone the settings are far below the board, so the
+// page scrolls back up to it.
+async function changeVariant(name) {
   closeEditor();
-  return openGame({ variant: name, first: state.game.first }, { live: true, push: true });
+  showCustomError("");
+  await openGame({ variant: name, first: state.game.first }, { live: true, push: true });
+  if (isNarrow()) {
+    $("play-heading").scrollIntoView({ block: "start", behavior: prefersReducedMotion() ? "auto" : "smooth" });
+  }
 }
 
 async function onCustomSubmit(event) {
@@ -99,6 +111,11 @@ async function onCustomSubmit(event) {
   } catch (error) {
     showCustomError(error.detail || error.message);
   }
+}
+
+function onCustomInput() {
+  showCustomError("");
+  updateCustomK();
 }
 
 function onCell(cell) {
@@ -125,7 +142,7 @@ function bindEvents() {
   }
   $("first").addEventListener("change", onFirstChange);
   $("variant").addEventListener("change", (event) => changeVariant(event.target.value));
-  $("custom-form").addEventListener("input", updateCustomK);
+  $("custom-form").addEventListener("input", onCustomInput);
   $("custom-form").addEventListener("submit", onCustomSubmit);
   for (const radio of document.querySelectorAll("input[name='overlay']")) {
     radio.addEventListener("change", onOverlayChange);
@@ -135,6 +152,7 @@ function bindEvents() {
   $("redo").addEventListener("click", redo);
   $("play-on").addEventListener("click", playOn);
   $("copy-link").addEventListener("click", copyLink);
+  $("mode-back").addEventListener("click", backToSettings);
   $("mainline-button").addEventListener("click", toggleMainline);
   $("retry").addEventListener("click", retry);
   $("review-retry").addEventListener("click", () => loadReview({ again: true }));
@@ -170,7 +188,8 @@ async function start() {
     return;
   }
   const { variant: savedVariant, first: savedFirst, ...prefs } = loadPrefs();
-  state.settings = { ...state.settings, ...prefs };
+  // A first visit (nothing saved) shows the analysis: the values on the board are what the page is for.
+  state.settings = { ...state.settings, overlay: "values", ...prefs };
   settleSettings();
   const linked = gameFromUrl();
   const saved = { variant: savedVariant || state.presets[0], first: savedFirst === "O" ? "O" : "X" };

@@ -49,11 +49,16 @@ export function estimateWords(move) {
 }
 
 // The short words on a small cell (six columns or more), where "wins in 7" would not fit: "win 7",
-// "draw", "loss 7", and "≥ draw?", "≤ draw?" or "?" for a move the search did not settle.
-export function shortValueWords({ result, remoteness, lower, upper }) {
+// "draw", "loss 7"; for a move the search did not settle "≥draw" or "≤draw" (its bound), else its
+// estimate ("≈+40") or "?".
+export function shortValueWords({ result, remoteness, lower, upper, estimate }) {
   const far = proven({ remoteness }) ? ` ${remoteness}` : "";
   if (result === "unknown") {
-    return lower === "draw" ? "≥ draw?" : upper === "draw" ? "≤ draw?" : "?";
+    if (lower === "draw" || upper === "draw") {
+      return lower === "draw" ? "≥draw" : "≤draw";
+    }
+    const score = estimate && typeof estimate.score === "number" ? estimate.score : null;
+    return score === null ? "?" : `≈${score > 0 ? "+" : ""}${score}`;
   }
   return result === "draw" ? "draw" : `${result}${far}`;
 }
