@@ -11,7 +11,7 @@ const SOURCES = {
   table: "the solved table",
   cache: "the service's store of proven positions",
   book: "the opening book",
-  search: "a search within its time budget",
+  search: "a search within its time",
 };
 
 function searching() {
@@ -22,13 +22,15 @@ function searching() {
 export function answerWords(analysis) {
   const from = SOURCES[analysis.source] || analysis.source;
   if (analysis.exact) {
-    return `Exact: every value proven, from ${from}.`;
+    return `Exact: every value proven (from ${from}).`;
   }
   const unsettled = analysis.moves.filter((move) => move.result === "unknown").length;
-  const guessed = unsettled ? `${countWords(unsettled, "move")} not settled (estimates, dashed)` : "";
   const far = analysis.moves.some((move) => move.result !== "unknown" && move.remoteness === null);
-  const parts = [guessed, far ? "some distances to the end not proven" : ""].filter(Boolean);
-  return `Not exact, from ${from}: ${parts.join("; ") || "not every value proven"}.`;
+  const parts = [
+    unsettled ? `${countWords(unsettled, "move")} not settled, shown dashed as estimates` : "",
+    far ? "some distances to the end unproven" : "",
+  ];
+  return `Not exact (from ${from}): ${parts.filter(Boolean).join("; ") || "not every value proven"}.`;
 }
 
 export function renderAnswer() {

@@ -15,7 +15,9 @@ function tagOf(move) {
 
 function row(move, best) {
   const words = [valueWords(move), estimateWords(move)].filter(Boolean).join(", ");
-  const plies = move.remoteness === null || move.remoteness === undefined ? "" : `${move.remoteness} plies`;
+  // A win or a loss says its distance ("wins in 7"); a draw's is said beside it.
+  const drawn = move.result === "draw" && Number.isInteger(move.remoteness);
+  const plies = drawn ? `(${move.remoteness} plies)` : "";
   return make(
     "li",
     { data: { cell: String(move.cell), result: move.result } },
