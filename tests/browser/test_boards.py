@@ -14,6 +14,8 @@ from .ui import api_get, open_link, show_overlay, state, wait_idle
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
+    from .conftest import PageFactory
+
 COLS, ROWS = 7, 6
 
 
@@ -83,7 +85,7 @@ def test_the_mark_falls_and_a_full_column_is_said(page: Page) -> None:
     assert state(page, "moves") == "38,31,24,17,10,3"
 
 
-def test_no_motion_when_the_reader_prefers_less(new_page) -> None:  # type: ignore[no-untyped-def]
+def test_no_motion_when_the_reader_prefers_less(new_page: PageFactory) -> None:
     page = new_page(reduced_motion="reduce")
     open_link(page, "variant=connect4")
     page.check("input[name='mode'][value='humans']")

@@ -12,17 +12,17 @@ from .conftest import PHONE
 from .ui import open_link, wait_idle
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import FloatRect, Page
 
     from .conftest import PageFactory
 
 CONTROLS = ["#nav-start", "#nav-end", "#new-game", "#undo", "#edit", ".overlay-choice"]
 
 
-def box(page: Page, selector: str) -> dict[str, float]:
+def box(page: Page, selector: str) -> FloatRect:
     found = page.locator(selector).first.bounding_box()
     assert found is not None, f"{selector} is not shown"
-    return dict(found)
+    return found
 
 
 @pytest.mark.parametrize("variant", ["normal", "5x5k4", "connect4", "8x8k5"])
