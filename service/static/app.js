@@ -31,7 +31,7 @@ import {
 } from "./editor.js";
 import { goTo, humanMove, playOn, redo, retry, startGame, step, undo, newGame } from "./flow.js";
 import { onKeyDown, playColumnOrCell, renderKeysHelp } from "./keys.js";
-import { backToSettings, renderMode } from "./modes.js";
+import { backToSettings, leaveAnalysisMode, renderMode } from "./modes.js";
 import { renderMoves } from "./moves.js";
 import { loadPrefs } from "./prefs.js";
 import { loadReview, renderReview } from "./review.js";
@@ -96,6 +96,7 @@ async function openGame(game, { live, push }) {
 // page scrolls back up to it.
 async function changeVariant(name) {
   closeEditor();
+  leaveAnalysisMode();
   showCustomError("");
   await openGame({ variant: name, first: state.game.first }, { live: true, push: true });
   if (isNarrow()) {
@@ -147,7 +148,12 @@ function bindEvents() {
   for (const radio of document.querySelectorAll("input[name='overlay']")) {
     radio.addEventListener("change", onOverlayChange);
   }
-  $("new-game").addEventListener("click", newGame);
+  // A new game, or a new board, is played with the saved settings again: the analysis mode was for the
+  // position set up.
+  $("new-game").addEventListener("click", () => {
+    leaveAnalysisMode();
+    newGame();
+  });
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("play-on").addEventListener("click", playOn);

@@ -47,6 +47,14 @@ def test_analysing_a_set_up_position_keeps_the_saved_settings_and_says_the_mode(
     assert page.is_checked("input[name='mode'][value='computer']")
     assert page.is_checked("input[name='overlay'][value='off']")
     assert page.is_hidden("#mode-back") and "against the computer" in page.inner_text("#mode-words")
+    # New game after an analysis: the saved settings again.
+    page.click("#edit")
+    page.click("#editor-analyse")
+    page.wait_for_selector("#app[data-editing='false'][data-busy='false']")
+    assert page.is_visible("#mode-back")
+    page.click("#new-game")
+    wait_idle(page)
+    assert page.is_checked("input[name='mode'][value='computer']") and page.is_hidden("#mode-back")
 
 
 def test_the_editor_says_a_mark_not_1_marks(page: Page, base_url: str) -> None:
