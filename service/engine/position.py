@@ -195,10 +195,14 @@ def _read_marks(board: str, variant: Variant) -> tuple[int, int]:
     return x, o
 
 
+def _marks(count: int) -> str:
+    return f"{count} mark" if count == 1 else f"{count} marks"
+
+
 def _side_to_move(x: int, o: int, to_move: str | None) -> Mark:
     if abs(x - o) > 1:
         raise InvalidPositionError(
-            "impossible_counts", f"X has {x} marks and O has {o}; they can differ by at most one", "board"
+            "impossible_counts", f"X has {_marks(x)} and O has {o}; they can differ by at most one", "board"
         )
     side = None if to_move is None else to_move.upper()
     if side is not None and side not in MARKS:
@@ -209,7 +213,7 @@ def _side_to_move(x: int, o: int, to_move: str | None) -> Mark:
     if side is not None and side != required:
         raise InvalidPositionError(
             "wrong_side_to_move",
-            f"X has {x} marks and O has {o}, so {required} is to move, not {side}",
+            f"X has {_marks(x)} and O has {o}, so {required} is to move, not {side}",
             "to_move",
         )
     return required

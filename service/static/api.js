@@ -91,9 +91,10 @@ export function getPolicies() {
   return request("/policies");
 }
 
-// GET, so that the answers are cacheable: each position's analysis never changes.
+// GET, so that the answers are cacheable: each position's analysis never changes. A move the search does
+// not settle comes with the service's estimate (the page shows it as one); a table's moves have none.
 export function analyze({ board, toMove, variant, mainline = false }) {
-  const query = new URLSearchParams({ board, to_move: toMove, variant });
+  const query = new URLSearchParams({ board, to_move: toMove, variant, estimates: "true" });
   if (mainline) {
     query.set("mainline", "true");
   }

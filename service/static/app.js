@@ -4,6 +4,7 @@
 // prefs.js keep it, and each view module draws one part of the page.
 
 import { renderAnalysis, toggleMainline } from "./analysis.js";
+import { renderAnswer } from "./answer.js";
 import { setWaitListener } from "./api.js";
 import { renderBoard, setCellHandler } from "./board.js";
 import { renderChart } from "./chart.js";
@@ -18,7 +19,7 @@ import {
   renderSettings,
   settleSettings,
 } from "./controls.js";
-import { $ } from "./dom.js";
+import { $, isNarrow, prefersReducedMotion } from "./dom.js";
 import {
   applyEditor,
   clearBoard,
@@ -29,12 +30,14 @@ import {
   setEditorToMove,
 } from "./editor.js";
 import { bindExchange, renderExchange } from "./exchange.js";
-import { goTo, humanMove, playOn, redo, retry, startGame, step, undo, newGame } from "./flow.js";
-import { onKeyDown, renderKeysHelp } from "./keys.js";
-import { bindMoves, renderMoves } from "./moves.js";
+import { goTo, playOn, redo, retry, startGame, step, undo, newGame } from "./flow.js";
+import { onKeyDown, playColumnOrCell, renderKeysHelp } from "./keys.js";
 import { checkedWithService } from "./linkcheck.js";
+import { backToSettings, leaveAnalysisMode, renderMode } from "./modes.js";
+import { bindMoves, renderMoves } from "./moves.js";
 import { loadPrefs } from "./prefs.js";
 import { loadReview, renderReview } from "./review.js";
+import { renderRanking } from "./ranking.js";
 import { render, setRenderer, state, variant } from "./state.js";
 import { renderHeading, renderRoot, renderStatus } from "./status.js";
 import { checkedGame, gameFromUrl, saveGameToUrl } from "./url.js";
@@ -55,10 +58,13 @@ function renderAll() {
   }
   renderRoot();
   renderHeading();
+  renderMode();
   renderBoard();
+  renderAnswer();
   renderControls();
   renderEditor();
   renderAnalysis();
+  renderRanking();
   renderMoves();
   renderExchange();
   renderReview();
@@ -96,9 +102,19 @@ async function openGame(game, { live, push, source = "link" }) {
   remember();
 }
 
-function changeVariant(name) {
+// A new board is shown where the player is: on a phone the settings are far below the board, so the
+// page scrolls back up to it.
+async function changeVariant(name) {
   closeEditor();
-  return openGame({ variant: name, first: state.game.first }, { live: true, push: true });
+  leaveAnalysisMode();
+  showCustomError("");
+  await openGame({ variant: name, first: state.game.first }, { live: true, push: true });
+  if (isNarrow()) {
+    $("play-heading").scrollIntoView({
+      block: "start",
+      behavior: prefersReducedMotion() ? "auto" : "smooth",
+    });
+  }
 }
 
 async function onCustomSubmit(event) {
@@ -111,11 +127,16 @@ async function onCustomSubmit(event) {
   }
 }
 
+function onCustomInput() {
+  showCustomError("");
+  updateCustomK();
+}
+
 function onCell(cell) {
   if (state.editor) {
     paint(cell);
   } else {
-    humanMove(cell);
+    playColumnOrCell(cell);
   }
 }
 
@@ -135,17 +156,23 @@ function bindEvents() {
   }
   $("first").addEventListener("change", onFirstChange);
   $("variant").addEventListener("change", (event) => changeVariant(event.target.value));
-  $("custom-form").addEventListener("input", updateCustomK);
+  $("custom-form").addEventListener("input", onCustomInput);
   $("custom-form").addEventListener("submit", onCustomSubmit);
   for (const radio of document.querySelectorAll("input[name='overlay']")) {
     radio.addEventListener("change", onOverlayChange);
     radio.addEventListener("change", () => saveGameToUrl(state.game, variant().cols)); // the link has it
   }
-  $("new-game").addEventListener("click", newGame);
+  // A new game, or a new board, is played with the saved settings again: the analysis mode was for the
+  // position set up.
+  $("new-game").addEventListener("click", () => {
+    leaveAnalysisMode();
+    newGame();
+  });
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("play-on").addEventListener("click", playOn);
   $("copy-link").addEventListener("click", copyLink);
+  $("mode-back").addEventListener("click", backToSettings);
   $("mainline-button").addEventListener("click", toggleMainline);
   $("retry").addEventListener("click", retry);
   $("review-retry").addEventListener("click", () => loadReview({ again: true }));
@@ -183,7 +210,8 @@ async function start() {
     return;
   }
   const { variant: savedVariant, first: savedFirst, ...prefs } = loadPrefs();
-  state.settings = { ...state.settings, ...prefs };
+  // A first visit (nothing saved) shows the analysis: the values on the board are what the page is for.
+  state.settings = { ...state.settings, overlay: "values", ...prefs };
   settleSettings();
   const linked = gameFromUrl();
   const saved = { variant: savedVariant || state.presets[0], first: savedFirst === "O" ? "O" : "X" };

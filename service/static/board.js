@@ -12,10 +12,10 @@ import {
   gameStatus,
   isComputerTurn,
   state,
-  toMove,
   variant,
-  vsComputer,
 } from "./state.js";
+import { columnName, dropCell, offeredCells } from "./columns.js";
+import { estimateWords, overlayValues, shortValueWords } from "./overlay.js";
 import { cellLabel, valueWords } from "./words.js";
 
 let onCell = () => {};
@@ -53,6 +53,9 @@ function ensureCells({ rows, cols, torus }) {
   }
   grid.dataset.shape = shape;
   grid.classList.toggle("torus", torus);
+  // Past five columns a cell is too small for "wins in 7" beside its name: short words, the name hidden
+  // under a value (the cell's label still has it).
+  grid.classList.toggle("compact", cols > 5);
   grid.style.setProperty("--rows", String(rows));
   grid.style.setProperty("--cols", String(cols));
   const ring = torus ? 1 : 0;
@@ -108,6 +111,8 @@ export function renderBoard() {
   const context = {
     marks,
     editing,
+    facts,
+    offered: editing ? null : offeredCells(marks, facts),
     values: editing ? null : overlayValues(),
     playable: editing || (!state.busy && !state.error && gameStatus() === "in_progress" && !isComputerTurn()),
     line: new Set(editing ? [] : (currentAnalysis()?.lines || []).flat()),
@@ -116,6 +121,7 @@ export function renderBoard() {
   const grid = $("board");
   grid.dataset.overlay = context.values ? context.values.mode : "off";
   grid.classList.toggle("editing", editing);
+  grid.classList.toggle("gravity", Boolean(facts.gravity) && !editing);
   for (const button of grid.querySelectorAll(".cell")) {
     renderCell(button, context);
   }
@@ -135,39 +141,6 @@ function renderTabStop() {
   }
 }
 
-// The overlay shows on a human's turn only: the computer's options are not the player's.
-function overlayValues() {
-  const analysis = currentAnalysis();
-  const mode = state.settings.overlay;
-  const humansTurn = !vsComputer() || toMove() === state.settings.human;
-  if (mode === "off" || !humansTurn || !analysis || analysis.status !== "in_progress") {
-    return null;
-  }
-  return {
-    mode,
-    moves: new Map(
-      analysis.moves.map((move) => [move.cell, { ...move, strength: strength(move, analysis) }]),
-    ),
-    best: new Set(analysis.best_moves),
-  };
-}
-
-// 3 for the fastest win or the slowest loss among the moves with that result, down to 1 for the slowest
-// win or the fastest loss; draws are all alike, and so are moves whose remoteness is not proven.
-function strength(move, analysis) {
-  const proven = (m) => m.remoteness !== null && m.remoteness !== undefined;
-  if (!proven(move)) {
-    return 2;
-  }
-  const alike = analysis.moves.filter((m) => m.result === move.result && proven(m)).map((m) => m.remoteness);
-  const [low, high] = [Math.min(...alike), Math.max(...alike)];
-  if (move.result === "draw" || low === high) {
-    return 3;
-  }
-  const goodness = move.result === "win" ? high - move.remoteness : move.remoteness - low;
-  return 1 + Math.round((2 * goodness) / (high - low));
-}
-
 // The main line's cells, numbered from 1, with the side that plays each; empty unless it is shown.
 function mainlinePlan() {
   const line = state.mainline;
@@ -178,31 +151,56 @@ function mainlinePlan() {
   return new Map(line.cells.map((cell, index) => [cell, { number: index + 1, side: sides[index % 2] }]));
 }
 
-function renderCell(button, { marks, editing, values, playable, line, plan }) {
+function renderCell(button, { marks, editing, facts, offered, values, playable, line, plan }) {
   const cell = Number(button.dataset.cell);
   const mark = marks[cell];
   const move = values && mark === EMPTY ? values.moves.get(cell) : undefined;
   const best = Boolean(move && values.best.has(cell));
   const showValue = Boolean(move && values.mode === "values");
   const planned = plan.get(cell);
+  dropIn(button, mark, facts, editing);
   button.dataset.mark = mark;
   button.classList.toggle("line", line.has(cell));
+  setData(button, "offered", offered && offered.has(cell) && playable ? "true" : undefined);
   setData(button, "result", showValue ? move.result : undefined);
   const remoteness = showValue && move.remoteness !== null ? String(move.remoteness) : undefined;
   setData(button, "remoteness", remoteness);
   setData(button, "strength", showValue ? String(move.strength) : undefined);
+  setData(button, "estimate", showValue && move.result === "unknown" ? "true" : undefined);
   setData(button, "best", best ? "true" : undefined);
   setData(button, "plan", planned ? String(planned.number) : undefined);
   setData(button, "planSide", planned ? planned.side : undefined);
   button.classList.toggle("best", best);
-  button.setAttribute("aria-disabled", String(!(playable && (editing || mark === EMPTY))));
+  // On a gravity board a click anywhere in a column plays its lowest empty cell (see app.js).
+  const target = !editing && facts.gravity ? dropCell(marks, cell % facts.cols, facts) : cell;
+  button.setAttribute("aria-disabled", String(!(playable && (editing || target !== null))));
   const name = cellName(cell);
   const label = cellLabel({ name, ...cellPosition(cell), mark, value: showValue ? move : null, best });
-  const extras = [line.has(cell) ? "in the line" : "", planned ? `main line move ${planned.number}` : ""];
+  const extras = [
+    showValue ? estimateWords(move) : "",
+    target !== null && target !== cell ? `plays ${columnName(cell % facts.cols)} at ${cellName(target)}` : "",
+    line.has(cell) ? "in the line" : "",
+    planned ? `main line move ${planned.number}` : "",
+  ];
   button.setAttribute("aria-label", [label, ...extras.filter(Boolean)].join(", "));
+  const compact = facts.cols > 5;
+  const words = showValue ? (compact ? shortValueWords(move) : valueWords(move)) : "";
   setText(button.querySelector(".cell-name"), name);
   setText(button.querySelector(".cell-mark"), mark === EMPTY ? "" : mark);
-  setText(button.querySelector(".cell-value"), showValue ? valueWords(move) : "");
-  setText(button.querySelector(".cell-best"), best ? "★ best" : "");
+  setText(button.querySelector(".cell-value"), words);
+  setText(button.querySelector(".cell-best"), best ? (compact ? "★" : "★ best") : "");
   setText(button.querySelector(".cell-plan"), planned ? String(planned.number) : "");
+}
+
+// A mark that has just appeared on a gravity board falls from above the board to its cell (board.css
+// animates it, unless the reader prefers less motion): the distance is its row plus one, in cells.
+function dropIn(button, mark, facts, editing) {
+  const fell = facts.gravity && !editing && button.dataset.mark === EMPTY && mark !== EMPTY;
+  if (!fell) {
+    return;
+  }
+  button.style.setProperty("--fall", String(Math.floor(Number(button.dataset.cell) / facts.cols) + 1));
+  button.classList.remove("dropped");
+  void button.offsetWidth; // restarts the animation when the same cell falls again
+  button.classList.add("dropped");
 }

@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { $, fillSelect, option, setText } from "./dom.js";
 import { canRedo, canUndo, newGame, show } from "./flow.js";
+import { keepChoice, savedSettings } from "./modes.js";
 import { savePrefs } from "./prefs.js";
 import { atEnd, currentAnalysis, isComputerTurn, render, state, variant, vsComputer } from "./state.js";
 import { linkToGame } from "./url.js";
@@ -43,21 +44,31 @@ function readSettings() {
   };
 }
 
+// While a set-up position is analysed the settings saved before it are kept (see modes.js).
 export function remember() {
-  savePrefs(state.settings, state.game);
+  const kept = savedSettings();
+  savePrefs(kept ? kept.settings : state.settings, kept ? kept.game : state.game);
 }
 
 // The opponent, the sides and the computer's settings do not change the game: the same position is
-// shown again, and the computer moves if it is now its turn at the end of the game.
-export function onSettingsChange() {
+// shown again, and the computer moves if it is now its turn at the end of the game. The number keys
+// change nothing in the game: the page is only drawn again (a computer waiting after a link stays).
+export function onSettingsChange(event) {
   readSettings();
+  const name = event.target.name;
+  keepChoice(name, state.settings[name]);
   remember();
+  if (name === "shortcuts") {
+    render();
+    return;
+  }
   state.live = true;
   show("Settings changed.");
 }
 
 export function onOverlayChange(event) {
   state.settings.overlay = event.target.value;
+  keepChoice("overlay", event.target.value);
   remember();
   render();
 }

@@ -1,12 +1,13 @@
-// The position editor: put X, O or nothing on any cell, choose the side to move, then analyse the
-// position (two players, values shown) or play on from it against the current opponent. The service
-// checks the position: an impossible one is refused with the engine's own sentence, shown here.
+// The position editor: put X, O or nothing on any cell, choose the side to move (worked out from the
+// marks when they differ in number), then analyse the position (two players, values shown, for this
+// page only: see modes.js) or play on from it against the current opponent. The service checks the
+// position: an impossible one is refused with the engine's own sentence, shown here.
 
 import * as api from "./api.js";
 import { $, setText } from "./dom.js";
 import { EMPTY, emptyBoard } from "./game.js";
-import { remember } from "./controls.js";
 import { startGame } from "./flow.js";
+import { enterAnalysisMode, leaveAnalysisMode } from "./modes.js";
 import { board, render, state, toMove, variant } from "./state.js";
 
 export function openEditor() {
@@ -32,8 +33,20 @@ export function paint(cell) {
   const marks = [...editor.board];
   marks[cell] = marks[cell] === mark ? EMPTY : mark;
   editor.board = marks.join("");
+  editor.toMove = sideToMove(editor.board, editor.toMove);
   editor.error = null;
   render();
+}
+
+// With one mark more for X, O moves, and the other way round; with as many of each, either may (the
+// game may have started with O), so the choice stays as it was.
+function sideToMove(marks, chosen) {
+  const count = (side) => [...marks].filter((mark) => mark === side).length;
+  const [x, o] = [count("X"), count("O")];
+  if (x === o + 1) {
+    return "O";
+  }
+  return o === x + 1 ? "X" : chosen;
 }
 
 export function clearBoard() {
@@ -65,15 +78,13 @@ export async function applyEditor({ analyse }) {
     }
     state.editor = null;
     if (analyse) {
-      state.settings.mode = "humans";
-      state.settings.overlay = "values";
-      remember();
+      enterAnalysisMode();
+    } else {
+      leaveAnalysisMode();
     }
     const start = analysis.board === emptyBoard(variant().cells) ? null : analysis.board;
-    startGame(
-      { variant: variant().name, first: analysis.to_move, start },
-      { event: `Position set up: ${analysis.to_move} to move.` },
-    );
+    // "Position set up." only: the status line goes on to say whose move it is.
+    startGame({ variant: variant().name, first: analysis.to_move, start }, { event: "Position set up." });
   } catch (error) {
     if (state.editor === editor) {
       editor.checking = false;

@@ -62,13 +62,18 @@ export function renderVariantChoice() {
 }
 
 // The custom form's fields take their bounds from the service's `limits`.
+// Past `max_table_cells` a board has no table: the note says that the search answers it.
 function setCustomLimits() {
-  const { min_side: minSide, max_cells: maxCells, min_k: minK } = state.limits;
+  const { min_side: minSide, max_side: maxSide, max_cells: maxCells, min_k: minK } = state.limits;
   for (const id of ["custom-rows", "custom-cols"]) {
     $(id).min = String(minSide);
-    $(id).max = String(Math.floor(maxCells / minSide));
+    $(id).max = String(Math.min(maxSide, Math.floor(maxCells / minSide)));
   }
   $("custom-k").min = String(minK);
+  const tables = state.limits.max_table_cells;
+  const sizes = `Sides from ${minSide} to ${maxSide}, at most ${maxCells} cells.`;
+  const search = `Past ${tables} cells there is no table: a search answers within about a second, not always exactly.`;
+  setText($("custom-limits"), `${sizes} ${search}`);
 }
 
 // Fills the form with the variant being played, so that "another board" starts from this one.
@@ -92,16 +97,39 @@ export function updateCustomK() {
   }
 }
 
-// The name the form describes, checked by the service; resolves to the variant's name or throws the
-// service's sentence.
+// What is wrong with the size asked for, by the service's `limits`, or "" when it fits: said at once,
+// before any request.
+export function sizeProblem({ rows, cols, k }, limits) {
+  const { min_side: low, max_side: high, max_cells: most, min_k: minK } = limits;
+  const whole = [rows, cols, k].every(Number.isInteger);
+  if (!whole) {
+    return "Rows, columns and the line's length are whole numbers.";
+  }
+  if ([rows, cols].some((side) => side < low || side > high)) {
+    return `Rows and columns go from ${low} to ${high}.`;
+  }
+  if (rows * cols > most) {
+    return `${rows} × ${cols} is ${rows * cols} cells; the service plays at most ${most}.`;
+  }
+  if (k < minK || k > Math.max(rows, cols)) {
+    return `A line is from ${minK} cells long up to the longer side (${Math.max(rows, cols)}).`;
+  }
+  return "";
+}
+
+// The name the form describes, checked here against the limits and then by the service; resolves to
+// the variant's name or throws the sentence that says why not.
 export async function customVariant() {
-  const name = variantName({
+  const size = {
     rows: Number($("custom-rows").value),
     cols: Number($("custom-cols").value),
     k: Number($("custom-k").value),
-    torus: $("custom-torus").checked,
-    misere: $("custom-misere").checked,
-  });
+  };
+  const problem = sizeProblem(size, state.limits);
+  if (problem) {
+    throw new Error(problem);
+  }
+  const name = variantName({ ...size, torus: $("custom-torus").checked, misere: $("custom-misere").checked });
   const facts = await ensureVariant(name);
   return facts.name;
 }

@@ -1,0 +1,50 @@
+// Under the board, what the service's answer is: while a searched board (5×5 and up, Connect Four) waits
+// for the search, a progress bar (the search takes up to its budget, about a second); then the answer's
+// source (table, cache, book or search) and whether every value in it is proven. One line of a fixed
+// height, so that the page below it never moves.
+
+import { $, setText } from "./dom.js";
+import { currentAnalysis, state, variant } from "./state.js";
+import { countWords } from "./words.js";
+
+const SOURCES = {
+  table: "the solved table",
+  cache: "the service's store of proven positions",
+  book: "the opening book",
+  search: "a search within its time",
+};
+
+function searching() {
+  const facts = variant();
+  return Boolean(facts && facts.source === "search" && state.busy && !state.error && !state.editor);
+}
+
+export function answerWords(analysis) {
+  const from = SOURCES[analysis.source] || analysis.source;
+  if (analysis.exact) {
+    return `Exact: every value proven (from ${from}).`;
+  }
+  const unsettled = analysis.moves.filter((move) => move.result === "unknown").length;
+  const far = analysis.moves.some((move) => move.result !== "unknown" && move.remoteness === null);
+  const parts = [
+    unsettled ? `${countWords(unsettled, "move")} not settled, shown dashed as estimates` : "",
+    far ? "some distances to the end unproven" : "",
+  ];
+  return `Not exact (from ${from}): ${parts.filter(Boolean).join("; ") || "not every value proven"}.`;
+}
+
+export function renderAnswer() {
+  const busy = searching();
+  $("search-progress").hidden = !busy;
+  const analysis = currentAnalysis();
+  const box = $("answer-note");
+  box.dataset.source = busy || !analysis ? "" : analysis.source;
+  box.dataset.exact = busy || !analysis ? "" : String(analysis.exact);
+  let words = "";
+  if (busy) {
+    words = analysis ? "The computer is searching…" : "Searching this position (up to about a second)…";
+  } else if (analysis && analysis.status === "in_progress") {
+    words = answerWords(analysis);
+  }
+  setText($("answer-words"), words);
+}

@@ -1,0 +1,64 @@
+// What the overlay puts on the board's cells: each move's value and strength and the best moves, from the
+// current analysis. Shown on a human's turn, and at the computer's turn too while stepping back through
+// the game (a review): there the values explain the computer's choice, and they are nobody's hint.
+
+import { atEnd, currentAnalysis, state, toMove, vsComputer } from "./state.js";
+
+export function overlayValues() {
+  const analysis = currentAnalysis();
+  const mode = state.settings.overlay;
+  const humansTurn = !vsComputer() || toMove() === state.settings.human;
+  if (mode === "off" || !(humansTurn || !atEnd()) || !analysis || analysis.status !== "in_progress") {
+    return null;
+  }
+  return {
+    mode,
+    moves: new Map(
+      analysis.moves.map((move) => [move.cell, { ...move, strength: strength(move, analysis) }]),
+    ),
+    best: new Set(analysis.best_moves),
+  };
+}
+
+const proven = (move) => move.remoteness !== null && move.remoteness !== undefined;
+
+// 3 for the fastest win or the slowest loss among the moves with that result, down to 1 for the slowest
+// win or the fastest loss; draws are all alike, and so are moves whose remoteness is not proven.
+function strength(move, analysis) {
+  if (!proven(move)) {
+    return 2;
+  }
+  const alike = analysis.moves.filter((m) => m.result === move.result && proven(m)).map((m) => m.remoteness);
+  const [low, high] = [Math.min(...alike), Math.max(...alike)];
+  if (move.result === "draw" || low === high) {
+    return 3;
+  }
+  const goodness = move.result === "win" ? high - move.remoteness : move.remoteness - low;
+  return 1 + Math.round((2 * goodness) / (high - low));
+}
+
+// A move the search did not settle: its estimate, when the service gave one, is a guess read some plies
+// ahead and never a result, so it is said as such ("estimate +3 at depth 8").
+export function estimateWords(move) {
+  const estimate = move.estimate;
+  if (!estimate || typeof estimate.score !== "number") {
+    return "";
+  }
+  const score = estimate.score > 0 ? `+${estimate.score}` : String(estimate.score);
+  return `estimate ${score}${Number.isInteger(estimate.depth) ? ` at depth ${estimate.depth}` : ""}`;
+}
+
+// The short words on a small cell (six columns or more), where "wins in 7" would not fit: "win 7",
+// "draw", "loss 7"; for a move the search did not settle "≥draw" or "≤draw" (its bound), else its
+// estimate ("≈+40") or "?".
+export function shortValueWords({ result, remoteness, lower, upper, estimate }) {
+  const far = proven({ remoteness }) ? ` ${remoteness}` : "";
+  if (result === "unknown") {
+    if (lower === "draw" || upper === "draw") {
+      return lower === "draw" ? "≥draw" : "≤draw";
+    }
+    const score = estimate && typeof estimate.score === "number" ? estimate.score : null;
+    return score === null ? "?" : `≈${score > 0 ? "+" : ""}${score}`;
+  }
+  return result === "draw" ? "draw" : `${result}${far}`;
+}
