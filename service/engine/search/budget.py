@@ -35,6 +35,10 @@ class Budget:
     nodes: int | None = None
     cancel: Cancel | None = None
 
+    @property
+    def unlimited(self) -> bool:
+        return self.seconds is None and self.nodes is None and self.cancel is None
+
 
 class Spending:
     """A budget being spent: an absolute deadline (0: none) and node cap (None: none); a part of it

@@ -24,7 +24,9 @@ from .native import (
     Game,
     TranspositionTable,
     estimate,
+    monotonic,
     prove_moves,
+    score_all,
     score_moves,
     threats,
 )
@@ -77,9 +79,25 @@ class SearchEngine:
         if not self._in_use.acquire(blocking=False):
             raise EngineBusyError(f"the {self.board.name} engine is already searching in another thread")
         try:
+            if remoteness and not estimates and budget.unlimited and not self._fixed(mine, theirs):
+                return self._score_all(mine, theirs)
             return _Analysis(self, mine, theirs, Spending.of(budget)).run(remoteness, estimates)
         finally:
             self._in_use.release()
+
+    def _fixed(self, mine: int, theirs: int) -> bool:
+        """Whether a symmetry other than the identity maps the position onto itself."""
+        return any(permute(mine) == mine and permute(theirs) == theirs for _, permute in self.board.permuters)
+
+    def _score_all(self, mine: int, theirs: int) -> SearchAnalysis:
+        """Every move's exact value in one call to the core, for a position no symmetry fixes (its moves
+        need no grouping): near the end of a game the Python around the searches costs more than they do."""
+        started = monotonic()
+        cells, scores, spent = score_all(self.game, self.table, mine, theirs)
+        marks, size = (mine | theirs).bit_count(), self.board.cells
+        moves = tuple(move_proof(c, s, s, marks, size, None) for c, s in zip(cells, scores, strict=True))
+        depth = spent.depth + 1 if spent.nodes else 0  # the searches start below the moves
+        return SearchAnalysis(moves, spent.nodes, monotonic() - started, depth)
 
 
 class _Analysis:

@@ -16,6 +16,7 @@ HEURISTIC_UNIT: int = lib.SS_HEURISTIC_UNIT
 NO_MOVE: int = lib.SS_NO_MOVE
 GOAL_RESULT: int = lib.SS_GOAL_RESULT
 GOAL_SCORE: int = lib.SS_GOAL_SCORE
+MAX_CELLS: int = lib.SS_MAX_CELLS
 DEFAULT_TABLE_BITS = 19  # 2**19 buckets of 64 bytes (3 positions each): 32 MB per engine
 
 
@@ -145,6 +146,18 @@ def score_moves(
     spent = ffi.new("ss_result *")
     lib.ss_score_moves(game.pointer, table.pointer, mine, theirs, cells, n, scores, spent)
     return ffi.unpack(scores, n), _outcome(spent)
+
+
+def score_all(
+    game: Game, table: TranspositionTable, mine: int, theirs: int
+) -> tuple[list[int], list[int], Outcome]:
+    """Every legal move (none when the game is over) in the order of their cells, the exact score of
+    each for the side that plays it, with no limit, in one call; and what the searches spent."""
+    cells = ffi.new("int32_t[]", MAX_CELLS)
+    scores = ffi.new("int32_t[]", MAX_CELLS)
+    spent = ffi.new("ss_result *")
+    n = lib.ss_score_all(game.pointer, table.pointer, mine, theirs, cells, scores, spent)
+    return ffi.unpack(cells, n), ffi.unpack(scores, n), _outcome(spent)
 
 
 def threats(game: Game, player: int, other: int) -> int:

@@ -81,3 +81,18 @@ void ss_score_moves(const ss_game *g, ss_table *t, uint64_t mine, uint64_t their
     }
     *spent = total;
 }
+
+int ss_score_all(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, int32_t *cells, int32_t *scores,
+                 ss_result *spent) {
+    ss_result none = {SS_SCORE_MIN, SS_SCORE_MAX, SS_NO_MOVE, 0, 0, 0, 0, 0};
+    uint64_t occupied = mine | theirs;
+    *spent = none;
+    if (occupied == g->full) return 0;
+    for (int i = 0; i < g->n_lines; i++) {
+        if ((theirs & g->lines[i]) == g->lines[i]) return 0; /* the side that just moved made a line */
+    }
+    int n = 0;
+    for (uint64_t left = playable(g, occupied); left; left &= left - 1) cells[n++] = lowest_cell(left);
+    ss_score_moves(g, t, mine, theirs, cells, n, scores, spent);
+    return n;
+}

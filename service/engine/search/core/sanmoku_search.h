@@ -85,6 +85,11 @@ void ss_prove_moves(const ss_game *game, ss_table *table, uint64_t mine, uint64_
 void ss_score_moves(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, const int32_t *cells,
                     int n, int32_t *scores, ss_result *spent);
 
+/* ss_score_moves over every legal move, in the order of their cells (written to cells[], room for
+   SS_MAX_CELLS): their number, 0 when the game is over. */
+int ss_score_all(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, int32_t *cells,
+                 int32_t *scores, ss_result *spent);
+
 /* Iterative deepening to at most max_depth plies with a heuristic score at the horizon: `estimate`,
    `depth` and `best_move` of the deepest iteration that finished. Never writes a bound to the table. */
 void ss_estimate(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, int max_depth,
