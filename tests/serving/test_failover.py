@@ -96,6 +96,7 @@ class Timed:
     ok: bool  # a 200 with the whole body of the board asked about
     started: float
     ended: float
+    answer: str = ""  # the status and what came, when not ok
 
 
 def test_a_worker_killed_on_each_backend_within_2_s_loses_no_request(stack: Stack) -> None:
@@ -115,7 +116,7 @@ def test_a_worker_killed_on_each_backend_within_2_s_loses_no_request(stack: Stac
             status, board = analyze(port, 2 * i + 1)  # odd: a POST
             ok = status == 200 and board == BOARDS[(2 * i + 1) % len(BOARDS)]
             with lock:
-                results.append(Timed(ok, started, time.monotonic()))
+                results.append(Timed(ok, started, time.monotonic(), "" if ok else f"{status} {board}"))
 
     with ThreadPoolExecutor(THREADS) as pool:
         clients = [pool.submit(client, n) for n in range(THREADS)]
@@ -135,7 +136,9 @@ def test_a_worker_killed_on_each_backend_within_2_s_loses_no_request(stack: Stac
     assert len(after) > 100, "too few requests after the second kill: nothing was tested"
     failed = [r for r in results if not r.ok]
     in_flight = [r for r in failed if any(r.started <= kill <= r.ended for kill in kills)]
-    assert failed == in_flight, f"{len(failed)} failed, {len(in_flight)} of them in flight at a kill"
+    assert failed == in_flight, (
+        f"{len(failed)} failed, {len(in_flight)} of them in flight at a kill (at {kills}): {failed}"
+    )
 
 
 def upstreams(nginx_log: Path) -> Counter[str]:
