@@ -7,7 +7,9 @@ fail_timeout=5s` turned into seconds of 502s ("no live upstreams"); then a whole
 worker). One limit no proxy removes: gunicorn writes the head and the body of an answer in two writes,
 and nginx passes the head on at once, so an answer the killed worker was writing at that instant can
 arrive as a 200 with its body cut. The tests allow a failure only for a request that was in flight at a
-kill. The whole-backend test runs last in this module, because it kills a backend of the shared stack.
+kill: between the moment the test decides to kill (a client thread may run before the signal is sent:
+Python switches threads every 5 ms) and the moment the process is gone. The whole-backend test runs
+last in this module, because it kills a backend of the shared stack.
 """
 
 from __future__ import annotations
@@ -91,6 +93,23 @@ def worker_of(backend: Server) -> int:
     return int(children[0])
 
 
+def kill_and_wait(pid: int, limit: float = 5.0) -> tuple[float, float]:
+    """SIGKILL the process and wait until it is gone (or a zombie): the span in which it died. Its
+    start is taken before the signal, and other threads may run between the two; its end once the
+    process is gone, which under load takes milliseconds."""
+    sent = time.monotonic()
+    os.kill(pid, signal.SIGKILL)
+    stat = Path(f"/proc/{pid}/stat")
+    while time.monotonic() < sent + limit:
+        try:
+            if stat.read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                break
+        except (FileNotFoundError, ProcessLookupError):
+            break
+        time.sleep(0.001)
+    return sent, time.monotonic()
+
+
 @dataclass(frozen=True)
 class Timed:
     ok: bool  # a 200 with the whole body of the board asked about
@@ -103,7 +122,7 @@ def test_a_worker_killed_on_each_backend_within_2_s_loses_no_request(stack: Stac
     """POSTs only (every one reaches a backend; GETs would come from nginx's cache), from THREADS
     clients until AFTER_KILLS seconds after the second kill."""
     port = stack.nginx.port
-    kills: list[float] = []
+    kills: list[tuple[float, float]] = []  # (signal sent, process gone) of each worker
     results: list[Timed] = []
     lock = threading.Lock()
     stop = threading.Event()
@@ -124,18 +143,17 @@ def test_a_worker_killed_on_each_backend_within_2_s_loses_no_request(stack: Stac
         while len(results) < KILL_AFTER and time.monotonic() < deadline:
             time.sleep(0.01)
         for backend in stack.backends:
-            kills.append(time.monotonic())
-            os.kill(worker_of(backend), signal.SIGKILL)
+            kills.append(kill_and_wait(worker_of(backend)))
             time.sleep(1.0)  # the two deaths 1 s apart: within nginx's old fail_timeout of 5 s
         time.sleep(AFTER_KILLS - 1.0)
         stop.set()
         for future in clients:
             future.result(timeout=30)
 
-    after = [r for r in results if r.started > kills[-1]]
+    after = [r for r in results if r.started > kills[-1][1]]
     assert len(after) > 100, "too few requests after the second kill: nothing was tested"
     failed = [r for r in results if not r.ok]
-    in_flight = [r for r in failed if any(r.started <= kill <= r.ended for kill in kills)]
+    in_flight = [r for r in failed if any(r.started <= gone and r.ended >= sent for sent, gone in kills)]
     assert failed == in_flight, (
         f"{len(failed)} failed, {len(in_flight)} of them in flight at a kill (at {kills}): {failed}"
     )
