@@ -7,8 +7,10 @@ onto each other.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 
 from ..geometry import iter_cells
+from ..masks import Symmetry
 from ..position import Position
 from ..variants import Variant
 from .analysis import Estimate, MoveProof, SearchAnalysis, move_proof
@@ -87,7 +89,7 @@ class SearchEngine:
 
     def _fixed(self, mine: int, theirs: int) -> bool:
         """Whether a symmetry other than the identity maps the position onto itself."""
-        return any(permute(mine) == mine and permute(theirs) == theirs for _, permute in self.board.permuters)
+        return next(_fixing(self.board, mine, theirs), None) is not None
 
     def _score_all(self, mine: int, theirs: int) -> SearchAnalysis:
         """Every move's exact value in one call to the core, for a position no symmetry fixes (its moves
@@ -201,7 +203,7 @@ def _met(goal: int, lower: int, upper: int) -> bool:
 def _move_classes(board: Board, mine: int, theirs: int) -> dict[int, list[int]]:
     """The legal moves grouped by the symmetries that fix the position (their images have equal
     values), each class under its lowest cell."""
-    fixing = [s for s, permute in board.permuters if permute(mine) == mine and permute(theirs) == theirs]
+    fixing = list(_fixing(board, mine, theirs))
     if not fixing:  # most positions: every move is a class of its own
         return {cell: [cell] for cell in iter_cells(board.playable(mine | theirs))}
     classes: dict[int, list[int]] = {}
@@ -212,3 +214,8 @@ def _move_classes(board: Board, mine: int, theirs: int) -> dict[int, list[int]]:
             seen.update(orbit)
             classes[cell] = orbit
     return classes
+
+
+def _fixing(board: Board, mine: int, theirs: int) -> Iterator[Symmetry]:
+    """The symmetries other than the identity that map the position onto itself."""
+    return (s for s, permute in board.permuters if permute(mine) == mine and permute(theirs) == theirs)
