@@ -10,9 +10,15 @@ from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest
 
-from . import api, cors, meta, observability, play, searches, security, streams, tables, variants_api, web
-from .body_limit import ChunkedBodyLimit
-from .problems import register_problem_handlers
+from .http import analyze_views as api
+from .http import cors, security
+from .http import meta_views as meta
+from .http import page_views as web
+from .http import play_views as play
+from .http import variant_views as variants_api
+from .http.body_limit import ChunkedBodyLimit
+from .http.problems import register_problem_handlers
+from .serving import observability, searches, streams, tables
 
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 128 * 1024,

@@ -18,8 +18,8 @@ import gevent
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 from gunicorn.workers.ggevent import GeventWorker  # type: ignore[import-untyped]
 
-from service import worker_metrics
-from service.observability import LOGGING
+from service.serving import worker_metrics
+from service.serving.observability import LOGGING
 
 
 def _metrics_dir() -> str:
@@ -91,7 +91,7 @@ def child_exit(server: Any, worker: Any) -> None:
 
 
 def post_fork(server: Any, worker: Any) -> None:
-    from service import gunicorn_errors
+    from service.serving import gunicorn_errors
 
     worker_metrics.take(worker)
     gunicorn_errors.install()  # gunicorn's own 400, 414 and 431 answers become problem+json

@@ -9,8 +9,8 @@ import pytest
 from flask import Flask
 from flask_cors import CORS
 
-from service import cors
 from service.app import create_app
+from service.http import cors
 
 
 def with_flask_cors(config: dict[str, Any]) -> Flask:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from .build_plan import BuildPlan, check_resources, plan
-from .build_queue import BuildQueue, Waiting, work_through
 from .errors import (
     BuildRefusedError,
     EngineError,
@@ -11,12 +9,9 @@ from .errors import (
     InvalidPositionError,
     UnknownVariantError,
 )
-from .geometry import MIN_DEPTH, Geometry, geometry_of
-from .mainline import MainLine, main_line
-from .perft import count_games
-from .policies import DEFAULT_DEPTH, POLICIES, Policy, PolicyError, choose_move, get_policy, player
-from .position import EMPTY, MARKS, Mark, Position, Status, other
-from .review import (
+from .play.mainline import MainLine, main_line
+from .play.policies import DEFAULT_DEPTH, POLICIES, Policy, PolicyError, choose_move, get_policy, player
+from .play.review import (
     IllegalSequenceError,
     PlyReview,
     Review,
@@ -26,14 +21,28 @@ from .review import (
     review_boards,
     review_game,
 )
-from .solve import Chunk, Summary, analyses, chunks, positions, summarize
-from .solver import SOLVER_VERSION, solve
-from .store import TableInfo, TableStore, default_directory
-from .strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
-from .table import Analysis, MoveValue, Table
-from .table_file import TableFileError
-from .values import Result, Value
-from .variants import MISERE, NAMING, NORMAL, PRESETS, VARIANTS, Variant, get_variant, supported_variants
+from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
+from .rules.geometry import MIN_DEPTH, Geometry, geometry_of
+from .rules.perft import count_games
+from .rules.position import EMPTY, MARKS, Mark, Position, Status, other
+from .rules.values import Result, Value
+from .rules.variants import (
+    MISERE,
+    NAMING,
+    NORMAL,
+    PRESETS,
+    VARIANTS,
+    Variant,
+    get_variant,
+    supported_variants,
+)
+from .tables.build_plan import BuildPlan, check_resources, plan
+from .tables.build_queue import BuildQueue, Waiting, work_through
+from .tables.solver import SOLVER_VERSION, solve
+from .tables.store import TableInfo, TableStore, default_directory
+from .tables.stream import Chunk, Summary, analyses, chunks, positions, summarize
+from .tables.table import Analysis, MoveValue, Table
+from .tables.table_file import TableFileError
 
 __all__ = [
     "DEFAULT_DEPTH",

@@ -18,12 +18,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .answer import Answer, Source
-from .position import Position
-from .proven import BOOK, ProvenMove, ProvenStore
+from .rules.position import Position
 from .search import Board, Budget, SearchEngine
 from .search.analysis import MoveProof, SearchAnalysis
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
-from .table import Table
+from .search.proven import BOOK, ProvenMove, ProvenStore
+from .tables.table import Table
 
 TableFor = Callable[[Position], Table | None]  # the table that answers a position now, if any
 Offload = Callable[[Callable[[], SearchAnalysis]], SearchAnalysis]

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 
-from .position import Position, Status
+from .rules.position import Position, Status
+from .rules.values import Known, Result, Value
 from .search.analysis import MoveProof
-from .table import Analysis, Table
-from .values import Known, Result, Value
+from .tables.table import Analysis, Table
 
 _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
 

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.engine import NAMING, PRESETS, VARIANTS
-from service.engine.variants import MAX_CELLS
+from service.engine.rules.variants import MAX_CELLS
 from tests.api.contract import SPEC, SPEC_PATH, check_response
 
 

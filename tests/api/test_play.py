@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from service.app import create_app
 from service.engine import TableStore, get_variant
-from service.engine.policies import POLICIES
-from service.schemas import MAX_BUDGET_MS
+from service.engine.play.policies import POLICIES
+from service.http.schemas import MAX_BUDGET_MS
 from tests.api.contract import SPEC, check_response, resolve
 from tests.reference import all_reachable, children, game_over, has_line, minimax, move_values, opponent
 

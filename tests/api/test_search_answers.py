@@ -13,7 +13,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.engine import Position, get_variant
-from service.schemas import MAX_BUDGET_MS
+from service.http.schemas import MAX_BUDGET_MS
 from tests.api.contract import check_response
 
 ORDER = ("loss", "draw", "win")

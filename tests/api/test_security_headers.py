@@ -8,7 +8,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from service.security import EVERY_ANSWER_HEADERS, HTML_HEADERS
+from service.http.security import EVERY_ANSWER_HEADERS, HTML_HEADERS
 
 HTML_ROUTES = ["/", "/static/index.html", "/docs/"]
 

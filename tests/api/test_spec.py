@@ -11,9 +11,9 @@ from openapi_spec_validator import validate
 from openapi_spec_validator.readers import read_from_filename
 
 from service.engine import POLICIES, geometry_of, supported_variants
-from service.engine.variants import MAX_CELLS, MIN_K, MIN_SIDE
-from service.schemas import BOARD_MAX
-from service.solve_formats import FORMATS, JSON_MAX_POSITIONS, SYMMETRIES
+from service.engine.rules.variants import MAX_CELLS, MIN_K, MIN_SIDE
+from service.http.schemas import BOARD_MAX
+from service.http.solve_formats import FORMATS, JSON_MAX_POSITIONS, SYMMETRIES
 from tests.api.contract import SPEC, SPEC_PATH, every_example, resolve, validator
 
 EXAMPLES = every_example()

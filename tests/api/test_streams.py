@@ -13,11 +13,11 @@ from collections.abc import Iterator
 import pytest
 from flask.testing import FlaskClient
 
-from service import solve_formats
 from service.app import create_app
 from service.engine import Table, TableStore
-from service.solve_formats import SolveRequest, gzipped, render
-from service.streams import RETRY_AFTER, Streams
+from service.http import solve_formats
+from service.http.solve_formats import SolveRequest, gzipped, render
+from service.serving.streams import RETRY_AFTER, Streams
 from tests.api.contract import check_response
 
 STREAM = "/solve?variant=3x4k3&format=ndjson"  # 111,973 positions: streamed, not kept whole

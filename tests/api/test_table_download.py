@@ -18,8 +18,8 @@ from werkzeug.test import TestResponse
 
 from service.app import create_app
 from service.engine import TableStore, get_variant
-from service.engine import store as store_module
-from service.engine.store import file_name
+from service.engine.tables import store as store_module
+from service.engine.tables.store import file_name
 from tests.api.contract import check_response
 
 NAME = "3x4k3"  # 12 cells: a missing file is built again within the request

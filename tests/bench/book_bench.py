@@ -16,10 +16,10 @@ import time
 from pathlib import Path
 
 from service.engine import get_variant
-from service.engine.book import book_positions, build_book
-from service.engine.proven import ProvenStore
 from service.engine.search import Board, Budget, SearchEngine
-from service.schemas import DEFAULT_BUDGET_MS
+from service.engine.search.book import book_positions, build_book
+from service.engine.search.proven import ProvenStore
+from service.http.schemas import DEFAULT_BUDGET_MS
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ from flask import Flask, Response
 from service.app import create_app
 from service.engine import Position, TableStore, get_variant
 from service.engine.answer import Answer
-from service.payloads import analysis_payload, dumps
+from service.http.payloads import analysis_payload, dumps
 
 # name -> (board, variant) of the benchmark's /analyze requests
 REQUESTS = {"3x3": ("X...O....", "normal"), "4x4": ("XO.X.OX.O.XO....", "4x4k4")}

@@ -26,8 +26,9 @@ from typing import Any
 from flask import Flask
 from werkzeug.test import EnvironBuilder
 
-from service import cors, observability
 from service.app import create_app
+from service.http import cors
+from service.serving import observability
 from tests.bench.ceiling_app import REQUESTS, bare
 from tests.cors_reference import with_flask_cors
 

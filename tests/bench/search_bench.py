@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search._core import ffi
 from service.engine.search.native import GOAL_RESULT, SCORE_MAX, SCORE_MIN, Limits, prove
-from service.schemas import DEFAULT_BUDGET_MS
+from service.http.schemas import DEFAULT_BUDGET_MS
 
 DEFAULT_BUDGET = DEFAULT_BUDGET_MS / 1000  # seconds: the service's default budget
 

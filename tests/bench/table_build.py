@@ -29,9 +29,9 @@ import time
 from pathlib import Path
 
 from service.engine import Position, TableStore, get_variant
-from service.engine.build_plan import available_memory
-from service.engine.layout import layout_of
-from service.engine.table_file import read_header
+from service.engine.tables.build_plan import available_memory
+from service.engine.tables.layout import layout_of
+from service.engine.tables.table_file import read_header
 
 BUILDS = ("4x4k4", "3x6k3", "4x5k4", "3x7k4", "2x11k4")
 DENSE = """
@@ -43,7 +43,7 @@ dense_solve(get_variant(sys.argv[1]))
 OPEN = """
 import sys, time
 from service.engine import TableStore, get_variant
-from service.engine.table_file import open_table
+from service.engine.tables.table_file import open_table
 variant = get_variant(sys.argv[2])
 path = TableStore(sys.argv[1]).path(variant)
 started = time.perf_counter()

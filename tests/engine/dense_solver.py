@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from service.engine.geometry import LINES_APART, NO_LINE, geometry_of
-from service.engine.layout import FIRST_DIGIT, SECOND_DIGIT, part
-from service.engine.values import NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
-from service.engine.variants import Variant
+from service.engine.rules.geometry import LINES_APART, NO_LINE, geometry_of
+from service.engine.rules.values import NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
+from service.engine.rules.variants import Variant
+from service.engine.tables.layout import FIRST_DIGIT, SECOND_DIGIT, part
 
 ByteArray = npt.NDArray[np.uint8]
 NO_CHILD = 255

@@ -14,14 +14,13 @@ from service.engine import (
     BuildQueue,
     BuildRefusedError,
     TableStore,
-    build_plan,
-    build_queue,
     get_variant,
     plan,
     work_through,
 )
-from service.engine.build_queue import FIRST_RETRY_SECONDS, retry_delay
-from service.engine.table_file import HEADER_SIZE
+from service.engine.tables import build_plan, build_queue
+from service.engine.tables.build_queue import FIRST_RETRY_SECONDS, retry_delay
+from service.engine.tables.table_file import HEADER_SIZE
 from tests.engine.boards import ranked_entries
 
 SMALL, OTHER = get_variant("3x4k3"), get_variant("2x5k3-misere")

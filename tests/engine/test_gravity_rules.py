@@ -26,8 +26,8 @@ from service.engine import (
     solve,
     supported_variants,
 )
-from service.engine import gravity as gravity_module
-from service.engine.heuristic import WIN, depth_limited_move, search_value
+from service.engine.play.heuristic import WIN, depth_limited_move, search_value
+from service.engine.rules import gravity as gravity_module
 from service.engine.search import Board
 from tests.reference import Rules
 from tests.reference import opponent as other

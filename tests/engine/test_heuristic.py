@@ -9,8 +9,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from service.engine import MISERE, NORMAL, Position, Variant, other
-from service.engine.heuristic import WIN, depth_limited_move, search_value, static_value
-from service.engine.strategy import completing_cells
+from service.engine.play.heuristic import WIN, depth_limited_move, search_value, static_value
+from service.engine.play.strategy import completing_cells
 from tests.engine.games import KINDS, played_positions
 from tests.reference import all_reachable
 

@@ -17,7 +17,7 @@ def test_a_table_refuses_another_variants_position(tables: dict[str, Table]) -> 
 
 def test_importing_the_engine_does_not_import_flask_or_marshmallow() -> None:
     code = (
-        "import sys, service.engine, service.engine.solve, service.engine.store; "
+        "import sys, service.engine, service.engine.tables.stream, service.engine.tables.store; "
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'flask', 'marshmallow', 'werkzeug'}); "
         "print(bad); sys.exit(1 if bad else 0)"
     )

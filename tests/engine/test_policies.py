@@ -20,7 +20,7 @@ from service.engine import (
     choose_move,
     player,
 )
-from service.engine.strategy import strategy_move
+from service.engine.play.strategy import strategy_move
 from tests.engine.boards import TABLES
 from tests.engine.games import played_positions
 from tests.reference import LINES, all_reachable, minimax, move_values, opponent

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from service.engine import Position, Table, TableStore, Variant, get_variant, solve, supported_variants
-from service.engine import solver as solver_module
-from service.engine.geometry import geometry_of
-from service.engine.layout import layout_of
-from service.engine.values import NOT_REACHABLE
+from service.engine.rules.geometry import geometry_of
+from service.engine.rules.values import NOT_REACHABLE
+from service.engine.tables import solver as solver_module
+from service.engine.tables.layout import layout_of
 from tests.engine.boards import table_of
 from tests.engine.dense_solver import dense_indices, dense_solve
 from tests.engine.test_reference import assert_agrees_on_samples
@@ -70,7 +70,16 @@ def test_threads_and_pieces_of_rows_change_no_byte(monkeypatch: pytest.MonkeyPat
 def table_4x5k4(store: TableStore) -> Table:
     """Built once per session by the operator's command (about 10 s on two cores)."""
     variant = get_variant("4x5k4")
-    command = [sys.executable, "-m", "service.cli", "tables", "build", "4x5k4", "--dir", str(store.directory)]
+    command = [
+        sys.executable,
+        "-m",
+        "service.cli.main",
+        "tables",
+        "build",
+        "4x5k4",
+        "--dir",
+        str(store.directory),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     return store.get(variant)

@@ -25,8 +25,8 @@ from service.engine import (
     review_boards,
     review_game,
 )
-from service.engine.review import judge
-from service.engine.values import Known
+from service.engine.play.review import judge
+from service.engine.rules.values import Known
 from tests.engine.boards import TABLES
 from tests.reference import minimax, move_values, opponent
 

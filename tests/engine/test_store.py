@@ -13,20 +13,11 @@ import numpy as np
 import platformdirs
 import pytest
 
-from service.engine import (
-    MISERE,
-    NORMAL,
-    Position,
-    TableFileError,
-    TableStore,
-    Variant,
-    get_variant,
-    solve,
-    table_file,
-)
-from service.engine import store as store_module
-from service.engine.store import default_directory
-from service.engine.table_file import HEADER_SIZE, MAGIC, open_table, verify_table, write_table
+from service.engine import MISERE, NORMAL, Position, TableFileError, TableStore, Variant, get_variant, solve
+from service.engine.tables import store as store_module
+from service.engine.tables import table_file
+from service.engine.tables.store import default_directory
+from service.engine.tables.table_file import HEADER_SIZE, MAGIC, open_table, verify_table, write_table
 
 SMALL = get_variant("3x4k3")
 
@@ -124,7 +115,7 @@ def test_a_bad_file_is_detected_reported_rebuilt_and_never_used(
         open_table(path, SMALL)
     assert caught.value.problem == expected
     again = TableStore(fresh.directory)  # a new process's view: nothing opened yet
-    with caplog.at_level(logging.WARNING, logger="service.engine.store"):
+    with caplog.at_level(logging.WARNING, logger="service.engine.tables.store"):
         table = again.get(SMALL)
     assert any(expected in record.getMessage() for record in caplog.records)
     assert np.array_equal(table.values, solve(SMALL))

@@ -18,7 +18,7 @@ from service.engine import (
     player,
     strength_table,
 )
-from service.engine.strength import DEFAULT_CONTENDERS, accuracy, against_perfect, play_game
+from service.engine.play.strength import DEFAULT_CONTENDERS, accuracy, against_perfect, play_game
 from tests.reference import all_reachable, minimax, move_values
 
 DEPTHS = (1, 2, 3, 4, 6, 8)

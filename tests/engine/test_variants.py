@@ -14,7 +14,7 @@ from service.engine import (
     get_variant,
     supported_variants,
 )
-from service.engine.variants import MAX_CELLS, MAX_TABLE_CELLS
+from service.engine.rules.variants import MAX_CELLS, MAX_TABLE_CELLS
 from tests.engine.boards import rules_of
 
 

@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pytest
 
 from service.engine import Variant, get_variant, solve, supported_variants
-from service.engine.layout import layout_of
+from service.engine.rules.values import DECODED
 from service.engine.search import Board
 from service.engine.search._core import ffi
 from service.engine.search.native import (
@@ -24,7 +24,7 @@ from service.engine.search.native import (
     TranspositionTable,
     prove,
 )
-from service.engine.values import DECODED
+from service.engine.tables.layout import layout_of
 from tests.search.test_tables import score_of
 
 VARIANTS = supported_variants(16)

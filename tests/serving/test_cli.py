@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from service import cli
 from service.app import create_app
-from service.engine import build_plan
+from service.cli import main as cli
+from service.engine.tables import build_plan
 
 
 @pytest.fixture(scope="module")
@@ -120,14 +120,14 @@ def test_serve_execs_gunicorn_with_the_one_config(monkeypatch: pytest.MonkeyPatc
     cli.main(["serve", "--bind", "127.0.0.1:9999", "--workers", "3"])
     [(_, argv)] = calls
     assert argv[1:4] == ["-m", "gunicorn", "-c"]
-    assert Path(argv[4]) == Path(cli.__file__).with_name("gunicorn_conf.py")
+    assert Path(argv[4]) == Path(cli.__file__).parent.parent / "gunicorn_conf.py"
     assert argv[5] == "service.app:create_app()"
     assert os.environ["SANMOKU_BIND"] == "127.0.0.1:9999"
     assert os.environ["WEB_CONCURRENCY"] == "3"
 
 
 def test_the_readme_example_is_what_the_command_prints(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
-    readme = (Path(cli.__file__).resolve().parent.parent / "README.md").read_text()
+    readme = (Path(cli.__file__).resolve().parents[2] / "README.md").read_text()
     example = re.search(r"```text\n\$ sanmoku (analyze [^\n]*)\n(.*?)```", readme, re.S)
     assert example is not None, "the README's Command line section shows `sanmoku analyze`"
     _, out, _ = run(capsysbinary, *example.group(1).split())
@@ -230,7 +230,7 @@ def test_tables_build_shows_its_progress_on_a_terminal(tmp_path: Path) -> None:
     import sys
 
     leader, follower = pty.openpty()
-    command = [sys.executable, "-m", "service.cli", "tables", "build", "4x4k4", "--dir", str(tmp_path)]
+    command = [sys.executable, "-m", "service.cli.main", "tables", "build", "4x4k4", "--dir", str(tmp_path)]
     done = subprocess.run(command, stdout=follower, stderr=follower, timeout=120, check=False)
     os.close(follower)
     shown = b""

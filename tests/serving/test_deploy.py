@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from service.app import DEFAULTS
-from service.streams import RETRY_AFTER
+from service.serving.streams import RETRY_AFTER
 from tests.serving.harness import APP, DEPLOY, GUNICORN_CONF, REPO
 
 COMPOSE = REPO / "docker-compose.yml"

@@ -26,7 +26,7 @@ ODD_AGENT = 'odd "agent" \\ {"x": 1}'  # what breaks a JSON-looking gunicorn acc
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     workdir = tmp_path_factory.mktemp("gunicorn")
     server = harness.start_gunicorn(
-        workdir, workers=2, command=[sys.executable, "-m", "service.cli", "serve"]
+        workdir, workers=2, command=[sys.executable, "-m", "service.cli.main", "serve"]
     )
     stale = workdir / f"metrics-{server.port}"
     stale.mkdir()

@@ -13,9 +13,9 @@ import pytest
 from flask import Flask
 from werkzeug.test import TestResponse
 
-from service.answers import RAW_LIMIT
 from service.app import create_app
-from service.tables import EXTENSION, Tables
+from service.http.answers import RAW_LIMIT
+from service.serving.tables import EXTENSION, Tables
 
 POSTS: list[Any] = [
     {"board": "X...O...."},

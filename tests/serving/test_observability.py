@@ -13,8 +13,8 @@ from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 from pythonjsonlogger.json import JsonFormatter
 
-from service import observability
 from service.app import create_app
+from service.serving import observability
 
 HEX32 = re.compile(r"[0-9a-f]{32}")
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from service.streams import RETRY_AFTER
+from service.serving.streams import RETRY_AFTER
 from tests.serving import harness
 from tests.serving.harness import DEPLOY, Server
 from tests.serving.slow_clients import closed_by_server, never_reading, probe, stream_readers, streams_at_once

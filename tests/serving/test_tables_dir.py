@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from service.engine import TableStore, get_variant
-from service.engine.store import file_name
+from service.engine.tables.store import file_name
 from tests.serving import harness
 from tests.serving.harness import Server
 

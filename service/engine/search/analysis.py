@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..values import Known, Result, Value
+from ..rules.values import Known, Result, Value
 from .native import BIG
 
 _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ..errors import InvalidPositionError
-from ..geometry import _lines, _permute, _symmetries
-from ..masks import Permuter, Runs, Symmetry, bottom_row, floating, holds_line, line_runs, playable
-from ..variants import MAX_CELLS, MIN_K, MIN_SIDE, Variant
+from ..rules.geometry import _lines, _permute, _symmetries
+from ..rules.masks import Permuter, Runs, Symmetry, bottom_row, floating, holds_line, line_runs, playable
+from ..rules.variants import MAX_CELLS, MIN_K, MIN_SIDE, Variant
 
 
 @dataclass(frozen=True)

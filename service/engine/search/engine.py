@@ -9,10 +9,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 
-from ..geometry import iter_cells
-from ..masks import Symmetry
-from ..position import Position
-from ..variants import Variant
+from ..rules.geometry import iter_cells
+from ..rules.masks import Symmetry
+from ..rules.position import Position
+from ..rules.variants import Variant
 from .analysis import Estimate, MoveProof, SearchAnalysis, move_proof
 from .board import Board
 from .budget import Budget, Spending

@@ -1,0 +1,192 @@
+"""The `sanmoku` command: serve the API, answer one analysis or solve request locally, manage tables.
+
+Answers come from the same tables (the same directory: $SANMOKU_TABLES_DIR or the user cache) and the
+same renderers as the API's, so `--json` and `solve` print the very bytes the API sends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..engine import EngineError, Position, Table, TableStore, get_variant
+from ..engine.analyst import Analyst, EnginePool, Request
+from ..engine.search import Budget
+from ..engine.search.proven import ProvenStore
+from ..http.payloads import analysis_payload, dumps
+from ..http.schemas import DEFAULT_BUDGET_MS
+from ..http.solve_formats import FORMATS, SYMMETRIES, SolveRequest, render
+from ..serving.tables import BACKGROUND_BUILD_CELLS
+from . import proven_commands, table_commands
+
+GUNICORN_CONF = Path(__file__).resolve().parent.parent / "gunicorn_conf.py"
+APP = "service.app:create_app()"
+RESULT_LETTER = {"win": "W", "draw": "D", "loss": "L"}
+# A word made only of board characters is a board even when it starts with "-" (an empty cell).
+BOARD_WORD = re.compile(r"[XOxo.\-_/]*[XOxo._/][XOxo.\-_/]*|-{6,}")
+VALUE_OPTIONS = {"--to-move", "--variant"}
+VARIANT_HELP = "a variant name: normal, misere, or {rows}x{cols}k{k}[-torus][-misere] such as 4x4k3"
+
+
+def serve(args: argparse.Namespace) -> int:
+    # The settings live in gunicorn_conf.py and read the environment; flags only fill it in.
+    if args.bind:
+        os.environ["SANMOKU_BIND"] = args.bind
+    if args.workers:
+        os.environ["WEB_CONCURRENCY"] = str(args.workers)
+    command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), APP]
+    # exec, not a child: gunicorn's master becomes this process and gets the signals (PID 1 in a container)
+    os.execv(sys.executable, command)
+
+
+def local_analyst(store: TableStore) -> Analyst:
+    """Answers as the service gives them, from this machine's tables (one of up to 16 cells is built
+    when missing, as the service would), proven positions and searches."""
+
+    def table_for(position: Position) -> Table | None:
+        variant = position.variant
+        if not variant.has_table:
+            return None
+        return store.try_open(variant) or (
+            store.get(variant) if variant.cells <= BACKGROUND_BUILD_CELLS else None
+        )
+
+    return Analyst(table_for, ProvenStore(store.directory), EnginePool(1))
+
+
+def analysis_json(
+    board: str, to_move: str | None, variant: str, budget_ms: int = DEFAULT_BUDGET_MS
+) -> dict[str, Any]:
+    position = Position.parse(board, to_move, get_variant(variant))
+    answer = local_analyst(TableStore()).analyze(position, Request(Budget(budget_ms / 1000)))
+    return analysis_payload(answer, budget_ms=budget_ms)
+
+
+def cell_label(cell: str, move: dict[str, Any] | None) -> str:
+    if move is None:
+        return cell
+    if move["result"] == "unknown":
+        return {"draw": ">=D", "win": "?"}.get(move["lower"], "<=D" if move["upper"] == "draw" else "?")
+    letter = RESULT_LETTER[move["result"]]
+    return letter if letter == "D" or move["remoteness"] is None else f"{letter}{move['remoteness']}"
+
+
+def draw_board(payload: dict[str, Any]) -> str:
+    """Marks as X and O; each free cell as its value for the side to move (W3, D, L5)."""
+    variant = get_variant(payload["variant"])
+    moves = {m["cell"]: m for m in payload["moves"]}
+    labels = [cell_label(c, moves.get(i)) for i, c in enumerate(payload["board"])]
+    rows = [labels[r * variant.cols : (r + 1) * variant.cols] for r in range(variant.rows)]
+    separator = "\n" + "+".join(["----"] * variant.cols) + "\n"
+    return separator.join("|".join(f"{label:^4}" for label in row).rstrip() for row in rows)
+
+
+def verdict(payload: dict[str, Any]) -> list[str]:
+    side, plies = payload["to_move"], payload["remoteness"]
+    if payload["status"] != "in_progress":
+        outcome = "draw" if payload["winner"] is None else f"{payload['winner']} has won"
+        return [f"game over: {outcome}"]
+    source = "" if payload["source"] == "table" else f", from the {payload['source']}"
+    where = f"{side} to move ({payload['variant']}{source})"
+    if payload["result"] == "unknown":
+        bounds = f"between a {payload['lower']} and a {payload['upper']} for {side}"
+        return [f"{where}: not proven within the budget, {bounds}", f"best guess: {payload['best_move']}"]
+    outcome = "draw" if payload["winner"] is None else f"{payload['winner']} wins"
+    distance = "" if plies is None else f", {plies} {'ply' if plies == 1 else 'plies'} to the end"
+    best = ", ".join(str(cell) for cell in payload["best_moves"]) or "not proven"
+    return [
+        f"{where}: {outcome} with perfect play{distance}",
+        f"best moves: {best} (cells numbered row by row from 0)",
+    ]
+
+
+def analyze(args: argparse.Namespace) -> int:
+    payload = analysis_json(args.board, args.to_move, args.variant, args.budget_ms)
+    if args.json:
+        sys.stdout.buffer.write(dumps(payload))
+        sys.stdout.flush()
+        return 0
+    print(draw_board(payload))
+    print()
+    print("\n".join(verdict(payload)))
+    if payload["moves"]:
+        print("cells: W<n> wins, D draws, L<n> loses, for the side to move; n counts plies from its move")
+    return 0
+
+
+def solve(args: argparse.Namespace) -> int:
+    table = TableStore().get(get_variant(args.variant))
+    for piece in render(SolveRequest(table, args.first, args.symmetry, args.format)):
+        sys.stdout.buffer.write(piece)
+    sys.stdout.flush()
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    main = argparse.ArgumentParser(
+        prog="sanmoku", description="Exact analysis of tic-tac-toe and its variants."
+    )
+    commands = main.add_subparsers(dest="command", required=True)
+
+    serve_cmd = commands.add_parser("serve", help="serve the REST API with gunicorn")
+    serve_cmd.add_argument("--bind", help="HOST:PORT (default: $SANMOKU_BIND or 127.0.0.1:8000)")
+    serve_cmd.add_argument("--workers", type=int, help="worker processes (default: $WEB_CONCURRENCY or 2)")
+    serve_cmd.set_defaults(run=serve)
+
+    analyze_cmd = commands.add_parser("analyze", help="analyse one position")
+    analyze_cmd.add_argument(
+        "board", help="cells row by row: X, O and . (or - or _), rows optionally separated by /"
+    )
+    analyze_cmd.add_argument("--to-move", type=str.upper, choices=["X", "O"], help="default: from the counts")
+    analyze_cmd.add_argument("--variant", default="normal", help=VARIANT_HELP)
+    analyze_cmd.add_argument("--json", action="store_true", help="print the API's JSON body")
+    analyze_cmd.add_argument(
+        "--budget-ms", type=int, default=DEFAULT_BUDGET_MS, help="a search's time, for boards with no table"
+    )
+    analyze_cmd.set_defaults(run=analyze)
+
+    solve_cmd = commands.add_parser("solve", help="print the whole-game table, as GET /solve")
+    solve_cmd.add_argument("--variant", default="normal", help=VARIANT_HELP)
+    solve_cmd.add_argument("--first", type=str.upper, choices=["X", "O"], default="X")
+    solve_cmd.add_argument("--symmetry", choices=list(SYMMETRIES), default="none")
+    solve_cmd.add_argument("--format", choices=list(FORMATS), default="json")
+    solve_cmd.set_defaults(run=solve)
+
+    table_commands.add_parser(commands)
+    proven_commands.add_parsers(commands)
+    return main
+
+
+def boards_as_positionals(argv: list[str]) -> list[str]:
+    """`sanmoku analyze -X-.O----` would read the board as options: put "--" before such a board,
+    after the options that come before it (what follows it is parsed by `analyze` itself)."""
+    if not argv or argv[0] != "analyze":
+        return argv
+    for i, word in enumerate(argv[1:], 1):
+        if word == "--":
+            break
+        if word.startswith("-") and BOARD_WORD.fullmatch(word) and argv[i - 1] not in VALUE_OPTIONS:
+            return [*argv[:i], *argv[i + 1 :], "--", word]
+    return argv
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(boards_as_positionals(list(sys.argv[1:] if argv is None else argv)))
+    try:
+        code: int = args.run(args)
+    except EngineError as error:
+        print(f"sanmoku: {error.message}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the reader stopped (`| head`): stop quietly, as other tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""The opening book: every position of the first plies of a board with no table, proven exactly and kept
+in the store of proven positions (`proven`), so that the answers near the start of a game, the hardest
+for the search, are lookups.
+
+The deepest ply is proven by the search, one position (up to symmetry) per task, on every processor;
+each shallower ply then follows from the ply below it without a search: a move's value is its child's,
+seen from the other side, one ply further from the end.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from ..rules.canonical import canonical
+from ..rules.position import Position
+from ..rules.values import Value
+from ..rules.variants import Variant
+from . import Board, Budget, SearchEngine
+from .analysis import MoveProof
+from .proven import BOOK, ProvenStore
+
+Report = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class PlyCount:
+    ply: int
+    positions: int  # up to symmetry
+    searched: int  # proven by a search (the others followed from the ply below)
+    seconds: float
+
+
+def book_positions(variant: Variant, plies: int) -> list[list[Position]]:
+    """The positions in progress of each ply up to `plies`, one per symmetry class, X first."""
+    layers: list[list[Position]] = [[Position.empty(variant)]]
+    for _ in range(plies):
+        seen: dict[tuple[int, int], Position] = {}
+        for position in layers[-1]:
+            for cell in position.legal_moves():
+                child = position.play(cell)
+                if not child.is_over:
+                    seen.setdefault(canonical(variant, child.mine, child.theirs)[1], child)
+        layers.append(list(seen.values()))
+    return layers
+
+
+def build_book(
+    variant: Variant,
+    plies: int,
+    store: ProvenStore,
+    processes: int,
+    seconds: float | None = None,
+    report: Report | None = None,
+) -> list[PlyCount]:
+    """Prove every position of the first `plies` plies into `store` (a search may take `seconds` per
+    position: one it does not finish keeps what it proved, and the plies above it are searched too);
+    what each ply took, from the empty board down."""
+    counts = []
+    for ply, layer in reversed(list(enumerate(book_positions(variant, plies)))):
+        started = time.perf_counter()
+        searched = []
+        for position in layer:
+            record = store.get(position)
+            if record is not None and record.exact:
+                continue
+            moves = _from_children(store, position)
+            if moves is None:
+                searched.append(position)
+            else:
+                store.put(position, moves, BOOK)
+        for position, proofs in _prove_all(searched, processes, seconds):
+            store.put(position, proofs, BOOK)
+        counts.append(PlyCount(ply, len(layer), len(searched), time.perf_counter() - started))
+        if report is not None:
+            last = counts[-1]
+            report(
+                f"ply {ply}: {last.positions:,} positions, {last.searched:,} searched, {last.seconds:.1f} s"
+            )
+    return counts[::-1]
+
+
+def _from_children(store: ProvenStore, position: Position) -> list[MoveProof] | None:
+    """Every move's exact value from the store's records of the children, or None if one is missing."""
+    moves = []
+    for cell in position.legal_moves():
+        child = position.play(cell)
+        value = _finished(child) if child.is_over else _value_of(store, child)
+        if value is None:
+            return None
+        seen = value.after_move()
+        moves.append(MoveProof(cell, seen.score, seen.score, seen.remoteness))
+    return moves
+
+
+def _value_of(store: ProvenStore, position: Position) -> Value | None:
+    record = store.get(position)
+    if record is None or not record.exact:
+        return None
+    values = [Value(m.lower, m.remoteness) for m in record.moves if m.remoteness is not None]
+    return min(values, key=Value.preference) if values else None
+
+
+def _finished(position: Position) -> Value:
+    """A finished game's value for the side to move: the other side made a line (a loss, a win under
+    misère) or filled the board."""
+    if position.line_holder is None:
+        return Value(0, 0)
+    return Value(1 if position.variant.misere else -1, 0)
+
+
+def _prove_all(
+    positions: list[Position], processes: int, seconds: float | None
+) -> Iterator[tuple[Position, list[MoveProof]]]:
+    tasks = [(position, seconds) for position in positions]
+    if processes <= 1 or len(positions) <= 1:
+        yield from zip(positions, (_prove(task) for task in tasks), strict=True)
+        return
+    # fork: the workers inherit the imports; each keeps one engine (and its table) for all its tasks
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        yield from zip(positions, pool.imap(_prove, tasks, chunksize=1), strict=True)
+
+
+_ENGINES: dict[Board, SearchEngine] = {}
+
+
+def _prove(task: tuple[Position, float | None]) -> list[MoveProof]:
+    position, seconds = task
+    board = Board.of(position.variant)
+    engine = _ENGINES.setdefault(board, SearchEngine(board))
+    return list(engine.analyze(position, Budget(seconds)).moves)

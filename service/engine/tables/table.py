@@ -1,0 +1,137 @@
+"""A solved table, read-only: a position's value and every move's value are a few index computations.
+
+Tables are for X moving first; a position of a game that O opened is read with the colours swapped
+(its first player's marks are ranked as the first player's, see `layout`), and its value for the side
+to move is the same.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..rules.position import Position
+from ..rules.values import DECODED, SEEN_BY_MOVER, Value
+from ..rules.variants import MAX_TABLE_CELLS, Variant
+from .layout import FIRST_DIGIT, SECOND_DIGIT, Layout, layout_of
+
+# A child's byte -> the value of that move for the side that plays it.
+MOVE_VALUE: tuple[Value | None, ...] = tuple(DECODED[b] for b in SEEN_BY_MOVER.tolist())
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    cell: int
+    value: Value
+
+
+# A child's byte and a cell -> that move's MoveValue, made once: a lookup makes none (None: no value).
+MOVES: tuple[tuple[MoveValue, ...] | None, ...] = tuple(
+    None if value is None else tuple(MoveValue(cell, value) for cell in range(MAX_TABLE_CELLS))
+    for value in MOVE_VALUE
+)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    position: Position
+    value: Value
+    moves: tuple[MoveValue, ...]  # best first, ties by cell
+
+    @property
+    def best_moves(self) -> tuple[int, ...]:
+        return tuple(m.cell for m in self.moves if m.value == self.value)
+
+    @property
+    def best_move(self) -> int | None:
+        return self.moves[0].cell if self.moves else None
+
+
+class Table:
+    """The solved table of one variant over a read-only buffer of one byte per ranked position."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        payload: Any,
+        header: dict[str, Any] | None = None,
+        path: Path | None = None,
+        identity: tuple[int, int] | None = None,
+    ) -> None:
+        self.variant = variant
+        self.header = header or {}
+        self.path = path
+        self.identity = identity  # (device, inode) of the file it was read from: a replaced file differs
+        self._payload = payload  # a memoryview: indexing it gives an int, the fastest scalar read
+        self.values: npt.NDArray[np.uint8] = np.frombuffer(payload, dtype=np.uint8)
+        self.layout: Layout = layout_of(variant.cells)
+        if len(self.values) != self.layout.size:
+            raise ValueError(f"a {variant.name} table has {self.layout.size} bytes, not {len(self.values)}")
+
+    @classmethod
+    def in_memory(cls, variant: Variant, values: npt.NDArray[np.uint8]) -> Table:
+        frozen = values.copy()
+        frozen.flags.writeable = False
+        return cls(variant, frozen.data, {"positions": int(np.count_nonzero(frozen))})
+
+    @property
+    def positions(self) -> int:
+        """How many positions can arise by legal play, X first (as many with O first)."""
+        return int(self.header.get("positions") or np.count_nonzero(self.values))
+
+    @property
+    def checksum(self) -> str:
+        """SHA-256 of the table's bytes (the file header's, or computed for a table made in memory)."""
+        known = self.header.get("sha256")
+        if not isinstance(known, str):
+            known = self.header["sha256"] = hashlib.sha256(self._payload).hexdigest()
+        return known
+
+    def rank(self, position: Position) -> int:
+        first = position.first
+        return self.layout.rank(position.mask(first), position.mask(first.other))
+
+    def value(self, position: Position) -> Value:
+        self._check_variant(position)
+        return self._value_at(self.rank(position))
+
+    def analyze(self, position: Position) -> Analysis:
+        self._check_variant(position)
+        first = position.first
+        mine, theirs = position.mask(first), position.mask(first.other)
+        payload = self._payload
+        digit = FIRST_DIGIT if position.x.bit_count() == position.o.bit_count() else SECOND_DIGIT
+        cells = position.legal_moves()
+        rank, children = self.layout.with_children(mine, theirs, cells, digit)
+        ordered = sorted(zip(map(payload.__getitem__, children), cells, strict=True))
+        try:
+            moves = tuple([MOVES[byte][cell] for byte, cell in ordered])
+        except TypeError:  # a parsed position's children are all in the table: the table must be wrong
+            raise ValueError(f"the table holds no value for a move of {position}") from None
+        return Analysis(position, self._value_at(rank), moves)
+
+    def close(self) -> None:
+        """Let go of the buffer (the mapping closes once nothing else refers to it)."""
+        self.values = np.zeros(0, dtype=np.uint8)
+        if isinstance(self._payload, memoryview):
+            with contextlib.suppress(BufferError):  # an array made from it elsewhere still holds it
+                self._payload.release()
+
+    def _value_at(self, rank: int) -> Value:
+        return _known(DECODED[self._payload[rank]], rank)
+
+    def _check_variant(self, position: Position) -> None:
+        if position.variant != self.variant:
+            raise ValueError(f"a {position.variant.name} position given to the {self.variant.name} table")
+
+
+def _known(value: Value | None, where: object) -> Value:
+    if value is None:  # a parsed position is always in the table: the table must be wrong
+        raise ValueError(f"the table holds no value for {where}")
+    return value

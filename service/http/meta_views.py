@@ -1,0 +1,71 @@
+"""Health checks, the OpenAPI document and its interactive page (Swagger UI), all served locally."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app
+from flask.blueprints import BlueprintSetupState
+from flask_swagger_ui import get_swaggerui_blueprint
+
+from ..engine import Variant
+from ..serving.tables import Tables, get_tables
+from .payloads import dumps
+from .table_errors import TableNotReadyError, TableUnavailableError
+
+bp = Blueprint("meta", __name__)
+
+# Swagger UI 5 (OpenAPI 3.1), its files packaged with flask-swagger-ui: nothing comes from a CDN.
+docs_bp = get_swaggerui_blueprint("/docs", "/openapi.yaml", config={"app_name": "Sanmoku API"})
+
+
+@bp.record
+def _read_spec(state: BlueprintSetupState) -> None:
+    # Read at start-up: a server without its contract fails to start, instead of passing /readyz
+    # and answering 500 at /openapi.yaml (as a plain install once did).
+    state.app.extensions["sanmoku.openapi"] = Path(state.app.config["OPENAPI_PATH"]).read_bytes()
+
+
+@bp.get("/healthz")
+def healthz() -> Response:
+    return Response(dumps({"status": "ok"}), mimetype="application/json")
+
+
+@bp.get("/readyz")
+def readyz() -> Response:
+    """Ready once every table named by TABLES_AT_START is open (small ones are solved here; a large one
+    whose file is missing or bad is queued for the builder, and the report says what it waits for).
+    A table that cannot be built here (a read-only directory, a file this account may not read and
+    cannot replace, a directory in its place) is reported with the reason: the server serves the
+    others ("degraded", 200: waiting would not help), and a small one is solved in memory."""
+    tables = get_tables()
+    report = {variant.name: _readiness(tables, variant) for variant in tables.at_start}
+    waiting = any("waiting" in entry for entry in report.values())
+    ready = all(entry["ready"] for entry in report.values())
+    status = "ready" if ready else "starting" if waiting else "degraded"
+    body: dict[str, object] = {"status": status, "tables": report, "bodies": tables.cached_bodies()}
+    unwritable = tables.store.unwritable()
+    if unwritable:
+        body["cannot_build"] = f"{unwritable}: no table missing from it can be built"
+    return Response(dumps(body), status=503 if status == "starting" else 200, mimetype="application/json")
+
+
+def _readiness(tables: Tables, variant: Variant) -> dict[str, object]:
+    try:
+        table = tables.table(variant)
+    except TableUnavailableError as error:
+        # Waiting would not help a table that cannot be built here, even while its build is retried.
+        why = tables.store.unbuildable(variant)
+        if isinstance(error, TableNotReadyError) and why is None:
+            return {"ready": False, "positions": None, "waiting": error.reason}
+        return {"ready": False, "positions": None, "cannot_build": why or str(error)}
+    entry: dict[str, object] = {"ready": True, "positions": table.positions}
+    if table.path is None:  # a small table whose file cannot be written here
+        why = tables.store.unbuildable(variant) or "its build failed"
+        entry["cannot_build"] = f"{why}: solved in memory by each worker"
+    return entry
+
+
+@bp.get("/openapi.yaml")
+def openapi() -> Response:
+    return Response(current_app.extensions["sanmoku.openapi"], mimetype="application/yaml")

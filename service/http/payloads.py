@@ -1,0 +1,143 @@
+"""Engine values as JSON: the edge where "side to move" becomes X and O."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..engine import DEFAULT_DEPTH, MIN_DEPTH, MainLine, Position, Table, Value, Variant, geometry_of
+from ..engine.answer import Answer, Source
+from ..engine.rules.geometry import iter_cells
+from ..engine.rules.values import Known
+from ..engine.search.analysis import MoveProof
+from ..engine.tables.table_file import file_size
+
+Json = dict[str, Any]
+RESULT_WORDS = {1: "win", 0: "draw", -1: "loss"}
+UNKNOWN = "unknown"
+
+
+def dumps(payload: Any) -> bytes:
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def winner(position: Position, value: Value) -> str | None:
+    """Who wins under perfect play, or None for a draw."""
+    if value.score == 0:
+        return None
+    return position.to_move if value.score > 0 else position.to_move.other
+
+
+def lines_payload(position: Position) -> list[list[int]]:
+    """The cells of each line that ended the game; empty while none has."""
+    return [list(line) for line in position.completed_lines]
+
+
+def known_payload(known: Known) -> Json:
+    """A value as far as it is proven: the result (unknown until proven) and its bounds, the score once
+    the result is proven, the remoteness once that is too."""
+    proven = known.lower == known.upper
+    return {
+        "result": RESULT_WORDS[known.lower] if proven else UNKNOWN,
+        "score": known.lower if proven else None,
+        "remoteness": known.remoteness if proven else None,
+        "lower": RESULT_WORDS[known.lower],
+        "upper": RESULT_WORDS[known.upper],
+    }
+
+
+def move_payload(position: Position, move: MoveProof, estimates: bool = False) -> Json:
+    row, col = position.row_col(move.cell)
+    cells = position.cells
+    out: Json = {
+        "cell": move.cell,
+        "row": row,
+        "col": col,
+        **known_payload(move.known),
+        # the board after the move, without building the position
+        "board": cells[: move.cell] + position.to_move + cells[move.cell + 1 :],
+    }
+    if estimates:  # only when asked: an estimate is never a proof
+        estimate = move.estimate
+        out["estimate"] = None if estimate is None else {"score": estimate.score, "depth": estimate.depth}
+    return out
+
+
+def analysis_payload(answer: Answer, estimates: bool = False, budget_ms: int | None = None) -> Json:
+    position = answer.position
+    known = answer.known
+    return {
+        "board": position.cells,
+        "to_move": position.to_move,
+        "variant": position.variant.name,
+        "status": position.status.value,
+        **known_payload(known),
+        "winner": winner(position, Value(known.lower, 0)) if known.result is not None else None,
+        "best_move": answer.best_move,
+        "best_move_proven": answer.best_move_proven,
+        "best_moves": list(answer.best_moves),
+        "moves": [move_payload(position, m, estimates) for m in answer.moves],
+        "lines": lines_payload(position),
+        "source": answer.source.value,
+        "exact": answer.exact,
+        "search": search_payload(answer, budget_ms) if answer.source is Source.SEARCH else None,
+    }
+
+
+def search_payload(answer: Answer, budget_ms: int | None) -> Json:
+    return {
+        "nodes": answer.nodes,
+        "time_ms": round(answer.seconds * 1000, 1),
+        "depth": answer.depth,
+        "budget_ms": budget_ms,
+    }
+
+
+def mainline_payload(line: MainLine) -> Json:
+    return {"cells": list(line.cells), "status": line.status.value, "lines": lines_payload(line.final)}
+
+
+def variant_payload(variant: Variant) -> Json:
+    geometry = geometry_of(variant)
+    return {
+        "name": variant.name,
+        "rules": variant.rules,
+        "rows": variant.rows,
+        "cols": variant.cols,
+        "k": variant.k,
+        "misere": variant.misere,
+        "torus": variant.torus,
+        "gravity": variant.gravity,
+        "cells": variant.cells,
+        "depth": {"min": MIN_DEPTH, "max": geometry.max_depth, "default": DEFAULT_DEPTH},
+    }
+
+
+def variant_detail_payload(variant: Variant, table: Table | None) -> Json:
+    """Everything derived from the variant, and what its table says when it is ready."""
+    geometry = geometry_of(variant)
+    empty = Position.empty(variant)
+    return {
+        **variant_payload(variant),
+        "lines": [list(iter_cells(line)) for line in geometry.lines],
+        "symmetries": len(geometry.symmetries),
+        "max_plies": geometry.max_plies,
+        "centre": geometry.centre,
+        "source": "table" if table is not None else "search",
+        "table": None
+        if not variant.has_table
+        else {
+            "ready": table is not None,
+            "positions": None if table is None else table.positions,
+            "bytes": file_size(variant),
+        },
+        "empty_board": None if table is None else _outcome(empty, table.value(empty)),
+    }
+
+
+def _outcome(position: Position, value: Value) -> Json:
+    return {**value_payload(value), "winner": winner(position, value)}
+
+
+def value_payload(value: Value) -> Json:
+    return {"result": value.result.value, "score": value.score, "remoteness": value.remoteness}
