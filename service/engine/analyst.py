@@ -19,14 +19,15 @@ from dataclasses import dataclass
 
 from .answer import Answer, Source
 from .rules.position import Position
-from .search import Board, Budget, SearchEngine
-from .search.analysis import MoveProof, SearchAnalysis
+from .rules.variants import Variant
+from .search import Budget, SearchEngine
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proven import BOOK, ProvenMove, ProvenStore
+from .search.report import MoveProof, SearchReport
 from .tables.table import Table
 
 TableFor = Callable[[Position], Table | None]  # the table that answers a position now, if any
-Offload = Callable[[Callable[[], SearchAnalysis]], SearchAnalysis]
+Offload = Callable[[Callable[[], SearchReport]], SearchReport]
 
 
 class SearchBusyError(RuntimeError):
@@ -61,7 +62,7 @@ class EnginePool:
         return self._available
 
     @contextlib.contextmanager
-    def engine(self, board: Board, wait: float | None) -> Iterator[SearchEngine]:
+    def engine(self, variant: Variant, wait: float | None) -> Iterator[SearchEngine]:
         available = self._for_this_process()
         if not available.acquire(timeout=wait):
             raise SearchBusyError(f"all {self.slots} search slots of this worker stayed busy")
@@ -70,7 +71,7 @@ class EnginePool:
             # and append are atomic.
             table = self._free.pop() if self._free else TranspositionTable(self._table_bits)
             try:
-                yield SearchEngine(board, table=table)
+                yield SearchEngine(variant, table=table)
             finally:
                 self._free.append(table)
         finally:
@@ -104,7 +105,7 @@ class Analyst:
 
     def _search(self, position: Position, request: Request, known: tuple[ProvenMove, ...]) -> Answer:
         started, budget = monotonic(), request.budget
-        with self.pool.engine(Board.of(position.variant), budget.seconds) as engine:
+        with self.pool.engine(position.variant, budget.seconds) as engine:
             if budget.seconds is not None:  # the wait for a slot came out of the budget
                 budget = Budget(
                     max(0.0, budget.seconds - (monotonic() - started)), budget.nodes, budget.cancel

@@ -13,7 +13,7 @@ from functools import cached_property
 
 from .rules.position import Position, Status
 from .rules.values import Known, Result, Value
-from .search.analysis import MoveProof
+from .search.report import MoveProof
 from .tables.table import Analysis, Table
 
 _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}

@@ -9,7 +9,7 @@ from ..engine import DEFAULT_DEPTH, MIN_DEPTH, MainLine, Position, Table, Value,
 from ..engine.answer import Answer, Source
 from ..engine.rules.geometry import iter_cells
 from ..engine.rules.values import Known
-from ..engine.search.analysis import MoveProof
+from ..engine.search.report import MoveProof
 from ..engine.tables.table_file import file_size
 
 Json = dict[str, Any]

@@ -20,8 +20,8 @@ from gevent.monkey import is_module_patched
 
 from ..engine.analyst import Analyst, EnginePool
 from ..engine.rules.position import Position
-from ..engine.search.analysis import SearchAnalysis
 from ..engine.search.proven import ProvenStore
+from ..engine.search.report import SearchReport
 from ..engine.tables.table import Table
 from .tables import EXTENSION as TABLES
 from .tables import Tables
@@ -30,15 +30,15 @@ EXTENSION = "sanmoku.analyst"
 SEARCH_NICENESS = 10  # the search threads' priority below the worker's own (0)
 
 
-def offload(work: Callable[[], SearchAnalysis]) -> SearchAnalysis:
+def offload(work: Callable[[], SearchReport]) -> SearchReport:
     """Run `work` on a real thread when gevent runs this worker, else here."""
     if is_module_patched("threading"):
-        result: SearchAnalysis = get_hub().threadpool.spawn(_yielding, work).get()
+        result: SearchReport = get_hub().threadpool.spawn(_yielding, work).get()
         return result
     return work()
 
 
-def _yielding(work: Callable[[], SearchAnalysis]) -> SearchAnalysis:
+def _yielding(work: Callable[[], SearchReport]) -> SearchReport:
     """`work` on a pool thread that gives way to the worker's own thread: two searches keep both
     processors busy, and the lookups the worker answers meanwhile must not queue behind them. Each
     thread lowers its own priority (Linux gives every thread its own nice value), once."""

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from service.engine import get_variant
-from service.engine.search import Board, Budget, SearchEngine
+from service.engine.search import Budget, SearchEngine
 from service.engine.search.book import book_positions, build_book
 from service.engine.search.proven import ProvenStore
 from service.http.schemas import DEFAULT_BUDGET_MS
@@ -42,7 +42,7 @@ def main() -> None:
         sample = layer if len(layer) <= args.sample else rng.sample(layer, args.sample)
         times = []
         for position in sample:
-            engine = SearchEngine(Board.of(variant))
+            engine = SearchEngine(variant)
             started = time.perf_counter()
             assert engine.analyze(position, Budget()).exact
             times.append(time.perf_counter() - started)

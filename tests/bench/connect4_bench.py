@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from service.engine import Position, Value, get_variant
-from service.engine.search import Board, Budget, SearchEngine
+from service.engine.search import Budget, SearchEngine
 
 CONNECT4 = get_variant("connect4")
 STAGES = {"early": (10, 13), "middle": (14, 27), "late": (28, 41)}
@@ -163,7 +163,7 @@ class StageResult:
 
 def our_run(positions: list[Position]) -> tuple[list[list[int]], float]:
     """Our scores of each position with one fresh engine, and the seconds of the analyses."""
-    engine = SearchEngine(Board.of(CONNECT4), table_bits=TABLE_BITS)
+    engine = SearchEngine(CONNECT4, table_bits=TABLE_BITS)
     found, seconds = [], 0.0
     for position in positions:
         scores, spent = our_scores(engine, position)

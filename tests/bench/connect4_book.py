@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 
 from service.engine import Position, Variant, geometry_of, get_variant
-from service.engine.search import Board, Budget, SearchEngine
+from service.engine.search import Budget, SearchEngine
 
 CONNECT4 = get_variant("connect4")
 TABLE_BITS = 21
@@ -53,7 +53,7 @@ def plies(variant: Variant = CONNECT4, deepest: int = 8) -> Iterator[tuple[int, 
 
 def prove_time(position: Position) -> float:
     """Seconds to prove every move's value of the position, with a fresh engine."""
-    engine = SearchEngine(Board.of(position.variant), table_bits=TABLE_BITS)
+    engine = SearchEngine(position.variant, table_bits=TABLE_BITS)
     started = time.perf_counter()
     analysis = engine.analyze(position, Budget())
     seconds = time.perf_counter() - started

@@ -19,6 +19,7 @@ import random
 import statistics
 from dataclasses import dataclass
 
+from service.engine import Mark, Position, Variant
 from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search._core import ffi
 from service.engine.search.native import GOAL_RESULT, SCORE_MAX, SCORE_MIN, Limits, prove
@@ -57,14 +58,15 @@ def random_position(board: Board, plies: int, rng: random.Random) -> tuple[int, 
         for _ in range(plies):
             moves = [c for c in range(board.cells) if board.playable(mine | theirs) >> c & 1]
             mine, theirs = theirs, mine | 1 << rng.choice(moves)
-            if board.holds_line(theirs):
+            if board.geometry.holds_line(theirs):
                 break
         else:
             return mine, theirs
 
 
-def empty_board_root(board: Board) -> Row:
-    engine = SearchEngine(board, table_bits=20)
+def empty_board_root(variant: Variant) -> Row:
+    engine = SearchEngine(variant, table_bits=20)
+    board = engine.board
     outcome = prove(
         engine.game, engine.table, 0, 0, GOAL_RESULT, Limits(0.0, 0, ffi.NULL), SCORE_MIN, SCORE_MAX
     )
@@ -75,14 +77,20 @@ def empty_board_root(board: Board) -> Row:
 
 
 def analyses(
-    what: str, board: Board, plies: int, count: int, rng: random.Random, remoteness: bool, cap: float
+    what: str, variant: Variant, plies: int, count: int, rng: random.Random, remoteness: bool, cap: float
 ) -> Row:
-    engine = SearchEngine(board, table_bits=20)
+    engine = SearchEngine(variant, table_bits=20)
+    board = engine.board
     row = Row(what, [], 0, 0)
     positions = [(0, 0)] if plies == 0 else [random_position(board, plies, rng) for _ in range(count)]
     for mine, theirs in positions:
         engine.table.clear()
-        analysis = engine.analyze_marks(mine, theirs, Budget(seconds=cap), remoteness=remoteness)
+        position = (
+            Position(variant, mine, theirs, Mark.X)
+            if plies % 2 == 0
+            else Position(variant, theirs, mine, Mark.O)
+        )
+        analysis = engine.analyze(position, Budget(seconds=cap), remoteness=remoteness)
         row.seconds.append(analysis.seconds)
         row.nodes += analysis.nodes
         exact = analysis.exact if remoteness else all(move.result is not None for move in analysis.moves)
@@ -99,27 +107,27 @@ def main() -> None:
     parser.add_argument("--cap", type=float, default=20.0, help="seconds per position at most")
     parser.add_argument("--share-positions", type=int, default=10, help="positions per row of table 4")
     args = parser.parse_args()
-    five, six = Board(5, 5, 4), Board(6, 6, 5)
+    five, six = Variant(5, 5, 4), Variant(6, 6, 5)
     n, cap = args.positions, args.cap
     rows = [
         empty_board_root(five),
         analyses("5x5k4 empty board, every move's value", five, 0, 1, random.Random(args.seed), True, cap),
     ]
-    for what, board, plies, remoteness in (
+    for what, variant, plies, remoteness in (
         ("5x5k4 after 8 plies, results only", five, 8, False),
         ("5x5k4 after 8 plies, with remoteness", five, 8, True),
         ("6x6k5 after 16 plies, results only", six, 16, False),
         ("6x6k5 after 16 plies, with remoteness", six, 16, True),
     ):
-        rows.append(analyses(what, board, plies, n, random.Random(args.seed), remoteness, cap))
+        rows.append(analyses(what, variant, plies, n, random.Random(args.seed), remoteness, cap))
     print_table(["search", "positions", "median ms", "p90 ms", "max ms", "proven", "M nodes/s"], rows)
     print()
     shares = []
-    for board in (five, six, Board(7, 7, 5)):
+    for variant in (five, six, Variant(7, 7, 5)):
         for plies in (4, 8, 12):
-            what = f"{board.name} after {plies} plies, 1 s budget"
+            what = f"{variant.name} after {plies} plies, 1 s budget"
             rng = random.Random(args.seed)
-            shares.append(analyses(what, board, plies, args.share_positions, rng, True, DEFAULT_BUDGET))
+            shares.append(analyses(what, variant, plies, args.share_positions, rng, True, DEFAULT_BUDGET))
     print_table(["search", "positions", "median ms", "p90 ms", "max ms", "exact", "M nodes/s"], shares)
 
 

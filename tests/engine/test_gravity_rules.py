@@ -28,7 +28,6 @@ from service.engine import (
 )
 from service.engine.play.heuristic import WIN, depth_limited_move, search_value
 from service.engine.rules import gravity as gravity_module
-from service.engine.search import Board
 from tests.reference import Rules
 from tests.reference import opponent as other
 
@@ -97,7 +96,7 @@ def test_under_gravity_only_the_maps_that_keep_rows_are_symmetries(name: str, sy
         r * variant.cols + variant.cols - 1 - c for r in range(variant.rows) for c in range(variant.cols)
     )
     assert mirror in found
-    assert Board.of(variant).gravity and Board.of(variant).symmetries == found
+    assert geometry_of(variant).symmetries == found
     assert set(geometry_of(variant).point_symmetries) <= set(found)
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from service.engine import Position, Table, TableStore, Variant, get_variant, solve, summarize
-from service.engine.search import Board, Budget, SearchEngine
+from service.engine.search import Budget, SearchEngine
 from tests.engine.test_gravity_rules import reachable, rules_of
 from tests.reference import Reference
 
@@ -79,7 +79,7 @@ def random_positions(variant: Variant, count: int, seed: int) -> list[Position]:
 )
 def test_tables_agree_with_the_search(store: TableStore, name: str, count: int) -> None:
     variant = get_variant(name)
-    table, engine = store.get(variant), SearchEngine(Board.of(variant), table_bits=16)
+    table, engine = store.get(variant), SearchEngine(variant, table_bits=16)
     for position in random_positions(variant, count, seed=variant.cells):
         analysis = engine.analyze(position, Budget())
         assert analysis.exact

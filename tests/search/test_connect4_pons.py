@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from service.engine import Value
-from service.engine.search import Board, SearchEngine
+from service.engine.search import SearchEngine
 from tests.bench.connect4_bench import CONNECT4, FULL_COLUMN, our_scores, play, pons_score
 
 DATA = Path(__file__).parent.parent / "data" / "connect4_pons.csv"
@@ -29,7 +29,7 @@ def test_the_sample_covers_every_stage() -> None:
 
 @pytest.fixture(scope="module")
 def engine() -> SearchEngine:
-    return SearchEngine(Board.of(CONNECT4), table_bits=20)
+    return SearchEngine(CONNECT4, table_bits=20)
 
 
 @pytest.mark.parametrize("part", range(4))

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine import Result, Value
-from service.engine.search import Board, Budget, SearchEngine
+from service.engine import Position, Result, Value, Variant
+from service.engine.search import Budget, SearchEngine
 from service.engine.search._core import ffi
 from service.engine.search.native import GOAL_RESULT, SCORE_MAX, SCORE_MIN, Limits, prove
 
 
-def root_result(board: Board) -> Result:
+def root_result(variant: Variant) -> Result:
     """The result at the root alone: cheaper than every move's."""
-    engine = SearchEngine(board, table_bits=20)
+    engine = SearchEngine(variant, table_bits=20)
     limits = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
     outcome = prove(engine.game, engine.table, 0, 0, GOAL_RESULT, limits, SCORE_MIN, SCORE_MAX)
     assert not outcome.stopped
@@ -20,30 +20,30 @@ def root_result(board: Board) -> Result:
 
 
 @pytest.mark.parametrize(
-    ("board", "result"),
+    ("variant", "result"),
     [
-        (Board(5, 5, 4), Result.DRAW),  # Lee, in Winning Ways
-        (Board(6, 6, 4), Result.WIN),
-        (Board(4, 5, 4, misere=True), Result.DRAW),
+        (Variant(5, 5, 4), Result.DRAW),  # Lee, in Winning Ways
+        (Variant(6, 6, 4), Result.WIN),
+        (Variant(4, 5, 4, misere=True), Result.DRAW),
     ],
     ids=lambda v: getattr(v, "name", str(v)),
 )
-def test_results_from_empty(board: Board, result: Result) -> None:
-    assert root_result(board) == result
+def test_results_from_empty(variant: Variant, result: Result) -> None:
+    assert root_result(variant) == result
 
 
 @pytest.mark.parametrize(
-    ("board", "value"),
+    ("variant", "value"),
     [
-        (Board(4, 5, 4), Value(0, 20)),
-        (Board(3, 6, 4), Value(0, 18)),
-        (Board(3, 5, 4), Value(0, 15)),
-        (Board(4, 5, 3), Value(1, 5)),
-        (Board(3, 6, 3), Value(1, 7)),
+        (Variant(4, 5, 4), Value(0, 20)),
+        (Variant(3, 6, 4), Value(0, 18)),
+        (Variant(3, 5, 4), Value(0, 15)),
+        (Variant(4, 5, 3), Value(1, 5)),
+        (Variant(3, 6, 3), Value(1, 7)),
     ],
     ids=lambda v: getattr(v, "name", str(v)),
 )
-def test_values_from_empty(board: Board, value: Value) -> None:
-    analysis = SearchEngine(board, table_bits=20).analyze_marks(0, 0, Budget())
+def test_values_from_empty(variant: Variant, value: Value) -> None:
+    analysis = SearchEngine(variant, table_bits=20).analyze(Position.empty(variant), Budget())
     assert analysis.exact
     assert analysis.value == value

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from service.engine.search import Board, Budget, SearchEngine
+from service.engine import Position, Variant
+from service.engine.search import Budget, SearchEngine
 from tests.reference import Reference, Rules
 from tests.reference import opponent as other
 
@@ -27,25 +28,19 @@ DEEP = [
 SAMPLES = 40
 
 
-def board_of(rules: Rules) -> Board:
-    return Board(rules.rows, rules.cols, rules.k, rules.misere, rules.torus, gravity=True)
-
-
-def masks(board: str, to_move: str) -> tuple[int, int]:
-    mine = sum(1 << i for i, mark in enumerate(board) if mark == to_move)
-    theirs = sum(1 << i for i, mark in enumerate(board) if mark == other(to_move))
-    return mine, theirs
+def variant_of(rules: Rules) -> Variant:
+    return Variant(rules.rows, rules.cols, rules.k, rules.misere, rules.torus, gravity=True)
 
 
 def engine_values(engine: SearchEngine, board: str, to_move: str) -> dict[int, tuple[int, int]]:
-    analysis = engine.analyze_marks(*masks(board, to_move), Budget())
+    analysis = engine.analyze(Position.parse(board, to_move, engine.variant), Budget())
     assert analysis.exact
     return {m.cell: (m.value.score, m.value.remoteness) for m in analysis.moves if m.value is not None}
 
 
 @pytest.mark.parametrize("rules", WHOLE, ids=repr)
 def test_every_position_of_a_small_gravity_board(rules: Rules) -> None:
-    reference, engine = Reference(rules), SearchEngine(board_of(rules), table_bits=14)
+    reference, engine = Reference(rules), SearchEngine(variant_of(rules), table_bits=14)
     reference.value("." * rules.size, "X")  # fills the memo with every position reachable from empty
     positions = list(reference.memo)
     assert len(positions) > 1000
@@ -67,7 +62,7 @@ def random_position(rules: Rules, plies: int, rng: random.Random) -> tuple[str, 
 
 @pytest.mark.parametrize(("rules", "plies"), DEEP, ids=repr)
 def test_positions_of_random_gravity_games(rules: Rules, plies: int) -> None:
-    reference, engine = Reference(rules), SearchEngine(board_of(rules), table_bits=14)
+    reference, engine = Reference(rules), SearchEngine(variant_of(rules), table_bits=14)
     rng = random.Random(plies)
     for _ in range(SAMPLES):
         board, to_move = random_position(rules, plies + rng.randrange(4), rng)
@@ -82,5 +77,8 @@ TROMP = [(4, 4, 0), (5, 4, 0), (6, 4, -1), (4, 5, 0), (5, 5, 0), (6, 5, 0), (4, 
 
 @pytest.mark.parametrize(("cols", "rows", "result"), TROMP, ids=lambda v: str(v))
 def test_small_connect_four_boards_from_empty(cols: int, rows: int, result: int) -> None:
-    engine = SearchEngine(Board(rows, cols, 4, gravity=True), table_bits=20)
-    assert engine.analyze_marks(0, 0, Budget()).result == {1: "win", 0: "draw", -1: "loss"}[result]
+    variant = Variant(rows, cols, 4, gravity=True)
+    engine = SearchEngine(variant, table_bits=20)
+    assert (
+        engine.analyze(Position.empty(variant), Budget()).result == {1: "win", 0: "draw", -1: "loss"}[result]
+    )

@@ -12,9 +12,9 @@ from service.engine.answer import Answer, Source
 from service.engine.rules.geometry import geometry_of
 from service.engine.rules.values import Value
 from service.engine.search import Budget
-from service.engine.search.analysis import Estimate, MoveProof
 from service.engine.search.book import book_positions, build_book
 from service.engine.search.proven import BOOK, ProvenMove, ProvenStore
+from service.engine.search.report import Estimate, MoveProof
 
 V = get_variant("4x4k4")
 

@@ -71,7 +71,7 @@ def random_positions(variant: Variant, count: int, seed: int) -> list[Position]:
 
 def disagreements(store: TableStore, positions: list[Position]) -> list[str]:
     variant = positions[0].variant
-    table, engine = store.get(variant), SearchEngine(Board.of(variant), table_bits=14)
+    table, engine = store.get(variant), SearchEngine(variant, table_bits=14)
     found = []
     for position in positions:
         analysis = engine.analyze(position, Budget())

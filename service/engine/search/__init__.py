@@ -4,10 +4,10 @@ then its remoteness within a budget, and says which it did not prove."""
 
 from __future__ import annotations
 
-from .analysis import Estimate, MoveProof, SearchAnalysis
 from .board import Board
 from .budget import Budget, Cancel
 from .engine import EngineBusyError, SearchEngine
+from .report import Estimate, MoveProof, SearchReport
 
 __all__ = [
     "Board",
@@ -16,6 +16,6 @@ __all__ = [
     "EngineBusyError",
     "Estimate",
     "MoveProof",
-    "SearchAnalysis",
     "SearchEngine",
+    "SearchReport",
 ]

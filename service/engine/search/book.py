@@ -18,9 +18,9 @@ from ..rules.canonical import canonical
 from ..rules.position import Position
 from ..rules.values import Value
 from ..rules.variants import Variant
-from . import Board, Budget, SearchEngine
-from .analysis import MoveProof
+from . import Budget, SearchEngine
 from .proven import BOOK, ProvenStore
+from .report import MoveProof
 
 Report = Callable[[str], None]
 
@@ -123,11 +123,12 @@ def _prove_all(
         yield from zip(positions, pool.imap(_prove, tasks, chunksize=1), strict=True)
 
 
-_ENGINES: dict[Board, SearchEngine] = {}
+_ENGINES: dict[Variant, SearchEngine] = {}
 
 
 def _prove(task: tuple[Position, float | None]) -> list[MoveProof]:
     position, seconds = task
-    board = Board.of(position.variant)
-    engine = _ENGINES.setdefault(board, SearchEngine(board))
+    engine = _ENGINES.get(position.variant) or _ENGINES.setdefault(
+        position.variant, SearchEngine(position.variant)
+    )
     return list(engine.analyze(position, Budget(seconds)).moves)

@@ -13,7 +13,6 @@ from ..rules.geometry import iter_cells
 from ..rules.masks import Symmetry
 from ..rules.position import Position
 from ..rules.variants import Variant
-from .analysis import Estimate, MoveProof, SearchAnalysis, move_proof
 from .board import Board
 from .budget import Budget, Spending
 from .native import (
@@ -32,6 +31,7 @@ from .native import (
     score_moves,
     threats,
 )
+from .report import Estimate, MoveProof, SearchReport, move_proof
 
 Bounds = tuple[int, int]  # on a score, for the side that plays the move
 # When estimates are asked for: the results get this share of the budget, the estimates half of the
@@ -47,43 +47,30 @@ class SearchEngine:
     """One board's engine with its own transposition table: one per process (or thread) and board."""
 
     def __init__(
-        self, board: Board, table_bits: int = DEFAULT_TABLE_BITS, table: TranspositionTable | None = None
+        self, variant: Variant, table_bits: int = DEFAULT_TABLE_BITS, table: TranspositionTable | None = None
     ) -> None:
         """`table`: one to reuse (it clears itself for another board), else 2**table_bits new buckets."""
-        self.board = board
-        self._variant: Variant | None = None  # the last variant whose positions were found to be this board's
-        self.game = Game(board)
+        self.variant = variant
+        self.board = Board.of(variant)
+        self.game = Game(self.board)
         self.table = table if table is not None else TranspositionTable(table_bits)
         self._in_use = threading.Lock()
 
     def analyze(
         self, position: Position, budget: Budget, remoteness: bool = True, estimates: bool = False
-    ) -> SearchAnalysis:
-        if position.variant is not self._variant:
-            if Board.of(position.variant) != self.board:
-                raise ValueError(f"a {position.variant.name} position given to the {self.board.name} engine")
-            self._variant = position.variant
-        # A Position is legal by construction: no second check of its marks
-        return self._analyze(position.mine, position.theirs, budget, remoteness, estimates)
-
-    def analyze_marks(
-        self, mine: int, theirs: int, budget: Budget, remoteness: bool = True, estimates: bool = False
-    ) -> SearchAnalysis:
-        """Every legal move of the position where the side to move holds `mine` and the other `theirs`:
-        its result, then (`remoteness`) how far the end is, then (`estimates`) a heuristic score of the
-        moves whose result was not proven."""
-        self.board.check(mine, theirs)
-        return self._analyze(mine, theirs, budget, remoteness, estimates)
-
-    def _analyze(
-        self, mine: int, theirs: int, budget: Budget, remoteness: bool, estimates: bool
-    ) -> SearchAnalysis:
+    ) -> SearchReport:
+        """Every legal move of `position`: its result, then (`remoteness`) how far the end is, then
+        (`estimates`) a heuristic score of the moves whose result was not proven."""
+        if position.variant != self.variant:
+            raise ValueError(f"a {position.variant.name} position given to the {self.variant.name} engine")
         if not self._in_use.acquire(blocking=False):
-            raise EngineBusyError(f"the {self.board.name} engine is already searching in another thread")
+            raise EngineBusyError(f"the {self.variant.name} engine is already searching in another thread")
         try:
+            # A Position is legal by construction: no second check of its marks
+            mine, theirs = position.mine, position.theirs
             if remoteness and not estimates and budget.unlimited and not self._fixed(mine, theirs):
                 return self._score_all(mine, theirs)
-            return _Analysis(self, mine, theirs, Spending.of(budget)).run(remoteness, estimates)
+            return _Narrowing(self, mine, theirs, Spending.of(budget)).run(remoteness, estimates)
         finally:
             self._in_use.release()
 
@@ -91,7 +78,7 @@ class SearchEngine:
         """Whether a symmetry other than the identity maps the position onto itself."""
         return next(_fixing(self.board, mine, theirs), None) is not None
 
-    def _score_all(self, mine: int, theirs: int) -> SearchAnalysis:
+    def _score_all(self, mine: int, theirs: int) -> SearchReport:
         """Every move's exact value in one call to the core, for a position no symmetry fixes (its moves
         need no grouping): near the end of a game the Python around the searches costs more than they do."""
         started = monotonic()
@@ -99,10 +86,10 @@ class SearchEngine:
         marks, size = (mine | theirs).bit_count(), self.board.cells
         moves = tuple(move_proof(c, s, s, marks, size, None) for c, s in zip(cells, scores, strict=True))
         depth = spent.depth + 1 if spent.nodes else 0  # the searches start below the moves
-        return SearchAnalysis(moves, spent.nodes, monotonic() - started, depth)
+        return SearchReport(moves, spent.nodes, monotonic() - started, depth)
 
 
-class _Analysis:
+class _Narrowing:
     """One analysis: the bounds of each class's representative move, narrowed step by step."""
 
     def __init__(self, engine: SearchEngine, mine: int, theirs: int, spending: Spending) -> None:
@@ -114,7 +101,7 @@ class _Analysis:
         self.bounds: dict[int, Bounds] = {}
         self.estimates: dict[int, Estimate] = {}
 
-    def run(self, remoteness: bool, estimates: bool) -> SearchAnalysis:
+    def run(self, remoteness: bool, estimates: bool) -> SearchReport:
         spending = self.spending
         if remoteness and not estimates and spending.unlimited:
             # Nothing to share out: the exact scores in one call (near the end, the calls and the Python
@@ -177,7 +164,7 @@ class _Analysis:
             if outcome.depth > 0:
                 self.estimates[cell] = Estimate(-outcome.estimate, outcome.depth + 1)
 
-    def _analysis(self) -> SearchAnalysis:
+    def _analysis(self) -> SearchReport:
         moves: list[MoveProof] = []
         for representative, members in self.classes.items():
             lower, upper = self.bounds[representative]
@@ -189,7 +176,7 @@ class _Analysis:
             moves.sort(key=lambda move: move.cell)
         spending = self.spending
         depth = spending.depth + 1 if spending.nodes else 0  # the searches start below the moves
-        return SearchAnalysis(tuple(moves), spending.nodes, spending.elapsed, depth)
+        return SearchReport(tuple(moves), spending.nodes, spending.elapsed, depth)
 
 
 def _result_known(lower: int, upper: int) -> bool:

@@ -64,7 +64,7 @@ def move_proof(
 
 
 @dataclass(frozen=True)
-class SearchAnalysis:
+class SearchReport:
     moves: tuple[MoveProof, ...]  # every legal move, by cell; none when the game is over
     nodes: int
     seconds: float  # wall time of the whole analysis
