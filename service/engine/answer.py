@@ -7,7 +7,7 @@ claims more than it proved.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 
@@ -43,6 +43,7 @@ class Answer:
     nodes: int = 0  # what the search spent (0 when no search ran)
     seconds: float = 0.0
     depth: int = 0
+    closed_by: dict[str, int] = field(default_factory=dict)  # the search's moves closed per prover
 
     @classmethod
     def of_table(cls, analysis: Lookup) -> Answer:
@@ -60,8 +61,10 @@ class Answer:
         nodes: int = 0,
         seconds: float = 0.0,
         depth: int = 0,
+        closed_by: dict[str, int] | None = None,
     ) -> Answer:
-        return cls(position, tuple(sorted(proofs, key=order)), source, nodes, seconds, depth)
+        moves = tuple(sorted(proofs, key=order))
+        return cls(position, moves, source, nodes, seconds, depth, closed_by or {})
 
     @cached_property
     def exact(self) -> bool:

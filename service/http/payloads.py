@@ -100,6 +100,7 @@ def search_payload(answer: Answer, budget_ms: int | None) -> Json:
         "time_ms": round(answer.seconds * 1000, 1),
         "depth": answer.depth,
         "budget_ms": budget_ms,
+        "closed_by": answer.closed_by,
     }
 
 

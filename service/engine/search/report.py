@@ -8,7 +8,7 @@ loss the negative, a draw 0; so a move's remoteness, counted from before the mov
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..rules.values import Known, Result, Value
@@ -69,6 +69,8 @@ class SearchReport:
     nodes: int
     seconds: float  # wall time of the whole analysis
     depth: int  # the most plies below the position any search reached
+    # how many moves' results each prover closed ("alpha_beta", "proof_number", "pairing", "threat_space")
+    closed_by: dict[str, int] = field(default_factory=dict)
 
     @property
     def exact(self) -> bool:

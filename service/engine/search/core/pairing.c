@@ -108,7 +108,6 @@ static int cover(pairing_state *st, const int *open, int n_open, uint64_t used) 
     return 1;
 }
 
-long dbg_calls, dbg_ok, dbg_steps, dbg_quick, dbg_hist[10];
 int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t budget, uint64_t *cells,
                    int8_t (*pairs)[2], int *n_pairs) {
     pairing_state st;
@@ -118,7 +117,7 @@ int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64
         uint64_t line = g->lines[i];
         if (line & defender) continue;
         uint64_t gaps = line & empty;
-        if (!more_than_one(gaps)) { dbg_quick++; return 0; }
+        if (!more_than_one(gaps)) return 0;
         int keep = 1;
         for (int j = 0; j < st.n && keep; j++) {
             if ((st.sets[j] & gaps) == st.sets[j]) keep = 0;           /* a kept set inside it */
@@ -132,12 +131,8 @@ int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64
     st.budget = budget;
     st.pairs = pairs;
     st.n_pairs = 0;
-    dbg_calls++;
     int ok = cover(&st, open, st.n, 0);
-    dbg_steps += st.steps;
     if (!ok) return 0;
-    dbg_ok++;
-    { int b = 0; for (long x = st.steps; x > 1 && b < 9; x >>= 1) b++; dbg_hist[b]++; }
     *n_pairs = st.n_pairs;
     *cells = 0;
     for (int i = 0; i < st.n_pairs; i++) *cells |= bit(pairs[i][0]) | bit(pairs[i][1]);

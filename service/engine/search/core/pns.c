@@ -35,7 +35,11 @@
 #include "pns.h"
 #include "prover_lines.h"
 
-enum { PN_WAYS = 4, PAIRING_STEPS = 0, NULL_MOVE = -1, MAX_CHILDREN = SS_MAX_CELLS + 1 };
+/* A pairing search stops after PAIRING_STEPS steps (a fraction of a millisecond): most pairings that
+   exist are found in far fewer, and a failed search costs its whole budget. The clock is read every
+   PAIRINGS_PER_CHECK searches as well as every CHECK_EVERY nodes. */
+enum { PAIRING_STEPS = 300, PAIRINGS_PER_CHECK = 16 };
+enum { PN_WAYS = 4, NULL_MOVE = -1, MAX_CHILDREN = SS_MAX_CELLS + 1 };
 enum { OPEN = 0, PROVEN = 1, DISPROVEN = 2 };
 #define EPSILON_DIVISOR 4 /* thresholds of the best child: the second best's number times 1 + 1/4 */
 
@@ -48,7 +52,7 @@ typedef struct {
     const ss_game *g;
     ss_pn_table *t;
     meter m;
-    int64_t pairings, threat_wins;
+    int64_t pairings, threat_wins, pairing_calls;
 } pn_search;
 
 /* What a node settles before any search. */
@@ -176,7 +180,9 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     int8_t pairs[SS_MAX_CELLS / 2][2];
     int n_pairs;
     uint64_t paired;
-    if (deep && pairing_search(g, att, def, PAIRING_STEPS, &paired, pairs, &n_pairs)) {
+    if (!deep) return;
+    if (++s->pairing_calls % PAIRINGS_PER_CHECK == 0) s->m.next_check = s->m.nodes; /* read the clock */
+    if (pairing_search(g, att, def, PAIRING_STEPS, &paired, pairs, &n_pairs)) {
         s->pairings++;
         c->status = DISPROVEN;
         c->zone = paired;
@@ -313,7 +319,6 @@ static void add_moves(pn_search *s, pn_node n, uint64_t moves, pn_children *ch) 
 
 static uint32_t add(uint32_t a, uint32_t b) { return a + b >= PN_INF ? PN_INF - 1 : a + b; }
 
-long dbg_zone_n, dbg_zone_sum, dbg_empty_sum, dbg_b_n, dbg_b_sum;
 /* The search */
 
 static uint64_t disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {
@@ -369,10 +374,8 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         look_at(s, n, &ch, 0);
         waiting_for_null = ch.dn[0] != 0;
         if (ch.dn[0] == 0) add_moves(s, n, ch.zone[0] & s->g->full & ~(n.att | n.def), &ch);
-        if (ch.dn[0] == 0) { dbg_zone_n++; dbg_zone_sum += count(ch.zone[0] & s->g->full & ~(n.att | n.def)); dbg_empty_sum += count(s->g->full & ~(n.att | n.def)); }
     } else {
         add_moves(s, n, k.moves, &ch);
-        dbg_b_n++; dbg_b_sum += count(k.moves);
     }
     for (;;) {
         uint32_t pn, dn, best_value = PN_INF, second = PN_INF;
@@ -432,7 +435,6 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         if (waiting_for_null && v.dn == 0) { /* the pass failed: the moves inside its zone now */
             waiting_for_null = 0;
             add_moves(s, n, v.zone & s->g->full & ~(n.att | n.def), &ch);
-            dbg_zone_n++; dbg_zone_sum += count(v.zone & s->g->full & ~(n.att | n.def)); dbg_empty_sum += count(s->g->full & ~(n.att | n.def));
         }
     }
     if (out.dn == 0) out.zone = disproof_zone(s, n, &k, &ch);
@@ -440,11 +442,9 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
     return out;
 }
 
-#include <stdio.h>
-extern long dbg_calls, dbg_ok, dbg_steps, dbg_quick, dbg_hist[10];
 void ss_pn_prove(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
                  const ss_budget *budget, ss_pn_result *result) {
-    pn_search s = {g, t, {0}, 0, 0};
+    pn_search s = {g, t, {0}, 0, 0, 0};
     meter_start(&s.m, budget);
     if (t->fingerprint != g->fingerprint) {
         ss_pn_table_clear(t);
@@ -460,7 +460,4 @@ void ss_pn_prove(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, i
     result->pairings = s.pairings;
     result->threat_wins = s.threat_wins;
     result->seconds = ss_monotonic() - s.m.started;
-    fprintf(stderr, "pairing calls %ld ok %ld steps %ld quick %ld\n", dbg_calls, dbg_ok, dbg_steps, dbg_quick);
-    fprintf(stderr, "A-nodes %ld avg zone %.1f of empty %.1f; B-nodes %ld avg moves %.1f\n", dbg_zone_n, (double)dbg_zone_sum / (dbg_zone_n+1), (double)dbg_empty_sum/(dbg_zone_n+1), dbg_b_n, (double)dbg_b_sum/(dbg_b_n+1));
-    for (int i = 0; i < 10; i++) fprintf(stderr, " %ld", dbg_hist[i]); fprintf(stderr, "\n");
 }
