@@ -28,7 +28,7 @@ from ..engine import (
 from ..http.payloads import answer_payload, dumps
 from ..http.schemas import DEFAULT_BUDGET_MS
 from ..http.solve_formats import FORMATS, SYMMETRIES, SolveRequest, render
-from . import proven_commands, table_commands
+from . import prove_command, proven_commands, table_commands
 
 GUNICORN_CONF = Path(__file__).resolve().parent.parent / "gunicorn_conf.py"
 APP = "service.app:create_app()"
@@ -161,6 +161,7 @@ def parser() -> argparse.ArgumentParser:
 
     table_commands.add_parser(commands)
     proven_commands.add_parsers(commands)
+    prove_command.add_parsers(commands)
     return main
 
 

@@ -65,6 +65,8 @@ from .rules.variants import (
 )
 from .search import Budget, Cancel, Deadline, Estimate, MoveProof
 from .search.book import book_positions, build_book
+from .search.proof_run import Progress as ProofProgress
+from .search.proof_run import ProofRun
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .tables.build_plan import BuildPlan, check_resources, plan
 from .tables.build_queue import BuildQueue, Waiting, work_through
@@ -129,6 +131,8 @@ __all__ = [
     "Policy",
     "PolicyError",
     "Position",
+    "ProofProgress",
+    "ProofRun",
     "ProvenStore",
     "Record",
     "Result",

@@ -100,7 +100,7 @@ class _Narrowing:
         self.mine, self.theirs, self.spending = mine, theirs, spending
         self.marks = (mine | theirs).bit_count()
         over = self.board.is_over(mine, theirs)
-        self.classes = {} if over else _move_classes(self.board, mine, theirs)
+        self.classes = {} if over else move_classes(self.board, mine, theirs)
         self.bounds: dict[int, Bounds] = {}
         self.estimates: dict[int, Estimate] = {}
         self.closed_by: dict[int, str] = {}  # a move's cell -> the prover that proved its result
@@ -195,7 +195,7 @@ def _met(goal: int, lower: int, upper: int) -> bool:
     return lower == upper or (goal == GOAL_RESULT and result_known(lower, upper))
 
 
-def _move_classes(board: Board, mine: int, theirs: int) -> dict[int, list[int]]:
+def move_classes(board: Board, mine: int, theirs: int) -> dict[int, list[int]]:
     """The legal moves grouped by the symmetries that fix the position (their images have equal
     values), each class under its lowest cell."""
     fixing = list(_fixing(board, mine, theirs))

@@ -1,141 +1,159 @@
-/* The pairing search. Each line the attacker can still complete is reduced to its empty cells; a line
-   whose empty cells include another's is dropped, as a pair inside the smaller one lies inside it too.
-   Then a depth-first search takes the line with the fewest pairs of free cells left, tries its pairs
-   in the order of how many uncovered lines each covers (a pair may serve several overlapping lines: two
-   windows of one row share the cells between their ends), and backtracks. A line with one empty cell is
-   a threat (no pairing); none with none, as the attacker would have completed it. */
+/* The pairing search: disjoint pairs of empty cells such that every line the attacker can still complete
+   holds one.
+
+   A pair can serve several lines only if they share both its cells; so the lines fall into groups (lines
+   linked by sharing two cells or more: on a flat board, the windows of one row, column or diagonal) and
+   a pair serves the lines of one group only. The search is then two-level:
+   1. each group's covers: sets of disjoint pairs of its empty cells, every live line of the group holding
+      one (covers.c: enumerated, minimal, fewest cells first, cached per thread);
+   2. one cover per group, the chosen covers' cells disjoint: a backtracking search that takes the group
+      with the fewest covers still possible, after propagating the cells every possible cover of a group
+      shares (a group left with none, or two groups needing one cell, fails the branch at once).
+   The matching view of the issue (each line needs two cells of its own) is the special case of groups of
+   one line; the groups are what make the search small: about 30 on 8x8 with five in a row.
+   A live line with fewer than two empty cells is a threat (or a completed line): no pairing. Capping the
+   covers (and the steps of a group's walk) keeps the search sound (a pairing found is one) but may miss
+   a pairing; so does the budget, which counts the steps of the second level. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "covers.h"
 #include "pairing.h"
 
-enum { MAX_LINE_CELLS = 16, MAX_LINE_PAIRS = MAX_LINE_CELLS * (MAX_LINE_CELLS - 1) / 2 };
+static int spent(pairing_state *st) { return st->budget && ++st->steps > st->budget; }
 
+/* Choosing one cover per group */
+
+/* What the choice knows at one node of its search: the covers of each group still possible (bit i:
+   covers[first + i]), the cells all of them share (the group's core: it will take them), and the cells
+   taken (the chosen covers' and every core). */
 typedef struct {
-    uint64_t sets[SS_MAX_CELLS * 4];
-    int n;
-    int64_t steps, budget;
-    int8_t (*pairs)[2];
-    int n_pairs;
-} pairing_state;
+    uint64_t alive[MAX_GROUPS], core[MAX_GROUPS];
+    uint64_t taken;
+} choice;
 
-static int pairs_of(int free_cells) { return free_cells * (free_cells - 1) / 2; }
-
-static int cover(pairing_state *st, const int *open, int n_open, uint64_t used);
-
-/* Covers the sets of `open`, connected through their free cells: branches on the pairs of the set with
-   the fewest left, the pairs serving the most sets first. */
-static int branch(pairing_state *st, const int *open, int n_open, uint64_t used) {
-    if (st->budget && ++st->steps > st->budget) return 0;
-    int pick = 0, fewest = 1 << 30;
-    for (int i = 0; i < n_open; i++) {
-        int options = pairs_of(count(st->sets[open[i]] & ~used));
-        if (options < fewest) {
-            fewest = options;
-            pick = i;
-        }
-    }
-    uint64_t free = st->sets[open[pick]] & ~used;
-    int cells[MAX_LINE_CELLS], n = 0; /* a line has at most 11 cells (2x11) */
-    for (uint64_t m = free; m && n < MAX_LINE_CELLS; m &= m - 1) cells[n++] = lowest_cell(m);
-    uint64_t pair[MAX_LINE_PAIRS];
-    int served[MAX_LINE_PAIRS], n_pairs = 0;
-    for (int a = 0; a < n; a++) {
-        for (int b = a + 1; b < n; b++) {
-            uint64_t p = bit(cells[a]) | bit(cells[b]);
-            int covered = 0;
-            for (int i = 0; i < n_open; i++) covered += (st->sets[open[i]] & p) == p;
-            int j = n_pairs++;
-            for (; j > 0 && served[j - 1] < covered; j--) { /* most lines served first */
-                pair[j] = pair[j - 1];
-                served[j] = served[j - 1];
+/* Drops the covers that use a cell another group takes, and takes the cores that grow, until nothing
+   changes; only groups that can reach a cell taken anew (`fresh`) are looked at again. 0 when a group is
+   left with no cover. */
+static int propagate(const pairing_state *st, choice *k, uint64_t fresh) {
+    while (fresh) {
+        uint64_t next = 0;
+        for (int g = 0; g < st->n_groups; g++) {
+            if (st->chosen[g] >= 0 || !(st->reach[g] & fresh)) continue;
+            uint64_t forbidden = k->taken & ~k->core[g], keep = 0, shared = ~(uint64_t)0;
+            const cover *c = st->covers + st->groups[g].first;
+            for (uint64_t m = k->alive[g]; m; m &= m - 1) {
+                int i = lowest_cell(m);
+                if (c[i].cells & forbidden) continue;
+                keep |= bit(i);
+                shared &= c[i].cells;
             }
-            pair[j] = p;
-            served[j] = covered;
+            if (!keep) return 0;
+            k->alive[g] = keep;
+            next |= shared & ~k->core[g]; /* free of the others' cells: they were forbidden */
+            k->taken |= shared;
+            k->core[g] = shared;
         }
-    }
-    int rest[SS_MAX_CELLS * 4];
-    for (int j = 0; j < n_pairs; j++) {
-        uint64_t p = pair[j];
-        int n_rest = 0;
-        for (int i = 0; i < n_open; i++)
-            if ((st->sets[open[i]] & p) != p) rest[n_rest++] = open[i];
-        int at = st->n_pairs++;
-        st->pairs[at][0] = (int8_t)lowest_cell(p);
-        st->pairs[at][1] = (int8_t)lowest_cell(p & (p - 1));
-        if (cover(st, rest, n_rest, used | p)) return 1;
-        st->n_pairs = at;
-        if (st->budget && st->steps > st->budget) return 0;
-    }
-    return 0;
-}
-
-/* Covers every set of `open` (indices into st->sets) avoiding the cells of `used`; 1 when it did. Sets
-   that share no free cell with the others are covered apart: a failure in one part is then never
-   retried through the choices made in another. */
-static int cover(pairing_state *st, const int *open, int n_open, uint64_t used) {
-    if (n_open == 0) return 1;
-    uint64_t reach[SS_MAX_CELLS * 4];
-    int part[SS_MAX_CELLS * 4], n_parts = 0;
-    for (int i = 0; i < n_open; i++) {
-        uint64_t free = st->sets[open[i]] & ~used;
-        if (!more_than_one(free)) return 0;
-        int joined = -1;
-        for (int c = 0; c < n_parts; c++) {
-            if (!(reach[c] & free)) continue;
-            if (joined < 0) {
-                joined = c;
-                reach[c] |= free;
-            } else { /* the set links two parts: merge c into the first */
-                reach[joined] |= reach[c];
-                for (int j = 0; j < i; j++)
-                    if (part[j] == c) part[j] = joined;
-                    else if (part[j] == n_parts - 1) part[j] = c;
-                reach[c--] = reach[--n_parts];
-            }
-        }
-        if (joined < 0) {
-            joined = n_parts;
-            reach[n_parts++] = free;
-        }
-        part[i] = joined;
-    }
-    if (n_parts == 1) return branch(st, open, n_open, used);
-    int members[SS_MAX_CELLS * 4];
-    for (int c = 0; c < n_parts; c++) {
-        int n = 0;
-        for (int i = 0; i < n_open; i++)
-            if (part[i] == c) members[n++] = open[i];
-        if (!branch(st, members, n, used)) return 0;
+        fresh = next;
     }
     return 1;
 }
 
+static int choose(pairing_state *st, const choice *before, uint64_t fresh, int left) {
+    if (!left) return 1;
+    if (spent(st)) return 0;
+    choice k = *before;
+    if (!propagate(st, &k, fresh)) return 0;
+    int pick = -1, fewest = MAX_COVERS + 1;
+    for (int g = 0; g < st->n_groups; g++) {
+        if (st->chosen[g] >= 0) continue;
+        int fits = count(k.alive[g]);
+        if (fits < fewest) {
+            fewest = fits;
+            pick = g;
+        }
+    }
+    const cover *c = st->covers + st->groups[pick].first;
+    uint64_t taken = k.taken;
+    for (uint64_t m = k.alive[pick]; m; m &= m - 1) {
+        int i = lowest_cell(m);
+        st->chosen[pick] = st->groups[pick].first + i;
+        k.taken = taken | c[i].cells;
+        if (choose(st, &k, c[i].cells & ~k.core[pick], left - 1)) return 1;
+        if (st->budget && st->steps > st->budget) break;
+    }
+    st->chosen[pick] = -1;
+    return 0;
+}
+
+/* The groups: lines linked through shared pairs of cells (a union of the lines sharing two cells). */
+static int root_of(int *parent, int i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+}
+
 int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t budget, uint64_t *cells,
                    int8_t (*pairs)[2], int *n_pairs) {
-    pairing_state st;
+    /* about 100 KB, not on the stack: one per thread, reached through a plain pointer (a thread-local
+       variable itself would cost a lookup at every use in the recursion) */
+    static _Thread_local pairing_state *mine;
+    if (!mine && !(mine = malloc(sizeof *mine))) return 0;
+    pairing_state *st = mine;
     uint64_t empty = g->full & ~(attacker | defender);
-    st.n = 0;
-    for (int i = 0; i < g->n_lines; i++) {
-        uint64_t line = g->lines[i];
-        if (line & defender) continue;
-        uint64_t gaps = line & empty;
+    uint64_t live[SS_MAX_CELLS * 4];
+    int n = 0, parent[SS_MAX_CELLS * 4];
+    for (int i = 0; i < g->n_lines && n < SS_MAX_CELLS * 4; i++) {
+        if (g->lines[i] & defender) continue;
+        uint64_t gaps = g->lines[i] & empty;
         if (!more_than_one(gaps)) return 0;
-        int keep = 1;
-        for (int j = 0; j < st.n && keep; j++) {
-            if ((st.sets[j] & gaps) == st.sets[j]) keep = 0;           /* a kept set inside it */
-            else if ((st.sets[j] & gaps) == gaps) st.sets[j--] = st.sets[--st.n]; /* it inside a kept set */
+        int keep = 1; /* a line whose gaps hold another's needs no pair of its own */
+        for (int j = 0; j < n && keep; j++) {
+            if ((live[j] & gaps) == live[j]) keep = 0;
+            else if ((live[j] & gaps) == gaps) live[j--] = live[--n];
         }
-        if (keep) st.sets[st.n++] = gaps;
+        if (keep) live[n++] = gaps;
     }
-    int open[SS_MAX_CELLS * 4];
-    for (int i = 0; i < st.n; i++) open[i] = i;
-    st.steps = 0;
-    st.budget = budget;
-    st.pairs = pairs;
-    st.n_pairs = 0;
-    int ok = cover(&st, open, st.n, 0);
+    for (int i = 0; i < n; i++) parent[i] = i;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (more_than_one(live[i] & live[j])) parent[root_of(parent, i)] = root_of(parent, j);
+    st->steps = 0;
+    st->budget = budget;
+    st->n_groups = st->n_covers = st->n_pool = 0;
+    uint64_t members[MAX_GROUP_LINES];
+    for (int i = 0; i < n; i++) {
+        if (root_of(parent, i) != i) continue;
+        int m = 0;
+        for (int j = 0; j < n; j++) {
+            if (root_of(parent, j) != i) continue;
+            if (m == MAX_GROUP_LINES) return 0;
+            members[m++] = live[j];
+        }
+        if (st->n_groups == MAX_GROUPS || !add_group(st, members, m)) return 0;
+    }
+    static _Thread_local choice *start; /* 1 KB: not on the stack either */
+    if (!start && !(start = malloc(sizeof *start))) return 0;
+    start->taken = 0;
+    for (int i = 0; i < st->n_groups; i++) {
+        st->chosen[i] = -1;
+        start->alive[i] = st->groups[i].n == 64 ? ~(uint64_t)0 : bit(st->groups[i].n) - 1;
+        start->core[i] = 0;
+        st->reach[i] = 0;
+        for (int j = 0; j < st->groups[i].n; j++) st->reach[i] |= st->covers[st->groups[i].first + j].cells;
+    }
+    int ok = choose(st, start, ~(uint64_t)0, st->n_groups);
     if (!ok) return 0;
-    *n_pairs = st.n_pairs;
+    *n_pairs = 0;
     *cells = 0;
-    for (int i = 0; i < st.n_pairs; i++) *cells |= bit(pairs[i][0]) | bit(pairs[i][1]);
+    for (int i = 0; i < st->n_groups; i++) {
+        const cover *c = &st->covers[st->chosen[i]];
+        *cells |= c->cells;
+        for (int p = 0; p < c->n; p++) {
+            pairs[*n_pairs][0] = st->pool[c->first + p][0];
+            pairs[*n_pairs][1] = st->pool[c->first + p][1];
+            (*n_pairs)++;
+        }
+    }
     return 1;
 }
 

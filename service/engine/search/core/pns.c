@@ -38,7 +38,7 @@
 /* A pairing search stops after PAIRING_STEPS steps (a fraction of a millisecond): most pairings that
    exist are found in far fewer, and a failed search costs its whole budget. The clock is read every
    PAIRINGS_PER_CHECK searches as well as every CHECK_EVERY nodes. */
-enum { PAIRING_STEPS = 300, PAIRINGS_PER_CHECK = 16 };
+enum { PAIRING_STEPS = 300, LOOKAHEAD_STEPS = 40, PAIRINGS_PER_CHECK = 16 };
 enum { PN_WAYS = 4, NULL_MOVE = -1, MAX_CHILDREN = SS_MAX_CELLS + 1 };
 enum { OPEN = 0, PROVEN = 1, DISPROVEN = 2 };
 #define EPSILON_DIVISOR 4 /* thresholds of the best child: the second best's number times 1 + 1/4 */
@@ -92,6 +92,15 @@ void ss_pn_table_free(ss_pn_table *t) {
 }
 
 void ss_pn_table_clear(ss_pn_table *t) { memset(t->slots, 0, (size_t)(t->mask + 1) * sizeof(pn_entry)); }
+
+void *ss_pn_table_memory(ss_pn_table *t, uint64_t *bytes) {
+    *bytes = (t->mask + 1) * sizeof(pn_entry);
+    return t->slots;
+}
+
+uint64_t ss_pn_table_game(const ss_pn_table *t) { return t->fingerprint; }
+
+void ss_pn_table_set_game(ss_pn_table *t, uint64_t fingerprint) { t->fingerprint = fingerprint; }
 
 static pn_entry *bucket_of(const ss_pn_table *t, pn_node n) {
     uint64_t h = n.att * 0x9E3779B97F4A7C15ULL ^ (n.def + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
@@ -182,7 +191,7 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     uint64_t paired;
     if (!deep) return;
     if (++s->pairing_calls % PAIRINGS_PER_CHECK == 0) s->m.next_check = s->m.nodes; /* read the clock */
-    if (pairing_search(g, att, def, PAIRING_STEPS, &paired, pairs, &n_pairs)) {
+    if (pairing_search(g, att, def, deep > 1 ? PAIRING_STEPS : LOOKAHEAD_STEPS, &paired, pairs, &n_pairs)) {
         s->pairings++;
         c->status = DISPROVEN;
         c->zone = paired;
@@ -274,7 +283,7 @@ static void look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
         return;
     }
     pn_class k;
-    settle(s, c, &k, 0);
+    settle(s, c, &k, c.att_to_move);
     ch->zone[i] = 0;
     if (k.status == PROVEN) {
         ch->pn[i] = 0;
@@ -355,7 +364,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         return out;
     }
     pn_class k;
-    settle(s, n, &k, 1);
+    settle(s, n, &k, 2);
     if (k.status != OPEN) {
         out.pn = k.status == PROVEN ? 0 : PN_INF;
         out.dn = k.status == PROVEN ? PN_INF : 0;

@@ -111,6 +111,11 @@ typedef struct ss_pn_table ss_pn_table;
 ss_pn_table *ss_pn_table_new(int log2_slots);
 void ss_pn_table_free(ss_pn_table *table);
 void ss_pn_table_clear(ss_pn_table *table);
+/* The table's memory (*bytes long) and the fingerprint of the game its entries belong to, to save it to
+   a file and load it back (a long proof resumed): after loading, give it that fingerprint again. */
+void *ss_pn_table_memory(ss_pn_table *table, uint64_t *bytes);
+uint64_t ss_pn_table_game(const ss_pn_table *table);
+void ss_pn_table_set_game(ss_pn_table *table, uint64_t fingerprint);
 
 typedef struct {
     int32_t outcome;     /* 1: the attacker can force a line; -1: it cannot; 0: not settled (budget) */
