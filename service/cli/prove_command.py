@@ -18,7 +18,8 @@ def show(progress: ProofProgress) -> None:
     rate = progress.nodes / progress.spent if progress.spent else 0.0
     print(
         f"[{progress.elapsed / 3600:6.2f} h] {progress.note:>6}: {progress.done}/{progress.jobs} jobs settled,"
-        f" {progress.nodes:,} nodes in {progress.spent / 3600:.2f} h over all sessions ({rate:,.0f}/s)",
+        f" {progress.nodes:,} nodes in {progress.spent / 3600:.3f} processor-hours over all sessions"
+        f" ({rate:,.0f} nodes per processor-second)",
         flush=True,
     )
 

@@ -48,7 +48,7 @@ class JobState:
     outcome: int = 0  # 1 proven, -1 disproven, 0 open
     zone: int = 0
     nodes: int = 0  # spent on it so far, over every session
-    seconds: float = 0.0
+    seconds: float = 0.0  # processor seconds
 
 
 class JobStore:

@@ -37,6 +37,13 @@ def applies(variant: Variant) -> bool:
     return not variant.misere and not variant.gravity
 
 
+_CLOSED_BY = {
+    lib.SS_BY_SEARCH: Prover.PROOF_NUMBER,
+    lib.SS_BY_PAIRING: Prover.PAIRING,
+    lib.SS_BY_THREATS: Prover.THREAT_SPACE,
+}
+
+
 class Question(NamedTuple):
     outcome: int  # 1: the attacker can force a line; -1: it cannot; 0: not settled within the limits
     zone: int  # outcome -1: the cells the disproof depends on
@@ -46,16 +53,7 @@ class Question(NamedTuple):
     pairings: int  # positions closed by a pairing
     threat_wins: int  # positions closed by a threat sequence
     stopped: bool
-
-    @property
-    def prover(self) -> Prover:
-        """The prover that settled it: a pairing or a threat sequence at the position itself, else the
-        proof-number search."""
-        if self.nodes <= 1 and self.pairings:
-            return Prover.PAIRING
-        if self.nodes <= 1 and self.threat_wins:
-            return Prover.THREAT_SPACE
-        return Prover.PROOF_NUMBER
+    prover: Prover  # what settled it: a pairing or a threat sequence at the position itself, or the search
 
 
 class ProofTable:
@@ -101,6 +99,7 @@ def ask(
         pairings=int(result.pairings),
         threat_wins=int(result.threat_wins),
         stopped=bool(result.stopped),
+        prover=_CLOSED_BY[int(result.closed_by)],
     )
 
 

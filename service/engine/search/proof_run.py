@@ -17,6 +17,7 @@ moves go into the store of proven positions as exact draws: the service answers 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +38,7 @@ DEFAULT_TABLE_BITS = 23  # 2**23 slots of 40 bytes: 335 MB
 @dataclass(frozen=True)
 class Progress:
     elapsed: float  # seconds of this session
-    spent: float  # seconds over every session
+    spent: float  # processor seconds over every session (the machine is shared: wall time says little)
     nodes: int  # over every session
     done: int  # jobs settled
     jobs: int  # jobs known so far (the moves' jobs appear once job 0 is disproven)
@@ -118,8 +119,10 @@ class ProofRun:
     def _slice(self, name: str, key: JobKey, seconds: float, cancel: Cancel) -> None:
         state = self.store.get(self.variant, key)
         limits = Limits(monotonic() + seconds, 0, cancel.cell)
+        processor = time.process_time()
         found = ask(self.game, self.table, key.attacker, key.defender, key.attacker_to_move, limits)
-        total = JobState(found.outcome, found.zone, state.nodes + found.nodes, state.seconds + found.seconds)
+        spent = time.process_time() - processor
+        total = JobState(found.outcome, found.zone, state.nodes + found.nodes, state.seconds + spent)
         self.store.put(self.variant, key, total)
 
     def _result(self) -> int | None:

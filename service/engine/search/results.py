@@ -82,7 +82,7 @@ class ResultProver:
 
     def _ask(self, attacker: int, defender: int, attacker_to_move: bool, spending: Spending) -> Question:
         if spending.spent:
-            return Question(0, 0, 0, 0, 0.0, 0, 0, True)
+            return Question(0, 0, 0, 0, 0.0, 0, 0, True, Prover.PROOF_NUMBER)
         question = ask(self.game, self.table, attacker, defender, attacker_to_move, spending.share())
         spending.charge(question)
         return question

@@ -34,11 +34,15 @@
 #include "pairing.h"
 #include "pns.h"
 #include "prover_lines.h"
+#include "tss.h"
 
 /* A pairing search stops after PAIRING_STEPS steps (a fraction of a millisecond): most pairings that
    exist are found in far fewer, and a failed search costs its whole budget. The clock is read every
    PAIRINGS_PER_CHECK searches as well as every CHECK_EVERY nodes. */
 enum { PAIRING_STEPS = 300, LOOKAHEAD_STEPS = 40, PAIRINGS_PER_CHECK = 16 };
+/* A threat sequence is looked for within this many nodes when a node is expanded (deep), a tenth of it
+   one ply ahead. */
+enum { THREAT_NODES = 1000 };
 enum { PN_WAYS = 4, NULL_MOVE = -1, MAX_CHILDREN = SS_MAX_CELLS + 1 };
 enum { OPEN = 0, PROVEN = 1, DISPROVEN = 2 };
 #define EPSILON_DIVISOR 4 /* thresholds of the best child: the second best's number times 1 + 1/4 */
@@ -58,6 +62,7 @@ typedef struct {
 /* What a node settles before any search. */
 typedef struct {
     int status;
+    int rule;       /* what settled it: SS_BY_PAIRING, SS_BY_THREATS, else SS_BY_SEARCH */
     uint64_t zone;  /* DISPROVEN: its zone */
     int forced;     /* OPEN, attacker to move: the one cell it must take, else NULL_MOVE */
     uint64_t moves; /* OPEN, defender to move: the moves worth searching */
@@ -122,7 +127,7 @@ static const pn_entry *lookup(const ss_pn_table *t, pn_node n) {
 
 static int solved(const pn_entry *e) { return e->pn == 0 || e->dn == 0; }
 
-static void store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t zone, int64_t work) {
+static void store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t zone, int64_t work, int rule) {
     pn_entry *b = bucket_of(t, n), *slot = NULL;
     for (int i = 0; i < PN_WAYS && !slot; i++)
         if (b[i].to_move == side_of(n) && b[i].att == n.att && b[i].def == n.def) slot = b + i;
@@ -138,6 +143,7 @@ static void store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t 
     slot->att = n.att;
     slot->def = n.def;
     slot->to_move = side_of(n);
+    slot->rule = (uint8_t)rule;
     slot->pn = pn;
     slot->dn = dn;
     slot->zone = zone;
@@ -155,6 +161,7 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     const ss_game *g = s->g;
     uint64_t att = n.att, def = n.def, empty = g->full & ~(att | def);
     c->status = OPEN;
+    c->rule = SS_BY_SEARCH;
     c->forced = NULL_MOVE;
     if (pl_threats(g, att, def)) {
         c->status = PROVEN;
@@ -190,18 +197,28 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     int n_pairs;
     uint64_t paired;
     if (!deep) return;
+    uint64_t sequence_cells;
+    int64_t sequence_nodes;
+    if (tss_find(g, att, def, deep > 1 ? THREAT_NODES : THREAT_NODES / 10, &sequence_cells, &sequence_nodes)) {
+        s->threat_wins++;
+        c->status = PROVEN;
+        c->rule = SS_BY_THREATS;
+        return;
+    }
     if (++s->pairing_calls % PAIRINGS_PER_CHECK == 0) s->m.next_check = s->m.nodes; /* read the clock */
     if (pairing_search(g, att, def, deep > 1 ? PAIRING_STEPS : LOOKAHEAD_STEPS, &paired, pairs, &n_pairs)) {
         s->pairings++;
         c->status = DISPROVEN;
+        c->rule = SS_BY_PAIRING;
         c->zone = paired;
     }
 }
 
-static void settle_defender(pn_search *s, pn_node n, pn_class *c) {
+static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
     const ss_game *g = s->g;
     uint64_t att = n.att, def = n.def, empty = g->full & ~(att | def);
     c->status = OPEN;
+    c->rule = SS_BY_SEARCH;
     c->forced = NULL_MOVE;
     uint64_t wins = pl_threats(g, def, att);
     if (wins) {
@@ -239,6 +256,10 @@ static void settle_defender(pn_search *s, pn_node n, pn_class *c) {
         answers &= bit(cell) | (more_than_one(partners & (partners - 1)) ? 0 : partners);
     }
     c->moves = their_doubles ? (answers | makers) & empty : empty;
+    uint64_t sequence_cells;
+    int64_t sequence_nodes;
+    if (deep && c->moves && tss_find(g, att, def, THREAT_NODES, &sequence_cells, &sequence_nodes))
+        c->moves &= sequence_cells | makers; /* the defence check: any other move loses (tss.c) */
     if (!c->moves) c->status = PROVEN;
 }
 
@@ -246,7 +267,7 @@ static void settle_defender(pn_search *s, pn_node n, pn_class *c) {
    seen as a child. */
 static void settle(pn_search *s, pn_node n, pn_class *c, int deep) {
     if (n.att_to_move) settle_attacker(s, n, c, deep);
-    else settle_defender(s, n, c);
+    else settle_defender(s, n, c, deep);
 }
 
 /* Children */
@@ -293,9 +314,14 @@ static void look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
         ch->dn[i] = 0;
         ch->zone[i] = k.zone;
     } else {
-        ch->pn[i] = ch->dn[i] = 1;
+        /* mobility: to disprove an attacker's node every move must fail, to prove a defender's node
+           every answer must; so a node starts with that many, and df-pn stays with one defence at a
+           time instead of spreading over all (they all look alike before they are expanded) */
+        uint64_t empty = s->g->full & ~(c.att | c.def);
+        ch->pn[i] = c.att_to_move ? 1 : (uint32_t)count(k.moves);
+        ch->dn[i] = c.att_to_move ? (uint32_t)count(empty) : 1;
     }
-    store(s->t, c, ch->pn[i], ch->dn[i], ch->zone[i], 0);
+    store(s->t, c, ch->pn[i], ch->dn[i], ch->zone[i], 0, k.rule);
 }
 
 /* Append the moves of `moves` best first (for the side to move), each looked at; stop at one that
@@ -350,10 +376,11 @@ static uint32_t threshold(uint32_t th, uint32_t second) {
 typedef struct {
     uint32_t pn, dn;
     uint64_t zone;
+    int rule; /* solved before expansion: what settled it */
 } pn_value;
 
 static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply) {
-    pn_value out = {1, 1, 0};
+    pn_value out = {1, 1, 0, SS_BY_SEARCH};
     if (meter_tick(&s->m, ply)) return out;
     int64_t nodes_before = s->m.nodes;
     const pn_entry *known = lookup(s->t, n);
@@ -361,6 +388,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         out.pn = known->pn;
         out.dn = known->dn;
         out.zone = known->zone;
+        out.rule = known->rule;
         return out;
     }
     pn_class k;
@@ -369,7 +397,8 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         out.pn = k.status == PROVEN ? 0 : PN_INF;
         out.dn = k.status == PROVEN ? PN_INF : 0;
         out.zone = k.zone;
-        store(s->t, n, out.pn, out.dn, out.zone, 1);
+        out.rule = k.rule;
+        store(s->t, n, out.pn, out.dn, out.zone, 1, k.rule);
         return out;
     }
     pn_children ch;
@@ -447,7 +476,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         }
     }
     if (out.dn == 0) out.zone = disproof_zone(s, n, &k, &ch);
-    store(s->t, n, out.pn, out.dn, out.zone, s->m.nodes - nodes_before);
+    store(s->t, n, out.pn, out.dn, out.zone, s->m.nodes - nodes_before, SS_BY_SEARCH);
     return out;
 }
 
@@ -469,4 +498,5 @@ void ss_pn_prove(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, i
     result->pairings = s.pairings;
     result->threat_wins = s.threat_wins;
     result->seconds = ss_monotonic() - s.m.started;
+    result->closed_by = result->outcome ? v.rule : SS_BY_SEARCH;
 }

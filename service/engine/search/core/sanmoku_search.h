@@ -105,6 +105,12 @@ void ss_estimate(const ss_game *game, ss_table *table, uint64_t mine, uint64_t t
 int ss_pairing_find(const ss_game *game, uint64_t attacker, uint64_t defender, int defender_to_move,
                     int64_t budget, int8_t *pairs, int *n_pairs, int32_t *first_move);
 
+/* A threat sequence of `attacker`, to move: 1 when it forces a line by continuous threats (each move
+   threatens to complete a line at once) found within `budget` nodes (0: none), with *cells the cells the
+   sequence depends on; the defender, were it to move, must play one of them or threaten to win. */
+int ss_threat_sequence(const ss_game *game, uint64_t attacker, uint64_t defender, int64_t budget,
+                       uint64_t *cells);
+
 /* The proof-number search's table: 2**log2_slots entries of 40 bytes; one caller at a time; it clears
    itself when given another game. */
 typedef struct ss_pn_table ss_pn_table;
@@ -126,7 +132,10 @@ typedef struct {
     int64_t pairings;    /* positions the search closed by a pairing */
     int64_t threat_wins; /* positions it closed by a threat sequence */
     double seconds;
+    int32_t closed_by;   /* SS_BY_PAIRING or SS_BY_THREATS: the position itself was (now or before) */
 } ss_pn_result;
+
+enum { SS_BY_SEARCH = 0, SS_BY_PAIRING = 1, SS_BY_THREATS = 2 };
 
 /* Whether the side holding `attacker` can force a line against the side holding `defender`, the
    attacker to move when attacker_to_move; the position must be legal, no line completed. */

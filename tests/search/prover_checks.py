@@ -1,0 +1,36 @@
+"""The provers against a table's values (run by test_every_table_variant on each board up to 16 cells
+where they apply): each position's result as the two proof-number questions give it, a pairing found for
+the side not to move (the side to move must then not win), a threat sequence found for the side to move
+(it must then win)."""
+
+from __future__ import annotations
+
+from service.engine import Variant
+from service.engine.search import Board
+from service.engine.search._core import ffi, lib
+from service.engine.search.native import Game, Limits
+from service.engine.search.proof_number import ProofTable, applies, ask, find_pairing
+
+NO_LIMIT = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
+CHECKED = 1000  # positions per variant: the questions cost more than alpha-beta near the end
+
+
+def prover_disagreements(variant: Variant, positions: list[tuple[int, int, int]]) -> list[str]:
+    """`positions`: (mine, theirs, the table's result for the side to move: 1, 0, -1), none over."""
+    if not applies(variant):
+        return []
+    game, table = Game(Board.of(variant)), ProofTable(14)
+    cells = ffi.new("uint64_t *")
+    found = []
+    for mine, theirs, want in positions[:CHECKED]:
+        wins = ask(game, table, mine, theirs, True, NO_LIMIT).outcome
+        # the other side wins when it forces a line, the side to move moving first
+        loses = ask(game, table, theirs, mine, False, NO_LIMIT).outcome
+        got = 1 if wins == 1 else -1 if loses == 1 else 0
+        if got != want or wins == 0 or loses == 0 or (wins == 1 and loses == 1):
+            found.append(f"{variant.name} {mine:#x}/{theirs:#x}: questions {wins}, {loses}; table {want}")
+        if want == 1 and find_pairing(game, mine, theirs, defender_to_move=False) is not None:
+            found.append(f"{variant.name} {mine:#x}/{theirs:#x}: a pairing against a win")
+        if want != 1 and lib.ss_threat_sequence(game.pointer, mine, theirs, 0, cells):
+            found.append(f"{variant.name} {mine:#x}/{theirs:#x}: a threat sequence where no win is")
+    return found
