@@ -13,12 +13,20 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from ..rules.canonical import canonical
 from ..rules.position import Position
-from ..rules.values import Value
+from ..rules.values import Value, encode
 from ..rules.variants import Variant
 from . import Budget, SearchEngine
+from .book_arrays import array_board, masks
+from .book_file import BookData, write_book
+from .book_retrograde import IncompleteBookError, build_layers, lookup, retrograde
+from .books import WIN_IN_ONE, Book
 from .proven import BOOK, ProvenStore
 from .report import MoveProof
 
@@ -132,3 +140,48 @@ def _prove(task: tuple[Position, float | None]) -> list[MoveProof]:
         position.variant, SearchEngine(position.variant)
     )
     return list(engine.analyze(position, Budget(seconds)).moves)
+
+
+def export_book(
+    variant: Variant, plies: int, store: ProvenStore, path: Path, seconds: float
+) -> dict[str, Any]:
+    """Write the book file of what `build_book` proved into `store` to `plies` plies: the values of
+    the positions of ply `plies` + 1 from the moves of those of ply `plies`, the plies above by the
+    retrograde pass, which must give every move of every position the value the store holds for it."""
+    board = array_board(variant)
+    layers = build_layers(board, plies + 1)
+    deepest = book_positions(variant, plies)
+    known: dict[int, int] = {}
+    for position in deepest[plies]:
+        for cell, value in _exact_moves(store, position):
+            child = position.play(cell)
+            if not child.is_over:
+                key = int(board.key(masks([child.mine]), masks([child.theirs]))[0])
+                known[key] = encode(Value(-value.score, value.remoteness - 1))
+    keys = np.array(sorted(known), dtype=np.uint64)
+    leaves = np.array([known[k] for k in keys.tolist()], dtype=np.uint8)
+    values = retrograde(layers, lambda layer: lookup(keys, leaves, layer.keys))
+    kept = [values_of_ply != WIN_IN_ONE for values_of_ply in values]
+    plies_kept = [(layer.keys[k], v[k]) for layer, v, k in zip(layers.layers, values, kept, strict=True)]
+    book = Book(
+        BookData(variant, {}, tuple(k for k, _ in plies_kept), tuple(v for _, v in plies_kept), path, 0)
+    )
+    for position in (p for layer in deepest for p in layer):
+        stored = _exact_moves(store, position)
+        derived = [(m.cell, m.value) for m in book.moves(position) or []]
+        if stored != derived:
+            raise IncompleteBookError(f"{position.cells}: the store holds {stored}, the book {derived}")
+    count = sum(len(layer) for layer in deepest)
+    source = {
+        "summary": f"sanmoku's search: ply {plies} searched, plies 0-{plies - 1} by retrograde",
+        "checks": [f"every move of the {count:,} positions of plies 0-{plies} as the search proved it"],
+    }
+    return write_book(path, variant, plies_kept, source, seconds)
+
+
+def _exact_moves(store: ProvenStore, position: Position) -> list[tuple[int, Value]]:
+    """Every move's exact value as the store holds it, by cell."""
+    record = store.get(position)
+    if record is None or not record.exact:
+        raise IncompleteBookError(f"{position.cells}: not proven in the store (build the book first)")
+    return [(m.cell, Value(m.lower, m.remoteness or 0)) for m in record.moves]
