@@ -79,7 +79,7 @@ def build_book(
                 searched.append(position)
             else:
                 store.put(position, moves, BOOK)
-        for position, proofs in _prove_all(searched, processes, seconds):
+        for position, proofs in prove_all(searched, processes, seconds):
             store.put(position, proofs, BOOK)
         counts.append(PlyCount(ply, len(layer), len(searched), time.perf_counter() - started))
         if report is not None:
@@ -119,9 +119,10 @@ def _finished(position: Position) -> Value:
     return Value(1 if position.variant.misere else -1, 0)
 
 
-def _prove_all(
+def prove_all(
     positions: list[Position], processes: int, seconds: float | None
 ) -> Iterator[tuple[Position, list[MoveProof]]]:
+    """Every move of each position searched (within `seconds` each), on `processes` processes."""
     tasks = [(position, seconds) for position in positions]
     if processes <= 1 or len(positions) <= 1:
         yield from zip(positions, (_prove(task) for task in tasks), strict=True)

@@ -100,6 +100,19 @@ class ArrayBoard:
             code |= height << np.uint64(self.cells + col * self.height_bits)
         return code
 
+    def position(self, code: int) -> tuple[int, int]:
+        """The masks (side to move, other side) of the position with this code: a key's position, as
+        the key's image."""
+        full = self.full
+        if not self.variant.gravity:
+            return code >> self.cells, code & full
+        occupied, cols, rows = 0, self.variant.cols, self.variant.rows
+        for col in range(cols):
+            height = code >> (self.cells + col * self.height_bits) & ((1 << self.height_bits) - 1)
+            occupied |= sum(1 << ((rows - 1 - up) * cols + col) for up in range(height))
+        mover = code & full
+        return mover, occupied & ~mover
+
     def key(self, mover: Masks, other: Masks) -> Masks:
         """The smallest code among the images of each position under the board's symmetries."""
         best = self.code(mover, other)

@@ -1,0 +1,138 @@
+"""`sanmoku book build | list | verify`: the opening books, from the shell.
+
+`book build connect4` reads the published book (bitbully-databases) and writes the Connect Four book
+(plies 0 to 12) into the tables directory's `books/` folder; `book build VARIANT --plies N` proves the
+first N plies of another board with the search into the store of proven positions, then writes its book
+file from them. `book list` shows which books are present, `book verify` compares sampled entries
+with the search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+from ..engine import get_variant
+from ..engine.rules.variants import CONNECT4, Variant
+from ..engine.search.book import book_positions, build_book, export_book
+from ..engine.search.book_check import sample_entries, verify_entries
+from ..engine.search.book_file import file_name
+from ..engine.search.books import FOLDER, Books
+from ..engine.search.connect4_book import build_connect4_book
+from ..engine.search.proven import DEFAULT_MAX_BYTES, ProvenStore
+from ..engine.tables.locks import file_lock
+from ..engine.tables.store import default_directory
+from .table_commands import BACKGROUND_NICENESS
+
+BUILD_LOCK = ".build.lock"  # in the books folder: one build of books at a time per directory
+
+
+def _directory(args: argparse.Namespace) -> Path:
+    return Path(args.dir) if args.dir else default_directory()
+
+
+def book_path(directory: Path, variant: Variant) -> Path:
+    return directory / FOLDER / file_name(variant)
+
+
+def build(args: argparse.Namespace) -> int:
+    variant = get_variant(args.variant)
+    directory = _directory(args)
+    path = args.out or book_path(directory, variant)
+    if args.background:
+        os.nice(BACKGROUND_NICENESS)
+    if variant != CONNECT4 and args.plies is None:
+        print(f"sanmoku: --plies is needed for {variant.name} (only Connect Four has a published book)")
+        return 2
+    with file_lock(directory / FOLDER / BUILD_LOCK, wait=not args.if_missing) as held:
+        if not held or (args.if_missing and Books(directory).book(variant) is not None):
+            return 0  # another process builds it, or it is there
+        started = time.perf_counter()
+        if variant == CONNECT4:
+            build_connect4_book(path, print)
+        else:
+            _build_searched(args, variant, directory, path)
+        print(f"{variant.name}: book written in {time.perf_counter() - started:.1f} s ({path})")
+    return 0
+
+
+def _build_searched(args: argparse.Namespace, variant: Variant, directory: Path, path: Path) -> None:
+    if args.count:
+        for ply, layer in enumerate(book_positions(variant, args.plies)):
+            print(f"ply {ply}: {len(layer):,} positions up to symmetry")
+        return
+    store = ProvenStore(directory, args.max_bytes)
+    processes = args.processes or len(os.sched_getaffinity(0))
+    started = time.perf_counter()
+    counts = build_book(variant, args.plies, store, processes, args.seconds, print)
+    seconds = time.perf_counter() - started
+    total = sum(c.positions for c in counts)
+    print(f"{variant.name}: {total:,} positions to ply {args.plies}: {seconds:.1f} s, {processes} CPUs")
+    found = store.stats()
+    print(f"store: {found.records:,} records, {found.bytes / 1e6:,.1f} MB ({found.path})")
+    export_book(variant, args.plies, store, path, seconds)
+    sys.stdout.flush()
+
+
+def list_books(args: argparse.Namespace) -> int:
+    found = Books(_directory(args)).listing()
+    if not found:
+        print("no books")
+    for info in found:
+        if info.problem:
+            print(f"{info.variant:<16} not used: {info.problem}")
+            continue
+        size = f"{info.bytes_on_disk / 1e6:.1f} MB"
+        counts = f"plies 0-{info.plies}  {info.positions:>10,} positions  {size:>9}"
+        print(f"{info.variant:<16} {counts}  {info.source}")
+        print(f"{'':<16} {info.path}")
+    return 0
+
+
+def verify(args: argparse.Namespace) -> int:
+    variant = get_variant(args.variant)
+    book = Books(_directory(args)).book(variant)
+    if book is None:
+        print(f"sanmoku: no {variant.name} book (sanmoku book build {variant.name})")
+        return 2
+    plies = [int(p) for p in args.plies.split(",")] if args.plies else list(range(book.data.deepest + 1))
+    entries = sample_entries(book, plies, args.sample, random.Random(args.seed))
+    processes = args.processes or len(os.sched_getaffinity(0))
+    found = verify_entries(book, entries, args.seconds, print, processes)
+    print(f"{len(found.disagreements)} disagreements")
+    return 1 if found.disagreements else 0
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    where = argparse.ArgumentParser(add_help=False)
+    where.add_argument("--dir", type=Path, help="the tables directory the books live in (default as tables)")
+    book_cmd = commands.add_parser("book", help="the opening books")
+    actions = book_cmd.add_subparsers(dest="action", required=True)
+    build_cmd = actions.add_parser(
+        "build", parents=[where], help="build a book: connect4 from its published book, others by the search"
+    )
+    build_cmd.add_argument("variant", metavar="VARIANT", help="connect4, or a variant name such as 5x5k4")
+    build_cmd.add_argument("--plies", type=int, help="how deep the book goes (boards other than connect4)")
+    build_cmd.add_argument("--out", type=Path, help="write the book file here (default: DIR/books/)")
+    build_cmd.add_argument("--processes", type=int, help="searching processes (default: every processor)")
+    build_cmd.add_argument("--seconds", type=float, help="the most a search may take per position")
+    build_cmd.add_argument("--count", action="store_true", help="count the positions per ply; prove nothing")
+    build_cmd.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="the store's bound")
+    build_cmd.add_argument("--if-missing", action="store_true", help="unless it is there or being built")
+    build_cmd.add_argument("--background", action="store_true", help="at the lowest priority (the service)")
+    build_cmd.set_defaults(run=build)
+    actions.add_parser("list", parents=[where], help="the books present: plies, size, source").set_defaults(
+        run=list_books
+    )
+    verify_cmd = actions.add_parser("verify", parents=[where], help="compare sampled entries with the search")
+    verify_cmd.add_argument("variant", metavar="VARIANT")
+    verify_cmd.add_argument("--sample", type=int, default=100, help="entries per ply")
+    verify_cmd.add_argument("--plies", help="the plies to sample, e.g. 10,11,12 (default: all)")
+    verify_cmd.add_argument("--seconds", type=float, help="the most a search may take per entry")
+    verify_cmd.add_argument("--seed", type=int, default=1)
+    verify_cmd.add_argument("--processes", type=int, help="searching processes (default: every processor)")
+    verify_cmd.set_defaults(run=verify)
