@@ -49,7 +49,7 @@ def build(args: argparse.Namespace) -> int:
         print(f"sanmoku: --plies is needed for {variant.name} (only Connect Four has a published book)")
         return 2
     with file_lock(directory / FOLDER / BUILD_LOCK, wait=not args.if_missing) as held:
-        if not held or (args.if_missing and Books(directory).book(variant) is not None):
+        if not held or (args.if_missing and Books([directory]).book(variant) is not None):
             return 0  # another process builds it, or it is there
         started = time.perf_counter()
         if variant == CONNECT4:
@@ -79,7 +79,7 @@ def _build_searched(args: argparse.Namespace, variant: Variant, directory: Path,
 
 
 def list_books(args: argparse.Namespace) -> int:
-    found = Books(_directory(args)).listing()
+    found = Books([_directory(args)]).listing()
     if not found:
         print("no books")
     for info in found:
@@ -95,7 +95,7 @@ def list_books(args: argparse.Namespace) -> int:
 
 def verify(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
-    book = Books(_directory(args)).book(variant)
+    book = Books([_directory(args)]).book(variant)
     if book is None:
         print(f"sanmoku: no {variant.name} book (sanmoku book build {variant.name})")
         return 2

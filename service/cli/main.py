@@ -21,6 +21,7 @@ from ..engine.search.proven import ProvenStore
 from ..http.payloads import analysis_payload, dumps
 from ..http.schemas import DEFAULT_BUDGET_MS
 from ..http.solve_formats import FORMATS, SYMMETRIES, SolveRequest, render
+from ..serving.books import open_books
 from ..serving.tables import BACKGROUND_BUILD_CELLS
 from . import proven_commands, table_commands
 
@@ -56,7 +57,8 @@ def local_analyst(store: TableStore) -> Analyst:
             store.get(variant) if variant.cells <= BACKGROUND_BUILD_CELLS else None
         )
 
-    return Analyst(table_for, ProvenStore(store.directory), EnginePool(1))
+    books = open_books(store.directory, build=True)  # a missing Connect Four book: built meanwhile
+    return Analyst(table_for, ProvenStore(store.directory), EnginePool(1), books=books)
 
 
 def analysis_json(

@@ -1,6 +1,7 @@
-"""Where an answer comes from, behind one call: the variant's table when it has one on disk, else the
-positions proven before (the store beside the tables), else a search within the caller's budget, whose
-proofs are then kept for next time. Callers do not care which; the answer says which.
+"""Where an answer comes from, behind one call: the variant's table when it has one on disk, else an
+opening book (every move of the first plies), else the positions proven before (the store beside the
+tables), else a search within the caller's budget, whose proofs are then kept for next time. Callers do
+not care which; the answer says which.
 
 The search itself goes through `offload`, with which the service runs it on a real thread (see the HTTP
 layer): the compiled core lets go of the interpreter, so a search never holds a worker's other
@@ -21,6 +22,7 @@ from .answer import Answer, Source
 from .rules.position import Position
 from .rules.variants import Variant
 from .search import Budget, SearchEngine
+from .search.books import Books
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proven import BOOK, ProvenMove, ProvenStore
 from .search.report import MoveProof, SearchReport
@@ -85,14 +87,19 @@ class Analyst:
         proven: ProvenStore | None,
         pool: EnginePool,
         offload: Offload = lambda work: work(),
+        books: Books | None = None,
     ) -> None:
         self.table_for, self.proven, self.pool, self.offload = table_for, proven, pool, offload
+        self.books = books
 
     def analyze(self, position: Position, request: Request) -> Answer:
         if not request.search_only:
             table = self.table_for(position)
             if table is not None:
                 return Answer.of_table(table.analyze(position))
+            booked = None if self.books is None else self.books.moves(position)
+            if booked is not None:
+                return Answer.of_proofs(position, booked, Source.BOOK)
         known = (
             None
             if self.proven is None or position.is_over or request.search_only

@@ -23,6 +23,7 @@ from ..engine.rules.position import Position
 from ..engine.search.proven import ProvenStore
 from ..engine.search.report import SearchReport
 from ..engine.tables.table import Table
+from .books import open_books
 from .tables import EXTENSION as TABLES
 from .tables import Tables
 
@@ -56,7 +57,9 @@ def init_app(app: Flask) -> None:
     def table_for(position: Position) -> Table | None:
         return tables.available(position.variant)
 
-    app.extensions[EXTENSION] = Analyst(table_for, proven, EnginePool(app.config["SEARCH_SLOTS"]), offload)
+    books = open_books(tables.store.directory, app.config["BACKGROUND_BUILDS"])
+    pool = EnginePool(app.config["SEARCH_SLOTS"])
+    app.extensions[EXTENSION] = Analyst(table_for, proven, pool, offload, books)
 
 
 def get_analyst() -> Analyst:

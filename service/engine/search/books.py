@@ -1,11 +1,11 @@
 """The opening books as a source of answers: every move's exact value (result and remoteness) of the
-positions of a board's first plies, read from a book file (`book_file`) in milliseconds.
+positions of a board's first plies, read from a book file (`book_file`) in well under a millisecond.
 
 A book holds the values of the positions of plies 0 to its deepest; it answers a position of a
 shallower ply (each of its moves leads to a position it holds, or ends the game). Books are looked for
-in the tables directory's `books/` folder (built there: `sanmoku book build`), then among the books
-installed with the package; a file is used only once it checks out whole, and a missing one is looked
-for again now and then (a build in the background puts it there while the service runs).
+in the `books/` folder of the tables directories given (built there: `sanmoku book build`), then among
+the books installed with the package; a file is used only once it checks out whole, and a missing one
+is looked for again now and then (a build in the background puts it there while the service runs).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,8 +103,10 @@ class Books:
     """The books of a tables directory and of the package, opened on first use. Safe to share between
     threads."""
 
-    def __init__(self, directory: Path | None, packaged: Path = PACKAGED) -> None:
-        self.folders = [f for f in (directory / FOLDER if directory else None, packaged) if f is not None]
+    def __init__(self, directories: Sequence[Path], packaged: Path | None = PACKAGED) -> None:
+        """`directories`: tables directories, whose `books/` folders are looked in first, in order."""
+        folders = [directory / FOLDER for directory in directories] + ([packaged] if packaged else [])
+        self.folders = list(dict.fromkeys(folders))
         self._open: dict[Variant, Book] = {}
         self._looked: dict[Variant, float] = {}
         self._lock = threading.Lock()
