@@ -48,9 +48,12 @@ def build(args: argparse.Namespace) -> int:
     if variant != CONNECT4 and args.plies is None:
         print(f"sanmoku: --plies is needed for {variant.name} (only Connect Four has a published book)")
         return 2
-    with file_lock(directory / FOLDER / BUILD_LOCK, wait=not args.if_missing) as held:
-        if not held or (args.if_missing and Books([directory]).book(variant) is not None):
-            return 0  # another process builds it, or it is there
+    if args.background and not directory.is_dir():
+        return 0  # the service's builds go only into a tables directory that still exists
+    (directory / FOLDER).mkdir(parents=True, exist_ok=True)
+    with file_lock(directory / FOLDER / BUILD_LOCK):  # one build at a time: a second waits for the first
+        if args.if_missing and Books([directory], packaged=None).book(variant) is not None:
+            return 0
         started = time.perf_counter()
         if variant == CONNECT4:
             build_connect4_book(path, print)
@@ -122,7 +125,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build_cmd.add_argument("--seconds", type=float, help="the most a search may take per position")
     build_cmd.add_argument("--count", action="store_true", help="count the positions per ply; prove nothing")
     build_cmd.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="the store's bound")
-    build_cmd.add_argument("--if-missing", action="store_true", help="unless it is there or being built")
+    build_cmd.add_argument("--if-missing", action="store_true", help="unless it is there (once built)")
     build_cmd.add_argument("--background", action="store_true", help="at the lowest priority (the service)")
     build_cmd.set_defaults(run=build)
     actions.add_parser("list", parents=[where], help="the books present: plies, size, source").set_defaults(

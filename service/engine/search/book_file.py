@@ -87,7 +87,7 @@ def write_book(
     path: Path, variant: Variant, plies: list[tuple[Masks, Bytes]], source: dict[str, Any], seconds: float
 ) -> dict[str, Any]:
     """Write the book atomically; its header."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(exist_ok=True)  # not its parents: a tables directory removed meanwhile stays so
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     digest = hashlib.sha256()
     try:
