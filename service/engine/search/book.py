@@ -174,7 +174,7 @@ def export_book(
             raise IncompleteBookError(f"{position.cells}: the store holds {stored}, the book {derived}")
     count = sum(len(layer) for layer in deepest)
     source = {
-        "summary": f"sanmoku's search: ply {plies} searched, plies 0-{plies - 1} by retrograde",
+        "summary": f"sanmoku's search: every move of ply {plies} searched, plies 0-{plies} by retrograde",
         "checks": [f"every move of the {count:,} positions of plies 0-{plies} as the search proved it"],
     }
     return write_book(path, variant, plies_kept, source, seconds)
