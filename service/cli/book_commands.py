@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..engine import get_variant
 from ..engine.rules.variants import CONNECT4, Variant
+from ..engine.search import Budget
 from ..engine.search.book import book_positions, build_book, export_book
 from ..engine.search.book_check import sample_entries, verify_entries
 from ..engine.search.book_file import file_name
@@ -105,7 +106,7 @@ def verify(args: argparse.Namespace) -> int:
     plies = [int(p) for p in args.plies.split(",")] if args.plies else list(range(book.data.deepest + 1))
     entries = sample_entries(book, plies, args.sample, random.Random(args.seed))
     processes = args.processes or len(os.sched_getaffinity(0))
-    found = verify_entries(book, entries, args.seconds, print, processes)
+    found = verify_entries(book, entries, Budget(args.seconds), print, processes)
     print(f"{len(found.disagreements)} disagreements")
     return 1 if found.disagreements else 0
 

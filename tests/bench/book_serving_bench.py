@@ -28,7 +28,8 @@ from tests.serving import harness
 
 
 def ask(connection: http.client.HTTPConnection, position: Position) -> tuple[float, dict[str, Any]]:
-    body = json.dumps({"board": position.cells, "variant": position.variant.name, "to_move": position.to_move})
+    request = {"board": position.cells, "variant": position.variant.name, "to_move": position.to_move}
+    body = json.dumps(request)
     started = time.perf_counter()
     connection.request("POST", "/analyze", body, {"Content-Type": "application/json"})
     answer = json.loads(connection.getresponse().read())
@@ -68,7 +69,8 @@ def latencies(directory: Path, count: int, seed: int) -> None:
                     assert answer["source"] == "book" and answer["result"] != "unknown", position.cells
                     times.append(took)
                 inside = server_times(server, len(chosen))
-                print(f"{name}: {len(chosen)} book positions; client {summary(times)}; service {summary(inside)}")
+                print(f"{name}: {len(chosen)} book positions; client {summary(times)}")
+                print(f"{'':>{len(name)}}  inside the service {summary(inside)}")
         finally:
             server.kill()
 
@@ -95,7 +97,9 @@ def first_start(timeout: float = 900.0) -> None:
                     break
                 time.sleep(2)
             took = time.perf_counter() - started
-            print(f"first start: ready in {ready:.1f} s; the empty Connect Four board from the book after {took:.0f} s")
+            print(
+                f"first start: ready in {ready:.1f} s; the empty connect4 board from a book at {took:.0f} s"
+            )
             print(f"  answers meanwhile: {', '.join(dict.fromkeys(sources))}")
         finally:
             server.kill()

@@ -20,8 +20,11 @@ from service.engine.search.books import FOLDER, Books
 V = get_variant("4x4k3-gravity")
 PLIES = [
     (masks([0]), np.array([encode(Value(1, 7))], dtype=np.uint8)),
-    (masks([3, 9, 12]), np.array([encode(Value(-1, 6)), encode(Value(0, 15)), encode(Value(1, 5))], np.uint8)),
+    (masks([3, 9, 12]), np.array([encode(v) for v in (Value(-1, 6), Value(0, 15), Value(1, 5))], np.uint8)),
 ]
+
+
+STALE_HEADER = json.dumps({"format": 99}).encode().ljust(HEADER_SIZE - len(MAGIC) - 1)
 
 
 def written(folder: Path) -> Path:
@@ -34,7 +37,8 @@ def written(folder: Path) -> Path:
 def test_a_book_reads_back_as_written(tmp_path: Path) -> None:
     path = written(tmp_path)
     data = read_book(path, V)
-    assert data.deepest == 1 and data.header["entries"] == [1, 3] and data.header["source"]["summary"] == "made up"
+    assert data.deepest == 1 and data.header["entries"] == [1, 3]
+    assert data.header["source"]["summary"] == "made up"
     for (keys, values), got_keys, got_values in zip(PLIES, data.keys, data.values, strict=True):
         assert np.array_equal(keys, got_keys) and np.array_equal(values, got_values)
     assert not os.access(path, os.W_OK) or os.geteuid() == 0  # made read-only (root writes anyway)
@@ -56,7 +60,7 @@ def damaged(path: Path, offset: int, data: bytes) -> None:
         (lambda p: damaged(p, p.stat().st_size - 1, b"\x01"), "corrupt"),  # the padding after the values
         (lambda p: os.truncate(p, p.stat().st_size - 8), "truncated"),
         (lambda p: damaged(p, 0, b"SANMOKU TABLE"), "foreign"),
-        (lambda p: damaged(p, len(MAGIC), json.dumps({"format": 99}).encode().ljust(HEADER_SIZE - len(MAGIC) - 1)), "stale"),
+        (lambda p: damaged(p, len(MAGIC), STALE_HEADER), "stale"),
         (lambda p: damaged(p, len(MAGIC), b"{not json"), "corrupt"),
         (lambda p: os.truncate(p, 0), "unreadable"),
         (lambda p: p.unlink(), "missing"),

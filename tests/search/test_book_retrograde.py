@@ -15,9 +15,9 @@ from service.engine.rules.canonical import canonical
 from service.engine.rules.position import Mark
 from service.engine.rules.values import DECODED, encode
 from service.engine.search.book_arrays import BookBoardError, array_board
-from service.engine.search.book_file import read_book, write_book
+from service.engine.search.book_file import WIN_IN_ONE, read_book, stored, write_book
 from service.engine.search.book_retrograde import IncompleteBookError, Layer, build_layers, retrograde
-from service.engine.search.books import WIN_IN_ONE, Book
+from service.engine.search.books import Book
 from service.engine.tables.solver import solve
 
 CASES = [("4x4k3-gravity", 7), ("4x4k4-gravity", 8), ("3x4k3", 3)]
@@ -59,7 +59,9 @@ def leaves_from(table: Table, variant_name: str) -> object:
 
 
 @pytest.mark.parametrize(("name", "plies"), CASES)
-def test_every_position_and_move_of_the_book_has_the_tables_value(tmp_path: Path, name: str, plies: int) -> None:
+def test_every_position_and_move_of_the_book_has_the_tables_value(
+    tmp_path: Path, name: str, plies: int
+) -> None:
     variant = get_variant(name)
     table = table_of(name)
     board = array_board(variant)
@@ -67,7 +69,7 @@ def test_every_position_and_move_of_the_book_has_the_tables_value(tmp_path: Path
     reference = reference_layers(name, plies)
     assert [len(layer.keys) for layer in layers.layers] == [len(layer) for layer in reference]
     values = retrograde(layers, leaves_from(table, name))  # type: ignore[arg-type]
-    kept = [(layer.keys[v != WIN_IN_ONE], v[v != WIN_IN_ONE]) for layer, v in zip(layers.layers, values, strict=True)]
+    kept = stored([layer.keys for layer in layers.layers], values)
     path = tmp_path / f"{name}.book"
     write_book(path, variant, kept, {"summary": "a test"}, 0.0)
     book = Book(read_book(path, variant))

@@ -24,13 +24,15 @@ import pytest
 from service.app import create_app
 from service.engine import Position, Value
 from service.engine.rules.variants import CONNECT4
+from service.engine.search import Budget
 from service.engine.search.book_check import sample_entries, verify_entries
 from service.engine.search.books import Book
 from service.engine.tables.store import default_directory
-from tests.bench.connect4_bench import pons_score, play
+from tests.bench.connect4_bench import play, pons_score
 
 DATA = Path(__file__).parent.parent / "data" / "connect4_pons.csv"
 CENTRE = 38  # the bottom cell of the centre column
+NODES = 30_000_000  # per position searched: a few seconds at most
 
 
 def test_the_empty_board_is_a_first_player_win_in_41_plies(connect4_book: Book) -> None:
@@ -66,9 +68,10 @@ def test_sampled_entries_agree_with_the_search(connect4_book: Book) -> None:
     rng = random.Random(25)
     positions = sample_entries(connect4_book, [11], 24, rng) + sample_entries(connect4_book, [12], 24, rng)
     lines: list[str] = []
-    found = verify_entries(connect4_book, positions, 10.0, lines.append, processes=2)
+    # A node cap, not a time limit: the same positions are proven however loaded the machine is.
+    found = verify_entries(connect4_book, positions, Budget(nodes=NODES), lines.append, processes=2)
     assert found.disagreements == [], lines
-    assert found.unproven <= 2 and found.entries >= 150, lines
+    assert found.unproven <= 3 and found.entries >= 150, lines
 
 
 def reference_value(book: Book, position: Position) -> Value | None:

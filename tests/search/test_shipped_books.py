@@ -44,7 +44,8 @@ def test_sampled_5x5k4_positions_agree_with_the_search(book5: Book) -> None:
         moves = book5.moves(position)
         searched = engine.analyze(position, Budget())
         assert moves is not None and searched.exact
-        assert [(m.cell, m.value) for m in moves] == [(m.cell, m.value) for m in searched.moves], position.cells
+        want = [(m.cell, m.value) for m in searched.moves]
+        assert [(m.cell, m.value) for m in moves] == want, position.cells
 
 
 def test_a_fresh_tables_directory_answers_5x5k4_from_the_book(tmp_path: Path) -> None:
@@ -72,4 +73,5 @@ def test_a_book_built_by_the_search_exports_what_the_table_holds(tmp_path: Path)
         for position in layer:
             moves = book.moves(position)
             assert moves is not None
-            assert {m.cell: m.value for m in moves} == {m.cell: m.value for m in table.analyze(position).moves}
+            want = {m.cell: m.value for m in table.analyze(position).moves}
+            assert {m.cell: m.value for m in moves} == want

@@ -24,9 +24,9 @@ from ..rules.values import Value, encode
 from ..rules.variants import Variant
 from . import Budget, SearchEngine
 from .book_arrays import array_board, masks
-from .book_file import BookData, write_book
+from .book_file import BookData, stored, write_book
 from .book_retrograde import IncompleteBookError, build_layers, lookup, retrograde
-from .books import WIN_IN_ONE, Book
+from .books import Book
 from .proven import BOOK, ProvenStore
 from .report import MoveProof
 
@@ -79,7 +79,7 @@ def build_book(
                 searched.append(position)
             else:
                 store.put(position, moves, BOOK)
-        for position, proofs in prove_all(searched, processes, seconds):
+        for position, proofs in prove_all(searched, processes, Budget(seconds)):
             store.put(position, proofs, BOOK)
         counts.append(PlyCount(ply, len(layer), len(searched), time.perf_counter() - started))
         if report is not None:
@@ -120,10 +120,10 @@ def _finished(position: Position) -> Value:
 
 
 def prove_all(
-    positions: list[Position], processes: int, seconds: float | None
+    positions: list[Position], processes: int, budget: Budget
 ) -> Iterator[tuple[Position, list[MoveProof]]]:
-    """Every move of each position searched (within `seconds` each), on `processes` processes."""
-    tasks = [(position, seconds) for position in positions]
+    """Every move of each position searched (within `budget` each), on `processes` processes."""
+    tasks = [(position, budget) for position in positions]
     if processes <= 1 or len(positions) <= 1:
         yield from zip(positions, (_prove(task) for task in tasks), strict=True)
         return
@@ -135,12 +135,12 @@ def prove_all(
 _ENGINES: dict[Variant, SearchEngine] = {}
 
 
-def _prove(task: tuple[Position, float | None]) -> list[MoveProof]:
-    position, seconds = task
+def _prove(task: tuple[Position, Budget]) -> list[MoveProof]:
+    position, budget = task
     engine = _ENGINES.get(position.variant) or _ENGINES.setdefault(
         position.variant, SearchEngine(position.variant)
     )
-    return list(engine.analyze(position, Budget(seconds)).moves)
+    return list(engine.analyze(position, budget).moves)
 
 
 def export_book(
@@ -162,16 +162,15 @@ def export_book(
     keys = np.array(sorted(known), dtype=np.uint64)
     leaves = np.array([known[k] for k in keys.tolist()], dtype=np.uint8)
     values = retrograde(layers, lambda layer: lookup(keys, leaves, layer.keys))
-    kept = [values_of_ply != WIN_IN_ONE for values_of_ply in values]
-    plies_kept = [(layer.keys[k], v[k]) for layer, v, k in zip(layers.layers, values, kept, strict=True)]
+    plies_kept = stored([layer.keys for layer in layers.layers], values)
     book = Book(
         BookData(variant, {}, tuple(k for k, _ in plies_kept), tuple(v for _, v in plies_kept), path, 0)
     )
     for position in (p for layer in deepest for p in layer):
-        stored = _exact_moves(store, position)
+        proven = _exact_moves(store, position)
         derived = [(m.cell, m.value) for m in book.moves(position) or []]
-        if stored != derived:
-            raise IncompleteBookError(f"{position.cells}: the store holds {stored}, the book {derived}")
+        if proven != derived:
+            raise IncompleteBookError(f"{position.cells}: the store holds {proven}, the book {derived}")
     count = sum(len(layer) for layer in deepest)
     source = {
         "summary": f"sanmoku's search: every move of ply {plies} searched, plies 0-{plies} by retrograde",

@@ -13,6 +13,7 @@ from ..rules.position import Mark, Position
 from ..rules.values import Value
 from .book import prove_all
 from .books import Book
+from .budget import Budget
 from .report import MoveProof, SearchReport
 
 Report = Callable[[str], None]
@@ -50,12 +51,13 @@ def sample_entries(book: Book, plies: list[int], per_ply: int, rng: random.Rando
 
 
 def verify_entries(
-    book: Book, positions: list[Position], seconds: float | None, report: Report, processes: int = 1
+    book: Book, positions: list[Position], budget: Budget, report: Report, processes: int = 1
 ) -> Verified:
-    """Search each position and compare what the book says of it (and of its children) with the proofs."""
+    """Search each position (within `budget`) and compare what the book says of it (and of its children)
+    with the proofs; a position not proven within the budget is counted, not compared."""
     wrong: list[Disagreement] = []
     entries = proven = 0
-    for position, proofs in prove_all(positions, processes, seconds):
+    for position, proofs in prove_all(positions, processes, budget):
         searched = SearchReport(tuple(proofs), 0, 0.0, 0)
         if not searched.exact:
             continue

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UnknownVariantError
+from ..rules.values import Value, encode
 from ..rules.variants import Variant, get_variant
 from .book_arrays import Masks
 from .book_retrograde import Bytes
@@ -42,6 +43,8 @@ HEADER_SIZE = 4096
 SUFFIX = ".book"
 READ_ONLY = stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
 KEY = np.dtype("<u8")
+WIN_IN_ONE = encode(Value(1, 1))  # the value of every position not stored
+Ply = tuple[Masks, Bytes]  # a ply's sorted keys and their values
 
 
 class BookFileError(Exception):
@@ -83,8 +86,13 @@ def _layout(entries: list[int]) -> list[tuple[int, int]]:
     return offsets
 
 
+def stored(keys: list[Masks], values: list[Bytes]) -> list[Ply]:
+    """What a book stores of each ply's positions: all but the wins in 1."""
+    return [(k[v != WIN_IN_ONE], v[v != WIN_IN_ONE]) for k, v in zip(keys, values, strict=True)]
+
+
 def write_book(
-    path: Path, variant: Variant, plies: list[tuple[Masks, Bytes]], source: dict[str, Any], seconds: float
+    path: Path, variant: Variant, plies: list[Ply], source: dict[str, Any], seconds: float
 ) -> dict[str, Any]:
     """Write the book atomically; its header."""
     path.parent.mkdir(exist_ok=True)  # not its parents: a tables directory removed meanwhile stays so

@@ -20,17 +20,16 @@ from pathlib import Path
 import numpy as np
 
 from ..rules.position import Position
-from ..rules.values import DECODED, Value, encode
+from ..rules.values import DECODED, Value
 from ..rules.variants import Variant, get_variant
 from .book_arrays import Masks, array_board, masks
-from .book_file import SUFFIX, BookData, BookFileError, file_name, read_book
+from .book_file import SUFFIX, WIN_IN_ONE, BookData, BookFileError, file_name, read_book
 from .book_retrograde import FULL_BOARD, LINE_MADE, Bytes, lookup
 from .report import MoveProof
 
 PACKAGED = Path(__file__).resolve().parent / "books"  # the books installed with the package
 FOLDER = "books"  # the folder of built books in a tables directory
 RECHECK_SECONDS = 10.0  # how often a variant with no usable book is looked for again
-WIN_IN_ONE = encode(Value(1, 1))
 
 log = logging.getLogger(__name__)
 

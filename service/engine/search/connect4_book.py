@@ -19,9 +19,8 @@ from typing import Any
 from ..rules.values import DECODED, Value
 from ..rules.variants import CONNECT4
 from .book_arrays import array_board
-from .book_file import write_book
+from .book_file import stored, write_book
 from .book_retrograde import Bytes, Layer, build_layers, retrograde
-from .books import WIN_IN_ONE
 from .published_book import (
     CHECKED_PLY,
     DEEPEST,
@@ -62,10 +61,7 @@ def build_connect4_book(
         raise PublishedBookError(f"the empty board comes out {root}, not {EMPTY_BOARD}")
     checked = len(layers.layers[CHECKED_PLY].keys)
     report(f"ply {CHECKED_PLY}: all {checked:,} results agree with the 8-ply book; empty board {root}")
-    plies = []
-    for layer, found in zip(layers.layers, values, strict=True):
-        kept = found != WIN_IN_ONE
-        plies.append((layer.keys[kept], found[kept]))
+    plies = stored([layer.keys for layer in layers.layers], values)
     source = {
         "summary": f"{PACKAGE} {_version()} ({LICENCE}): ply {DEEPEST}; plies 0-{DEEPEST - 1} by retrograde",
         "package": PACKAGE,
