@@ -12,74 +12,35 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import sys
-import time
 from pathlib import Path
 
-from ..engine import get_variant
-from ..engine.rules.variants import CONNECT4, Variant
-from ..engine.search import Budget
-from ..engine.search.book import book_positions, build_book, export_book
-from ..engine.search.book_check import sample_entries, verify_entries
-from ..engine.search.book_file import file_name
-from ..engine.search.books import FOLDER, Books
-from ..engine.search.connect4_book import build_connect4_book
-from ..engine.search.proven import DEFAULT_MAX_BYTES, ProvenStore
-from ..engine.tables.locks import file_lock
-from ..engine.tables.store import default_directory
-from .table_commands import BACKGROUND_NICENESS
-
-BUILD_LOCK = ".build.lock"  # in the books folder: one build of books at a time per directory
+from ..engine import (
+    DEFAULT_MAX_BYTES,
+    Books,
+    Budget,
+    book_positions,
+    build_book_file,
+    default_directory,
+    get_variant,
+    sample_entries,
+    verify_entries,
+)
 
 
 def _directory(args: argparse.Namespace) -> Path:
     return Path(args.dir) if args.dir else default_directory()
 
 
-def book_path(directory: Path, variant: Variant) -> Path:
-    return directory / FOLDER / file_name(variant)
-
-
 def build(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
-    directory = _directory(args)
-    path = args.out or book_path(directory, variant)
-    if args.background:
-        os.nice(BACKGROUND_NICENESS)
-    if variant != CONNECT4 and args.plies is None:
-        print(f"sanmoku: --plies is needed for {variant.name} (only Connect Four has a published book)")
-        return 2
-    if args.background and not directory.is_dir():
-        return 0  # the service's builds go only into a tables directory that still exists
-    (directory / FOLDER).mkdir(parents=True, exist_ok=True)
-    with file_lock(directory / FOLDER / BUILD_LOCK):  # one build at a time: a second waits for the first
-        if args.if_missing and Books([directory], packaged=None).book(variant) is not None:
-            return 0
-        started = time.perf_counter()
-        if variant == CONNECT4:
-            build_connect4_book(path, print)
-        else:
-            _build_searched(args, variant, directory, path)
-        print(f"{variant.name}: book written in {time.perf_counter() - started:.1f} s ({path})")
-    return 0
-
-
-def _build_searched(args: argparse.Namespace, variant: Variant, directory: Path, path: Path) -> None:
     if args.count:
         for ply, layer in enumerate(book_positions(variant, args.plies)):
             print(f"ply {ply}: {len(layer):,} positions up to symmetry")
-        return
-    store = ProvenStore(directory, args.max_bytes)
+        return 0
     processes = args.processes or len(os.sched_getaffinity(0))
-    started = time.perf_counter()
-    counts = build_book(variant, args.plies, store, processes, args.seconds, print)
-    seconds = time.perf_counter() - started
-    total = sum(c.positions for c in counts)
-    print(f"{variant.name}: {total:,} positions to ply {args.plies}: {seconds:.1f} s, {processes} CPUs")
-    found = store.stats()
-    print(f"store: {found.records:,} records, {found.bytes / 1e6:,.1f} MB ({found.path})")
-    export_book(variant, args.plies, store, path, seconds)
-    sys.stdout.flush()
+    directory, seconds, max_bytes = _directory(args), args.seconds, args.max_bytes
+    build_book_file(variant, directory, args.plies, args.out, args.if_missing, processes, seconds, max_bytes)
+    return 0
 
 
 def list_books(args: argparse.Namespace) -> int:
@@ -127,7 +88,6 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build_cmd.add_argument("--count", action="store_true", help="count the positions per ply; prove nothing")
     build_cmd.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="the store's bound")
     build_cmd.add_argument("--if-missing", action="store_true", help="unless it is there (once built)")
-    build_cmd.add_argument("--background", action="store_true", help="at the lowest priority (the service)")
     build_cmd.set_defaults(run=build)
     actions.add_parser("list", parents=[where], help="the books present: plies, size, source").set_defaults(
         run=list_books

@@ -6,8 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..engine.search.proven import DEFAULT_MAX_BYTES, ProvenStore
-from ..engine.tables.store import default_directory
+from ..engine import DEFAULT_MAX_BYTES, ProvenStore, default_directory
 from . import book_commands
 
 

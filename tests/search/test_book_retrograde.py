@@ -79,7 +79,7 @@ def test_every_position_and_move_of_the_book_has_the_tables_value(
             if ply < plies:
                 moves = book.moves(position)
                 assert moves is not None
-                want = {m.cell: m.value for m in table.analyze(position).moves}
+                want = {m.cell: m.value for m in table.lookup(position).moves}
                 assert {m.cell: m.value for m in moves} == want, position.cells
             else:
                 assert book.moves(position) is None  # its children are past the deepest ply

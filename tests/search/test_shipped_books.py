@@ -73,5 +73,5 @@ def test_a_book_built_by_the_search_exports_what_the_table_holds(tmp_path: Path)
         for position in layer:
             moves = book.moves(position)
             assert moves is not None
-            want = {m.cell: m.value for m in table.analyze(position).moves}
+            want = {m.cell: m.value for m in table.lookup(position).moves}
             assert {m.cell: m.value for m in moves} == want

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +25,7 @@ from ..rules.variants import Variant, get_variant
 from .book_arrays import Masks, array_board, masks
 from .book_file import SUFFIX, WIN_IN_ONE, BookData, BookFileError, file_name, read_book
 from .book_retrograde import FULL_BOARD, LINE_MADE, Bytes, lookup
+from .proven import MoveBounds
 from .report import MoveProof
 
 PACKAGED = Path(__file__).resolve().parent / "books"  # the books installed with the package
@@ -79,6 +80,21 @@ class Book:
         return DECODED[int(found[0])]
 
 
+def contradicted(booked: Sequence[MoveProof], proven: Sequence[MoveBounds]) -> bool:
+    """Whether a proof contradicts a book's values of a position's moves: a result outside the proven
+    bounds, or another remoteness where the proof has one."""
+    book = {move.cell: move for move in booked}
+    for move in proven:
+        entry = book.get(move.cell)
+        if entry is None:
+            continue
+        if not move.lower <= entry.lower <= move.upper:
+            return True
+        if move.lower == move.upper and move.remoteness is not None and move.remoteness != entry.remoteness:
+            return True
+    return False
+
+
 def _value(byte: int) -> Value:
     value = DECODED[byte]
     assert value is not None  # a byte of a position held
@@ -102,8 +118,15 @@ class Books:
     """The books of a tables directory and of the package, opened on first use. Safe to share between
     threads."""
 
-    def __init__(self, directories: Sequence[Path], packaged: Path | None = PACKAGED) -> None:
-        """`directories`: tables directories, whose `books/` folders are looked in first, in order."""
+    def __init__(
+        self,
+        directories: Sequence[Path],
+        packaged: Path | None = PACKAGED,
+        on_missing: Callable[[Variant], object] | None = None,
+    ) -> None:
+        """`directories`: tables directories, whose `books/` folders are looked in first, in order;
+        `on_missing`: told of each variant asked about that has no usable book (it may start a build)."""
+        self.on_missing = on_missing
         folders = [directory / FOLDER for directory in directories] + ([packaged] if packaged else [])
         self.folders = list(dict.fromkeys(folders))
         self._open: dict[Variant, Book] = {}
@@ -133,7 +156,11 @@ class Books:
     def moves(self, position: Position) -> list[MoveProof] | None:
         """Every legal move's exact value from a book, or None if no book answers the position."""
         book = self.book(position.variant)
-        return None if book is None else book.moves(position)
+        if book is None:
+            if self.on_missing is not None:
+                self.on_missing(position.variant)
+            return None
+        return book.moves(position)
 
     def listing(self) -> list[BookInfo]:
         """Every book file found, the first of each variant (the one used) first."""
