@@ -3,8 +3,8 @@
 `book build connect4` reads the published book (bitbully-databases) and writes the Connect Four book
 (plies 0 to 12) into the tables directory's `books/` folder; `book build VARIANT --plies N` proves the
 first N plies of another board with the search into the store of proven positions, then writes its book
-file from them. `book list` shows which books are present, `book verify` compares sampled entries
-with the search.
+file from them. `book list` shows which books are present, `book verify` proves sampled entries
+with the search and compares them with the book.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from pathlib import Path
 from ..engine import (
     DEFAULT_MAX_BYTES,
     Books,
-    Budget,
     book_positions,
     build_book_file,
     default_directory,
@@ -67,8 +66,7 @@ def verify(args: argparse.Namespace) -> int:
     plies = [int(p) for p in args.plies.split(",")] if args.plies else list(range(book.data.deepest + 1))
     entries = sample_entries(book, plies, args.sample, random.Random(args.seed))
     processes = args.processes or len(os.sched_getaffinity(0))
-    found = verify_entries(book, entries, Budget(args.seconds), print, processes)
-    print(f"{len(found.disagreements)} disagreements")
+    found = verify_entries(book, entries, args.nodes, print, processes)
     return 1 if found.disagreements else 0
 
 
@@ -96,7 +94,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     verify_cmd.add_argument("variant", metavar="VARIANT")
     verify_cmd.add_argument("--sample", type=int, default=100, help="entries per ply")
     verify_cmd.add_argument("--plies", help="the plies to sample, e.g. 10,11,12 (default: all)")
-    verify_cmd.add_argument("--seconds", type=float, help="the most a search may take per entry")
+    verify_cmd.add_argument("--nodes", type=int, default=20_000, help="the most a proof may search per entry")
     verify_cmd.add_argument("--seed", type=int, default=1)
     verify_cmd.add_argument("--processes", type=int, help="searching processes (default: every processor)")
     verify_cmd.set_defaults(run=verify)

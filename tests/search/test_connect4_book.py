@@ -4,12 +4,14 @@ against what others proved and against our own search:
 - the empty board: a first-player win in 41 plies, the centre column its only winning move, and every
   first move scored as Pascal Pons's solver scores it (-2 -1 0 1 0 -1 -2);
 - the positions of 10 to 12 plies of tests/data/connect4_pons.csv (his solver's output, every column);
-- a sample of positions of plies 11 and 12 searched from scratch by our engine on two processes: each
-  position's value and, at ply 11, every move's value (result and remoteness), that is the value of
-  each of its children, which are entries of ply 12;
-- a sample of at least 1,000 entries over every ply from 0 to 11, each the best of its children's values
-  as a reference written here reads them (Position.play, one lookup a child): the file is one
-  consistent negamax from its ply-12 entries, which the samples above compare with proofs;
+- entries drawn at random from every ply from 0 to 12, each position's value proven by our own search
+  (its exact score: result and remoteness) within a budget of nodes, and the proven ones (at least
+  1,000, none of plies 0-3, which no search finishes within such a budget) compared with the book: a
+  large sample with a small budget (mostly games that end within 15 plies), and a small one with a
+  large budget from plies 10-12 (games that end 20 to 33 plies later);
+- every entry of plies 0 to 4 and a sample of plies 5 to 11, each the best of its children's values as
+  a reference written here reads them (Position.play, one lookup a child): the file is one consistent
+  negamax from its ply-12 entries, which the samples above compare with proofs;
 - answers through POST /analyze say `source: "book"` and are exact.
 """
 
@@ -24,15 +26,16 @@ import pytest
 from service.app import create_app
 from service.engine import Position, Value
 from service.engine.rules.variants import CONNECT4
-from service.engine.search import Budget
-from service.engine.search.book_check import sample_entries, verify_entries
+from service.engine.search.book_check import Verified, sample_entries, verify_entries
 from service.engine.search.books import Book
 from service.engine.tables.store import default_directory
 from tests.bench.connect4_bench import play, pons_score
 
 DATA = Path(__file__).parent.parent / "data" / "connect4_pons.csv"
 CENTRE = 38  # the bottom cell of the centre column
-NODES = 30_000_000  # per position searched: a few seconds at most
+PLIES = range(13)
+# Budgets of nodes, not seconds: the same entries are proven however loaded the machine is.
+SMALL_BUDGET, LARGE_BUDGET = 20_000, 2_000_000  # about 2 ms and 0.2 s of one processor
 
 
 def test_the_empty_board_is_a_first_player_win_in_41_plies(connect4_book: Book) -> None:
@@ -64,14 +67,22 @@ def test_the_book_scores_every_column_as_pons_solver_does(connect4_book: Book) -
             assert ours == scores, sequence
 
 
-def test_sampled_entries_agree_with_the_search(connect4_book: Book) -> None:
-    rng = random.Random(25)
-    positions = sample_entries(connect4_book, [11], 24, rng) + sample_entries(connect4_book, [12], 24, rng)
+def verified(book: Book, plies: list[int], per_ply: int, nodes: int, seed: int) -> Verified:
     lines: list[str] = []
-    # A node cap, not a time limit: the same positions are proven however loaded the machine is.
-    found = verify_entries(connect4_book, positions, Budget(nodes=NODES), lines.append, processes=2)
+    found = verify_entries(
+        book, sample_entries(book, plies, per_ply, random.Random(seed)), nodes, lines.append, 2
+    )
     assert found.disagreements == [], lines
-    assert found.unproven <= 3 and found.entries >= 150, lines
+    return found
+
+
+def test_sampled_entries_agree_with_the_search(connect4_book: Book) -> None:
+    many = verified(connect4_book, list(PLIES), 1100, SMALL_BUDGET, 25)
+    deep = verified(connect4_book, [10, 11, 12], 12, LARGE_BUDGET, 25)
+    compared = many.compared + deep.compared
+    assert sum(compared.values()) >= 1000, compared
+    assert all(compared[ply] >= 30 for ply in PLIES if ply >= 4), compared
+    assert sum(count for remoteness, count in deep.remoteness.items() if remoteness >= 20) >= 15, deep
 
 
 def reference_value(book: Book, position: Position) -> Value | None:
@@ -89,8 +100,10 @@ def reference_value(book: Book, position: Position) -> Value | None:
 
 def test_every_ply_is_its_childrens_negamax(connect4_book: Book) -> None:
     rng = random.Random(12)
-    sampled = sample_entries(connect4_book, list(range(12)), 110, rng)
-    assert len(sampled) >= 1000 and {p.marks for p in sampled} == set(range(12))
+    sampled = sample_entries(connect4_book, range(5), 1000, rng) + sample_entries(
+        connect4_book, range(5, 12), 110, rng
+    )
+    assert len(sampled) >= 1400 and {p.marks for p in sampled} == set(range(12))
     for position in sampled:
         assert connect4_book.value(position) == reference_value(connect4_book, position), position.cells
 

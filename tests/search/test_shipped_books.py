@@ -12,7 +12,7 @@ import pytest
 from service.app import create_app
 from service.cli.main import main
 from service.engine import Position, TableStore, Value, get_variant
-from service.engine.search import Budget, SearchEngine
+from service.engine.search import Budget, MoveProof, SearchEngine
 from service.engine.search.book import book_positions, build_book, export_book
 from service.engine.search.book_file import read_book
 from service.engine.search.books import PACKAGED, Book, Books
@@ -75,3 +75,21 @@ def test_a_book_built_by_the_search_exports_what_the_table_holds(tmp_path: Path)
             assert moves is not None
             want = {m.cell: m.value for m in table.lookup(position).moves}
             assert {m.cell: m.value for m in moves} == want
+
+
+@pytest.mark.parametrize("contradicting", [False, True])
+def test_a_book_entry_a_kept_proof_contradicts_is_not_served(
+    tmp_path: Path, book5: Book, contradicting: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    empty = Position.empty(V5)
+    moves = book5.moves(empty)
+    assert moves is not None and moves[0].value == Value(0, 25)
+    if contradicting:  # a proof that the corner move wins, where the book says it draws
+        moves[0] = MoveProof(moves[0].cell, 1, 1, 23)
+    ProvenStore(tmp_path).put(empty, moves)
+    client = create_app({"TESTING": True, "TABLES_DIR": str(tmp_path)}).test_client()
+    body = client.post("/analyze", json={"board": "." * 25, "variant": "5x5k4"}).get_json()
+    assert body["source"] == ("cache" if contradicting else "book")
+    assert ("contradicts a proof" in caplog.text) == contradicting
+    if contradicting:
+        assert (body["result"], body["remoteness"], body["best_moves"]) == ("win", 23, [0])

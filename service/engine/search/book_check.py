@@ -1,37 +1,46 @@
-"""Book entries compared with the search: a sample of the positions a book holds, each searched from
-scratch (every move's result and remoteness), the position's value and, below the deepest ply, every
-move's value (each the value of a child the book holds, or of a finished game) compared with the book's.
+"""Book entries compared with the search: entries drawn at random from chosen plies, each position's own
+value proven by the compiled core (result and remoteness: its exact score) within a budget of nodes,
+and every entry proven compared with the book, which must hold that very value.
+
+An entry whose proof does not finish within the budget is counted, not compared; the budget is of
+nodes, not seconds, and each search starts from a cleared transposition table, so that the same
+entries are proven on any machine, however loaded, in any order.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 
 from ..rules.position import Mark, Position
 from ..rules.values import Value
-from .book import prove_all
+from ..rules.variants import Variant
+from .board import Board
 from .books import Book
-from .budget import Budget
-from .report import MoveProof, SearchReport
+from .budget import Budget, Spending
+from .native import GOAL_SCORE, SCORE_MAX, SCORE_MIN, Game, TranspositionTable, prove
+from .report import move_proof
 
 Report = Callable[[str], None]
+MIN_TABLE_BITS = 12
 
 
 @dataclass(frozen=True)
 class Disagreement:
     position: Position
-    book: list[MoveProof] | Value | None
-    search: list[MoveProof] | Value | None
+    book: Value | None
+    search: Value
 
 
-@dataclass(frozen=True)
+@dataclass
 class Verified:
-    positions: int  # searched to the end within the budget
-    entries: int  # book entries compared: the positions' own and their children's
-    unproven: int  # positions the search did not finish within the budget (not compared)
-    disagreements: list[Disagreement]
+    sampled: Counter[int] = field(default_factory=Counter)  # entries drawn, by ply
+    compared: Counter[int] = field(default_factory=Counter)  # of which proven and compared
+    remoteness: Counter[int] = field(default_factory=Counter)  # the remoteness of those compared
+    disagreements: list[Disagreement] = field(default_factory=list)
 
 
 def position_of(book: Book, ply: int, index: int) -> Position:
@@ -41,7 +50,7 @@ def position_of(book: Book, ply: int, index: int) -> Position:
     return Position(book.variant, x, o, to_move)
 
 
-def sample_entries(book: Book, plies: list[int], per_ply: int, rng: random.Random) -> list[Position]:
+def sample_entries(book: Book, plies: Iterable[int], per_ply: int, rng: random.Random) -> list[Position]:
     """Up to `per_ply` positions of each ply, drawn at random from the book's entries."""
     found = []
     for ply in plies:
@@ -51,26 +60,54 @@ def sample_entries(book: Book, plies: list[int], per_ply: int, rng: random.Rando
 
 
 def verify_entries(
-    book: Book, positions: list[Position], budget: Budget, report: Report, processes: int = 1
+    book: Book, positions: list[Position], nodes: int, report: Report, processes: int = 1
 ) -> Verified:
-    """Search each position (within `budget`) and compare what the book says of it (and of its children)
-    with the proofs; a position not proven within the budget is counted, not compared."""
-    wrong: list[Disagreement] = []
-    entries = proven = 0
-    for position, proofs in prove_all(positions, processes, budget):
-        searched = SearchReport(tuple(proofs), 0, 0.0, 0)
-        if not searched.exact:
+    """Prove each position's value within `nodes` and compare it with the book's entry."""
+    found = Verified()
+    for position, proven in zip(positions, proven_values(positions, nodes, processes), strict=True):
+        found.sampled[position.marks] += 1
+        if proven is None:
             continue
-        proven += 1
-        entries += 1
-        if book.value(position) != searched.value:
-            wrong.append(Disagreement(position, book.value(position), searched.value))
-        moves = book.moves(position)
-        if moves is not None:
-            entries += sum(not position.play(m.cell).is_over for m in moves)
-            if [(m.cell, m.value) for m in moves] != [(m.cell, m.value) for m in proofs]:
-                wrong.append(Disagreement(position, moves, list(proofs)))
-        if wrong and wrong[-1].position is position:
-            report(f"DISAGREE {position.cells}: book {wrong[-1].book}, search {wrong[-1].search}")
-    report(f"{proven} of {len(positions)} positions searched to the end, {entries} entries compared")
-    return Verified(proven, entries, len(positions) - proven, wrong)
+        found.compared[position.marks] += 1
+        found.remoteness[proven.remoteness] += 1
+        held = book.value(position)
+        if held != proven:
+            found.disagreements.append(Disagreement(position, held, proven))
+            report(f"DISAGREE {position.cells}: book {held}, search {proven}")
+    for ply in sorted(found.sampled):
+        report(
+            f"ply {ply:>2}: {found.compared[ply]:>5} of {found.sampled[ply]:>5} entries proven and compared"
+        )
+    compared = sum(found.compared.values())
+    report(f"{compared} entries compared (result and remoteness), {len(found.disagreements)} disagreements")
+    return found
+
+
+def proven_values(positions: list[Position], nodes: int, processes: int) -> Iterator[Value | None]:
+    """Each position's exact value, or None where its proof takes more than `nodes`."""
+    tasks = [(position, nodes) for position in positions]
+    if processes <= 1 or len(positions) <= 1:
+        yield from map(_proven, tasks)
+        return
+    # fork: the workers inherit the imports; each keeps one table per board, cleared for every search
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        yield from pool.imap(_proven, tasks, chunksize=16)
+
+
+_PROVERS: dict[tuple[Variant, int], tuple[Game, TranspositionTable]] = {}
+
+
+def _proven(task: tuple[Position, int]) -> Value | None:
+    position, nodes = task
+    # A table in proportion to the budget: clearing one costs in proportion to its size.
+    bits = min(max(MIN_TABLE_BITS, nodes.bit_length() - 2), 20)
+    key = (position.variant, bits)
+    if key not in _PROVERS:
+        _PROVERS[key] = (Game(Board.of(position.variant)), TranspositionTable(bits))
+    game, table = _PROVERS[key]
+    table.clear()
+    limits = Spending.of(Budget(nodes=nodes)).share()
+    outcome = prove(game, table, position.mine, position.theirs, GOAL_SCORE, limits, SCORE_MIN, SCORE_MAX)
+    # The position's score reads as a move's would, counted from the marks on the board now.
+    cells = position.variant.cells
+    return move_proof(-1, outcome.lower, outcome.upper, position.marks, cells, None).value
