@@ -44,16 +44,20 @@ def build(args: argparse.Namespace) -> int:
 
 def list_books(args: argparse.Namespace) -> int:
     found = Books([_directory(args)]).listing()
-    if not found:
-        print("no books")
     for info in found:
-        if info.problem:
+        if info.problem or info.plies is None:
             print(f"{info.variant:<16} not used: {info.problem}")
             continue
         size = f"{info.bytes_on_disk / 1e6:.1f} MB"
         counts = f"plies 0-{info.plies}  {info.positions:>10,} positions  {size:>9}"
         print(f"{info.variant:<16} {counts}  {info.source}")
-        print(f"{'':<16} {info.path}")
+        print(f"{'':<16} every move of plies 0-{info.plies - 1}: {info.path}")
+    connect4 = get_variant("connect4")
+    if not any(info.variant == connect4.name and not info.problem for info in found):
+        print(
+            f"{connect4.name:<16} not built yet: built in the background on the first Connect Four question,"
+        )
+        print(f"{'':<16} or now by `sanmoku book build connect4` (about 20 s and 1.5 GB)")
     return 0
 
 

@@ -1,7 +1,9 @@
 """Answers from the opening books through the real stack: POST /analyze to gunicorn (service/gunicorn_conf.py,
 2 workers) on loopback, one request at a time over a kept-alive connection, for random positions the
 books answer (Connect Four plies 0-11, 5x5k4 plies 0-3): the latency the client sees and the time
-inside the service (its access log), median, 90th percentile and most. With --first-start, also how
+inside the service (its access log), median, 90th percentile and most. Each book request alternates
+with one the 3x3 table answers (the cheapest answer there is), so that a loaded machine's noise shows
+in both: the ratio of their medians is what the book costs beyond the stack. With --first-start, also how
 long a service started on an empty tables directory takes to answer the empty Connect Four board from
 its book (the book built in the background meanwhile).
 
@@ -60,17 +62,20 @@ def latencies(directory: Path, count: int, seed: int) -> None:
         try:
             harness.wait_ready(server)
             connection = http.client.HTTPConnection(harness.HOST, server.port, timeout=30)
+            tic_tac_toe = Position.parse("X...O....", None, get_variant("normal"))
             for name, chosen in sample.items():
                 ask(connection, chosen[0])  # each worker opens the book once
                 ask(connection, chosen[0])
-                times = []
+                times, table_times = [], []
                 for position in chosen:
                     took, answer = ask(connection, position)
                     assert answer["source"] == "book" and answer["result"] != "unknown", position.cells
                     times.append(took)
-                inside = server_times(server, len(chosen))
+                    table_times.append(ask(connection, tic_tac_toe)[0])
+                inside = server_times(server, 2 * len(chosen))[::2]
                 print(f"{name}: {len(chosen)} book positions; client {summary(times)}")
                 print(f"{'':>{len(name)}}  inside the service {summary(inside)}")
+                print(f"{'':>{len(name)}}  3x3 from its table, in turn: client {summary(table_times)}")
         finally:
             server.kill()
 

@@ -26,7 +26,7 @@ import pytest
 from service.app import create_app
 from service.engine import Position, Value
 from service.engine.rules.variants import CONNECT4
-from service.engine.search.book_check import Verified, sample_entries, verify_entries
+from service.engine.search.book_check import LONG, Verified, sample_entries, verify_entries
 from service.engine.search.books import Book
 from service.engine.tables.store import default_directory
 from tests.bench.connect4_bench import play, pons_score
@@ -82,7 +82,7 @@ def test_sampled_entries_agree_with_the_search(connect4_book: Book) -> None:
     compared = many.compared + deep.compared
     assert sum(compared.values()) >= 1000, compared
     assert all(compared[ply] >= 30 for ply in PLIES if ply >= 4), compared
-    assert sum(count for remoteness, count in deep.remoteness.items() if remoteness >= 20) >= 15, deep
+    assert sum(count for remoteness, count in deep.remoteness.items() if remoteness >= LONG) >= 15, deep
 
 
 def reference_value(book: Book, position: Position) -> Value | None:

@@ -59,6 +59,7 @@ def test_book_list_says_which_books_are_present(tmp_path: Path, capsys: pytest.C
     assert main(["book", "list", "--dir", str(tmp_path)]) == 0
     shown = capsys.readouterr().out
     assert "5x5k4" in shown and "plies 0-4" in shown and "sanmoku's search" in shown and "MB" in shown
+    assert "every move of plies 0-3" in shown and "connect4         not built yet" in shown
 
 
 def test_a_book_built_by_the_search_exports_what_the_table_holds(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from .report import move_proof
 
 Report = Callable[[str], None]
 MIN_TABLE_BITS = 12
+LONG = 20  # plies to the end: a long game, which only a large budget proves
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,11 @@ def verify_entries(
         )
     compared = sum(found.compared.values())
     report(f"{compared} entries compared (result and remoteness), {len(found.disagreements)} disagreements")
+    if compared:
+        distances = sorted(found.remoteness.elements())
+        median, longest = distances[len(distances) // 2], distances[-1]
+        long = sum(1 for d in distances if d >= LONG)
+        report(f"their remoteness: median {median}, {long} of {LONG} plies or more, at most {longest}")
     return found
 
 
