@@ -69,8 +69,15 @@ class Book:
         position whose side to move can make a line now is a win in 1 (never stored)."""
         if not 0 <= ply <= self.data.deepest:
             return np.zeros(mover.shape, dtype=np.uint8)
-        found = lookup(self.data.keys[ply], self.data.values[ply], self.board.key(mover, other))
-        return np.where(self.board.wins_now(mover, other), WIN_IN_ONE, found).astype(np.uint8)
+        found = lookup(self.data.keys[ply], self.data.values[ply], self.board.key(mover, other)).astype(
+            np.uint8
+        )
+        # Only a position the book does not hold can be a win in 1: most lookups need no line search.
+        missing = found == 0
+        if missing.any():
+            wins = self.board.wins_now(mover[missing], other[missing])
+            found[missing] = np.where(wins, WIN_IN_ONE, 0)
+        return found
 
     def value(self, position: Position) -> Value | None:
         """The position's own value, if the book holds it."""
