@@ -44,13 +44,15 @@ Report = Callable[[str], None]
 log = logging.getLogger(__name__)
 
 
-def open_books(tables_directory: Path, build: bool) -> Books:
-    """The books of the app's tables directory, the host's and the package's, the Connect Four book
-    read (and its checksum checked) now if it is there; with `build`, its build started in the
-    background when a Connect Four position is asked about and it is missing."""
+def open_books(tables_directory: Path, build: bool, read_now: bool = False) -> Books:
+    """The books of the app's tables directory, the host's and the package's; with `build`, the
+    Connect Four book's build started in the background when a Connect Four position is asked about
+    and it is missing; with `read_now`, that book read (its checksum checked: a few tenths of a second)
+    now rather than on first use, so that a server reads it once, before it forks its workers."""
     host = default_directory()
     books = Books([tables_directory, host], on_missing=BackgroundBuild(host) if build else None)
-    books.book(CONNECT4)
+    if read_now:
+        books.book(CONNECT4)
     return books
 
 

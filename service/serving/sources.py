@@ -40,7 +40,7 @@ def init_app(app: Flask) -> None:
     proven = ProvenStore(store.directory, app.config["PROVEN_MAX_BYTES"])
     pool = EnginePool(app.config["SEARCH_SLOTS"])
     # The opening books, and the Connect Four book's build in the background if it is missing.
-    books = open_books(store.directory, app.config["BACKGROUND_BUILDS"])
+    books = open_books(store.directory, app.config["BACKGROUND_BUILDS"], read_now=True)
     app.extensions[ANALYST] = Analyst(supply.available, proven, pool, offload, books)
 
 
