@@ -39,7 +39,7 @@
 /* A pairing search stops after PAIRING_STEPS steps (a fraction of a millisecond): most pairings that
    exist are found in far fewer, and a failed search costs its whole budget. The clock is read every
    PAIRINGS_PER_CHECK searches as well as every CHECK_EVERY nodes. */
-enum { PAIRING_STEPS = 300, LOOKAHEAD_STEPS = 40, PAIRINGS_PER_CHECK = 16 };
+enum { PAIRING_STEPS = 300, LOOKAHEAD_STEPS = 300, PAIRINGS_PER_CHECK = 16 };
 /* A threat sequence is looked for within this many nodes when a node is expanded (deep), a tenth of it
    one ply ahead. */
 enum { THREAT_NODES = 1000 };
