@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from types import FrameType
 
-from ..engine import Cancel, Position, ProofRun, ProofProgress, default_directory, get_variant
+from ..engine import Cancel, Position, ProofProgress, ProofRun, default_directory, get_variant
 
 OUTCOMES = {1: "a side can force a line (proven)", -1: "a draw (proven: neither side can force a line)"}
 
@@ -17,7 +17,8 @@ OUTCOMES = {1: "a side can force a line (proven)", -1: "a draw (proven: neither 
 def show(progress: ProofProgress) -> None:
     rate = progress.nodes / progress.spent if progress.spent else 0.0
     print(
-        f"[{progress.elapsed / 3600:6.2f} h] {progress.note:>6}: {progress.done}/{progress.jobs} jobs settled,"
+        f"[{progress.elapsed / 3600:6.2f} h] {progress.note:>6}:"
+        f" {progress.done}/{progress.jobs} jobs settled,"
         f" {progress.nodes:,} nodes in {progress.spent / 3600:.3f} processor-hours over all sessions"
         f" ({rate:,.0f} nodes per processor-second)",
         flush=True,
@@ -47,9 +48,15 @@ def prove(args: argparse.Namespace) -> int:
 
 def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmd = commands.add_parser("prove", help="prove the empty board's result (hours; stop and resume at will)")
-    cmd.add_argument("variant", metavar="VARIANT", help="a variant of the normal rule without gravity, e.g. 8x8k5")
+    cmd.add_argument(
+        "variant", metavar="VARIANT", help="a variant of the normal rule without gravity, e.g. 8x8k5"
+    )
     cmd.add_argument("--dir", type=Path, help="the tables directory the store lives in (default as tables)")
     cmd.add_argument("--hours", type=float, help="stop after this long (default: when proven)")
-    cmd.add_argument("--slice", type=float, default=300.0, help="seconds per job before the next (default 300)")
-    cmd.add_argument("--table-bits", type=int, default=23, help="2**bits slots of 40 bytes (default 23: 335 MB)")
+    cmd.add_argument(
+        "--slice", type=float, default=300.0, help="seconds per job before the next (default 300)"
+    )
+    cmd.add_argument(
+        "--table-bits", type=int, default=23, help="2**bits slots of 40 bytes (default 23: 335 MB)"
+    )
     cmd.set_defaults(run=prove)

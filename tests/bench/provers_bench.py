@@ -64,7 +64,10 @@ def empty_boards(names: list[str], cap: float) -> None:
 
 
 def shares(variants: list[Variant], plies: list[int], count: int, seed: int) -> None:
-    print("| board, plies | positions | exact with the provers | exact, alpha-beta alone | median s with / without |")
+    print(
+        "| board, plies | positions | exact with the provers | exact, alpha-beta alone"
+        " | median s with / without |"
+    )
     print("|---|---|---|---|---|")
     for variant in variants:
         for ply in plies:
@@ -89,7 +92,9 @@ def shares(variants: list[Variant], plies: list[int], count: int, seed: int) -> 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--positions", type=int, default=10, help="positions per row of table 2")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cap", type=float, default=60.0, help="seconds for an empty board at most")

@@ -1,7 +1,7 @@
 """The provers against a table's values (run by test_every_table_variant on each board up to 16 cells
-where they apply): each position's result as the two proof-number questions give it, a pairing found for
-the side not to move (the side to move must then not win), a threat sequence found for the side to move
-(it must then win)."""
+where they apply, and by test_provers_exhaustive): each position's result as the two proof-number
+questions give it, a pairing found for the side not to move (the side to move must then not win), a
+threat sequence found for the side to move (it must then win)."""
 
 from __future__ import annotations
 
@@ -15,20 +15,33 @@ NO_LIMIT = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
 CHECKED = 1000  # positions per variant: the questions cost more than alpha-beta near the end
 
 
-def prover_disagreements(variant: Variant, positions: list[tuple[int, int, int]]) -> list[str]:
-    """`positions`: (mine, theirs, the table's result for the side to move: 1, 0, -1), none over."""
+def prover_result(
+    game: Game, table: ProofTable, mine: int, theirs: int, limits: Limits = NO_LIMIT
+) -> int | None:
+    """The result for the side to move (holding `mine`) as the two questions give it: 1 it forces a
+    line, -1 the other side does (the side to move moving first), 0 neither; None when a question is
+    not settled within `limits` or both are proven (a contradiction)."""
+    wins = ask(game, table, mine, theirs, True, limits).outcome
+    loses = ask(game, table, theirs, mine, False, limits).outcome
+    if wins == 0 or loses == 0 or (wins == 1 and loses == 1):
+        return None
+    return 1 if wins == 1 else -1 if loses == 1 else 0
+
+
+def prover_disagreements(
+    variant: Variant, positions: list[tuple[int, int, int]], limit: int = CHECKED
+) -> list[str]:
+    """`positions`: (mine, theirs, the table's result for the side to move: 1, 0, -1), none over; the
+    first `limit` of them are checked."""
     if not applies(variant):
         return []
     game, table = Game(Board.of(variant)), ProofTable(14)
     cells = ffi.new("uint64_t *")
     found = []
-    for mine, theirs, want in positions[:CHECKED]:
-        wins = ask(game, table, mine, theirs, True, NO_LIMIT).outcome
-        # the other side wins when it forces a line, the side to move moving first
-        loses = ask(game, table, theirs, mine, False, NO_LIMIT).outcome
-        got = 1 if wins == 1 else -1 if loses == 1 else 0
-        if got != want or wins == 0 or loses == 0 or (wins == 1 and loses == 1):
-            found.append(f"{variant.name} {mine:#x}/{theirs:#x}: questions {wins}, {loses}; table {want}")
+    for mine, theirs, want in positions[:limit]:
+        got = prover_result(game, table, mine, theirs)
+        if got != want:
+            found.append(f"{variant.name} {mine:#x}/{theirs:#x}: the provers {got}, the table {want}")
         if want == 1 and find_pairing(game, mine, theirs, defender_to_move=False) is not None:
             found.append(f"{variant.name} {mine:#x}/{theirs:#x}: a pairing against a win")
         if want != 1 and lib.ss_threat_sequence(game.pointer, mine, theirs, 0, cells):

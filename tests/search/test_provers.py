@@ -10,7 +10,15 @@ from service.engine import Position, Result, get_variant
 from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search import engine as engine_module
 from service.engine.search._core import ffi, lib
-from service.engine.search.native import GOAL_RESULT, SCORE_MAX, SCORE_MIN, Game, Limits, TranspositionTable, prove
+from service.engine.search.native import (
+    GOAL_RESULT,
+    SCORE_MAX,
+    SCORE_MIN,
+    Game,
+    Limits,
+    TranspositionTable,
+    prove,
+)
 from service.engine.search.proof_number import Pairing, ProofTable, Prover, ask, find_pairing
 from tests.reference import Reference, Rules
 from tests.search.positions import position_of
@@ -78,16 +86,7 @@ def test_the_threat_sequence_of_the_hand_made_win() -> None:
 # 8x8, five in a row, X to move: X plays 27 (a four on row 3: O must take 28), then 51 threatens three
 # lines at once (19 and 59 on column 3, 23 on the diagonal). No move of X threatens twice before (O's 53
 # and 58 close the diagonals that would): only the sequence wins.
-SEQUENCE = (
-    "O..O..O."
-    ".......O"
-    "........"
-    "XXX...X."
-    ".O.X.X.."
-    "...XX..O"
-    ".....O.."
-    "..O....."
-)
+SEQUENCE = "O..O..O........O........XXX...X..O.X.X.....XX..O.....O....O....."
 # O to move instead (one O mark fewer): any move of O off the sequence's cells that threatens nothing
 # loses.
 DEFENDING = SEQUENCE[:47] + "." + SEQUENCE[48:]
@@ -177,5 +176,7 @@ def test_a_proven_win_without_its_remoteness_is_not_exact(monkeypatch: pytest.Mo
 def test_the_provers_never_apply_to_misere_or_gravity() -> None:
     for name in ("6x6k5-misere", "6x7k4-gravity"):
         variant = get_variant(name)
-        report = SearchEngine(variant, table=TranspositionTable(14)).analyze(Position.empty(variant), Budget(0.05))
+        report = SearchEngine(variant, table=TranspositionTable(14)).analyze(
+            Position.empty(variant), Budget(0.05)
+        )
         assert set(report.closed_by) <= {Prover.ALPHA_BETA.value}

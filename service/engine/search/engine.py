@@ -120,7 +120,9 @@ class _Narrowing:
         self.bounds = {cell: self._settled(cell, wins) for cell in self.classes}
         results = spending.part(RESULTS_SHARE_WITH_ESTIMATES) if estimates else spending
         if applies(self.board.variant):
-            prover = ResultProver(self.engine.game, self.board.cells, self.mine, self.theirs, self.bounds, self.closed_by)
+            prover = ResultProver(
+                self.engine.game, self.board.cells, self.mine, self.theirs, self.bounds, self.closed_by
+            )
             prover.run(results.part(PROVERS_SHARE))
         self._narrow(GOAL_RESULT, self._unproven(), results)
         unproven = self._unproven()

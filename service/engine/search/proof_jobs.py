@@ -117,4 +117,3 @@ class JobStore:
 
     def close(self) -> None:
         self._db.close()
-

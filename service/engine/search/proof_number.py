@@ -121,7 +121,9 @@ def find_pairing(
     pairs = ffi.new("int8_t[]", lib.SS_MAX_CELLS)
     count = ffi.new("int *")
     first = ffi.new("int32_t *")
-    found = lib.ss_pairing_find(game.pointer, attacker, defender, int(defender_to_move), steps, pairs, count, first)
+    found = lib.ss_pairing_find(
+        game.pointer, attacker, defender, int(defender_to_move), steps, pairs, count, first
+    )
     if not found:
         return None
     cells = ffi.unpack(pairs, 2 * count[0])

@@ -73,7 +73,9 @@ class ProofRun:
             classes = move_classes(self.board, attacker, defender)
             for cell in iter_cells(state.zone & empty):
                 if cell in classes:
-                    out.append((f"r{cell // cols}c{cell % cols}", JobKey(attacker | 1 << cell, defender, False)))
+                    out.append(
+                        (f"r{cell // cols}c{cell % cols}", JobKey(attacker | 1 << cell, defender, False))
+                    )
         return out
 
     def outcome(self, attacker: int, defender: int) -> int | None:

@@ -15,7 +15,6 @@ remoteness from alpha-beta afterwards, as before.
 
 from __future__ import annotations
 
-
 from .budget import Spending
 from .native import BIG, Game
 from .proof_number import Prover, Question, ask, thread_table
@@ -35,7 +34,13 @@ class ResultProver:
     it) in place and records which prover settled each move's result in `closed_by` (cell -> prover)."""
 
     def __init__(
-        self, game: Game, cells: int, mine: int, theirs: int, bounds: dict[int, Bounds], closed_by: dict[int, str]
+        self,
+        game: Game,
+        cells: int,
+        mine: int,
+        theirs: int,
+        bounds: dict[int, Bounds],
+        closed_by: dict[int, str],
     ) -> None:
         self.game, self.mine, self.theirs = game, mine, theirs
         self.bounds, self.closed_by = bounds, closed_by
@@ -91,8 +96,10 @@ class ResultProver:
         """Raise each cell's lower bound to `lower` and lower its upper bound to `upper` (None: as it is)."""
         for cell in cells:
             before = self.bounds[cell]
-            after = (before[0] if lower is None else max(before[0], lower),
-                     before[1] if upper is None else min(before[1], upper))
+            after = (
+                before[0] if lower is None else max(before[0], lower),
+                before[1] if upper is None else min(before[1], upper),
+            )
             if result_known(*after) and not result_known(*before):
                 self.closed_by[cell] = prover.value
             self.bounds[cell] = after
