@@ -10,6 +10,7 @@ from service.engine import Position, Result, get_variant
 from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search import engine as engine_module
 from service.engine.search._core import ffi, lib
+from service.engine.search.engine import provers_share
 from service.engine.search.native import (
     GOAL_RESULT,
     SCORE_MAX,
@@ -147,15 +148,33 @@ def test_pairing_settles_these_empty_boards_at_once(name: str) -> None:
     check_pairing(Rules(variant.rows, variant.cols, variant.k), pairing, 0, 0)
 
 
-@pytest.mark.parametrize("name", ["4x4k4", "6x6k5", "5x5k5", "8x8k8"])
+@pytest.mark.parametrize("name", ["6x6k5", "5x5k5", "8x8k8"])
 def test_known_draws_every_move_proven_by_the_provers(name: str) -> None:
-    """4,4,4 and 6,6,5 are draws (6,6,5 from 7,7,5: Hsu et al. 2020); n,n,n for n >= 5 by pairing."""
+    """6,6,5 is a draw (as is 7,7,5: Hsu et al. 2020); n,n,n for n >= 5 by a pairing strategy."""
     variant = get_variant(name)
     answer = SearchEngine(variant, table_bits=16).analyze(Position.empty(variant), Budget(seconds=120.0))
     assert answer.exact and answer.result is Result.DRAW
     assert all(m.remoteness == variant.cells for m in answer.moves)  # a draw fills the board
     assert sum(answer.closed_by.values()) == variant.cells
     assert set(answer.closed_by) <= {Prover.PROOF_NUMBER.value, Prover.PAIRING.value}
+
+
+@pytest.mark.parametrize("name", ["4x4k4", "5x4k4", "4x5k4"])
+def test_known_draws_with_four_in_a_row_by_the_questions(name: str) -> None:
+    """4,4,4 and 4,5,4 are draws (their tables say so too): neither side forces a line, whoever moves
+    first. (5,5,4, a draw too, takes the questions about 20 s: tests/bench/provers_bench.py's job.)"""
+    assert question(name, 0, 0, True) == -1
+    assert question(name, 0, 0, False) == -1
+
+
+def test_four_in_a_row_is_left_to_alpha_beta() -> None:
+    """The measured rule (engine.provers_share): with lines of four, alpha-beta alone; it proves 6,6,4 a
+    first-player win (known) at once, where the proof-number search does not finish in 30 s."""
+    variant = get_variant("6x6k4")
+    assert provers_share(variant) == 0.0 < provers_share(get_variant("6x6k5"))
+    report = SearchEngine(variant, table_bits=18).analyze(Position.empty(variant), Budget(seconds=5.0))
+    assert report.result is Result.WIN
+    assert set(report.closed_by) == {Prover.ALPHA_BETA.value}
 
 
 def test_a_proven_win_without_its_remoteness_is_not_exact(monkeypatch: pytest.MonkeyPatch) -> None:
