@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+import threading
 from pathlib import Path
 from types import FrameType
 
@@ -27,17 +28,31 @@ def show(progress: ProofProgress) -> None:
 
 def prove(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
-    run = ProofRun(Position.empty(variant), args.dir or default_directory(), args.table_bits)
-    print(f"{variant.name}: {'resumed from the saved table' if run.resumed else 'a new table'}", flush=True)
     cancel = Cancel()
+    seconds = None if args.hours is None else args.hours * 3600
+    outcomes: list[int | None] = []
+
+    def work() -> None:  # the run's store and table belong to the thread that makes them
+        run = ProofRun(Position.empty(variant), args.dir or default_directory(), args.table_bits)
+        print(
+            f"{variant.name}: {'resumed from the saved table' if run.resumed else 'a new table'}", flush=True
+        )
+        outcomes.append(run.run(seconds, args.slice, cancel, show))
 
     def stop(signum: int, frame: FrameType | None) -> None:
         cancel.set()  # the core stops within milliseconds; the run saves its table and returns
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    seconds = None if args.hours is None else args.hours * 3600
-    outcome = run.run(seconds, args.slice, cancel, show)
+    # The run works on another thread: Python handles a signal on the main thread only, between its own
+    # instructions, never while that thread is inside the core (a slice lasts minutes).
+    worker = threading.Thread(target=work)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.5)
+    if not outcomes:  # the worker raised: its traceback is printed above
+        return 1
+    outcome = outcomes[0]
     if outcome is None:
         print("stopped; run the same command again to go on", flush=True)
         return 3

@@ -4,8 +4,10 @@ going on from its saved state."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from service.engine import Cancel, Position, ProofProgress, ProofRun, ProvenStore, get_variant
@@ -64,3 +66,21 @@ def test_the_command(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "4x5k4: a new table" in done.stdout
     assert "a draw (proven" in done.stdout
+
+
+def test_the_command_stops_at_a_signal_within_a_slice(tmp_path: Path) -> None:
+    """SIGTERM in the middle of a long slice: the run saves its state and stops at once (within a few
+    seconds, not at the slice's end)."""
+    command = [sys.executable, "-m", "service.cli.main", "prove", "5x5k4", "--dir", str(tmp_path)]
+    command += ["--table-bits", str(BITS), "--slice", "600"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as running:
+        assert running.stdout is not None
+        assert "a new table" in running.stdout.readline()
+        time.sleep(1.0)
+        running.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        out, _ = running.communicate(timeout=60)
+        assert time.monotonic() - started < 30
+    assert running.returncode == 3
+    assert "stopped; run the same command again" in out
+    assert (tmp_path / "prove-5x5k4.pntable").exists()
