@@ -7,7 +7,16 @@ import { $, fillSelect, option, setText } from "./dom.js";
 import { canRedo, canUndo, newGame, show } from "./flow.js";
 import { keepChoice, savedSettings } from "./modes.js";
 import { savePrefs } from "./prefs.js";
-import { atEnd, currentAnalysis, isComputerTurn, render, state, variant, vsComputer } from "./state.js";
+import {
+  atEnd,
+  computersPlay,
+  currentAnalysis,
+  isComputerTurn,
+  render,
+  state,
+  variant,
+  vsComputer,
+} from "./state.js";
 import { linkToGame } from "./url.js";
 
 export async function loadPolicies() {
@@ -92,10 +101,9 @@ function depthChoices() {
 }
 
 export function renderSettings() {
-  const computer = vsComputer();
-  for (const field of document.querySelectorAll("[data-for='computer']")) {
-    field.hidden = !computer;
-  }
+  const computer = vsComputer() || computersPlay();
+  document.querySelector("[data-for='computer']").hidden = !vsComputer();
+  document.querySelector("[data-for='policy']").hidden = !computer;
   document.querySelector(`input[name='mode'][value='${state.settings.mode}']`).checked = true;
   $("human-side").value = state.settings.human;
   $("policy").value = state.settings.policy;
@@ -125,13 +133,18 @@ export function renderControls() {
   $("redo").disabled = editing || state.busy || !canRedo();
   const analysis = currentAnalysis();
   const computerToPlay = analysis && analysis.status === "in_progress" && isComputerTurn();
-  $("play-on").hidden = editing || !computerToPlay || state.busy || (atEnd() && state.live);
+  $("play-on").hidden =
+    editing || computersPlay() || !computerToPlay || state.busy || (atEnd() && state.live);
+  const pause = $("pause");
+  pause.hidden = editing || !computersPlay();
+  pause.dataset.paused = String(state.paused);
+  setText(pause, state.paused ? "Go on" : "Pause");
   $("edit").disabled = editing;
   $("new-game").disabled = editing;
 }
 
 export async function copyLink() {
-  const link = linkToGame(state.game, variant().cols);
+  const link = linkToGame(state.game, variant());
   try {
     await navigator.clipboard.writeText(link);
     setText($("copy-state"), "Link copied.");

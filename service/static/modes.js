@@ -16,12 +16,17 @@ export function enterAnalysisMode() {
   state.settings = { ...state.settings, mode: "humans", overlay: "values" };
 }
 
-// Back to the settings saved before the analysis (the position on the board stays).
+// Back to the settings saved before the analysis (the position on the board stays); returns the first
+// player saved then (a new game starts with it, not with the side to move of the set-up position), or
+// null when no position was being analysed.
 export function leaveAnalysisMode() {
-  if (kept) {
-    state.settings = { ...kept.settings, depth: state.settings.depth };
-    kept = null;
+  if (!kept) {
+    return null;
   }
+  const { first } = kept;
+  state.settings = { ...kept.settings, depth: state.settings.depth };
+  kept = null;
+  return first;
 }
 
 // A setting the player changes by hand is theirs to keep, saved with the others as they were; choosing
@@ -53,6 +58,9 @@ function modeWords() {
   }
   if (state.settings.mode === "humans") {
     return "Two players on this screen.";
+  }
+  if (state.settings.mode === "computers") {
+    return `Computer against computer (${state.settings.policy} on both sides)${state.paused ? ", paused" : ""}.`;
   }
   return `You play ${state.settings.human} against the computer (${state.settings.policy}).`;
 }
