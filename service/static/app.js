@@ -111,9 +111,9 @@ async function openGame(game, { live, push, source = "link" }) {
 // page scrolls back up to it.
 async function changeVariant(name) {
   closeEditor();
-  const first = leaveAnalysisMode() || state.game.first;
+  leaveAnalysisMode();
   showCustomError("");
-  await openGame({ variant: name, first }, { live: true, push: true });
+  await openGame({ variant: name, first: state.settings.first }, { live: true, push: true });
   if (isNarrow()) {
     $("play-heading").scrollIntoView({
       block: "start",
@@ -170,11 +170,8 @@ function bindEvents() {
   // A new game, or a new board, is played with the saved settings again: the analysis mode was for the
   // position set up.
   $("new-game").addEventListener("click", () => {
-    const first = leaveAnalysisMode();
-    if (first) {
-      state.game.first = first; // the saved first player, not the set-up position's side to move
-    }
-    newGame();
+    leaveAnalysisMode();
+    newGame(); // with the saved first player, not the set-up position's side to move
   });
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
@@ -225,12 +222,13 @@ async function start() {
     render();
     return;
   }
-  const { variant: savedVariant, first: savedFirst, ...prefs } = loadPrefs();
+  const { variant: savedVariant, ...prefs } = loadPrefs();
   // A first visit (nothing saved) shows the analysis: the values on the board are what the page is for.
   state.settings = { ...state.settings, overlay: "values", ...prefs };
+  state.settings.first = prefs.first === "O" ? "O" : "X";
   settleSettings();
   const linked = gameFromUrl();
-  const saved = { variant: savedVariant || state.presets[0], first: savedFirst === "O" ? "O" : "X" };
+  const saved = { variant: savedVariant || state.presets[0], first: state.settings.first };
   await openGame(linked || saved, { live: !linked, push: false });
 }
 

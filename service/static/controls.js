@@ -56,7 +56,7 @@ function readSettings() {
 // While a set-up position is analysed the settings saved before it are kept (see modes.js).
 export function remember() {
   const kept = savedSettings();
-  savePrefs(kept ? kept.settings : state.settings, kept ? kept.game : state.game);
+  savePrefs(kept || state.settings, state.game);
 }
 
 // The opponent, the sides and the computer's settings do not change the game: the same position is
@@ -83,8 +83,8 @@ export function onOverlayChange(event) {
 }
 
 export function onFirstChange(event) {
-  state.game.first = event.target.value;
-  state.game.start = null;
+  state.settings.first = event.target.value;
+  keepChoice("first", event.target.value);
   newGame();
   remember();
 }
@@ -108,7 +108,7 @@ export function renderSettings() {
   $("human-side").value = state.settings.human;
   $("policy").value = state.settings.policy;
   $("shortcuts").checked = state.settings.shortcuts;
-  $("first").value = state.game.first;
+  $("first").value = state.settings.first;
   const policy = state.policies.find((p) => p.name === state.settings.policy);
   setText($("policy-summary"), policy ? policy.summary : "");
   document.querySelector("[data-for='depth']").hidden = !computer || !policy?.uses_depth;

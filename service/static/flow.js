@@ -60,8 +60,8 @@ export function newGame() {
       ? `you play ${state.settings.human} against the computer`
       : "two players";
   startGame(
-    { variant: state.game.variant, first: state.game.first },
-    { event: `New ${state.game.variant} game: ${who}, ${state.game.first} moves first.` },
+    { variant: state.game.variant, first: state.settings.first },
+    { event: `New ${state.game.variant} game: ${who}, ${state.settings.first} moves first.` },
   );
 }
 

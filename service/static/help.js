@@ -18,7 +18,11 @@ function keyList() {
     ["Shift+←", "leave the variation: back to where it branched"],
     ["Space", "play the best proven move (none where nothing is proven)"],
     ["f", "turn the board round, and back"],
-    ["Tab", "onto the board: then the arrow keys move between its cells, Enter or Space plays one, Escape gives the arrows back"],
+    [
+      "Tab",
+      "onto the board: the arrow keys then move between its cells, Enter or Space plays one, " +
+        "Escape gives the arrows back to the game",
+    ],
     keypad ? ["1–9", "play the cells as laid out on a numeric keypad"] : null,
     columns ? [`1–${facts.cols}`, "drop a disc into the columns from the left"] : null,
     ["?", "this list"],
@@ -32,7 +36,7 @@ export function showKeys() {
   }
   $("keys-list").replaceChildren(
     ...keyList().flatMap(([keys, meaning]) => [
-      make("dt", {}, ...keys.split(" ").flatMap((key, index) => [index ? " " : "", make("kbd", { text: key })])),
+      make("dt", {}, ...keys.split(" ").flatMap((key, i) => [i ? " " : "", make("kbd", { text: key })])),
       make("dd", { text: meaning }),
     ]),
   );

@@ -21,7 +21,8 @@ const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowR
 
 // Keys typed into a form control belong to it (radios and selects use the arrows themselves).
 function isFormControl(target) {
-  return Boolean(target.closest && target.closest("select, textarea, input, summary, dialog, [contenteditable]"));
+  const controls = "select, textarea, input, summary, dialog, [contenteditable]";
+  return Boolean(target.closest && target.closest(controls));
 }
 
 function keyNumber(event) {
@@ -143,8 +144,10 @@ export function bindBoardFocus() {
       state.keyboardOnBoard = false;
     }
   });
+  // Only a keyboard reaches the skip link (it shows only with the focus): the board's arrows are its.
   document.querySelector(".skip-link").addEventListener("click", (event) => {
     event.preventDefault();
+    state.keyboardOnBoard = true;
     focusCell(focusedCell());
   });
 }

@@ -61,9 +61,12 @@ export async function checkedWithService(game, variant, source) {
     const problem = results[paths.indexOf(first)];
     // The service's sentence names cells by index and rows from the top; the page's names differ.
     const floating = problem.code === "floating_mark";
-    const detail = floating ? "a disc rests on the bottom row or on another disc" : problem.detail || problem.title;
+    const detail = floating
+      ? "a disc rests on the bottom row or on another disc"
+      : problem.detail || problem.title;
     const name = cellNameOf(first[first.length - 1], variant);
-    notes.push(`The ${source}'s move ${first.length} (${name}) cannot be played: ${detail}. The game is cut there.`);
+    const move = `The ${source}'s move ${first.length} (${name})`;
+    notes.push(`${move} cannot be played: ${detail}. The game is cut there.`);
   }
   if (overs.length > 0) {
     const after = Math.min(...overs.map((path) => path.length));

@@ -7,26 +7,21 @@ import { $, setText } from "./dom.js";
 import { show } from "./flow.js";
 import { state } from "./state.js";
 
-let kept = null; // the settings and the first player as saved, while a set-up position is analysed
+let kept = null; // the settings as saved (a new game's first player too) while a set-up position is analysed
 
 export function enterAnalysisMode() {
   if (!kept) {
-    kept = { settings: { ...state.settings }, first: state.game.first };
+    kept = { settings: { ...state.settings } };
   }
   state.settings = { ...state.settings, mode: "humans", overlay: "values" };
 }
 
-// Back to the settings saved before the analysis (the position on the board stays); returns the first
-// player saved then (a new game starts with it, not with the side to move of the set-up position), or
-// null when no position was being analysed.
+// Back to the settings saved before the analysis (the position on the board stays).
 export function leaveAnalysisMode() {
-  if (!kept) {
-    return null;
+  if (kept) {
+    state.settings = { ...kept.settings, depth: state.settings.depth };
+    kept = null;
   }
-  const { first } = kept;
-  state.settings = { ...kept.settings, depth: state.settings.depth };
-  kept = null;
-  return first;
 }
 
 // A setting the player changes by hand is theirs to keep, saved with the others as they were; choosing
@@ -48,7 +43,7 @@ export function inAnalysisMode() {
 
 // What to save on the device: while a position is analysed, the settings as they were before.
 export function savedSettings() {
-  return kept ? { settings: kept.settings, game: { ...state.game, first: kept.first } } : null;
+  return kept ? kept.settings : null;
 }
 
 function modeWords() {
@@ -60,7 +55,8 @@ function modeWords() {
     return "Two players on this screen.";
   }
   if (state.settings.mode === "computers") {
-    return `Computer against computer (${state.settings.policy} on both sides)${state.paused ? ", paused" : ""}.`;
+    const paused = state.paused ? ", paused" : "";
+    return `Computer against computer (${state.settings.policy} on both sides)${paused}.`;
   }
   return `You play ${state.settings.human} against the computer (${state.settings.policy}).`;
 }

@@ -82,7 +82,8 @@ export function renderReview() {
       review.status === "in_progress" ? "The game so far." : gameOverWords(review.status, variant());
     const unjudged = review.plies.filter((ply) => ply.verdict === "unknown").length;
     const judged = unjudged
-      ? `Each move judged against perfect play where the search proved enough; ${countWords(unjudged, "move")} not judged:`
+      ? "Each move judged against perfect play where the search proved enough; " +
+        `${countWords(unjudged, "move")} not judged:`
       : "Every move judged against perfect play:";
     setText($("review-state"), `${outcome} ${judged}`);
   }
@@ -105,7 +106,11 @@ function renderLegend(review) {
   const entries = VERDICT_LEGEND.filter(([name]) => unjudged || name !== "not judged");
   legend.replaceChildren(
     ...entries.flatMap(([name, meaning]) => [
-      make("dt", {}, make("span", { className: `review-verdict verdict-${name.replace(" ", "-")}`, text: name })),
+      make(
+        "dt",
+        {},
+        make("span", { className: `review-verdict verdict-${name.replace(" ", "-")}`, text: name }),
+      ),
       make("dd", { text: meaning }),
     ]),
   );

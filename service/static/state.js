@@ -18,6 +18,7 @@ export const state = {
     depth: null,
     overlay: "off", // "off", "hint" (best moves only) or "values"
     shortcuts: true,
+    first: "X", // who moves first in a new game (a set-up position or a link has its own)
   },
   game: { variant: null, first: "X", start: null, tree: null, moves: [], ply: 0 },
   live: false, // whether the computer may move by itself (not right after a link was opened)

@@ -64,7 +64,8 @@ export function gameFromUrl(search = window.location.search) {
   const tree = treeFromText(query.get("tree"));
   const moves = query.has("moves") || !tree ? cellsOf(query.get("moves") || "") : mainLine(tree);
   const columns = !query.has("moves") && !tree && query.has("pos") ? query.get("pos").trim() : null;
-  const ply = query.has("ply") ? Number(query.get("ply")) : null;
+  // Without `ply`, the last move; a column string's moves are known once the board is (checkedGame).
+  const ply = query.has("ply") ? Number(query.get("ply")) : columns ? null : moves.length;
   const overlay = OVERLAYS.includes(query.get("overlay")) ? query.get("overlay") : null;
   const broken = query.has("tree") && tree === null;
   return { variant, first, start, tree, moves, columns, ply, overlay, broken };
@@ -74,7 +75,8 @@ export function gameFromUrl(search = window.location.search) {
 // sentence that says where and why the string was cut, or "" when it was played whole.
 function columnMoves(columns, start, facts) {
   if (!isColumnString(columns, facts)) {
-    return { moves: [], why: `The link's pos=${columns} is not a column string for ${facts.name}: it is left out.` };
+    const why = `The link's pos=${columns} is not a column string for ${facts.name}: it is left out.`;
+    return { moves: [], why };
   }
   const { cells, stop } = cellsOfColumns(columns, facts, start || emptyBoard(facts.cells));
   if (stop === null) {
@@ -82,7 +84,8 @@ function columnMoves(columns, start, facts) {
   }
   const column = columns[stop];
   const reason = Number(column) > facts.cols ? `${facts.name} has ${facts.cols} columns` : "it is full";
-  return { moves: cells, why: `The link's move ${stop + 1} (column ${column}) cannot be played: ${reason}; the game stops before it.` };
+  const move = `The link's move ${stop + 1} (column ${column})`;
+  return { moves: cells, why: `${move} cannot be played: ${reason}; the game stops before it.` };
 }
 
 // The game with what does not fit the variant dropped: a start of the wrong length, moves that are not

@@ -139,7 +139,8 @@ export function reviewDetail(ply, nameOf) {
     return `${how}; best: ${best}`;
   }
   const before = standsWords(ply.before);
-  return best ? `${played}; best was ${best}, which ${before}` : `${played}; the position before it ${before}`;
+  const instead = best ? `best was ${best}, which ${before}` : `the position before it ${before}`;
+  return `${played}; ${instead}`;
 }
 
 // The value after a ply from the side that played it, in absolute words: "X wins, 3 plies to go".
