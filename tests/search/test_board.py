@@ -10,6 +10,7 @@ import pytest
 from service.engine import Position, Variant, geometry_of, get_variant
 from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search._core import ffi
+from service.engine.search.estimates import estimate_nodes
 from service.engine.search.native import BIG, HEURISTIC_UNIT, Limits, TranspositionTable, estimate
 from service.engine.search.report import Estimate
 from tests.reference import Rules
@@ -93,6 +94,14 @@ def test_estimates_repeat_within_a_time_budget_all_read_to_one_depth() -> None:
     assert estimates() == first == estimates() and len(first) == 47
     depths = {estimate.depth for estimate in first.values() if estimate is not None}
     assert len(depths) == 1 and None not in first.values(), depths
+
+
+def test_the_estimates_node_budget_ignores_the_moments_before_a_search() -> None:
+    """A request's search starts a few milliseconds into its budget (parsing, a slot): the estimates'
+    nodes are the same for what is left then, and grow with the budget asked for."""
+    assert estimate_nodes(Budget(0.9993)) == estimate_nodes(Budget(0.96)) == estimate_nodes(Budget(1.0))
+    assert estimate_nodes(Budget(2.0)) == 2 * estimate_nodes(Budget(1.0)) > estimate_nodes(Budget(0.5))
+    assert estimate_nodes(Budget(nodes=1_000_000)) < 1_000_000
 
 
 @pytest.mark.parametrize(

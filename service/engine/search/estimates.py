@@ -23,10 +23,14 @@ ESTIMATE_TABLE_BITS = 12  # 2**12 buckets (256 KB): these searches are shallow a
 
 
 def estimate_nodes(budget: Budget) -> int:
-    """The nodes the estimates of one analysis may spend, from its budget (1 s when it has none)."""
+    """The nodes the estimates of one analysis may spend, from its budget (1 s when it has none). The
+    time is what is left of a request's budget when its search starts (a little less than asked): it is
+    rounded to a tenth of a second first, so that those few milliseconds do not change the count."""
     if budget.nodes is not None:
         return max(1, int(budget.nodes * ESTIMATE_NODE_SHARE))
     seconds = 1.0 if budget.seconds is None else budget.seconds
+    if seconds >= 0.05:
+        seconds = round(seconds, 1)
     return max(1, int(seconds * ESTIMATE_NODES_PER_SECOND))
 
 
