@@ -11,7 +11,17 @@ import pytest
 
 from service.engine import get_variant
 
-from .ui import api_get, api_problem, click_cell, key_to_cell, open_link, press_cell, state, wait_idle
+from .ui import (
+    api_get,
+    api_problem,
+    click_cell,
+    key_to_cell,
+    open_link,
+    play_board,
+    press_cell,
+    state,
+    wait_idle,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Route
@@ -109,13 +119,9 @@ def test_another_board_from_the_form_and_a_torus_that_shows_its_wrap(page: Page,
     assert page.get_attribute("#board .ghost[data-ghost-of='0'].ghost-bottom", "data-mark") == "X"
     assert "variant=3x3k3-torus-misere" in page.url
     # A longer side on a board a table holds is served (2x11): the form takes it (issue 28).
-    page.fill("#custom-rows", "2")
-    page.fill("#custom-cols", "11")
-    page.fill("#custom-k", "4")
     page.uncheck("#custom-torus")
     page.uncheck("#custom-misere")
-    page.click("#custom-play")
-    page.wait_for_selector("#app[data-variant='2x11k4'][data-busy='false']")
+    play_board(page, 2, 11, 4)
     assert page.locator("#board .cell").count() == 22 and page.is_hidden("#custom-error")
     assert (page.get_attribute(".cell[data-cell='10']", "aria-label") or "").startswith("cell k1")
 

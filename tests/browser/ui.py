@@ -152,6 +152,14 @@ def key_to_cell(page: Page, cell: int, cols: int) -> None:
     wait_idle(page)
 
 
+def play_board(page: Page, rows: int, cols: int, k: int) -> None:
+    """Plays another board through the form (already open), as a person would fill it."""
+    for field, value in (("rows", rows), ("cols", cols), ("k", k)):
+        page.fill(f"#custom-{field}", str(value))
+    page.click("#custom-play")
+    page.wait_for_selector(f"#app[data-variant='{rows}x{cols}k{k}'][data-busy='false']")
+
+
 def api_problem(base_url: str, path: str, **query: str) -> Json:
     """The problem+json body of a GET the API refuses."""
     url = f"{base_url}{path}?{urllib.parse.urlencode(query)}"
