@@ -6,9 +6,9 @@ threat sequence found for the side to move (it must then win)."""
 from __future__ import annotations
 
 from service.engine import Variant
-from service.engine.search import Board
+from service.engine.search import Board, native
 from service.engine.search._core import ffi, lib
-from service.engine.search.native import Game, Limits
+from service.engine.search.native import Game, Limits, TranspositionTable
 from service.engine.search.proof_number import ProofTable, applies, ask, find_pairing
 
 NO_LIMIT = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
@@ -26,6 +26,19 @@ def prover_result(
     if wins == 0 or loses == 0 or (wins == 1 and loses == 1):
         return None
     return 1 if wins == 1 else -1 if loses == 1 else 0
+
+
+def alpha_beta_result(
+    game: Game, table: TranspositionTable, mine: int, theirs: int, limits: Limits = NO_LIMIT
+) -> int | None:
+    """The result for the side to move by alpha-beta alone (no provers: the independent check), None
+    when not proven within `limits`."""
+    outcome = native.prove(
+        game, table, mine, theirs, native.GOAL_RESULT, limits, native.SCORE_MIN, native.SCORE_MAX
+    )
+    if outcome.lower >= 1 or outcome.upper <= -1:
+        return 1 if outcome.lower >= 1 else -1
+    return 0 if outcome.lower == outcome.upper else None
 
 
 def prover_disagreements(

@@ -11,20 +11,11 @@ from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search import engine as engine_module
 from service.engine.search._core import ffi, lib
 from service.engine.search.engine import provers_share
-from service.engine.search.native import (
-    GOAL_RESULT,
-    SCORE_MAX,
-    SCORE_MIN,
-    Game,
-    Limits,
-    TranspositionTable,
-    prove,
-)
+from service.engine.search.native import Game, TranspositionTable
 from service.engine.search.proof_number import Pairing, ProofTable, Prover, ask, find_pairing
 from tests.reference import Reference, Rules
 from tests.search.positions import position_of
-
-NO_LIMIT = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
+from tests.search.prover_checks import NO_LIMIT, alpha_beta_result
 
 
 def masks(board: str) -> tuple[int, int]:
@@ -102,11 +93,10 @@ def sequence_cells(board: str) -> int | None:
     return int(cells[0]) if lib.ss_threat_sequence(game.pointer, x, o, 0, cells) else None
 
 
-def alpha_beta(mine: int, theirs: int) -> int:
-    """The result for the side to move (holding `mine`), by alpha-beta alone."""
+def alpha_beta(mine: int, theirs: int) -> int | None:
+    """The result for the side to move (holding `mine`) on 8x8k5, by alpha-beta alone."""
     engine = SearchEngine(get_variant("8x8k5"), table_bits=16)
-    outcome = prove(engine.game, engine.table, mine, theirs, GOAL_RESULT, NO_LIMIT, SCORE_MIN, SCORE_MAX)
-    return 1 if outcome.lower >= 1 else -1 if outcome.upper <= -1 else 0
+    return alpha_beta_result(engine.game, engine.table, mine, theirs)
 
 
 def test_a_constructed_threat_sequence_wins() -> None:

@@ -21,21 +21,11 @@ from service.engine import Variant, get_variant, solve
 from service.engine.rules.values import DECODED
 from service.engine.search import Board
 from service.engine.search._core import ffi
-from service.engine.search.native import (
-    GOAL_RESULT,
-    SCORE_MAX,
-    SCORE_MIN,
-    Game,
-    Limits,
-    TranspositionTable,
-    prove,
-)
+from service.engine.search.native import Game, Limits, TranspositionTable
 from service.engine.search.proof_number import ProofTable
 from service.engine.tables.layout import layout_of
 from tests.reference import Reference, Rules
-from tests.search.prover_checks import prover_disagreements, prover_result
-
-NO_LIMIT = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
+from tests.search.prover_checks import alpha_beta_result, prover_disagreements, prover_result
 
 
 @cache
@@ -114,19 +104,6 @@ def test_positions_past_16_cells_against_brute_force(name: str, empty: int) -> N
     assert len(results) >= 2  # not one kind of position only
 
 
-def alpha_beta(engine: tuple[Game, TranspositionTable], mine: int, theirs: int, nodes: int) -> int | None:
-    outcome = prove(*engine, mine, theirs, GOAL_RESULT, Limits(0.0, nodes, ffi.NULL), SCORE_MIN, SCORE_MAX)
-    return (
-        1
-        if outcome.lower >= 1
-        else -1
-        if outcome.upper <= -1
-        else 0
-        if outcome.lower == outcome.upper
-        else None
-    )
-
-
 # (board, empty cells, how many of 30 positions both settle at least): measured 14, 11 and 30 (the provers
 # settle all 30 on 6x6k5, alpha-beta within its 200,000 nodes about half).
 @pytest.mark.parametrize(
@@ -136,14 +113,14 @@ def test_positions_with_many_empty_cells_against_alpha_beta(name: str, empty: in
     variant, rng = get_variant(name), random.Random(name)
     board = Board.of(variant)
     game, table = Game(board), ProofTable(18)
-    searcher = (game, TranspositionTable(18))
+    searcher, limits = TranspositionTable(18), Limits(0.0, 200_000, ffi.NULL)
     agreed = 0
     for _ in range(30):
         mine, theirs = random_position(board, empty, rng)
-        want = alpha_beta(searcher, mine, theirs, 200_000)
+        want = alpha_beta_result(game, searcher, mine, theirs, limits)
         if want is None:
             continue
-        got = prover_result(game, table, mine, theirs, Limits(0.0, 200_000, ffi.NULL))
+        got = prover_result(game, table, mine, theirs, limits)
         assert got in (None, want), f"{mine:#x}/{theirs:#x}: the provers {got}, alpha-beta {want}"
         agreed += got == want
     assert agreed >= settled
