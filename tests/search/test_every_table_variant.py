@@ -5,8 +5,7 @@ provers' results (prover_checks.py) on the first 1,000 of them. Run in two proce
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +25,8 @@ from service.engine.search.native import (
     prove,
 )
 from service.engine.tables.layout import layout_of
+from tests import background
+from tests.background import Work
 from tests.search.prover_checks import prover_disagreements
 from tests.search.test_tables import score_of
 
@@ -80,12 +81,17 @@ def disagreements(name: str) -> list[str]:
     return [f"{name}: {len(ranks)} of {len(reachable)} positions", *found[:10]]
 
 
+def start_in_background() -> Work:
+    def submit(pool: ProcessPoolExecutor) -> Work:
+        ordered = sorted(VARIANTS, key=lambda v: -v.cells)  # slowest first: the workers finish together
+        return {v.long_name: pool.submit(disagreements, v.long_name) for v in ordered}
+
+    return background.started("every table variant", submit)
+
+
 @pytest.fixture(scope="module")
-def comparisons() -> Iterator[dict[str, Future[list[str]]]]:
-    pool = ProcessPoolExecutor(max_workers=2)
-    ordered = sorted(VARIANTS, key=lambda v: -v.cells)  # slowest first: the two workers finish together
-    yield {v.long_name: pool.submit(disagreements, v.long_name) for v in ordered}
-    pool.shutdown(cancel_futures=True)
+def comparisons() -> Work:
+    return start_in_background()
 
 
 def test_every_variant_up_to_16_cells_is_compared() -> None:
@@ -99,9 +105,7 @@ def test_every_variant_up_to_16_cells_is_compared() -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.long_name)
-def test_the_search_agrees_with_the_table(
-    comparisons: dict[str, Future[list[str]]], variant: Variant
-) -> None:
+def test_the_search_agrees_with_the_table(comparisons: Work, variant: Variant) -> None:
     summary, *problems = comparisons[variant.long_name].result(timeout=900)
     assert problems == []
     counted, _, reachable = summary.split(": ")[1].split()[:3]
