@@ -21,13 +21,13 @@ RAW_LIMIT = 256  # longer bodies or query strings (padding, repeated fields) are
 
 def answer_body(params: AnalyzeParams, shared: Deadline | None = None) -> Body:
     """The /analyze answer; `shared`: a batch's deadline, which caps the request's own budget."""
+    deadline = params.deadline()  # before the position is read: the budget bounds the whole answer
     position = params.position()
     key = (position.variant, position.x, position.o, position.to_move, params.mainline, params.estimates)
     bodies = get_bodies()
     kept = None if params.search_only else bodies.get(key)
     if kept is not None:
         return kept
-    deadline = params.deadline()
     if shared is not None and shared.at < deadline.at:
         deadline = shared
     answers = get_analyst().answers(deadline, params.search_only)

@@ -42,6 +42,13 @@ def init_app(app: Flask) -> None:
     app.extensions[ANALYST] = Analyst(supply.available, proven, pool, offload)
 
 
+def warm(app: Flask) -> None:
+    """Ready a worker's searches before it takes requests (gunicorn's post_worker_init): their tables
+    would otherwise be made within the first searches' budgets."""
+    analyst: Analyst = app.extensions[ANALYST]
+    analyst.pool.warm()
+
+
 def get_supply() -> TableSupply:
     supply: TableSupply = current_app.extensions[SUPPLY]
     return supply

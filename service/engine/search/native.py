@@ -4,6 +4,7 @@ owner), and its two calls with typed arguments and results. cffi releases the GI
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ._core import ffi, lib
@@ -47,7 +48,12 @@ class Outcome(NamedTuple):  # a tuple, not a dataclass: one per call, and calls 
 
 
 class Game:
-    """A board's rules in the core; immutable, so threads may share it."""
+    """A board's rules in the core; immutable, so threads may share it (`Game.of`: one per board)."""
+
+    @staticmethod
+    @lru_cache(maxsize=64)  # one per board, as `Board.of` (whose boards this keeps)
+    def of(board: Board) -> Game:
+        return Game(board)
 
     def __init__(self, board: Board) -> None:
         self.board, variant = board, board.variant
