@@ -24,6 +24,7 @@ from .errors import (
     InvalidPositionError,
     NoTableError,
     PolicyError,
+    ProvenStoreError,
     SearchBusyError,
     TableNotBuiltError,
     TableNotReadyError,
@@ -66,6 +67,7 @@ from .rules.variants import (
 from .search import Budget, Cancel, Deadline, Estimate, MoveProof
 from .search.book import book_positions, build_book
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
+from .search.proven_file import Health
 from .tables.build_plan import BuildPlan, check_resources, plan
 from .tables.build_queue import BuildQueue, Waiting, work_through
 from .tables.builder import build_queued
@@ -115,6 +117,7 @@ __all__ = [
     "EnginePool",
     "Estimate",
     "Geometry",
+    "Health",
     "IllegalMoveError",
     "IllegalSequenceError",
     "InvalidPositionError",
@@ -130,6 +133,7 @@ __all__ = [
     "PolicyError",
     "Position",
     "ProvenStore",
+    "ProvenStoreError",
     "Record",
     "Result",
     "Review",

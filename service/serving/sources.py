@@ -13,7 +13,7 @@ import logging
 
 from flask import Flask, current_app
 
-from ..engine import Analyst, EnginePool, ProvenStore, TableStore, TableSupply, variants_at_start
+from ..engine import Analyst, EnginePool, Health, ProvenStore, TableStore, TableSupply, variants_at_start
 from .offload import offload
 
 SUPPLY, ANALYST = "sanmoku.supply", "sanmoku.analyst"
@@ -38,6 +38,8 @@ def init_app(app: Flask) -> None:
     if blocked:  # one line, at start: what the service will not build, and why
         log.warning("tables that cannot be built here: %s", "; ".join(blocked))
     proven = ProvenStore(store.directory, app.config["PROVEN_MAX_BYTES"])
+    proven.open()  # a store it cannot use is logged now, once (the workers inherit what it found)
+    proven.close()  # not carried across gunicorn's fork
     pool = EnginePool(app.config["SEARCH_SLOTS"])
     app.extensions[ANALYST] = Analyst(supply.available, proven, pool, offload)
 
@@ -47,11 +49,19 @@ def warm(app: Flask) -> None:
     would otherwise be made within the first searches' budgets."""
     analyst: Analyst = app.extensions[ANALYST]
     analyst.pool.warm()
+    if analyst.proven is not None:
+        analyst.proven.open()
 
 
 def get_supply() -> TableSupply:
     supply: TableSupply = current_app.extensions[SUPPLY]
     return supply
+
+
+def proven_health() -> Health | None:
+    """How the store of proven positions can be used now (looked at off the event loop)."""
+    proven = get_analyst().proven
+    return None if proven is None else offload(proven.open)
 
 
 def get_analyst() -> Analyst:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sqlite3
 import statistics
 import time
 import urllib.error
@@ -135,5 +136,39 @@ def test_a_search_whose_client_hangs_up_stops(tmp_path: Path) -> None:
             if line.get("path") == "/analyze"
         )
         assert hung_up["duration_ms"] < 3000, hung_up
+    finally:
+        server.stop()
+
+
+def test_a_store_locked_by_another_process_costs_a_miss_not_the_workers_time(tmp_path: Path) -> None:
+    """Another process holds the store's write lock for 3 s: searches still answer 200 (their proofs
+    are not kept), and the worker's table lookups meanwhile stay fast (the store's waits happen on the
+    search threads, 50 ms at a time, not on the worker's loop)."""
+    tables = tmp_path / "tables"
+    server = harness.start_gunicorn(tmp_path, workers=1, settings=settings(tables))
+    try:
+        harness.wait_ready(server)
+        assert analyze(server, PROVEN)[0] == 200  # the store is made
+        holder = sqlite3.connect(tables / "proven.sqlite", isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            url = server.url + "/analyze?board=X...O....&variant=normal"
+            boards = ["XO.X./.OX../O..../...../.....", ".OX.X/..XO./....O/...../....."]
+            with ThreadPoolExecutor(2) as pool:
+                searches = [pool.submit(analyze, server, {**PROVEN, "board": b}) for b in boards]
+                latencies = []
+                ends = time.monotonic() + 2.5
+                while time.monotonic() < ends:
+                    started = time.perf_counter()
+                    with urllib.request.urlopen(url, timeout=5) as response:
+                        assert response.status == 200
+                    latencies.append(time.perf_counter() - started)
+                answers = [s.result() for s in searches]
+        finally:
+            holder.rollback()
+            holder.close()
+        assert [status for status, _ in answers] == [200, 200], answers
+        assert max(latencies) < 0.5, statistics.quantiles(latencies, n=100)[-1]
+        assert '"status":500' not in server.stdout.read_text()
     finally:
         server.stop()
