@@ -11,7 +11,7 @@ from ..engine import file_size, get_variant
 from ..serving.sources import get_supply
 from ..serving.streams import RETRY_AFTER, get_streams, paced
 from .answers import answer_body, by_raw_request, send, short_body
-from .bodies import Body, get_bodies
+from .bodies import Body, MadeFrom, get_bodies
 from .params import AnalyzeParams, SolveParams
 from .problems import ProblemError, problem
 from .schemas import AnalyzeQuery, AnalyzeRequest, SolveQuery, load
@@ -76,7 +76,10 @@ def solve() -> Response:
         # A small table's answer is rendered once and kept (a few hundred kilobytes at most), with its
         # length known: repeated requests cost a lookup, and caches in front can keep it.
         key = ("solve", variant, wanted.first, wanted.symmetry, wanted.format, encoding)
-        body = get_bodies().body(key, lambda: Body(b"".join(pieces(wanted, encoding)), "", etag))
+        body = get_bodies().body(
+            key,
+            lambda: Body(b"".join(pieces(wanted, encoding)), "", etag, made_from=MadeFrom.of(wanted.table)),
+        )
         response = Response(body.data, mimetype=MEDIA_TYPES[wanted.format], headers=headers)
     else:
         stream = get_streams().open(pieces(wanted, encoding), request.environ)

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Response, current_app, request
 
 from ..engine import Deadline, Source
-from ..serving.sources import get_analyst
+from ..serving.sources import get_analyst, get_supply
 from .bodies import Body, get_bodies, make_body
 from .params import AnalyzeParams
 from .payloads import answer_payload, dumps, mainline_payload
@@ -36,7 +36,8 @@ def answer_body(params: AnalyzeParams, shared: Deadline | None = None) -> Body:
     if params.mainline:  # only where every step is proven
         line = get_analyst().main_line(answer, answers)
         payload["mainline"] = None if line is None else mainline_payload(line)
-    return bodies.keep(key, make_body(dumps(payload), lasting=answer.source is Source.TABLE))
+    table = get_supply().available(position.variant) if answer.source is Source.TABLE else None
+    return bodies.keep(key, make_body(dumps(payload), lasting=table is not None, table=table))
 
 
 def by_raw_request(method: str, raw: bytes | None, answer: Callable[[], Body]) -> Body:
