@@ -21,7 +21,7 @@ from service.engine.answer import Source
 from service.engine.search import Budget
 from service.engine.search.proven import ProvenMove, ProvenStore
 from service.engine.search.proven_file import JOURNAL_LIMIT_BYTES
-from tests.serving.test_tables_dir import privileged
+from tests.serving.test_tables_dir import on_small_disk
 
 V = get_variant("4x4k4")
 # A position of 4x4k4 whose value the table gives: a draw in 16 (the flip below made it a win)
@@ -202,10 +202,7 @@ print(json.dumps({"health": health.state, "problem": health.problem, "kept": kep
 def test_a_full_disk_pauses_the_writes_and_keeps_the_reads(tmp_path: Path) -> None:
     """On a 2 MB tmpfs of its own (a mount namespace), filled to its last byte."""
     directory = tmp_path / "small"
-    directory.mkdir()
-    mount = 'mount -t tmpfs -o size=2m tmpfs "$0" && exec "$@"'
-    prefix = ["unshare", "-m", "sh", "-c", mount, str(directory)]
-    privileged(prefix, ["true"])
+    prefix = on_small_disk(directory)
     done = subprocess.run(
         [*prefix, sys.executable, "-c", FULL_DISK, str(directory)],
         capture_output=True,

@@ -57,6 +57,22 @@ def privileged(command: list[str], probe: list[str]) -> None:
         pytest.skip(message)
 
 
+def on_small_disk(directory: Path, size: str = "2m") -> list[str]:
+    """A command prefix that runs its command with a tmpfs of `size` mounted on `directory`, in a mount
+    namespace of its own (a disk that fills up for real); skipped where that is not permitted."""
+    directory.mkdir(parents=True, exist_ok=True)
+    prefix = [
+        "unshare",
+        "-m",
+        "sh",
+        "-c",
+        f'mount -t tmpfs -o size={size} tmpfs "$0" && exec "$@"',
+        str(directory),
+    ]
+    privileged(prefix, ["true"])
+    return prefix
+
+
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[list[Server]]:
     """Started servers, killed at the end."""
