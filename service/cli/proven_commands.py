@@ -1,9 +1,12 @@
 """`sanmoku cache stats | clear` and `sanmoku book build`: the store of proven positions beside the
-tables, from the shell."""
+tables, from the shell. A store that is not there is an error (a mistyped --dir must not make a new
+one, except for a book's build); clearing asks first (or takes --yes), and removes the opening books'
+positions only when named."""
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import time
@@ -12,15 +15,26 @@ from pathlib import Path
 from ..engine import (
     DEFAULT_MAX_BYTES,
     ProvenStore,
+    ProvenStoreError,
     book_positions,
     build_book,
     default_directory,
     get_variant,
 )
+from .progress import Progress
 
 
-def store_of(args: argparse.Namespace) -> ProvenStore:
-    return ProvenStore(args.dir or default_directory(), args.max_bytes)
+def store_of(args: argparse.Namespace, must_exist: bool = True) -> ProvenStore:
+    logging.getLogger("service.engine").setLevel(logging.ERROR)  # what the store finds, these commands say
+    directory = args.dir or default_directory()
+    store = ProvenStore(directory, args.max_bytes)
+    if must_exist and not store.path.is_file():
+        raise ProvenStoreError(
+            f"there is no store of proven positions in {directory} (no {store.path.name}): check --dir "
+            f"(the tables directory, default $SANMOKU_TABLES_DIR or the user cache); the service and "
+            f"`sanmoku analyze` make it when they first prove a position"
+        )
+    return store
 
 
 def stats(args: argparse.Namespace) -> int:
@@ -28,13 +42,31 @@ def stats(args: argparse.Namespace) -> int:
     print(f"proven positions in {found.path}")
     print(f"  records  {found.records:,} ({found.exact:,} exact, {found.book:,} from the book)")
     print(f"  size     {found.bytes / 1e6:,.1f} MB of at most {found.max_bytes / 1e6:,.0f} MB")
+    if found.health.state != "ok":
+        print(f"  state    {found.health.state}: {found.health.problem}")
     return 0
 
 
 def clear(args: argparse.Namespace) -> int:
-    removed = store_of(args).clear()
-    print(f"removed {removed:,} proven positions")
+    store = store_of(args)
+    book = get_variant(args.book) if args.book else None
+    what = (
+        f"the {book.name} opening book's positions"
+        if book
+        else "every position a search proved (the opening books' stay: --book NAME removes one)"
+    )
+    if not args.yes and not confirmed(f"remove {what} from {store.path}?"):
+        raise ProvenStoreError(f"nothing removed: `cache clear` removes {what}; add --yes to do it")
+    removed = store.clear(book)
+    print(f"removed {removed:,} proven positions" + (f" of the {book.name} book" if book else ""))
     return 0
+
+
+def confirmed(question: str) -> bool:
+    """The user's yes, on a terminal; never without one."""
+    if not sys.stdin.isatty():
+        return False
+    return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
 
 
 def book(args: argparse.Namespace) -> int:
@@ -43,10 +75,14 @@ def book(args: argparse.Namespace) -> int:
         for ply, layer in enumerate(book_positions(variant, args.plies)):
             print(f"ply {ply}: {len(layer):,} positions up to symmetry")
         return 0
-    store = store_of(args)
+    store = store_of(args, must_exist=False)  # the build makes it
     processes = args.processes or len(os.sched_getaffinity(0))
     started = time.perf_counter()
-    counts = build_book(variant, args.plies, store, processes, args.seconds, print)
+    progress = Progress(sys.stdout, "positions searched")
+    try:
+        counts = build_book(variant, args.plies, store, processes, args.seconds, print, progress.advanced)
+    finally:
+        progress.close()
     total = sum(c.positions for c in counts)
     found = store.stats()
     seconds = time.perf_counter() - started
@@ -66,7 +102,12 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     actions.add_parser("stats", parents=[where], help="how many positions, how many bytes").set_defaults(
         run=stats
     )
-    actions.add_parser("clear", parents=[where], help="forget every proven position").set_defaults(run=clear)
+    clear_cmd = actions.add_parser(
+        "clear", parents=[where], help="forget the positions searches proved (or one opening book's)"
+    )
+    clear_cmd.add_argument("--book", metavar="VARIANT", help="remove this variant's opening book instead")
+    clear_cmd.add_argument("--yes", action="store_true", help="do not ask first")
+    clear_cmd.set_defaults(run=clear)
     book_cmd = commands.add_parser("book", help="the opening book of a board with no table")
     book_actions = book_cmd.add_subparsers(dest="action", required=True)
     build_cmd = book_actions.add_parser(

@@ -16,7 +16,6 @@ from .params import AnalyzeParams, SolveParams
 from .problems import ProblemError, problem
 from .schemas import AnalyzeQuery, AnalyzeRequest, SolveQuery, load
 from .solve_formats import (
-    JSON_MAX_POSITIONS,
     MEDIA_TYPES,
     WHOLE_BODY_POSITIONS,
     SolveRequest,
@@ -57,13 +56,9 @@ def solve() -> Response:
     query = load(_solve_query, request.args, SolveParams)
     variant = get_variant(query.variant)
     wanted = SolveRequest(get_supply().table(variant), query.first, query.symmetry, query.format)
-    if wanted.too_large_for_json():
-        message = (
-            f"the {variant.name} table has {wanted.table.positions:,} positions, more than the "
-            f"{JSON_MAX_POSITIONS:,} one JSON document holds: ask for format=ndjson or format=csv "
-            f"(streamed), or GET /variants/{variant.name}/table for the table file"
-        )
-        raise ProblemError(422, "too-large-for-json", "Too large for one JSON document", message, "format")
+    refusal = wanted.refusal()
+    if refusal is not None:
+        raise ProblemError(422, "too-large-for-json", "Too large for one JSON document", refusal, "format")
     encoding = "gzip" if request.accept_encodings["gzip"] > 0 else None
     etag = wanted.etag(encoding)
     headers = {"Cache-Control": current_app.config["CACHE_CONTROL"], "Vary": "Accept-Encoding"}

@@ -184,8 +184,13 @@ class ProvenStore:
 
     def _why(self) -> str:
         health = self.health
-        state = "cannot be read" if health.state in (OK, UNUSABLE) else f"is {health.state}"
-        return f"the store of proven positions {self.path} {state}: {health.problem or 'it is busy'}"
+        if health.state == OK:
+            return f"the store of proven positions {self.path} is busy: try again"
+        state = "cannot be used" if health.state == UNUSABLE else f"is {health.state}"
+        fix = f"; it is a cache: remove {self.path.name} (and its -wal and -shm files) to start afresh"
+        return f"the store of proven positions {self.path} {state}: {health.problem}" + (
+            fix if health.state == UNUSABLE else ""
+        )
 
 
 def _check(key: tuple[str, int, int], records: bytes, exact: int, origin: str) -> bytes:
