@@ -141,7 +141,7 @@ class Analyst:
                 # not the lowest cell; the answer shows them only to a caller who asks.
                 found = engine.analyze(position, _left(budget, started), estimates=True)
                 proofs = _with_known(found.moves, known)
-                if self.proven is not None:
+                if self.proven is not None and found.nodes:  # else only the moves that end the game: cheap
                     self.proven.put(position, proofs)
                 return found, proofs
 

@@ -26,7 +26,7 @@ def canonical(variant: Variant, mover: int, other: int) -> tuple[Symmetry, tuple
 @cache
 def point_permuters(variant: Variant) -> tuple[tuple[Symmetry, Permuter], ...]:
     """The board's reflections and turns (identity first), each with its byte tables."""
-    return tuple((s, Permuter(s)) for s in geometry_of(variant).point_symmetries)
+    return tuple((s, Permuter.of(s)) for s in geometry_of(variant).point_symmetries)
 
 
 def inverse(symmetry: Symmetry) -> Symmetry:

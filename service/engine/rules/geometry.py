@@ -203,7 +203,7 @@ def _point_symmetries(rows: int, cols: int, lines: tuple[int, ...], gravity: boo
         )
         if gravity and any(target // cols != cell // cols for cell, target in enumerate(symmetry)):
             continue
-        permute = Permuter(symmetry)
+        permute = Permuter.of(symmetry)
         if all(permute(line) in line_set for line in lines):  # a permutation: into the set is onto it
             found.setdefault(symmetry)
     return tuple(found)

@@ -7,6 +7,7 @@ boards share them.
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 
 Symmetry = tuple[int, ...]
 Runs = tuple[tuple[int, int], ...]  # per direction: (step between cells, cells a line starts from)
@@ -63,6 +64,11 @@ def floating(occupied: int, bottom: int, cols: int) -> int:
 
 class Permuter:
     """A symmetry applied to a mask a byte at a time: eight table reads, not a loop over the cells."""
+
+    @staticmethod
+    @lru_cache(maxsize=1024)  # a board's reflections and turns, asked for by its geometry and its keys
+    def of(symmetry: Symmetry) -> Permuter:
+        return Permuter(symmetry)
 
     def __init__(self, symmetry: Symmetry) -> None:
         self.tables = [_byte_table(symmetry[base : base + 8]) for base in range(0, len(symmetry), 8)]
