@@ -7,8 +7,8 @@ second request on a position after a few plies, and a review of 24 plies and a b
 within the same budget. The wall time is the test
 client's, around the whole request (parsing, the store, the search, rendering).
 
-    python tests/bench/budget_bench.py                       # this checkout
-    python tests/bench/budget_bench.py --checkout /tmp/base  # another one (a baseline), same interpreter
+    python -m tests.bench.budget_bench                       # this checkout
+    python -m tests.bench.budget_bench --checkout /tmp/base  # another one (a baseline), same interpreter
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 """Issue 29's findings replayed against a checkout: one line per finding, what it measures and what came
 out. Run it against main (a copy of it, with the compiled core copied in) and against this checkout:
 
-    python tests/bench/hardening_repro.py                        # this checkout
-    python tests/bench/hardening_repro.py --checkout /tmp/base   # another one
+    python -m tests.bench.hardening_repro                        # this checkout
+    python -m tests.bench.hardening_repro --checkout /tmp/base   # another one
 
 Each finding runs in fresh processes (a Flask test client, gunicorn, nginx or the command line, as the
 finding needs), with the checkout first on the path; only what the API and the command line show is
@@ -125,6 +125,7 @@ def post(
 
 
 HARD = {"board": "." * 49, "variant": "7x7k5"}
+NO_TABLE = "X...O...................."  # 5x5k4
 
 
 @finding("1 a 10 s search whose client hangs up after 0.5 s (its request's duration)")
@@ -186,40 +187,43 @@ elif kind == "foreign":
     path.unlink()
     with sqlite3.connect(path) as db: db.execute("CREATE TABLE invoices (id INTEGER)")
 c = client(str(directory))
-a = c.post("/analyze", json={"board": "X...O....................", "variant": "5x5k4", "budget_ms": 200})
+"""
+SEARCH_THEN_READY = """
+a = c.post("/analyze", json={{"board": "{board}", "variant": "5x5k4", "budget_ms": {budget}}})
 r = c.get("/readyz").get_json()
-print(f"search {a.status_code}, /readyz {r['status']}")
+print(f"search {{a.status_code}}, /readyz {{r['status']}}")
 """
 
 
 @finding("2 a damaged proven.sqlite: a search answer, /readyz")
 def damaged(checkout: Path) -> str:
-    return python(checkout, STORE_FAULT, "damaged")
+    return python(checkout, STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, budget=200), "damaged")
 
 
 @finding("2 a truncated proven.sqlite: a search answer, /readyz")
 def truncated(checkout: Path) -> str:
-    return python(checkout, STORE_FAULT, "truncated")
+    return python(checkout, STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, budget=200), "truncated")
 
 
 @finding("2 a foreign proven.sqlite: a search answer, /readyz")
 def foreign(checkout: Path) -> str:
-    return python(checkout, STORE_FAULT, "foreign")
+    return python(checkout, STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, budget=200), "foreign")
 
 
 READ_ONLY = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" && exec "$@"'
 SMALL_DISK = 'mount -t tmpfs -o size=2m tmpfs "$0" && exec "$@"'
 
 
+def mounted(mount: str, folder: Path) -> tuple[str, ...]:
+    """A prefix that runs a command with `mount` done on `folder`, in a mount namespace of its own."""
+    return ("unshare", "-m", "sh", "-c", mount, str(folder))
+
+
 @finding("2 a read-only tables directory: a search answer, /readyz")
 def read_only(checkout: Path) -> str:
     folder = Path(tempfile.mkdtemp())
-    code = """
-c = client(sys.argv[1])
-a = c.post("/analyze", json={"board": "X...O....................", "variant": "5x5k4", "budget_ms": 200})
-r = c.get("/readyz").get_json()
-print(f"search {a.status_code}, /readyz {r['status']}")"""
-    return python(checkout, code, str(folder), prefix=("unshare", "-m", "sh", "-c", READ_ONLY, str(folder)))
+    code = "c = client(sys.argv[1])\n" + SEARCH_THEN_READY.format(board=NO_TABLE, budget=200)
+    return python(checkout, code, str(folder), prefix=mounted(READ_ONLY, folder))
 
 
 @finding("2 a full disk: a proven search answer, /readyz")
@@ -232,10 +236,8 @@ with open(directory + "/filler", "wb", buffering=0) as filler:
         while True: filler.write(bytes(4096))
     except OSError: pass
 c = client(directory)
-a = c.post("/analyze", json={"board": "XO.X./.OX../O..../...../.....", "variant": "5x5k4", "budget_ms": 3000})
-r = c.get("/readyz").get_json()
-print(f"search {a.status_code}, /readyz {r['status']}")"""
-    return python(checkout, code, str(folder), prefix=("unshare", "-m", "sh", "-c", SMALL_DISK, str(folder)))
+""" + SEARCH_THEN_READY.format(board="XO.X./.OX../O..../...../.....", budget=3000)
+    return python(checkout, code, str(folder), prefix=mounted(SMALL_DISK, folder))
 
 
 @finding("3 store write-locked 3 s by another process: searches, 3x3 lookups' worst")
@@ -291,7 +293,7 @@ print(f"{grown / 1e6:.1f} MB -> {wal.stat().st_size / 1e6:.1f} MB after the trim
     return python(checkout, "import sqlite3\n" + code)
 
 
-@finding("5 two bytes flipped in a stored record (4x4k4, a draw in 16)")
+@finding("5 two bytes flipped in a stored record (4x4k4, a draw in 14)")
 def flipped(checkout: Path) -> str:
     code = """
 import sqlite3
@@ -364,7 +366,7 @@ ends = time.monotonic() + 8
 while time.monotonic() < ends:
     supply.request_builds([variant]); time.sleep(0.05)
 print(f"{len(starts)} (START_INTERVAL 2 s)")"""
-    return python(checkout, code, str(folder), prefix=("unshare", "-m", "sh", "-c", SMALL_DISK, str(folder)))
+    return python(checkout, code, str(folder), prefix=mounted(SMALL_DISK, folder))
 
 
 @finding("7 the tables directory's path in a 503 and in /readyz")

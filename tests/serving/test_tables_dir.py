@@ -20,11 +20,13 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -71,6 +73,19 @@ def on_small_disk(directory: Path, size: str = "2m") -> list[str]:
     ]
     privileged(prefix, ["true"])
     return prefix
+
+
+def python_on_small_disk(directory: Path, code: str) -> Any:
+    """The JSON the Python `code` prints last, run with `directory` (its sys.argv[1]) on a small disk."""
+    done = subprocess.run(
+        [*on_small_disk(directory), sys.executable, "-c", code, str(directory)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=harness.REPO,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 @pytest.fixture
