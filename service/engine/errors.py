@@ -110,7 +110,8 @@ class TableNotBuiltError(TableUnavailableError):
 
 
 class SearchBusyError(RuntimeError):
-    """Every search slot of this process stayed taken for the whole budget."""
+    """Every search slot of this process stayed taken for as long as the request may wait (a tenth of its
+    budget)."""
 
 
 class EngineBusyError(RuntimeError):
