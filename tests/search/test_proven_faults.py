@@ -18,7 +18,7 @@ from service.engine import Analyst, EnginePool, Position, TableStore, get_varian
 from service.engine.answer import Source
 from service.engine.search import Budget
 from service.engine.search.proven import ProvenMove, ProvenStore
-from service.engine.search.proven_file import JOURNAL_LIMIT_BYTES
+from service.engine.search.proven_schema import JOURNAL_LIMIT_BYTES
 from tests.serving.test_tables_dir import python_on_small_disk
 
 V = get_variant("4x4k4")

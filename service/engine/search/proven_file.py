@@ -28,27 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from .proven_schema import UnusableFileError, check_ours, connect, prepare
+
 T = TypeVar("T")
-APPLICATION_ID = 0x53414E4D  # "SANM", in the file's header: a store of proven positions
-FORMAT = 2  # PRAGMA user_version; 2: each record's moves end with their checksum
-BUSY_SECONDS = 0.05  # SQLite's wait for another process's lock, before a miss
 LOCK_SECONDS = 0.1  # the wait for this process's other threads
 RETRY_SECONDS = 30.0  # before a file that failed is tried again
-JOURNAL_LIMIT_BYTES = 4 * 2**20
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS proven (
-    variant TEXT NOT NULL,
-    mover INTEGER NOT NULL,
-    other INTEGER NOT NULL,
-    moves BLOB NOT NULL,
-    exact INTEGER NOT NULL,
-    origin TEXT NOT NULL,
-    stored REAL NOT NULL,
-    PRIMARY KEY (variant, mover, other)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS proven_by_age ON proven (stored);
-"""
-COLUMNS = ["variant", "mover", "other", "moves", "exact", "origin", "stored"]
 OK, READ_ONLY, UNUSABLE = "ok", "read-only", "unusable"
 # SQLite's primary result codes (the low byte of an extended one)
 BUSY, LOCKED, READONLY, CORRUPT, FULL, CANTOPEN, NOTADB = 5, 6, 8, 11, 13, 14, 26
@@ -60,10 +44,6 @@ log = logging.getLogger(__name__)
 class Health:
     state: str  # OK, READ_ONLY (answers read it, nothing is written) or UNUSABLE (answers do without it)
     problem: str | None = None  # why, naming no path: it goes into public answers (/readyz)
-
-
-class UnusableFileError(Exception):
-    """The file is not one this version may use."""
 
 
 class StoreFile:
@@ -154,9 +134,9 @@ class StoreFile:
             if not self.path.is_file():
                 raise
             return self._read_only(f"it cannot be written ({_reason(error)})")
-        db = _connect(str(self.path))
+        db = connect(str(self.path))
         try:
-            _prepare(db)
+            prepare(db)
         except sqlite3.OperationalError as error:
             if _code(error) == FULL:  # what it holds can still be read
                 self._failed(error)
@@ -174,9 +154,9 @@ class StoreFile:
         """The file as it is (immutable: a directory that cannot be written has no room for the -shm file
         a reader of a WAL file needs), if it is ours."""
         self._read_only_why = why
-        db = _connect(f"file:{urllib.parse.quote(str(self.path))}?mode=ro&immutable=1", uri=True)
+        db = connect(f"file:{urllib.parse.quote(str(self.path))}?mode=ro&immutable=1", uri=True)
         try:
-            _check_ours(db)
+            check_ours(db)
         except BaseException:
             db.close()
             raise
@@ -216,46 +196,6 @@ class StoreFile:
                     health.problem,
                 )
         self._health = health
-
-
-def _connect(target: str, uri: bool = False) -> sqlite3.Connection:
-    # one connection for the process's threads (one at a time, under the lock); autocommit statements
-    return sqlite3.connect(
-        target, timeout=BUSY_SECONDS, check_same_thread=False, isolation_level=None, uri=uri
-    )
-
-
-def _prepare(db: sqlite3.Connection) -> None:
-    """Check the file is ours (or empty, then make it ours) and set it up for this process."""
-    _check_ours(db)
-    ours = int(db.execute("PRAGMA application_id").fetchone()[0]) == APPLICATION_ID
-    if not ours and not db.execute("SELECT 1 FROM sqlite_master").fetchone():
-        db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # before the first table: then fixed
-    db.execute("PRAGMA journal_mode=WAL")  # readers never wait for the one writer
-    # WAL keeps the file whole through a crash; NORMAL may lose the last few proofs, no more.
-    db.execute("PRAGMA synchronous=NORMAL")
-    db.execute(f"PRAGMA journal_size_limit={JOURNAL_LIMIT_BYTES}")
-    if not ours:
-        db.executescript(SCHEMA)
-        db.execute(f"PRAGMA user_version={FORMAT}")
-        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-
-
-def _check_ours(db: sqlite3.Connection) -> None:
-    """Unusable unless the file is a store of ours in this format, an empty one, or one of before the
-    format had a number (the same table; its records, with no checksum, are dropped as they are read)."""
-    application = int(db.execute("PRAGMA application_id").fetchone()[0])
-    version = int(db.execute("PRAGMA user_version").fetchone()[0])
-    if application == APPLICATION_ID:
-        if version != FORMAT:
-            raise UnusableFileError(f"its format is {version}, and this version reads format {FORMAT}")
-        return
-    tables = [str(row[0]) for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    if not tables:
-        return
-    columns = [str(row[1]) for row in db.execute("PRAGMA table_info(proven)")]
-    if tables != ["proven"] or columns != COLUMNS or application != 0:
-        raise UnusableFileError("it is not a store of proven positions (another program's database)")
 
 
 def _code(error: BaseException) -> int:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import sqlite3
 from functools import partial
 
-from .proven_file import JOURNAL_LIMIT_BYTES, StoreFile
+from .proven_file import StoreFile
+from .proven_schema import JOURNAL_LIMIT_BYTES
 
 TRIM_CHUNK = 2000  # records removed by one statement
 
