@@ -26,6 +26,7 @@ from ..engine import (
     TableSupply,
     TableUnavailableError,
     get_variant,
+    open_books,
 )
 from ..http.params import AnalyzeParams
 from ..http.payloads import answer_payload, dumps
@@ -70,14 +71,16 @@ def local_supply() -> TableSupply:
 def analysis_json(
     board: str, to_move: str | None, variant: str, budget_ms: int = DEFAULT_BUDGET_MS
 ) -> dict[str, Any]:
-    """The API's /analyze body for one position, from this machine's tables, proven positions and a
-    search; the arguments are checked by the API's own schema (FieldsError: as its 422)."""
+    """The API's /analyze body for one position, from this machine's tables, books, proven positions
+    and a search; the arguments are checked by the API's own schema (FieldsError: as its 422)."""
     asked = {"board": board, "to_move": to_move, "variant": variant, "budget_ms": budget_ms}
     params = load(_analyze_request, asked, AnalyzeParams)
     deadline = params.deadline()
     position = params.position()
     supply = local_supply()
-    analyst = Analyst(supply.available, ProvenStore(supply.store.directory), EnginePool(1))
+    directory = supply.store.directory
+    books = open_books(directory, build=True)  # a missing Connect Four book: built meanwhile, as the service
+    analyst = Analyst(supply.available, ProvenStore(directory), EnginePool(1), books=books)
     answer = analyst.analyze(position, deadline.budget())
     return answer_payload(answer, budget_ms=budget_ms)
 

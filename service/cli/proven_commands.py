@@ -1,34 +1,24 @@
-"""`sanmoku cache stats | clear` and `sanmoku book build`: the store of proven positions beside the
-tables, from the shell. A store that is not there is an error (a mistyped --dir must not make a new
-one, except for a book's build); clearing asks first (or takes --yes), and removes the opening books'
-positions only when named."""
+"""`sanmoku cache stats | clear`: the store of proven positions beside the tables, from the shell (and
+`sanmoku book`, in `book_commands`). A store that is not there is an error (a mistyped --dir must not
+make a new one); clearing asks first (or takes --yes), and removes an opening book's positions only
+when named."""
 
 from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
-import time
 from pathlib import Path
 
-from ..engine import (
-    DEFAULT_MAX_BYTES,
-    ProvenStore,
-    ProvenStoreError,
-    book_positions,
-    build_book,
-    default_directory,
-    get_variant,
-)
-from .progress import Progress
+from ..engine import DEFAULT_MAX_BYTES, ProvenStore, ProvenStoreError, default_directory, get_variant
+from . import book_commands
 
 
-def store_of(args: argparse.Namespace, must_exist: bool = True) -> ProvenStore:
+def store_of(args: argparse.Namespace) -> ProvenStore:
     logging.getLogger("service.engine").setLevel(logging.ERROR)  # what the store finds, these commands say
     directory = args.dir or default_directory()
     store = ProvenStore(directory, args.max_bytes)
-    if must_exist and not store.path.is_file():
+    if not store.path.is_file():
         raise ProvenStoreError(
             f"there is no store of proven positions in {directory} (no {store.path.name}): check --dir "
             f"(the tables directory, default $SANMOKU_TABLES_DIR or the user cache); the service and "
@@ -69,30 +59,6 @@ def confirmed(question: str) -> bool:
     return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
 
 
-def book(args: argparse.Namespace) -> int:
-    variant = get_variant(args.variant)
-    if args.count:
-        for ply, layer in enumerate(book_positions(variant, args.plies)):
-            print(f"ply {ply}: {len(layer):,} positions up to symmetry")
-        return 0
-    store = store_of(args, must_exist=False)  # the build makes it
-    processes = args.processes or len(os.sched_getaffinity(0))
-    started = time.perf_counter()
-    progress = Progress(sys.stdout, "positions searched")
-    try:
-        counts = build_book(variant, args.plies, store, processes, args.seconds, print, progress.advanced)
-    finally:
-        progress.close()
-    total = sum(c.positions for c in counts)
-    found = store.stats()
-    seconds = time.perf_counter() - started
-    done = f"{total:,} positions up to ply {args.plies} in {seconds:.1f} s"
-    print(f"{variant.name}: {done} on {processes} processes")
-    print(f"store: {found.records:,} records, {found.bytes / 1e6:,.1f} MB ({found.path})")
-    sys.stdout.flush()
-    return 0
-
-
 def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     where = argparse.ArgumentParser(add_help=False)
     where.add_argument("--dir", type=Path, help="the tables directory the store lives in (default as tables)")
@@ -108,14 +74,4 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     clear_cmd.add_argument("--book", metavar="VARIANT", help="remove this variant's opening book instead")
     clear_cmd.add_argument("--yes", action="store_true", help="do not ask first")
     clear_cmd.set_defaults(run=clear)
-    book_cmd = commands.add_parser("book", help="the opening book of a board with no table")
-    book_actions = book_cmd.add_subparsers(dest="action", required=True)
-    build_cmd = book_actions.add_parser(
-        "build", parents=[where], help="prove every position of the first plies into the store"
-    )
-    build_cmd.add_argument("variant", metavar="VARIANT", help="a variant name, e.g. 5x5k4")
-    build_cmd.add_argument("--plies", type=int, required=True, help="how deep the book goes")
-    build_cmd.add_argument("--processes", type=int, help="searching processes (default: every processor)")
-    build_cmd.add_argument("--seconds", type=float, help="the most a search may take per position")
-    build_cmd.add_argument("--count", action="store_true", help="count the positions per ply; prove nothing")
-    build_cmd.set_defaults(run=book)
+    book_commands.add_parser(commands)

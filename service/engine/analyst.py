@@ -1,7 +1,8 @@
 """The one place that decides where an answer comes from: the variant's table when one answers now (the
-tables' supply rule), else the positions proven before (the store beside the tables, which holds the
-opening books' entries too), else a search within the caller's budget, whose proofs are then kept for
-next time. Callers do not care which; the answer says which.
+tables' supply rule), else an opening book (every move of a board's first plies, `search.books`), else
+the positions proven before (the store beside the tables), else a search within the caller's budget,
+whose proofs are then kept for next time. Callers do not care which; the answer says which. A book's
+answer that a proof kept in the store contradicts is not served: the proof wins.
 
 The search and the store's reads and writes go through `offload`, with which the service runs them on a
 real thread (see the serving layer): the compiled core lets go of the interpreter and SQLite waits
@@ -15,6 +16,7 @@ small share of it.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -27,6 +29,7 @@ from .play.mainline import MainLine, main_line, proven_line
 from .rules.position import Position
 from .rules.variants import Variant
 from .search import Budget, Cancel, Deadline, SearchEngine
+from .search.books import Books, contradicted
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proven import BOOK, ProvenMove, ProvenStore
 from .search.report import MoveProof, SearchReport
@@ -46,6 +49,9 @@ class Offload(Protocol):
 
 def on_this_thread(work: Callable[[], T], cancel: Cancel | None = None) -> T:
     return work()
+
+
+log = logging.getLogger(__name__)
 
 
 class EnginePool:
@@ -98,8 +104,10 @@ class Analyst:
         proven: ProvenStore | None,
         pool: EnginePool,
         offload: Offload = on_this_thread,
+        books: Books | None = None,
     ) -> None:
         self.table_for, self.proven, self.pool, self.offload = table_for, proven, pool, offload
+        self.books = books
 
     def analyze(self, position: Position, budget: Budget, search_only: bool = False) -> Answer:
         """Every legal move's value as far as it is known or can be proven within `budget`;
@@ -109,6 +117,9 @@ class Analyst:
             table = self.table_for(position.variant)
             if table is not None:
                 return Answer.of_table(table.lookup(position))
+            booked = self._booked(position)
+            if booked is not None:
+                return Answer.of_proofs(position, booked, Source.BOOK)
         known = None
         if self.proven is not None and not position.is_over and not search_only:
             known = self.offload(partial(self.proven.get, position))
@@ -116,6 +127,17 @@ class Analyst:
             proofs = [MoveProof(m.cell, m.lower, m.upper, m.remoteness) for m in known.moves]
             return Answer.of_proofs(position, proofs, Source.BOOK if known.origin == BOOK else Source.CACHE)
         return self._search(position, budget, started, known.moves if known else ())
+
+    def _booked(self, position: Position) -> list[MoveProof] | None:
+        """Every move's value from a book, unless a proof kept in the store contradicts one of them."""
+        moves = None if self.books is None else self.books.moves(position)
+        if moves is None or self.proven is None:
+            return moves
+        kept = self.offload(partial(self.proven.get, position))
+        if kept is not None and contradicted(moves, kept.moves):
+            log.error("the %s book contradicts a proof at %s: not served", position.variant.name, position)
+            return None
+        return moves
 
     def answers(self, deadline: Deadline, search_only: bool = False) -> Answers:
         """Answers for positions asked one after another (a review, a main line, a batch), all within
