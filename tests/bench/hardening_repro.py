@@ -125,7 +125,7 @@ def post(
 
 
 HARD = {"board": "." * 49, "variant": "7x7k5"}
-NO_TABLE = "X...O...................."  # 5x5k4
+NO_TABLE = "X...O...................."  # 5x5k4-misere: no table, no book
 
 
 @finding("1 a 10 s search whose client hangs up after 0.5 s (its request's duration)")
@@ -189,7 +189,7 @@ elif kind == "foreign":
 c = client(str(directory))
 """
 SEARCH_THEN_READY = """
-a = c.post("/analyze", json={{"board": "{board}", "variant": "5x5k4", "budget_ms": {budget}}})
+a = c.post("/analyze", json={{"board": "{board}", "variant": "{variant}", "budget_ms": {budget}}})
 r = c.get("/readyz").get_json()
 print(f"search {{a.status_code}}, /readyz {{r['status']}}")
 """
@@ -197,17 +197,29 @@ print(f"search {{a.status_code}}, /readyz {{r['status']}}")
 
 @finding("2 a damaged proven.sqlite: a search answer, /readyz")
 def damaged(checkout: Path) -> str:
-    return python(checkout, STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, budget=200), "damaged")
+    return python(
+        checkout,
+        STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, variant="5x5k4-misere", budget=200),
+        "damaged",
+    )
 
 
 @finding("2 a truncated proven.sqlite: a search answer, /readyz")
 def truncated(checkout: Path) -> str:
-    return python(checkout, STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, budget=200), "truncated")
+    return python(
+        checkout,
+        STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, variant="5x5k4-misere", budget=200),
+        "truncated",
+    )
 
 
 @finding("2 a foreign proven.sqlite: a search answer, /readyz")
 def foreign(checkout: Path) -> str:
-    return python(checkout, STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, budget=200), "foreign")
+    return python(
+        checkout,
+        STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, variant="5x5k4-misere", budget=200),
+        "foreign",
+    )
 
 
 READ_ONLY = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" && exec "$@"'
@@ -222,7 +234,9 @@ def mounted(mount: str, folder: Path) -> tuple[str, ...]:
 @finding("2 a read-only tables directory: a search answer, /readyz")
 def read_only(checkout: Path) -> str:
     folder = Path(tempfile.mkdtemp())
-    code = "c = client(sys.argv[1])\n" + SEARCH_THEN_READY.format(board=NO_TABLE, budget=200)
+    code = "c = client(sys.argv[1])\n" + SEARCH_THEN_READY.format(
+        board=NO_TABLE, variant="5x5k4-misere", budget=200
+    )
     return python(checkout, code, str(folder), prefix=mounted(READ_ONLY, folder))
 
 
@@ -236,7 +250,7 @@ with open(directory + "/filler", "wb", buffering=0) as filler:
         while True: filler.write(bytes(4096))
     except OSError: pass
 c = client(directory)
-""" + SEARCH_THEN_READY.format(board="XO.X./.OX../O..../...../.....", budget=3000)
+""" + SEARCH_THEN_READY.format(board="XO.X./.OX../O..../...../.....", variant="5x5k4", budget=3000)
     return python(checkout, code, str(folder), prefix=mounted(SMALL_DISK, folder))
 
 

@@ -24,7 +24,7 @@ from tests.serving.test_tables_dir import python_on_small_disk
 V = get_variant("4x4k4")
 # A position of 4x4k4 whose value the table gives: a draw in 14 (the flip below made it a win)
 DRAW = Position.empty(V).play(5).play(10)
-NO_TABLE = "X...O...................."  # 5x5k4: the search answers
+NO_TABLE = "X...O...................."  # 5x5k4-misere: no table, no book: the search answers
 
 
 def filled(directory: Path, count: int = 50) -> ProvenStore:
@@ -43,7 +43,7 @@ def client_on(directory: Path) -> FlaskClient:
 def answers_without_the_store(directory: Path, state: str) -> dict[str, object]:
     """A search answer (200) from an app on `directory`, and its /readyz, which says the store's state."""
     client = client_on(directory)
-    answer = client.post("/analyze", json={"board": NO_TABLE, "variant": "5x5k4", "budget_ms": 200})
+    answer = client.post("/analyze", json={"board": NO_TABLE, "variant": "5x5k4-misere", "budget_ms": 200})
     assert answer.status_code == 200 and answer.get_json()["source"] == "search", answer.get_json()
     ready = client.get("/readyz").get_json()
     assert ready["status"] == "degraded" and ready["proven_store"]["state"] == state, ready

@@ -143,7 +143,7 @@ def check_serving(
         else:
             status, body = get(server, f"/analyze?board={'.' * get_variant(name).cells}&variant={name}")
             assert status == 200 and entry["ready"], (name, body, entry)
-    status, body = get(server, "/analyze?board=X...O....................&variant=5x5k4&budget_ms=300")
+    status, body = get(server, "/analyze?board=X...O....................&variant=5x5k4-misere&budget_ms=300")
     assert status == 200 and body["source"] in ("search", "cache"), body
     assert ready["proven_store"]["state"] == store, ready  # type: ignore[index]
     assert ready["status"] == ("degraded" if unavailable or store != "ok" else "ready")
