@@ -117,7 +117,16 @@ class Analyst:
         proofs = _with_known(found.moves, known)
         if self.proven is not None:
             self.proven.put(position, proofs)
-        return Answer.of_proofs(position, proofs, Source.SEARCH, found.nodes, found.seconds, found.depth)
+        return Answer.of_proofs(
+            position,
+            proofs,
+            Source.SEARCH,
+            found.nodes,
+            found.seconds,
+            found.depth,
+            found.cutoffs,
+            found.tt_hits,
+        )
 
 
 def _with_known(found: tuple[MoveProof, ...], known: tuple[ProvenMove, ...]) -> list[MoveProof]:

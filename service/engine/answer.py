@@ -43,6 +43,8 @@ class Answer:
     nodes: int = 0  # what the search spent (0 when no search ran)
     seconds: float = 0.0
     depth: int = 0
+    cutoffs: int = 0
+    tt_hits: int = 0
 
     @classmethod
     def of_table(cls, analysis: Lookup) -> Answer:
@@ -60,8 +62,11 @@ class Answer:
         nodes: int = 0,
         seconds: float = 0.0,
         depth: int = 0,
+        cutoffs: int = 0,
+        tt_hits: int = 0,
     ) -> Answer:
-        return cls(position, tuple(sorted(proofs, key=order)), source, nodes, seconds, depth)
+        moves = tuple(sorted(proofs, key=order))
+        return cls(position, moves, source, nodes, seconds, depth, cutoffs, tt_hits)
 
     @cached_property
     def exact(self) -> bool:

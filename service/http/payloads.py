@@ -99,6 +99,8 @@ def search_payload(answer: Answer, budget_ms: int | None) -> Json:
         "nodes": answer.nodes,
         "time_ms": round(answer.seconds * 1000, 1),
         "depth": answer.depth,
+        "cutoffs": answer.cutoffs,
+        "tt_hits": answer.tt_hits,
         "budget_ms": budget_ms,
     }
 
