@@ -14,7 +14,7 @@ layer, the command line) imports from here only. No HTTP code lives in the engin
 from __future__ import annotations
 
 from .analyst import Analyst, EnginePool
-from .answer import Answer, Answers, Source, answers_from, table_answers
+from .answer import Answer, Answers, GameAnswers, Source, answers_from, table_answers
 from .errors import (
     BuildRefusedError,
     EngineBusyError,
@@ -30,6 +30,7 @@ from .errors import (
     TableUnavailableError,
     UnknownVariantError,
 )
+from .games import SOLVED_GAMES, SolvedGame, board_of, get_game, read_position, start_position, whole_table
 from .play.mainline import MainLine, main_line
 from .play.policies import DEFAULT_DEPTH, POLICIES, Policy, check_choice, choose_move, get_policy, player
 from .play.review import (
@@ -43,6 +44,8 @@ from .play.review import (
     review_game,
 )
 from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
+from .rules.eight import EIGHT, EightPosition
+from .rules.game import GamePosition, GameRules, final_score
 from .rules.geometry import MIN_DEPTH, Geometry, geometry_of, iter_cells
 from .rules.perft import count_games
 from .rules.position import EMPTY, MARKS, Mark, Position, Status, other
@@ -81,6 +84,7 @@ __all__ = [
     "DECODED",
     "DEFAULT_DEPTH",
     "DEFAULT_MAX_BYTES",
+    "EIGHT",
     "EMPTY",
     "LISTED",
     "MARKS",
@@ -96,6 +100,7 @@ __all__ = [
     "NORMAL",
     "POLICIES",
     "PRESETS",
+    "SOLVED_GAMES",
     "SOLVER_VERSION",
     "VARIANTS",
     "Accuracy",
@@ -110,10 +115,14 @@ __all__ = [
     "Chunk",
     "Contender",
     "Deadline",
+    "EightPosition",
     "EngineBusyError",
     "EngineError",
     "EnginePool",
     "Estimate",
+    "GameAnswers",
+    "GamePosition",
+    "GameRules",
     "Geometry",
     "IllegalMoveError",
     "IllegalSequenceError",
@@ -135,6 +144,7 @@ __all__ = [
     "Review",
     "SearchBusyError",
     "SideSummary",
+    "SolvedGame",
     "Source",
     "Status",
     "Strength",
@@ -153,6 +163,7 @@ __all__ = [
     "Verdict",
     "Waiting",
     "answers_from",
+    "board_of",
     "book_positions",
     "build_book",
     "build_queued",
@@ -164,7 +175,9 @@ __all__ = [
     "default_directory",
     "file_name",
     "file_size",
+    "final_score",
     "geometry_of",
+    "get_game",
     "get_policy",
     "get_variant",
     "iter_cells",
@@ -178,13 +191,16 @@ __all__ = [
     "plan",
     "player",
     "positions",
+    "read_position",
     "review_boards",
     "review_game",
     "solve",
+    "start_position",
     "strength_table",
     "summarize",
     "supported_variants",
     "table_answers",
     "variants_at_start",
+    "whole_table",
     "work_through",
 ]

@@ -17,9 +17,11 @@ import os
 import threading
 from collections.abc import Callable, Iterator
 
-from .answer import Answer, Answers, Source
+from .answer import Answer, GameAnswers, Source
 from .errors import SearchBusyError
+from .games import board_of, whole_table
 from .play.mainline import MainLine, main_line, proven_line
+from .rules.game import GamePosition
 from .rules.position import Position
 from .rules.variants import Variant
 from .search import Budget, Deadline, SearchEngine
@@ -78,9 +80,19 @@ class Analyst:
     ) -> None:
         self.table_for, self.proven, self.pool, self.offload = table_for, proven, pool, offload
 
-    def analyze(self, position: Position, budget: Budget, search_only: bool = False) -> Answer:
+    def analyze(self, position: GamePosition, budget: Budget, search_only: bool = False) -> Answer:
         """Every legal move's value as far as it is known or can be proven within `budget`;
-        `search_only`: from the search even where a table or a stored proof answers (comparisons)."""
+        `search_only`: from the search even where a table or a stored proof answers (comparisons). A
+        game that is not a board has no search: its table, solved whole, answers."""
+        whole = whole_table(position)
+        if whole is not None:
+            return Answer.of_table(whole.lookup(position))
+        board = board_of(position)
+        if board is None:
+            raise ValueError(f"no source answers {position.variant.name}, which is not a board")
+        return self._analyze_board(board, budget, search_only)
+
+    def _analyze_board(self, position: Position, budget: Budget, search_only: bool) -> Answer:
         if not search_only:
             table = self.table_for(position.variant)
             if table is not None:
@@ -91,17 +103,18 @@ class Analyst:
             return Answer.of_proofs(position, proofs, Source.BOOK if known.origin == BOOK else Source.CACHE)
         return self._search(position, budget, known.moves if known else ())
 
-    def answers(self, deadline: Deadline, search_only: bool = False) -> Answers:
+    def answers(self, deadline: Deadline, search_only: bool = False) -> GameAnswers:
         """Answers for positions asked one after another (a review, a main line, a batch), all within
         what is left of one `deadline`."""
         return lambda position: self.analyze(position, deadline.budget(), search_only)
 
-    def main_line(self, first: Answer, answers: Answers) -> MainLine | None:
+    def main_line(self, first: Answer, answers: GameAnswers) -> MainLine | None:
         """How the game goes on from `first`'s position under perfect play: from the table that gave
         `first`, else through `answers` as long as every position on the way is proven (else None)."""
-        table = self.table_for(first.position.variant) if first.source is Source.TABLE else None
-        if table is not None:
-            return main_line(table, first.position)
+        board = board_of(first.position)
+        table = self.table_for(board.variant) if board is not None and first.source is Source.TABLE else None
+        if board is not None and table is not None:
+            return main_line(table, board)
         return proven_line(answers, first.position, first) if first.exact else None
 
     def _search(self, position: Position, budget: Budget, known: tuple[ProvenMove, ...]) -> Answer:

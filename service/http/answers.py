@@ -22,7 +22,7 @@ RAW_LIMIT = 256  # longer bodies or query strings (padding, repeated fields) are
 def answer_body(params: AnalyzeParams, shared: Deadline | None = None) -> Body:
     """The /analyze answer; `shared`: a batch's deadline, which caps the request's own budget."""
     position = params.position()
-    key = (position.variant, position.x, position.o, position.to_move, params.mainline, params.estimates)
+    key = (position, params.mainline, params.estimates)  # a position is a frozen value: it keys itself
     bodies = get_bodies()
     kept = None if params.search_only else bodies.get(key)
     if kept is not None:

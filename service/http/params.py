@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Deadline, Position, Variant, get_variant
+from ..engine import Deadline, GamePosition, Position, Variant, get_variant, read_position
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,8 @@ class AnalyzeParams(Searching):
     variant: str
     mainline: bool
 
-    def position(self) -> Position:
-        return Position.parse(self.board, self.to_move, get_variant(self.variant))
+    def position(self) -> GamePosition:
+        return read_position(self.variant, self.board, self.to_move)
 
 
 @dataclass(frozen=True)

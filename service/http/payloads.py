@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from functools import singledispatch
 from typing import Any
 
 from ..engine import (
     DEFAULT_DEPTH,
     MIN_DEPTH,
     Answer,
+    GamePosition,
     Known,
     MainLine,
     MoveProof,
@@ -31,14 +33,14 @@ def dumps(payload: Any) -> bytes:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def winner(position: Position, value: Value) -> str | None:
+def winner(position: GamePosition, value: Value) -> str | None:
     """Who wins under perfect play, or None for a draw."""
     if value.score == 0:
         return None
     return position.to_move if value.score > 0 else position.to_move.other
 
 
-def lines_payload(position: Position) -> list[list[int]]:
+def lines_payload(position: GamePosition) -> list[list[int]]:
     """The cells of each line that ended the game; empty while none has."""
     return [list(line) for line in position.completed_lines]
 
@@ -56,17 +58,27 @@ def known_payload(known: Known) -> Json:
     }
 
 
-def move_payload(position: Position, move: MoveProof, estimates: bool = False) -> Json:
-    row, col = position.row_col(move.cell)
+@singledispatch
+def move_fields(position: GamePosition, move: int) -> Json:
+    """Where a move goes and the position after it: a game's move is its number (Eight: the pick)."""
+    return {"move": move, "board": position.play(move).cells}
+
+
+@move_fields.register
+def _board_move_fields(position: Position, move: int) -> Json:
+    row, col = position.row_col(move)
     cells = position.cells
-    out: Json = {
-        "cell": move.cell,
+    # the board after the move, without building the position
+    return {
+        "cell": move,
         "row": row,
         "col": col,
-        **known_payload(move.known),
-        # the board after the move, without building the position
-        "board": cells[: move.cell] + position.to_move + cells[move.cell + 1 :],
+        "board": cells[:move] + position.to_move + cells[move + 1 :],
     }
+
+
+def move_payload(position: GamePosition, move: MoveProof, estimates: bool = False) -> Json:
+    out: Json = {**move_fields(position, move.cell), **known_payload(move.known)}
     if estimates:  # only when asked: an estimate is never a proof
         estimate = move.estimate
         out["estimate"] = None if estimate is None else {"score": estimate.score, "depth": estimate.depth}
