@@ -19,10 +19,11 @@ from collections.abc import Callable, Iterator
 
 from .answer import Answer, GameAnswers, Source
 from .errors import SearchBusyError
-from .games import board_of, whole_table
+from .games import board_of, exact_values, whole_table
 from .play.mainline import MainLine, main_line, proven_line
 from .rules.game import GamePosition
 from .rules.position import Position
+from .rules.values import Value
 from .rules.variants import Variant
 from .search import Budget, Deadline, SearchEngine
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
@@ -102,6 +103,11 @@ class Analyst:
             proofs = [MoveProof(m.cell, m.lower, m.upper, m.remoteness) for m in known.moves]
             return Answer.of_proofs(position, proofs, Source.BOOK if known.origin == BOOK else Source.CACHE)
         return self._search(position, budget, known.moves if known else ())
+
+    def exact_values(self, position: GamePosition) -> Callable[[GamePosition], Value] | None:
+        """The exact values of the positions of `position`'s game from its table, if one answers now
+        (a game tree's values); None when only a search could say."""
+        return exact_values(position, self.table_for)
 
     def answers(self, deadline: Deadline, search_only: bool = False) -> GameAnswers:
         """Answers for positions asked one after another (a review, a main line, a batch), all within

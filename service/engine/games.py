@@ -16,9 +16,9 @@ from .rules.eight import EIGHT, EightPosition
 from .rules.game import GamePosition, GameRules
 from .rules.position import Position
 from .rules.values import Value
-from .rules.variants import get_variant
+from .rules.variants import Variant, get_variant
 from .tables.eight import eight_table
-from .tables.table import Lookup
+from .tables.table import Lookup, Table
 
 
 class WholeTable(Protocol):
@@ -73,3 +73,26 @@ def whole_table(position: GamePosition) -> WholeTable | None:
 def board_of(position: GamePosition) -> Position | None:
     """The position as a board's, or None for a game that is not a board."""
     return position if isinstance(position, Position) else None
+
+
+def exact_values(
+    position: GamePosition, board_table: Callable[[Variant], Table | None]
+) -> Callable[[GamePosition], Value] | None:
+    """The exact values of the positions of `position`'s game, from its table (`board_table` gives a
+    board's, if one answers now), or None when no table does."""
+    whole = whole_table(position)
+    if whole is not None:
+        return whole.value
+    board = board_of(position)
+    table = None if board is None else board_table(board.variant)
+    if table is None:
+        return None
+    found = table
+
+    def value(other: GamePosition) -> Value:
+        other_board = board_of(other)
+        if other_board is None:
+            raise ValueError(f"a {other.variant.name} position given to the {found.variant.name} table")
+        return found.value(other_board)
+
+    return value
