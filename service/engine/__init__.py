@@ -78,6 +78,8 @@ from .tables.stream import Chunk, Summary, chunks, lookups, positions, summarize
 from .tables.supply import BACKGROUND_BUILD_CELLS, TableSupply, variants_at_start
 from .tables.table import MOVE_VALUE, Lookup, MoveValue, Table
 from .tables.table_file import TableFileError, file_size, mapped_file
+from .teach import MAX_TREE_NODES, Algorithm, Cutoff, GameTree, Leaf, Lesson, TreeTooLargeError, Visit, lesson
+from .teach import Node as TreeNode
 
 __all__ = [
     "BACKGROUND_BUILD_CELLS",
@@ -91,6 +93,7 @@ __all__ = [
     "MAX_CELLS",
     "MAX_SIDE",
     "MAX_TABLE_CELLS",
+    "MAX_TREE_NODES",
     "MIN_DEPTH",
     "MIN_K",
     "MIN_SIDE",
@@ -104,6 +107,7 @@ __all__ = [
     "SOLVER_VERSION",
     "VARIANTS",
     "Accuracy",
+    "Algorithm",
     "Analyst",
     "Answer",
     "Answers",
@@ -114,6 +118,7 @@ __all__ = [
     "Cancel",
     "Chunk",
     "Contender",
+    "Cutoff",
     "Deadline",
     "EightPosition",
     "EngineBusyError",
@@ -123,11 +128,14 @@ __all__ = [
     "GameAnswers",
     "GamePosition",
     "GameRules",
+    "GameTree",
     "Geometry",
     "IllegalMoveError",
     "IllegalSequenceError",
     "InvalidPositionError",
     "Known",
+    "Leaf",
+    "Lesson",
     "Lookup",
     "MainLine",
     "Mark",
@@ -157,10 +165,13 @@ __all__ = [
     "TableStore",
     "TableSupply",
     "TableUnavailableError",
+    "TreeNode",
+    "TreeTooLargeError",
     "UnknownVariantError",
     "Value",
     "Variant",
     "Verdict",
+    "Visit",
     "Waiting",
     "answers_from",
     "board_of",
@@ -181,6 +192,7 @@ __all__ = [
     "get_policy",
     "get_variant",
     "iter_cells",
+    "lesson",
     "lookups",
     "main_line",
     "mapped_file",

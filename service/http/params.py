@@ -74,3 +74,16 @@ class SolveParams:
     first: str
     symmetry: str
     format: str
+
+
+@dataclass(frozen=True)
+class TreeParams:
+    board: str
+    to_move: str | None
+    variant: str
+    depth: int | None  # None: as deep as fits within the tree's bound
+    algorithm: str
+    format: str
+
+    def position(self) -> GamePosition:
+        return read_position(self.variant, self.board, self.to_move)

@@ -76,7 +76,8 @@ class GameTree:
     cut_for_size: bool  # no depth was asked, and the game's end did not fit within the limit
     evaluation: Evaluation
     evaluated: bool  # some leaf was valued by the evaluation (no table, before the end)
-    principal_variation: tuple[int, ...]
+    principal_variation: tuple[int, ...]  # the moves of best play from the root, as far as the tree goes
+    principal_nodes: frozenset[int]  # the ids of the nodes along it, the root's included
 
 
 def level_sizes(position: GamePosition, depth: int | None, limit: int) -> list[int]:
@@ -110,6 +111,7 @@ def grow(
     grower = _Grower(position, evaluation, exact, reached)
     root = grower.node(position, None, 0)
     leaves = [n for n in root.walk() if n.leaf is not None]
+    line = _principal_line(root)
     return GameTree(
         root=root,
         depth=reached,
@@ -118,7 +120,8 @@ def grow(
         cut_for_size=depth is None and reached < len(sizes) - 1,
         evaluation=evaluation,
         evaluated=any(n.leaf is Leaf.EVALUATION for n in leaves),
-        principal_variation=_principal_variation(root),
+        principal_variation=tuple(n.move for n in line if n.move is not None),
+        principal_nodes=frozenset(n.id for n in line),
     )
 
 
@@ -176,12 +179,10 @@ def _clamped(score: int) -> int:
     return max(-EVALUATION_LIMIT, min(EVALUATION_LIMIT, score))
 
 
-def _principal_variation(root: Node) -> tuple[int, ...]:
-    """The moves of best play, each the first in move order that keeps the node's value."""
-    moves: list[int] = []
-    node = root
-    while node.children:
-        node = next(child for child in node.children if child.score == node.score)
-        assert node.move is not None
-        moves.append(node.move)
-    return tuple(moves)
+def _principal_line(root: Node) -> list[Node]:
+    """The nodes of best play from the root, each the first child in move order that keeps its
+    parent's value."""
+    line = [root]
+    while line[-1].children:
+        line.append(next(child for child in line[-1].children if child.score == line[-1].score))
+    return line
