@@ -38,6 +38,7 @@ import { bindMoves, renderMoves } from "./moves.js";
 import { loadPrefs } from "./prefs.js";
 import { loadReview, renderReview } from "./review.js";
 import { renderRanking } from "./ranking.js";
+import { bindSearchTree, renderSearchTree } from "./search-tree.js";
 import { render, setRenderer, state, variant } from "./state.js";
 import { renderHeading, renderRoot, renderStatus } from "./status.js";
 import { checkedGame, gameFromUrl, saveGameToUrl } from "./url.js";
@@ -72,6 +73,7 @@ function renderAll() {
   renderSettings();
   renderVariantChoice();
   renderKeysHelp();
+  renderSearchTree();
 }
 
 // Opens `game` (from a link, or a new one): the variant is asked for if it is not a preset, and what
@@ -189,6 +191,7 @@ function bindEvents() {
     radio.addEventListener("change", (event) => setEditorToMove(event.target.value));
   }
   bindMoves();
+  bindSearchTree();
   bindExchange(openGame);
   document.addEventListener("keydown", onKeyDown);
   window.addEventListener("popstate", () => {
