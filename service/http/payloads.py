@@ -59,26 +59,34 @@ def known_payload(known: Known) -> Json:
 
 
 @singledispatch
-def move_fields(position: GamePosition, move: int) -> Json:
-    """Where a move goes and the position after it: a game's move is its number (Eight: the pick)."""
-    return {"move": move, "board": position.play(move).cells}
+def move_place(position: GamePosition, move: int) -> Json:
+    """Where a move goes: a game's move is its number (Eight: the pick)."""
+    return {"move": move}
 
 
-@move_fields.register
-def _board_move_fields(position: Position, move: int) -> Json:
+@move_place.register
+def _board_move_place(position: Position, move: int) -> Json:
     row, col = position.row_col(move)
-    cells = position.cells
-    # the board after the move, without building the position
-    return {
-        "cell": move,
-        "row": row,
-        "col": col,
-        "board": cells[:move] + position.to_move + cells[move + 1 :],
-    }
+    return {"cell": move, "row": row, "col": col}
+
+
+@singledispatch
+def board_after(position: GamePosition, move: int) -> str:
+    return position.play(move).cells
+
+
+@board_after.register
+def _board_after_mark(position: Position, move: int) -> str:
+    cells = position.cells  # the board after the move, without building the position
+    return cells[:move] + position.to_move + cells[move + 1 :]
 
 
 def move_payload(position: GamePosition, move: MoveProof, estimates: bool = False) -> Json:
-    out: Json = {**move_fields(position, move.cell), **known_payload(move.known)}
+    out: Json = {
+        **move_place(position, move.cell),
+        **known_payload(move.known),
+        "board": board_after(position, move.cell),
+    }
     if estimates:  # only when asked: an estimate is never a proof
         estimate = move.estimate
         out["estimate"] = None if estimate is None else {"score": estimate.score, "depth": estimate.depth}

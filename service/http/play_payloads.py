@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..engine import Answer, Policy, Position, Review
-from .payloads import Json, known_payload, lines_payload, move_fields
+from .payloads import Json, known_payload, lines_payload, move_place
 
 
 def policy_payload(policy: Policy) -> Json:
@@ -20,7 +20,7 @@ def move_choice_payload(answer: Answer, cell: int, policy: str) -> Json:
     before = answer.position
     after = before.play(cell)
     return {
-        **move_fields(before, cell),
+        **move_place(before, cell),
         "player": before.to_move,
         "board": after.cells,
         "to_move": after.to_move,
