@@ -1,6 +1,6 @@
 """The game tree of a position (`/tree`): load the request, grow the tree and walk it in the engine,
-send it as JSON or as Graphviz text. The same request always gives the same tree, so a GET's answer is
-kept and cached downstream like a table's."""
+send it as JSON or as Graphviz text. An exact tree never changes, so a GET's answer then carries an
+ETag and may be cached downstream like a table's."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from flask import Blueprint, Response, request
 from ..engine import Algorithm, lesson
 from ..serving.offload import offload
 from ..serving.sources import get_analyst
-from .answers import by_raw_request, send
+from .answers import send
 from .bodies import Body, make_body
 from .params import TreeParams
 from .payloads import dumps
@@ -29,9 +29,11 @@ def tree_body(params: TreeParams) -> Body:
     exact = get_analyst().exact_values(position)
     # Pure Python for up to a few hundred milliseconds: on a real thread, as a search runs
     taught = offload(lambda: lesson(position, Algorithm(params.algorithm), exact, params.depth))
+    # An exact tree never changes; one of guesses may become exact once the variant's table is built
+    lasting = taught.tree.root.value is not None
     if params.format == "dot":
-        return make_body(dot(taught).encode(), MEDIA_TYPE)
-    return make_body(dumps(tree_payload(position, taught)))
+        return make_body(dot(taught).encode(), MEDIA_TYPE, lasting)
+    return make_body(dumps(tree_payload(position, taught)), lasting=lasting)
 
 
 @bp.post("/tree")
@@ -41,8 +43,6 @@ def tree_post() -> Response:
 
 @bp.get("/tree")
 def tree_get() -> Response:
-    def answer() -> Body:
-        return tree_body(load(_tree_query, request.args, TreeParams))
-
-    # Keyed with the path: /analyze keys its kept bodies by the bare method and the same query string
-    return send(by_raw_request("GET /tree", request.query_string, answer), cacheable=True)
+    # Not kept in the body cache (a tree's JSON runs to a megabyte, which would push out a thousand
+    # answers): its ETag and Cache-Control let the browser and any cache in front keep it instead.
+    return send(tree_body(load(_tree_query, request.args, TreeParams)), cacheable=True)

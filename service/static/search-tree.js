@@ -152,7 +152,7 @@ export function renderSearchTree() {
   }
   const want = wanted();
   const plies = Array.from({ length: Math.max(want.plies, 1) }, (_, i) =>
-    option(String(i + 1), `${i + 1} plies`),
+    option(String(i + 1), `${i + 1} ${i === 0 ? "ply" : "plies"}`),
   );
   fillSelect(el.depth, [option("", "Deepest that fits"), ...plies], panel.depth === null ? "" : panel.depth);
   const request = {

@@ -92,6 +92,9 @@ def test_a_get_is_cacheable_and_its_own(client: FlaskClient) -> None:
     assert "root" in check_response(first, "/tree", "get")
     again = client.get("/tree?board=XOX.O.X..", headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304
+    guesses = client.get("/tree", query_string={"board": "." * 25, "variant": "5x5k4", "depth": 1})
+    assert check_response(guesses, "/tree", "get")["values"] == "evaluation"
+    assert guesses.headers["Cache-Control"] == "no-store"  # a tree of guesses is not kept
 
 
 @pytest.mark.parametrize("board", ["XOX.O.X..", "XO..XO..."])  # Graphviz takes seconds past a few hundred
