@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .analyst import Analyst, EnginePool
 from .answer import Answer, Answers, GameAnswers, Source, answers_from, table_answers
+from .book_supply import build_book_file, open_books
 from .errors import (
     BuildRefusedError,
     EngineBusyError,
@@ -68,6 +69,8 @@ from .rules.variants import (
 )
 from .search import Budget, Cancel, Deadline, Estimate, MoveProof
 from .search.book import book_positions, build_book
+from .search.book_check import sample_entries, verify_entries
+from .search.books import Books
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .tables.build_plan import BuildPlan, check_resources, plan
 from .tables.build_queue import BuildQueue, Waiting, work_through
@@ -111,6 +114,7 @@ __all__ = [
     "Analyst",
     "Answer",
     "Answers",
+    "Books",
     "Budget",
     "BuildPlan",
     "BuildQueue",
@@ -177,6 +181,7 @@ __all__ = [
     "board_of",
     "book_positions",
     "build_book",
+    "build_book_file",
     "build_queued",
     "check_choice",
     "check_resources",
@@ -199,6 +204,7 @@ __all__ = [
     "measure_strength",
     "moves_from_boards",
     "moves_from_columns",
+    "open_books",
     "other",
     "plan",
     "player",
@@ -206,6 +212,7 @@ __all__ = [
     "read_position",
     "review_boards",
     "review_game",
+    "sample_entries",
     "solve",
     "start_position",
     "strength_table",
@@ -213,6 +220,7 @@ __all__ = [
     "supported_variants",
     "table_answers",
     "variants_at_start",
+    "verify_entries",
     "whole_table",
     "work_through",
 ]
