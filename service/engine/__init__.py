@@ -14,7 +14,7 @@ layer, the command line) imports from here only. No HTTP code lives in the engin
 from __future__ import annotations
 
 from .analyst import Analyst, EnginePool
-from .answer import Answer, Answers, Source, answers_from, table_answers
+from .answer import Answer, Answers, GameAnswers, Source, answers_from, table_answers
 from .book_supply import build_book_file, open_books
 from .errors import (
     BuildRefusedError,
@@ -32,6 +32,7 @@ from .errors import (
     TableUnavailableError,
     UnknownVariantError,
 )
+from .games import SOLVED_GAMES, SolvedGame, board_of, get_game, read_position, start_position, whole_table
 from .play.mainline import MainLine, main_line
 from .play.policies import DEFAULT_DEPTH, POLICIES, Policy, check_choice, choose_move, get_policy, player
 from .play.review import (
@@ -45,6 +46,8 @@ from .play.review import (
     review_game,
 )
 from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
+from .rules.eight import EIGHT, EightPosition
+from .rules.game import GamePosition, GameRules, final_score
 from .rules.geometry import MIN_DEPTH, Geometry, geometry_of, iter_cells
 from .rules.perft import count_games
 from .rules.position import EMPTY, MARKS, Mark, Position, Status, other
@@ -80,18 +83,22 @@ from .tables.stream import Chunk, Summary, chunks, lookups, positions, summarize
 from .tables.supply import BACKGROUND_BUILD_CELLS, TableSupply, variants_at_start
 from .tables.table import MOVE_VALUE, Lookup, MoveValue, Table
 from .tables.table_file import TableFileError, file_size, mapped_file
+from .teach import MAX_TREE_NODES, Algorithm, Cutoff, GameTree, Leaf, Lesson, TreeTooLargeError, Visit, lesson
+from .teach import Node as TreeNode
 
 __all__ = [
     "BACKGROUND_BUILD_CELLS",
     "DECODED",
     "DEFAULT_DEPTH",
     "DEFAULT_MAX_BYTES",
+    "EIGHT",
     "EMPTY",
     "LISTED",
     "MARKS",
     "MAX_CELLS",
     "MAX_SIDE",
     "MAX_TABLE_CELLS",
+    "MAX_TREE_NODES",
     "MIN_DEPTH",
     "MIN_K",
     "MIN_SIDE",
@@ -101,9 +108,11 @@ __all__ = [
     "NORMAL",
     "POLICIES",
     "PRESETS",
+    "SOLVED_GAMES",
     "SOLVER_VERSION",
     "VARIANTS",
     "Accuracy",
+    "Algorithm",
     "Analyst",
     "Answer",
     "Answers",
@@ -115,17 +124,25 @@ __all__ = [
     "Cancel",
     "Chunk",
     "Contender",
+    "Cutoff",
     "Deadline",
+    "EightPosition",
     "EngineBusyError",
     "EngineError",
     "EnginePool",
     "Estimate",
+    "GameAnswers",
+    "GamePosition",
+    "GameRules",
+    "GameTree",
     "Geometry",
     "Health",
     "IllegalMoveError",
     "IllegalSequenceError",
     "InvalidPositionError",
     "Known",
+    "Leaf",
+    "Lesson",
     "Lookup",
     "MainLine",
     "Mark",
@@ -143,6 +160,7 @@ __all__ = [
     "Review",
     "SearchBusyError",
     "SideSummary",
+    "SolvedGame",
     "Source",
     "Status",
     "Strength",
@@ -155,12 +173,16 @@ __all__ = [
     "TableStore",
     "TableSupply",
     "TableUnavailableError",
+    "TreeNode",
+    "TreeTooLargeError",
     "UnknownVariantError",
     "Value",
     "Variant",
     "Verdict",
+    "Visit",
     "Waiting",
     "answers_from",
+    "board_of",
     "book_positions",
     "build_book",
     "build_book_file",
@@ -173,10 +195,13 @@ __all__ = [
     "default_directory",
     "file_name",
     "file_size",
+    "final_score",
     "geometry_of",
+    "get_game",
     "get_policy",
     "get_variant",
     "iter_cells",
+    "lesson",
     "lookups",
     "main_line",
     "mapped_file",
@@ -188,15 +213,18 @@ __all__ = [
     "plan",
     "player",
     "positions",
+    "read_position",
     "review_boards",
     "review_game",
     "sample_entries",
     "solve",
+    "start_position",
     "strength_table",
     "summarize",
     "supported_variants",
     "table_answers",
     "variants_at_start",
     "verify_entries",
+    "whole_table",
     "work_through",
 ]

@@ -23,10 +23,13 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Protocol, TypeVar
 
-from .answer import Answer, Answers, Source
+from .answer import Answer, GameAnswers, Source
 from .errors import SearchBusyError
+from .games import board_of, exact_values, whole_table
 from .play.mainline import MainLine, main_line, proven_line
+from .rules.game import GamePosition
 from .rules.position import Position
+from .rules.values import Value
 from .rules.variants import Variant
 from .search import Budget, Cancel, Deadline, SearchEngine
 from .search.books import Books, contradicted
@@ -109,10 +112,20 @@ class Analyst:
         self.table_for, self.proven, self.pool, self.offload = table_for, proven, pool, offload
         self.books = books
 
-    def analyze(self, position: Position, budget: Budget, search_only: bool = False) -> Answer:
+    def analyze(self, position: GamePosition, budget: Budget, search_only: bool = False) -> Answer:
         """Every legal move's value as far as it is known or can be proven within `budget`;
-        `search_only`: from the search even where a table or a stored proof answers (comparisons)."""
+        `search_only`: from the search even where a table or a stored proof answers (comparisons). A
+        game that is not a board has no search: its table, solved whole, answers."""
         started = monotonic()
+        whole = whole_table(position)
+        if whole is not None:
+            return Answer.of_table(whole.lookup(position))
+        board = board_of(position)
+        if board is None:
+            raise ValueError(f"no source answers {position.variant.name}, which is not a board")
+        return self._analyze_board(board, budget, started, search_only)
+
+    def _analyze_board(self, position: Position, budget: Budget, started: float, search_only: bool) -> Answer:
         if not search_only:
             table = self.table_for(position.variant)
             if table is not None:
@@ -128,6 +141,11 @@ class Analyst:
             return Answer.of_proofs(position, proofs, Source.BOOK if known.origin == BOOK else Source.CACHE)
         return self._search(position, budget, started, known.moves if known else ())
 
+    def exact_values(self, position: GamePosition) -> Callable[[GamePosition], Value] | None:
+        """The exact values of the positions of `position`'s game from its table, if one answers now
+        (a game tree's values); None when only a search could say."""
+        return exact_values(position, self.table_for)
+
     def _booked(self, position: Position) -> list[MoveProof] | None:
         """Every move's value from a book, unless a proof kept in the store contradicts one of them."""
         moves = None if self.books is None else self.books.moves(position)
@@ -139,17 +157,18 @@ class Analyst:
             return None
         return moves
 
-    def answers(self, deadline: Deadline, search_only: bool = False) -> Answers:
+    def answers(self, deadline: Deadline, search_only: bool = False) -> GameAnswers:
         """Answers for positions asked one after another (a review, a main line, a batch), all within
         what is left of one `deadline`."""
         return lambda position: self.analyze(position, deadline.budget(), search_only)
 
-    def main_line(self, first: Answer, answers: Answers) -> MainLine | None:
+    def main_line(self, first: Answer, answers: GameAnswers) -> MainLine | None:
         """How the game goes on from `first`'s position under perfect play: from the table that gave
         `first`, else through `answers` as long as every position on the way is proven (else None)."""
-        table = self.table_for(first.position.variant) if first.source is Source.TABLE else None
-        if table is not None:
-            return main_line(table, first.position)
+        board = board_of(first.position)
+        table = self.table_for(board.variant) if board is not None and first.source is Source.TABLE else None
+        if board is not None and table is not None:
+            return main_line(table, board)
         return proven_line(answers, first.position, first) if first.exact else None
 
     def _search(
@@ -168,7 +187,16 @@ class Analyst:
                 return found, proofs
 
             found, proofs = self.offload(search, budget.cancel)
-        return Answer.of_proofs(position, proofs, Source.SEARCH, found.nodes, found.seconds, found.depth)
+        return Answer.of_proofs(
+            position,
+            proofs,
+            Source.SEARCH,
+            found.nodes,
+            found.seconds,
+            found.depth,
+            found.cutoffs,
+            found.tt_hits,
+        )
 
 
 def _left(budget: Budget, started: float) -> Budget:

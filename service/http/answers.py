@@ -23,7 +23,7 @@ def answer_body(params: AnalyzeParams, shared: Deadline | None = None) -> Body:
     """The /analyze answer; `shared`: a batch's deadline, which caps the request's own budget."""
     deadline = params.deadline()  # before the position is read: the budget bounds the whole answer
     position = params.position()
-    key = (position.variant, position.x, position.o, position.to_move, params.mainline, params.estimates)
+    key = (position, params.mainline, params.estimates)  # a position is a frozen value: it keys itself
     bodies = get_bodies()
     kept = None if params.search_only else bodies.get(key)
     if kept is not None:

@@ -18,6 +18,7 @@ from ..engine import (
     SearchBusyError,
     TableNotReadyError,
     TableUnavailableError,
+    TreeTooLargeError,
     UnknownVariantError,
 )
 from ..serving.sources import get_supply
@@ -66,6 +67,7 @@ _ENGINE_KINDS: dict[type[EngineError], tuple[str, str]] = {
     IllegalMoveError: ("illegal-move", "Illegal move"),
     PolicyError: ("no-move", "No move can be chosen"),
     NoTableError: ("no-table", "No solved table"),
+    TreeTooLargeError: ("tree-too-large", "Tree too large"),
 }
 SEARCH_BUSY_RETRY_S = 1
 
@@ -77,6 +79,8 @@ def engine_problem_body(error: EngineError, **extra: Any) -> dict[str, Any]:
     ply = getattr(error, "ply", None)  # a game that goes wrong says at which ply
     if ply is not None:
         extra["ply"] = ply
+    if isinstance(error, TreeTooLargeError):  # the bound, and the deepest tree within it
+        extra.update(max_nodes=error.limit, fits_depth=error.fits)
     return problem_body(
         422, title, error.message, kind, code=error.code, errors={field: [error.message]}, **extra
     )

@@ -71,6 +71,7 @@ class Spending:
         self.started = monotonic()
         self.nodes = 0
         self.depth = 0  # the most plies below a searched position any call reached
+        self.cutoffs = self.tt_hits = 0
 
     @classmethod
     def of(cls, budget: Budget) -> Spending:
@@ -119,5 +120,7 @@ class Spending:
     def charge(self, outcome: Outcome) -> None:
         self.nodes += outcome.nodes
         self.depth = max(self.depth, outcome.depth)
+        self.cutoffs += outcome.cutoffs
+        self.tt_hits += outcome.tt_hits
         if self.parent is not None:
             self.parent.charge(outcome)

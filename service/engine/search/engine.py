@@ -89,7 +89,7 @@ class SearchEngine:
         marks, size = (mine | theirs).bit_count(), self.board.cells
         moves = tuple(move_proof(c, s, s, marks, size, None) for c, s in zip(cells, scores, strict=True))
         depth = spent.depth + 1 if spent.nodes else 0  # the searches start below the moves
-        return SearchReport(moves, spent.nodes, monotonic() - started, depth)
+        return SearchReport(moves, spent.nodes, monotonic() - started, depth, spent.cutoffs, spent.tt_hits)
 
 
 class _Narrowing:
@@ -177,7 +177,9 @@ class _Narrowing:
             moves.sort(key=lambda move: move.cell)
         spending = self.spending
         depth = spending.depth + 1 if spending.nodes else 0  # the searches start below the moves
-        return SearchReport(tuple(moves), spending.nodes, spending.elapsed, depth)
+        return SearchReport(
+            tuple(moves), spending.nodes, spending.elapsed, depth, spending.cutoffs, spending.tt_hits
+        )
 
 
 def _result_known(lower: int, upper: int) -> bool:

@@ -45,6 +45,8 @@ class Outcome(NamedTuple):  # a tuple, not a dataclass: one per call, and calls 
     stopped: bool
     nodes: int
     seconds: float
+    cutoffs: int  # nodes whose other moves a move scoring at least beta made needless
+    tt_hits: int  # transposition-table probes that found the position
 
 
 class Game:
@@ -98,6 +100,8 @@ def _outcome(result: Any) -> Outcome:
         stopped=bool(result.stopped),
         nodes=int(result.nodes),
         seconds=float(result.seconds),
+        cutoffs=int(result.cutoffs),
+        tt_hits=int(result.tt_hits),
     )
 
 
