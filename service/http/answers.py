@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Response, current_app, request
 
-from ..engine import Deadline, Source
+from ..engine import Deadline, Source, Variant
 from ..serving.sources import get_analyst, get_supply
 from .bodies import Body, get_bodies, make_body
 from .params import AnalyzeParams
@@ -36,8 +36,11 @@ def answer_body(params: AnalyzeParams, shared: Deadline | None = None) -> Body:
     if params.mainline:  # only where every step is proven
         line = get_analyst().main_line(answer, answers)
         payload["mainline"] = None if line is None else mainline_payload(line)
-    table = get_supply().available(position.variant) if answer.source is Source.TABLE else None
-    return bodies.keep(key, make_body(dumps(payload), lasting=table is not None, table=table))
+    lasting = answer.source is Source.TABLE
+    # A board's table may be replaced (its bodies go with it); a game solved whole in memory is not.
+    variant = position.variant
+    table = get_supply().available(variant) if lasting and isinstance(variant, Variant) else None
+    return bodies.keep(key, make_body(dumps(payload), lasting=lasting, table=table))
 
 
 def by_raw_request(method: str, raw: bytes | None, answer: Callable[[], Body]) -> Body:
