@@ -149,6 +149,22 @@ def test_a_busy_store_is_a_miss(tmp_path: Path) -> None:
     assert store.get(unwritten) is None and store.health.state == "ok"
 
 
+def test_a_store_busy_when_first_opened_is_a_miss_not_unusable(tmp_path: Path) -> None:
+    """Another process holding the file's lock while this one opens it (under load, servers start side
+    by side): a miss now, the store in use at the next call; not 30 s of "unusable" (/readyz degraded)."""
+    holder = sqlite3.connect(tmp_path / "proven.sqlite", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # a fresh file in rollback mode: even a reader must wait
+    store = ProvenStore(tmp_path)
+    known = Position.empty(V).play(0)
+    try:
+        assert store.get(known) is None and store.open().state == "ok"
+    finally:
+        holder.rollback()
+        holder.close()
+    store.put(known, [ProvenMove(c, 0, 0, 9) for c in known.legal_moves()])
+    assert store.get(known) is not None and store.health.state == "ok"
+
+
 def test_the_write_ahead_log_is_cut_back_and_counted(tmp_path: Path) -> None:
     store = filled(tmp_path, count=1)
     reader = sqlite3.connect(tmp_path / "proven.sqlite", isolation_level=None)

@@ -114,7 +114,8 @@ class StoreFile:
             try:
                 self._connection, self._writable = self._opened()
             except (sqlite3.Error, OSError, UnusableFileError) as error:
-                self._unusable(_reason(error))
+                if _code(error) not in (BUSY, LOCKED):  # another process's lock: tried again at the next use
+                    self._unusable(_reason(error))
         return self._connection
 
     def _usable(self) -> Health:
