@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 
-from .rules.position import Position, Status
+from .rules.game import GamePosition, final_score
+from .rules.position import Position
 from .rules.values import Known, Result, Value
 from .search.report import MoveProof
 from .tables.table import Lookup, Table
@@ -37,12 +38,14 @@ def order(move: MoveProof) -> tuple[int, int, tuple[int, int], int, int]:
 
 @dataclass(frozen=True)
 class Answer:
-    position: Position
+    position: GamePosition
     moves: tuple[MoveProof, ...]  # every legal move, best first (see `order`)
     source: Source
     nodes: int = 0  # what the search spent (0 when no search ran)
     seconds: float = 0.0
     depth: int = 0
+    cutoffs: int = 0
+    tt_hits: int = 0
     closed_by: dict[str, int] = field(default_factory=dict)  # the search's moves closed per prover
 
     @classmethod
@@ -55,16 +58,18 @@ class Answer:
     @classmethod
     def of_proofs(
         cls,
-        position: Position,
+        position: GamePosition,
         proofs: Iterable[MoveProof],
         source: Source,
         nodes: int = 0,
         seconds: float = 0.0,
         depth: int = 0,
+        cutoffs: int = 0,
+        tt_hits: int = 0,
         closed_by: dict[str, int] | None = None,
     ) -> Answer:
         moves = tuple(sorted(proofs, key=order))
-        return cls(position, moves, source, nodes, seconds, depth, closed_by or {})
+        return cls(position, moves, source, nodes, seconds, depth, cutoffs, tt_hits, closed_by or {})
 
     @cached_property
     def exact(self) -> bool:
@@ -75,7 +80,7 @@ class Answer:
     def bounds(self) -> tuple[int, int]:
         """The proven bounds on the position's result for the side to move."""
         if not self.moves:
-            score = _finished_score(self.position)
+            score = final_score(self.position)
             return score, score
         return max(m.lower for m in self.moves), max(m.upper for m in self.moves)
 
@@ -89,7 +94,7 @@ class Answer:
         """The position's value, when its result and the remoteness that goes with it are proven: that
         of the fastest win, of any draw (a draw fills the board), or of the slowest loss."""
         if not self.moves:
-            return Value(_finished_score(self.position), 0)
+            return Value(final_score(self.position), 0)
         lower, upper = self.bounds
         if lower != upper:
             return None
@@ -133,6 +138,7 @@ class Answer:
 
 
 Answers = Callable[[Position], Answer]  # a source of answers: a table, or the analyst within a budget
+GameAnswers = Callable[[GamePosition], Answer]  # the analyst's: for any game's positions
 
 
 def table_answers(table: Table) -> Answers:
@@ -142,11 +148,3 @@ def table_answers(table: Table) -> Answers:
 
 def answers_from(source: Table | Answers) -> Answers:
     return table_answers(source) if isinstance(source, Table) else source
-
-
-def _finished_score(position: Position) -> int:
-    """The value of a finished game for the side to move: the other side completed a line (a loss, or
-    under misère a win) or filled the board (a draw)."""
-    if position.status is Status.DRAW:
-        return 0
-    return 1 if position.variant.misere else -1

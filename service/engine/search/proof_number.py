@@ -54,6 +54,8 @@ class Question(NamedTuple):
     threat_wins: int  # positions closed by a threat sequence
     stopped: bool
     prover: Prover  # what settled it: a pairing or a threat sequence at the position itself, or the search
+    cutoffs: int = 0  # alpha-beta's statistics (SearchReport): none here
+    tt_hits: int = 0
 
 
 class ProofTable:
