@@ -1,7 +1,7 @@
-"""What a long proof keeps on disk so that it can stop and go on later: its jobs' outcomes, in the store
-of proven positions (a table of its own in the same SQLite file), and the proof-number search's table,
-saved whole to a file beside it (written to a temporary name, then renamed: a crash leaves the last
-whole copy).
+"""What a long proof keeps on disk so that it can stop and go on later: its jobs' outcomes, in a SQLite
+file of its own beside the store of proven positions (that store's file holds its one table only), and
+the proof-number search's table, saved whole to a file beside it (written to a temporary name, then
+renamed: a crash leaves the last whole copy).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ._core import ffi, lib
 from .proof_number import ProofTable
-from .proven import FILE_NAME, _signed
+from .proven import _signed
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS proof_jobs (
@@ -31,6 +31,7 @@ CREATE TABLE IF NOT EXISTS proof_jobs (
     PRIMARY KEY (variant, attacker, defender, attacker_to_move)
 ) WITHOUT ROWID;
 """
+JOBS_FILE = "prove-jobs.sqlite"
 MAGIC = b"SMKPNT01"  # a saved proof-number table: this, the game's fingerprint, the slots
 
 
@@ -57,7 +58,7 @@ class JobStore:
     def __init__(self, directory: Path) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         self.directory = directory
-        self._db = sqlite3.connect(directory / FILE_NAME, timeout=30.0, isolation_level=None)
+        self._db = sqlite3.connect(directory / JOBS_FILE, timeout=30.0, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
 
