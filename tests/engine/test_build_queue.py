@@ -165,8 +165,8 @@ def counted(folder):
     starts.append(time.monotonic())
     return real(folder)
 builder.start = counted
-ends = time.monotonic() + 8
-while time.monotonic() < ends:
+ends = time.monotonic() + 60  # a bound; four starts take about 3 s on a quiet machine
+while time.monotonic() < ends and len(starts) < 4:
     supply.request_builds([variant])
     time.sleep(0.05)
 print(json.dumps(starts))
@@ -179,5 +179,5 @@ def test_at_a_full_disk_the_builder_is_started_ever_less_often(tmp_path: Path) -
     one was started every 1.4 s, for ever)."""
     starts = python_on_small_disk(tmp_path / "small", FULL_DISK_BUILDS)
     gaps = [b - a for a, b in itertools.pairwise(starts)]
-    assert 2 <= len(gaps) <= 5, gaps
+    assert len(gaps) == 3, gaps  # before: started every 1.4 s, so the gaps below failed
     assert all(gap >= 0.2 * 2 ** (i + 1) for i, gap in enumerate(gaps)), gaps
