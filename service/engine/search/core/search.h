@@ -19,4 +19,9 @@ static inline void searcher_start(searcher *s, const ss_game *g, ss_table *tt, c
     tt_use_for(tt, g->fingerprint);
 }
 
+/* search.c's negamax on column bitboards (column.c), for games with col.on: `mine` the stones of the
+   side to move, `occupied` all of them, and each side's threats (column_wins). */
+int column_negamax(searcher *s, uint64_t mine, uint64_t occupied, uint64_t my_thr, uint64_t their_thr, int alpha,
+                   int beta, int ply);
+
 #endif
