@@ -10,10 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from ..engine import PRESETS, BuildQueue, TableStore, Variant, get_variant, work_through
-from ..engine.tables.build_plan import plan
-
-BACKGROUND_NICENESS = 19  # a build started by the service yields the processors to its workers
+from ..engine import PRESETS, BuildQueue, TableStore, Variant, build_queued, get_variant, plan
 
 
 def store_of(args: argparse.Namespace) -> TableStore:
@@ -40,8 +37,7 @@ def build(args: argparse.Namespace) -> int:
     store = store_of(args)
     threads = args.threads or len(os.sched_getaffinity(0))
     if args.queue:  # as the service starts it: the waiting tables, at a lower priority than requests
-        os.nice(BACKGROUND_NICENESS)
-        for line in work_through(BuildQueue(store.directory), store, threads):
+        for line in build_queued(store.directory, threads):
             print(line)
         return 0
     if args.plan:

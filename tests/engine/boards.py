@@ -105,7 +105,7 @@ def compare_with_reference(name: str, first_o_too: bool) -> list[str]:
                 f"{name} {board} {to_move}: table {table.values[index_of(board)]}, reference {value}"
             )
         if number % 37 == 0:
-            analysis = table.analyze(Position.parse(board, to_move, variant))
+            analysis = table.lookup(Position.parse(board, to_move, variant))
             if {m.cell: tuple(m.value) for m in analysis.moves} != reference.moves(board, to_move):
                 problems.append(f"{name} {board} {to_move}: moves differ")
     held = int((table.values != 0).sum())
