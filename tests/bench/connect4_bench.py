@@ -6,12 +6,14 @@ Run (his binary is built apart from this repository, by his own Makefile; nothin
 BitBully is installed into a venv of its own at DIR on first use):
 
     python -m tests.bench.connect4_bench PATH/TO/c4solver --sets PONS_SETS_DIR [--bitbully DIR] [--count 1000]
+        [--begin-count 1000] [--hard-count 100]
     python -m tests.bench.connect4_bench PATH/TO/c4solver [--count 1000] [--seed 1] [--stages early,late]
     python -m tests.bench.connect4_bench PATH/TO/c4solver --write-sample tests/data/connect4_pons.csv
 
 `--sets` reads his published test sets (the files `Test_L2_R1` ... `Test_L1_R3` of his "test protocol"
-page, kept outside this repository) and runs the middle and beginning ones, the first `--count`
-positions of each (at most `--hard-count` of the beginning-hard set). Without it, the positions are
+page, kept outside this repository) and runs the middle and beginning ones: the first `--count`
+positions of each middle set, `--begin-count` of the beginning-easy and -medium ones and `--hard-count`
+of the beginning-hard one (his solver takes minutes over one of its shallowest). Without it, the positions are
 random legal games from the empty board stopped at a ply drawn from the stage's range, none over.
 
 The solvers take the set in turn, CHUNK positions at a time, so that a change of load on this shared
@@ -179,6 +181,7 @@ def main() -> None:
     parser.add_argument("--sets", type=Path, help="the directory of his test sets (Test_L2_R2, ...)")
     parser.add_argument("--bitbully", type=Path, help="a venv directory for BitBully (made on first use)")
     parser.add_argument("--count", type=int, default=1000, help="positions per stage or set")
+    parser.add_argument("--begin-count", type=int, help="positions of the beginning sets (default --count)")
     parser.add_argument("--hard-count", type=int, default=100, help="positions of the beginning-hard set")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--stages", default=",".join(STAGES))
@@ -197,7 +200,9 @@ def main() -> None:
     print("| " + " | ".join([*header, "our parse ms"]) + " |")
     print("|" + " --- |" * (len(header) + 1))
     if args.sets:
-        counts = {name: args.hard_count if name == HARD_SET else args.count for name in PONS_SETS}
+        begin = args.begin_count or args.count
+        counts = {name: args.count if name.startswith("Test_L2") else begin for name in PONS_SETS}
+        counts[HARD_SET] = args.hard_count
         sets = {name: [s for s, _ in read_set(args.sets / name, count)] for name, count in counts.items()}
     else:
         sets = {stage: random_set(stage, args.count, args.seed) for stage in args.stages.split(",")}
