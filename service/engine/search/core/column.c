@@ -115,30 +115,11 @@ int column_negamax(searcher *s, uint64_t mine, uint64_t occupied, uint64_t my_th
     if (!moves) return loss_at(n + 2);
     if (n + 2 >= g->cells) return 0; /* my move cannot win, nor the opponent's last after it */
     if (moves & (my_thr >> 1) & (my_thr >> 2)) return win_at(n + 3);
-    int lo = n + 4 <= g->cells ? loss_at(n + 4) : 0, hi = win_at(n + 3);
-    if (beta > hi) {
-        beta = hi;
-        if (alpha >= beta) return beta;
-    }
-    if (alpha < lo) {
-        alpha = lo;
-        if (alpha >= beta) return alpha;
-    }
+    int lo = n + 4 <= g->cells ? loss_at(n + 4) : 0, hi = win_at(n + 3), hint, cut;
+    if (narrow(&alpha, &beta, lo, hi, &cut)) return cut;
     int64_t nodes_before = s->m.nodes;
     uint64_t theirs = mine ^ occupied;
-    int hint = SS_NO_MOVE;
-    tt_entry e;
-    if (tt_find(s->tt, mine, occupied | COLUMN_KEY_TAG, &e)) {
-        hint = e.best;
-        if (e.lower > alpha) {
-            alpha = e.lower;
-            if (alpha >= beta) return alpha;
-        }
-        if (e.upper < beta) {
-            beta = e.upper;
-            if (alpha >= beta) return beta;
-        }
-    }
+    if (narrow_by_table(s, mine, occupied | COLUMN_KEY_TAG, &alpha, &beta, &hint, &cut)) return cut;
     for (uint64_t m = moves; m; m &= m - 1) tt_prefetch(s->tt, theirs, (occupied | (m & -m)) | COLUMN_KEY_TAG);
     int best = SS_SCORE_MIN - 1, best_move = SS_NO_MOVE;
     column_moves list;

@@ -20,27 +20,9 @@ static int negamax(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr,
     node nd;
     int score;
     if (settle(s->g, mine, theirs, my_thr, their_thr, &nd, &score)) return score;
-    if (beta > nd.hi) {
-        beta = nd.hi;
-        if (alpha >= beta) return beta;
-    }
-    if (alpha < nd.lo) {
-        alpha = nd.lo;
-        if (alpha >= beta) return alpha;
-    }
-    int hint = SS_NO_MOVE;
-    tt_entry e;
-    if (tt_find(s->tt, mine, theirs, &e)) {
-        hint = e.best;
-        if (e.lower > alpha) {
-            alpha = e.lower;
-            if (alpha >= beta) return alpha;
-        }
-        if (e.upper < beta) {
-            beta = e.upper;
-            if (alpha >= beta) return beta;
-        }
-    }
+    int hint, cut;
+    if (narrow(&alpha, &beta, nd.lo, nd.hi, &cut) || narrow_by_table(s, mine, theirs, &alpha, &beta, &hint, &cut))
+        return cut;
     for (uint64_t m = nd.moves; m; m &= m - 1) /* the children's entries arrive while the moves are ordered */
         tt_prefetch(s->tt, theirs, mine | bit(lowest_cell(m)));
     int best = SS_SCORE_MIN - 1, best_move = SS_NO_MOVE;
