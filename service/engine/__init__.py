@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .analyst import Analyst, EnginePool
 from .answer import Answer, Answers, Source, answers_from, table_answers
+from .book_supply import build_book_file, open_books
 from .errors import (
     BuildRefusedError,
     EngineBusyError,
@@ -65,6 +66,8 @@ from .rules.variants import (
 )
 from .search import Budget, Cancel, Deadline, Estimate, MoveProof
 from .search.book import book_positions, build_book
+from .search.book_check import sample_entries, verify_entries
+from .search.books import Books
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .tables.build_plan import BuildPlan, check_resources, plan
 from .tables.build_queue import BuildQueue, Waiting, work_through
@@ -102,6 +105,7 @@ __all__ = [
     "Analyst",
     "Answer",
     "Answers",
+    "Books",
     "Budget",
     "BuildPlan",
     "BuildQueue",
@@ -155,6 +159,7 @@ __all__ = [
     "answers_from",
     "book_positions",
     "build_book",
+    "build_book_file",
     "build_queued",
     "check_choice",
     "check_resources",
@@ -174,17 +179,20 @@ __all__ = [
     "measure_strength",
     "moves_from_boards",
     "moves_from_columns",
+    "open_books",
     "other",
     "plan",
     "player",
     "positions",
     "review_boards",
     "review_game",
+    "sample_entries",
     "solve",
     "strength_table",
     "summarize",
     "supported_variants",
     "table_answers",
     "variants_at_start",
+    "verify_entries",
     "work_through",
 ]
