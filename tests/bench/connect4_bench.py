@@ -6,7 +6,7 @@ Run (his binary is built apart from this repository, by his own Makefile; nothin
 BitBully is installed into a venv of its own at DIR on first use):
 
     python -m tests.bench.connect4_bench PATH/TO/c4solver --sets PONS_SETS_DIR [--bitbully DIR] [--count 1000]
-        [--begin-count 1000] [--hard-count 100]
+        [--begin-count 1000] [--hard-count 100] [--only Test_L1_R2,Test_L1_R3]
     python -m tests.bench.connect4_bench PATH/TO/c4solver [--count 1000] [--seed 1] [--stages early,late]
     python -m tests.bench.connect4_bench PATH/TO/c4solver --write-sample tests/data/connect4_pons.csv
 
@@ -183,6 +183,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=1000, help="positions per stage or set")
     parser.add_argument("--begin-count", type=int, help="positions of the beginning sets (default --count)")
     parser.add_argument("--hard-count", type=int, default=100, help="positions of the beginning-hard set")
+    parser.add_argument("--only", help="of his sets, only these (comma-separated, e.g. Test_L1_R2)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--stages", default=",".join(STAGES))
     parser.add_argument("--write-sample", type=Path, help="write the agreement file there instead")
@@ -203,6 +204,8 @@ def main() -> None:
         begin = args.begin_count or args.count
         counts = {name: args.count if name.startswith("Test_L2") else begin for name in PONS_SETS}
         counts[HARD_SET] = args.hard_count
+        if args.only:
+            counts = {name: counts[name] for name in args.only.split(",")}
         sets = {name: [s for s, _ in read_set(args.sets / name, count)] for name, count in counts.items()}
     else:
         sets = {stage: random_set(stage, args.count, args.seed) for stage in args.stages.split(",")}
