@@ -14,7 +14,7 @@ layer, the command line) imports from here only. No HTTP code lives in the engin
 from __future__ import annotations
 
 from .analyst import Analyst, EnginePool
-from .answer import Answer, Answers, Source, answers_from, table_answers
+from .answer import Answer, Answers, GameAnswers, Source, answers_from, table_answers
 from .book_supply import build_book_file, open_books
 from .errors import (
     BuildRefusedError,
@@ -25,12 +25,14 @@ from .errors import (
     InvalidPositionError,
     NoTableError,
     PolicyError,
+    ProvenStoreError,
     SearchBusyError,
     TableNotBuiltError,
     TableNotReadyError,
     TableUnavailableError,
     UnknownVariantError,
 )
+from .games import SOLVED_GAMES, SolvedGame, board_of, get_game, read_position, start_position, whole_table
 from .play.mainline import MainLine, main_line
 from .play.policies import DEFAULT_DEPTH, POLICIES, Policy, check_choice, choose_move, get_policy, player
 from .play.review import (
@@ -44,6 +46,8 @@ from .play.review import (
     review_game,
 )
 from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
+from .rules.eight import EIGHT, EightPosition
+from .rules.game import GamePosition, GameRules, final_score
 from .rules.geometry import MIN_DEPTH, Geometry, geometry_of, iter_cells
 from .rules.perft import count_games
 from .rules.position import EMPTY, MARKS, Mark, Position, Status, other
@@ -69,6 +73,7 @@ from .search.book import book_positions, build_book
 from .search.book_check import sample_entries, verify_entries
 from .search.books import Books
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
+from .search.proven_file import Health
 from .tables.build_plan import BuildPlan, check_resources, plan
 from .tables.build_queue import BuildQueue, Waiting, work_through
 from .tables.builder import build_queued
@@ -78,18 +83,22 @@ from .tables.stream import Chunk, Summary, chunks, lookups, positions, summarize
 from .tables.supply import BACKGROUND_BUILD_CELLS, TableSupply, variants_at_start
 from .tables.table import MOVE_VALUE, Lookup, MoveValue, Table
 from .tables.table_file import TableFileError, file_size, mapped_file
+from .teach import MAX_TREE_NODES, Algorithm, Cutoff, GameTree, Leaf, Lesson, TreeTooLargeError, Visit, lesson
+from .teach import Node as TreeNode
 
 __all__ = [
     "BACKGROUND_BUILD_CELLS",
     "DECODED",
     "DEFAULT_DEPTH",
     "DEFAULT_MAX_BYTES",
+    "EIGHT",
     "EMPTY",
     "LISTED",
     "MARKS",
     "MAX_CELLS",
     "MAX_SIDE",
     "MAX_TABLE_CELLS",
+    "MAX_TREE_NODES",
     "MIN_DEPTH",
     "MIN_K",
     "MIN_SIDE",
@@ -99,9 +108,11 @@ __all__ = [
     "NORMAL",
     "POLICIES",
     "PRESETS",
+    "SOLVED_GAMES",
     "SOLVER_VERSION",
     "VARIANTS",
     "Accuracy",
+    "Algorithm",
     "Analyst",
     "Answer",
     "Answers",
@@ -113,16 +124,25 @@ __all__ = [
     "Cancel",
     "Chunk",
     "Contender",
+    "Cutoff",
     "Deadline",
+    "EightPosition",
     "EngineBusyError",
     "EngineError",
     "EnginePool",
     "Estimate",
+    "GameAnswers",
+    "GamePosition",
+    "GameRules",
+    "GameTree",
     "Geometry",
+    "Health",
     "IllegalMoveError",
     "IllegalSequenceError",
     "InvalidPositionError",
     "Known",
+    "Leaf",
+    "Lesson",
     "Lookup",
     "MainLine",
     "Mark",
@@ -134,11 +154,13 @@ __all__ = [
     "PolicyError",
     "Position",
     "ProvenStore",
+    "ProvenStoreError",
     "Record",
     "Result",
     "Review",
     "SearchBusyError",
     "SideSummary",
+    "SolvedGame",
     "Source",
     "Status",
     "Strength",
@@ -151,12 +173,16 @@ __all__ = [
     "TableStore",
     "TableSupply",
     "TableUnavailableError",
+    "TreeNode",
+    "TreeTooLargeError",
     "UnknownVariantError",
     "Value",
     "Variant",
     "Verdict",
+    "Visit",
     "Waiting",
     "answers_from",
+    "board_of",
     "book_positions",
     "build_book",
     "build_book_file",
@@ -169,10 +195,13 @@ __all__ = [
     "default_directory",
     "file_name",
     "file_size",
+    "final_score",
     "geometry_of",
+    "get_game",
     "get_policy",
     "get_variant",
     "iter_cells",
+    "lesson",
     "lookups",
     "main_line",
     "mapped_file",
@@ -184,15 +213,18 @@ __all__ = [
     "plan",
     "player",
     "positions",
+    "read_position",
     "review_boards",
     "review_game",
     "sample_entries",
     "solve",
+    "start_position",
     "strength_table",
     "summarize",
     "supported_variants",
     "table_answers",
     "variants_at_start",
     "verify_entries",
+    "whole_table",
     "work_through",
 ]

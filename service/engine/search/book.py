@@ -31,6 +31,7 @@ from .proven import BOOK, ProvenStore
 from .report import MoveProof
 
 Report = Callable[[str], None]
+Advance = Callable[[str, int, int], None]  # (stage, done, total): a position of the deepest ply proven
 
 
 @dataclass(frozen=True)
@@ -62,10 +63,12 @@ def build_book(
     processes: int,
     seconds: float | None = None,
     report: Report | None = None,
+    advance: Advance | None = None,
 ) -> list[PlyCount]:
     """Prove every position of the first `plies` plies into `store` (a search may take `seconds` per
     position: one it does not finish keeps what it proved, and the plies above it are searched too);
-    what each ply took, from the empty board down."""
+    what each ply took, from the empty board down. `report` gets a line per ply, `advance` each
+    searched position."""
     counts = []
     for ply, layer in reversed(list(enumerate(book_positions(variant, plies)))):
         started = time.perf_counter()
@@ -79,8 +82,10 @@ def build_book(
                 searched.append(position)
             else:
                 store.put(position, moves, BOOK)
-        for position, proofs in prove_all(searched, processes, Budget(seconds)):
+        for done, (position, proofs) in enumerate(prove_all(searched, processes, Budget(seconds)), 1):
             store.put(position, proofs, BOOK)
+            if advance is not None:
+                advance(f"ply {ply}", done, len(searched))
         counts.append(PlyCount(ply, len(layer), len(searched), time.perf_counter() - started))
         if report is not None:
             last = counts[-1]

@@ -140,7 +140,10 @@ int column_negamax(searcher *s, uint64_t mine, uint64_t occupied, uint64_t my_th
         if (v > best) {
             best = v;
             best_move = lowest_cell(move);
-            if (v >= beta) break;
+            if (v >= beta) {
+                s->m.cutoffs++;
+                break;
+            }
         }
         if (i == list.n - 1 && moves) { /* the hint did not cut: now the others, in order */
             order(c, moves, mine, occupied, &list);

@@ -45,7 +45,10 @@ static int negamax(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr,
         if (v > best) {
             best = v;
             best_move = cell;
-            if (v >= beta) break;
+            if (v >= beta) {
+                s->m.cutoffs++;
+                break;
+            }
         }
         if (i == list.n - 1 && nd.moves) { /* the hint did not cut: now the others, in order */
             order_moves(s->g, nd.moves, mine, theirs, my_thr, SS_NO_MOVE, &list);

@@ -35,11 +35,11 @@ static inline int narrow(int *alpha, int *beta, int lo, int hi, int *cut) {
 
 /* The same by what the table knows of the position (keyed a, b); *hint becomes its best move, or
    SS_NO_MOVE. */
-static inline int narrow_by_table(const searcher *s, uint64_t a, uint64_t b, int *alpha, int *beta, int *hint,
-                                  int *cut) {
+static inline int narrow_by_table(searcher *s, uint64_t a, uint64_t b, int *alpha, int *beta, int *hint, int *cut) {
     tt_entry e;
     *hint = SS_NO_MOVE;
     if (!tt_find(s->tt, a, b, &e)) return 0;
+    s->m.tt_hits++;
     *hint = e.best;
     return narrow(alpha, beta, e.lower, e.upper, cut);
 }
