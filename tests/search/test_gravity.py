@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from service.engine import Position, Variant
+from service.engine import Position, Value, Variant
 from service.engine.search import Budget, SearchEngine
 from tests.reference import Reference, Rules
 from tests.reference import opponent as other
@@ -71,14 +71,14 @@ def test_positions_of_random_gravity_games(rules: Rules, plies: int) -> None:
         assert engine_values(engine, board, to_move) == want, (board, to_move)
 
 
-# Columns x rows as Tromp gives them, four in a row, from the empty board: the first player's result.
-TROMP = [(4, 4, 0), (5, 4, 0), (6, 4, -1), (4, 5, 0), (5, 5, 0), (6, 5, 0), (4, 6, 0), (5, 6, 0)]
+# Columns x rows as Tromp gives them, four in a row, from the empty board: the first player's result and
+# the ply the game ends on under perfect play (Steininger's table; a draw fills the board).
+TROMP = [(4, 4, 0, 16), (5, 4, 0, 20), (6, 4, -1, 24), (4, 5, 0, 20), (5, 5, 0, 25), (6, 5, 0, 30)]
+TROMP += [(4, 6, 0, 24), (5, 6, 0, 30)]
 
 
-@pytest.mark.parametrize(("cols", "rows", "result"), TROMP, ids=lambda v: str(v))
-def test_small_connect_four_boards_from_empty(cols: int, rows: int, result: int) -> None:
+@pytest.mark.parametrize(("cols", "rows", "result", "ply"), TROMP, ids=lambda v: str(v))
+def test_small_connect_four_boards_from_empty(cols: int, rows: int, result: int, ply: int) -> None:
     variant = Variant(rows, cols, 4, gravity=True)
     engine = SearchEngine(variant, table_bits=20)
-    assert (
-        engine.analyze(Position.empty(variant), Budget()).result == {1: "win", 0: "draw", -1: "loss"}[result]
-    )
+    assert engine.analyze(Position.empty(variant), Budget()).value == Value(result, ply)

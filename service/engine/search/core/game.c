@@ -41,6 +41,7 @@ ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const uint64_t
     uint64_t h = mix(mix(mix(mix(0, (uint64_t)rows), (uint64_t)cols), (uint64_t)g->misere), (uint64_t)g->gravity);
     for (int i = 0; i < n_lines; i++) h = mix(h, lines[i]);
     g->fingerprint = h;
+    columns_setup(g);
     return g;
 }
 

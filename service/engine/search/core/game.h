@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "column.h"
 #include "sanmoku_search.h"
 
 struct ss_game {
@@ -16,7 +17,11 @@ struct ss_game {
     int through_start[SS_MAX_CELLS + 1]; /* lines through cell c: through[through_start[c] ..[c + 1]) */
     uint64_t *through;
     uint64_t fingerprint;       /* tells a table which game its entries belong to */
+    columns col;                /* col.on: searched on column bitboards (column.h) */
 };
+
+/* Fills g->col: whether the game is searched on column bitboards, and their shape. */
+void columns_setup(ss_game *g);
 
 static inline uint64_t bit(int cell) { return (uint64_t)1 << cell; }
 

@@ -20,28 +20,9 @@ static int negamax(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr,
     node nd;
     int score;
     if (settle(s->g, mine, theirs, my_thr, their_thr, &nd, &score)) return score;
-    if (beta > nd.hi) {
-        beta = nd.hi;
-        if (alpha >= beta) return beta;
-    }
-    if (alpha < nd.lo) {
-        alpha = nd.lo;
-        if (alpha >= beta) return alpha;
-    }
-    int hint = SS_NO_MOVE;
-    tt_entry e;
-    if (tt_find(s->tt, mine, theirs, &e)) {
-        s->m.tt_hits++;
-        hint = e.best;
-        if (e.lower > alpha) {
-            alpha = e.lower;
-            if (alpha >= beta) return alpha;
-        }
-        if (e.upper < beta) {
-            beta = e.upper;
-            if (alpha >= beta) return beta;
-        }
-    }
+    int hint, cut;
+    if (narrow(&alpha, &beta, nd.lo, nd.hi, &cut) || narrow_by_table(s, mine, theirs, &alpha, &beta, &hint, &cut))
+        return cut;
     for (uint64_t m = nd.moves; m; m &= m - 1) /* the children's entries arrive while the moves are ordered */
         tt_prefetch(s->tt, theirs, mine | bit(lowest_cell(m)));
     int best = SS_SCORE_MIN - 1, best_move = SS_NO_MOVE;
@@ -91,17 +72,45 @@ static int negamax(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr,
 enum { FIRST_ALLOWANCE = 4096 };
 
 typedef struct {
-    uint64_t mine, theirs, my_thr, their_thr;
+    uint64_t mine, theirs, my_thr, their_thr; /* by cells, or (col.on) by column bits: theirs = all stones */
     int n;      /* marks on the board */
     int lo, hi; /* proven bounds on its score */
 } root;
+
+static root root_of(const ss_game *g, uint64_t mine, uint64_t theirs, int lo, int hi) {
+    root r = {mine, theirs, 0, 0, count(mine | theirs), lo < SS_SCORE_MIN ? SS_SCORE_MIN : lo,
+              hi > SS_SCORE_MAX ? SS_SCORE_MAX : hi};
+    if (g->col.on) {
+        const columns *c = &g->col;
+        r.mine = column_bits(c, mine);
+        r.theirs = r.mine | column_bits(c, theirs);
+        r.my_thr = column_wins(c, r.mine, r.theirs);
+        r.their_thr = column_wins(c, r.mine ^ r.theirs, r.theirs);
+    } else {
+        r.my_thr = ss_threats(g, mine, theirs);
+        r.their_thr = ss_threats(g, theirs, mine);
+    }
+    return r;
+}
+
+/* The root's best move from the table: a cell, or SS_NO_MOVE when none is known to reach `lo`. */
+static int root_best(const ss_game *g, ss_table *t, const root *r) {
+    tt_entry e;
+    if (g->col.on) {
+        if (!tt_find(t, r->mine, r->theirs | COLUMN_KEY_TAG, &e) || e.lower < r->lo || e.best == SS_NO_MOVE)
+            return SS_NO_MOVE;
+        return g->col.cell_of[e.best];
+    }
+    return tt_find(t, r->mine, r->theirs, &e) && e.lower >= r->lo ? e.best : SS_NO_MOVE;
+}
 
 static int result_known(int lo, int hi) { return lo >= 1 || hi <= -1 || (lo >= 0 && hi <= 0); }
 
 /* Whether the score is at least `target` (lo < target <= hi), by one null-window search that narrows
    the bounds; 0 when halted. */
 static int probe(searcher *s, root *r, int target) {
-    int v = negamax(s, r->mine, r->theirs, r->my_thr, r->their_thr, target - 1, target, 0);
+    int v = s->g->col.on ? column_negamax(s, r->mine, r->theirs, r->my_thr, r->their_thr, target - 1, target, 0)
+                         : negamax(s, r->mine, r->theirs, r->my_thr, r->their_thr, target - 1, target, 0);
     if (s->m.halted) return 0;
     if (v >= target) r->lo = v;
     else r->hi = v;
@@ -140,18 +149,15 @@ void ss_prove(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, int
               ss_result *result) {
     searcher s;
     searcher_start(&s, g, t, budget);
-    root r = {mine, theirs, ss_threats(g, mine, theirs), ss_threats(g, theirs, mine), count(mine | theirs),
-              result->lower < SS_SCORE_MIN ? SS_SCORE_MIN : result->lower,
-              result->upper > SS_SCORE_MAX ? SS_SCORE_MAX : result->upper};
+    root r = root_of(g, mine, theirs, result->lower, result->upper);
     prove_result(&s, &r);
     while (goal == SS_GOAL_SCORE && r.lo < r.hi && !s.m.stopped) {
         int middle = r.lo + (r.hi - r.lo) / 2;
         if (!probe(&s, &r, middle + 1)) break;
     }
-    tt_entry e;
     result->lower = r.lo;
     result->upper = r.hi;
-    result->best_move = tt_find(t, mine, theirs, &e) && e.lower >= r.lo ? e.best : SS_NO_MOVE;
+    result->best_move = root_best(g, t, &r);
     result->estimate = 0;
     meter_report(&s.m, result);
 }
