@@ -9,6 +9,9 @@ import sys
 from functools import cache
 
 from service.engine import Position, Table, TableStore, Variant, get_variant, solve
+from service.engine.tables.classes import class_layout_of
+from service.engine.tables.layout import layout_of
+from service.engine.tables.stream import tier_positions
 from tests.reference import Reference, Rules
 
 # The documented layout and byte, decoded here without the engine's code: positions ranked by tier
@@ -93,7 +96,9 @@ def compare_with_reference(name: str, first_o_too: bool) -> list[str]:
     `first_o_too`, every position of the game O opens as well (the colour-swapped lookups)."""
     sys.setrecursionlimit(10_000)
     variant = get_variant(name)
-    table = Table.in_memory(variant, solve(variant))
+    table = Table.in_memory(variant, solve(variant), layout_of(variant.cells))  # format 2, read by index
+    classes = class_layout_of(variant)  # format 3, through the class solver even on small boards
+    folded = Table.in_memory(variant, solve(variant, classes, fold_small=False), classes)
     reference = Reference(rules_of(variant))
     empty = "." * variant.cells
     reference.value(empty, "X")
@@ -105,9 +110,11 @@ def compare_with_reference(name: str, first_o_too: bool) -> list[str]:
                 f"{name} {board} {to_move}: table {table.values[index_of(board)]}, reference {value}"
             )
         if number % 37 == 0:
-            analysis = table.analyze(Position.parse(board, to_move, variant))
-            if {m.cell: tuple(m.value) for m in analysis.moves} != reference.moves(board, to_move):
-                problems.append(f"{name} {board} {to_move}: moves differ")
+            for read in (table, folded):
+                analysis = read.analyze(Position.parse(board, to_move, variant))
+                if {m.cell: tuple(m.value) for m in analysis.moves} != reference.moves(board, to_move):
+                    problems.append(f"{name} {board} {to_move}: moves differ (format {len(read.values)})")
+    problems += formats_differ(variant, table, folded)
     held = int((table.values != 0).sum())
     if held != len(seen):
         problems.append(f"{name}: the table holds {held} positions, the reference reaches {len(seen)}")
@@ -121,6 +128,18 @@ def compare_with_reference(name: str, first_o_too: bool) -> list[str]:
                 if got != value:
                     problems.append(f"{name} O first {board} {to_move}: table {got}, reference {value}")
     return problems[:20]
+
+
+def formats_differ(variant: Variant, ranked: Table, folded: Table) -> list[str]:
+    """Where a format-3 table answers otherwise than the format-2 one: every position, each looked up in
+    both (vectorised)."""
+    problems = []
+    for tier in range(variant.cells + 1):
+        for ranks, first, second in tier_positions(variant.cells, tier):
+            differ = ranked.values[ranks] != folded.values[folded.ranks(first, second)]
+            if differ.any():
+                problems.append(f"{variant.name} tier {tier}: {int(differ.sum())} positions differ")
+    return problems
 
 
 class _TablesByName(dict[str, Table]):

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from ..rules.variants import Variant
 from .classes import ClassLayout, class_layout_of
 from .partial import PartialTable
-from .solver import Tier, solve_tiers
+from .solver import ByteArray, Tier, solve_tiers
 
 
 class BuildProgress(Protocol):
@@ -91,10 +91,20 @@ def _tiers(
         return solve_tiers(variant, layout, threads, top, children, report.advanced)
     from .cluster import solve_tiers_on_ray  # ray is an optional extra
 
-    return solve_tiers_on_ray(ray_address, variant, partial, top, report.advanced)
+    return solve_tiers_on_ray(ray_address, partial, top, report.advanced)
 
 
 def _cluster_size(address: str) -> dict[str, Any]:
     from .cluster import cluster_resources
 
     return cluster_resources(address)
+
+
+def write_table(path: Path, variant: Variant, values: ByteArray, reduce: bool = True) -> dict[str, Any]:
+    """Write a table solved whole in the layout of format 3 (or with `reduce` off, 2): see `solve`."""
+    layout = class_layout_of(variant, reduce)
+    partial = PartialTable(path, variant, layout, reduce)
+    partial.open()
+    for tier in range(variant.cells, -1, -1):
+        partial.write_tier(tier, values[layout.tier_offset[tier] : layout.tier_offset[tier + 1]], 0.0)
+    return partial.finish({"threads": 1})

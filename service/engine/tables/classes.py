@@ -135,6 +135,7 @@ class ClassLayout:
                     chosen = members[rep_stabilizer[members] == h]
                     self.row_key[chosen] = key
                     self.row[chosen] = np.searchsorted(rows, self.lead_rep[chosen])
+        self.key_stabilizer = np.array([h for _, h in self.keys], dtype=np.int64)
         self._lay_out()
         self._lists()
 

@@ -1,10 +1,11 @@
 """A table file under construction, which outlives the process that builds it: a build that is stopped
-(Ctrl-C, SIGTERM, a killed process, a machine that goes down) starts again from the last tier it wrote.
+(Ctrl-C, SIGTERM, a killed process, a machine that goes down) starts again from the last tier it wrote
+and flushed.
 
 The file, `.NAME.table.partial` beside the table's name, has the table's final length from the start
 (its space reserved, so that a full disk fails at once); each tier is written to its place as it is
-solved and flushed to disk, and only then counted as done in the record `.NAME.table.partial.json`
-(replaced whole, by rename). A tier being solved when the build stopped is not in the record and is
+solved, and once flushed to disk (every 64 MB: a small table's tiers at the end) counted as done in the
+record `.NAME.table.partial.json` (replaced whole, by rename). A tier being solved when the build stopped is not in the record and is
 solved again. A record that does not match (another solver, another format, another length) is a build
 of something else: it is started afresh. Once tier 0 is done the file gets its checksum and header, is
 flushed, made read-only and renamed to the table's name (see `table_file`).
@@ -42,6 +43,7 @@ from .table_file import (
 )
 
 ByteArray = npt.NDArray[np.uint8]
+SYNC_BYTES = 1 << 26  # a small table is flushed once, at the end; a large one tier by tier
 
 
 def partial_path(path: Path) -> Path:
@@ -85,6 +87,8 @@ class PartialTable:
         self.record_file = record_of_partial(path)
         self.fields = {**fields_of(variant, reduce, layout.size), "layout_digest": layout.digest()}
         self.done: dict[int, dict[str, float | int]] = {}  # tier -> its seconds and positions
+        self._pending: dict[int, dict[str, float | int]] = {}  # written, not yet flushed
+        self._unsynced = 0
 
     @property
     def size(self) -> int:
@@ -130,20 +134,30 @@ class PartialTable:
             return np.fromfile(source, dtype=np.uint8, count=self.layout.tier_size(tier))
 
     def write_tier(self, tier: int, values: ByteArray, seconds: float) -> None:
-        """Write a solved tier to its place, flush it, then count it as done."""
+        """Write a solved tier to its place; once SYNC_BYTES are written since the last time (and at the
+        end), flush them to disk and only then count their tiers as done."""
         handle = os.open(self.data, os.O_RDWR)
         try:
             write_at(handle, np.ascontiguousarray(values).data, HEADER_SIZE + self.layout.tier_offset[tier])
-            os.fdatasync(handle)
+            self._unsynced += len(values)
+            if self._unsynced >= SYNC_BYTES:
+                os.fdatasync(handle)
         finally:
             os.close(handle)
-        positions = self.layout.positions(tier, values)
-        self.done[tier] = {"seconds": round(seconds, 3), "positions": positions}
+        self._pending[tier] = {"seconds": round(seconds, 3), "positions": self.layout.positions(tier, values)}
+        if self._unsynced >= SYNC_BYTES:
+            self._unsynced = 0
+            self._record_pending()
+
+    def _record_pending(self) -> None:
+        self.done.update(self._pending)
+        self._pending.clear()
         self._save({"fields": self.fields, "done": {str(t): f for t, f in sorted(self.done.items())}})
 
     def finish(self, record: dict[str, Any]) -> dict[str, Any]:
         """Checksum, header, flush, read-only, rename into place; `record` (how it was built) is written
         beside it with the seconds of every tier. Returns the header."""
+        self.done.update(self._pending)  # flushed with the header below
         tiers = [self.layout.tier_size(t) for t in range(self.variant.cells + 1)]
         positions = sum(int(self.done[t]["positions"]) for t in range(self.variant.cells + 1))
         handle = os.open(self.data, os.O_RDWR)
