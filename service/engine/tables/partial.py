@@ -4,7 +4,7 @@ and flushed.
 
 The file, `.NAME.table.partial` beside the table's name, has the table's final length from the start
 (its space reserved, so that a full disk fails at once); each tier is written to its place as it is
-solved, and once flushed to disk (every 64 MB: a small table's tiers at the end) counted as done in the
+solved, and once flushed to disk (every 4 MB: a small table's tiers at the end) counted as done in the
 record `.NAME.table.partial.json` (replaced whole, by rename). A tier being solved when the build stopped is not in the record and is
 solved again. A record that does not match (another solver, another format, another length) is a build
 of something else: it is started afresh. Once tier 0 is done the file gets its checksum and header, is
@@ -43,7 +43,7 @@ from .table_file import (
 )
 
 ByteArray = npt.NDArray[np.uint8]
-SYNC_BYTES = 1 << 26  # a small table is flushed once, at the end; a large one tier by tier
+SYNC_BYTES = 1 << 22  # a small table is flushed once, at the end; a large one tier by tier
 
 
 def partial_path(path: Path) -> Path:

@@ -84,7 +84,14 @@ class Table:
         """A table over values solved in this process (in the class layout unless `layout` says)."""
         frozen = values.copy()
         frozen.flags.writeable = False
-        return cls(variant, frozen.data, {"positions": int(np.count_nonzero(frozen))}, layout=layout)
+        chosen = layout or class_layout_of(variant)
+        if isinstance(chosen, ClassLayout):  # an entry stands for its class's positions
+            tiers = range(variant.cells + 1)
+            offsets = chosen.tier_offset
+            positions = sum(chosen.positions(t, frozen[offsets[t] : offsets[t + 1]]) for t in tiers)
+        else:
+            positions = int(np.count_nonzero(frozen))
+        return cls(variant, frozen.data, {"positions": positions}, layout=chosen)
 
     @property
     def positions(self) -> int:
