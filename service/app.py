@@ -1,4 +1,5 @@
-"""The application factory: configuration, the engine's prepared tables, views and errors."""
+"""The application factory, one of the two composition roots (with gunicorn_conf.py): configuration, the
+engine's sources of answers, the rendered-body cache, views, errors and the middleware around them."""
 
 from __future__ import annotations
 
@@ -10,15 +11,11 @@ from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest
 
-from .http import analyze_views as api
-from .http import cors, security
-from .http import meta_views as meta
-from .http import page_views as web
-from .http import play_views as play
-from .http import variant_views as variants_api
+from .engine import BACKGROUND_BUILD_CELLS
+from .http import analyze_views, bodies, cors, meta_views, page_views, play_views, security, variant_views
 from .http.body_limit import ChunkedBodyLimit
 from .http.problems import register_problem_handlers
-from .serving import observability, searches, streams, tables
+from .serving import observability, sources, streams
 
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 128 * 1024,
@@ -31,7 +28,7 @@ DEFAULTS: dict[str, Any] = {
     "BACKGROUND_BUILDS": True,  # False: a missing large table stays missing (503) until built elsewhere
     # Tables of more cells (up to 22: minutes and gigabytes) are built only by `sanmoku tables build`,
     # or at start when TABLES_AT_START names them.
-    "BACKGROUND_BUILD_CELLS": tables.BACKGROUND_BUILD_CELLS,
+    "BACKGROUND_BUILD_CELLS": BACKGROUND_BUILD_CELLS,
     "SEARCH_SLOTS": 2,  # searches one worker runs at once (each a real thread and a 32 MB table)
     "PROVEN_MAX_BYTES": 256 * 2**20,  # the store of proven positions beside the tables
     "BODY_CACHE_BYTES": 32 * 1024 * 1024,  # rendered answers kept per process
@@ -69,16 +66,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    tables.init_app(app)
-    searches.init_app(app)
+    sources.init_app(app)
+    bodies.init_app(app)
     streams.init_app(app)
     register_problem_handlers(app)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(variants_api.bp)
-    app.register_blueprint(meta.bp)
-    app.register_blueprint(meta.docs_bp)
-    app.register_blueprint(play.bp)
-    app.register_blueprint(web.bp)
+    app.register_blueprint(analyze_views.bp)
+    app.register_blueprint(variant_views.bp)
+    app.register_blueprint(meta_views.bp)
+    app.register_blueprint(meta_views.docs_bp)
+    app.register_blueprint(play_views.bp)
+    app.register_blueprint(page_views.bp)
     security.init_app(app)
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
     app.wsgi_app = cors.CrossOrigin(app.wsgi_app)  # type: ignore[method-assign]

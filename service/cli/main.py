@@ -14,14 +14,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..engine import EngineError, Position, Table, TableStore, get_variant
-from ..engine.analyst import Analyst, EnginePool, Request
-from ..engine.search import Budget
-from ..engine.search.proven import ProvenStore
-from ..http.payloads import analysis_payload, dumps
+from ..engine import (
+    Analyst,
+    Deadline,
+    EngineError,
+    EnginePool,
+    Position,
+    ProvenStore,
+    TableStore,
+    TableSupply,
+    get_variant,
+)
+from ..http.payloads import answer_payload, dumps
 from ..http.schemas import DEFAULT_BUDGET_MS
 from ..http.solve_formats import FORMATS, SYMMETRIES, SolveRequest, render
-from ..serving.tables import BACKGROUND_BUILD_CELLS
 from . import proven_commands, table_commands
 
 GUNICORN_CONF = Path(__file__).resolve().parent.parent / "gunicorn_conf.py"
@@ -44,27 +50,23 @@ def serve(args: argparse.Namespace) -> int:
     os.execv(sys.executable, command)
 
 
-def local_analyst(store: TableStore) -> Analyst:
-    """Answers as the service gives them, from this machine's tables (one of up to 16 cells is built
-    when missing, as the service would), proven positions and searches."""
-
-    def table_for(position: Position) -> Table | None:
-        variant = position.variant
-        if not variant.has_table:
-            return None
-        return store.try_open(variant) or (
-            store.get(variant) if variant.cells <= BACKGROUND_BUILD_CELLS else None
-        )
-
-    return Analyst(table_for, ProvenStore(store.directory), EnginePool(1))
+def local_supply() -> TableSupply:
+    """This machine's tables (the same directory as the service's: $SANMOKU_TABLES_DIR or the user
+    cache), under the service's rule, except that a table the service would build in the background
+    is built here, and the command waits for it."""
+    return TableSupply(TableStore(), foreground=True)
 
 
 def analysis_json(
     board: str, to_move: str | None, variant: str, budget_ms: int = DEFAULT_BUDGET_MS
 ) -> dict[str, Any]:
+    """The API's /analyze body for one position, from this machine's tables, proven positions and a
+    search."""
     position = Position.parse(board, to_move, get_variant(variant))
-    answer = local_analyst(TableStore()).analyze(position, Request(Budget(budget_ms / 1000)))
-    return analysis_payload(answer, budget_ms=budget_ms)
+    supply = local_supply()
+    analyst = Analyst(supply.available, ProvenStore(supply.store.directory), EnginePool(1))
+    answer = analyst.analyze(position, Deadline.after(budget_ms / 1000).budget())
+    return answer_payload(answer, budget_ms=budget_ms)
 
 
 def cell_label(cell: str, move: dict[str, Any] | None) -> str:
@@ -120,7 +122,7 @@ def analyze(args: argparse.Namespace) -> int:
 
 
 def solve(args: argparse.Namespace) -> int:
-    table = TableStore().get(get_variant(args.variant))
+    table = local_supply().table(get_variant(args.variant))
     for piece in render(SolveRequest(table, args.first, args.symmetry, args.format)):
         sys.stdout.buffer.write(piece)
     sys.stdout.flush()

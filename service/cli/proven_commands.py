@@ -9,10 +9,14 @@ import sys
 import time
 from pathlib import Path
 
-from ..engine import get_variant
-from ..engine.search.book import book_positions, build_book
-from ..engine.search.proven import DEFAULT_MAX_BYTES, ProvenStore
-from ..engine.tables.store import default_directory
+from ..engine import (
+    DEFAULT_MAX_BYTES,
+    ProvenStore,
+    book_positions,
+    build_book,
+    default_directory,
+    get_variant,
+)
 
 
 def store_of(args: argparse.Namespace) -> ProvenStore:

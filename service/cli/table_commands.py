@@ -10,11 +10,7 @@ import time
 from pathlib import Path
 from types import FrameType
 
-from ..engine import PRESETS, BuildQueue, TableStore, Variant, get_variant, work_through
-from ..engine.tables.build_plan import plan
-from ..engine.tables.progress import progress_for
-
-BACKGROUND_NICENESS = 19  # a build started by the service yields the processors to its workers
+from ..engine import PRESETS, BuildQueue, TableStore, Variant, build_queued, get_variant, plan, progress_for
 
 
 def store_of(args: argparse.Namespace) -> TableStore:
@@ -38,8 +34,7 @@ def build(args: argparse.Namespace) -> int:
     store = store_of(args)
     threads = args.threads or len(os.sched_getaffinity(0))
     if args.queue:  # as the service starts it: the waiting tables, at a lower priority than requests
-        os.nice(BACKGROUND_NICENESS)
-        for line in work_through(BuildQueue(store.directory), store, threads):
+        for line in build_queued(store.directory, threads):
             print(line)
         return 0
     reduce = args.format == 3

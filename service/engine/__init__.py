@@ -1,32 +1,59 @@
-"""Sanmoku's engine: variants, positions, the retrograde solver and its tables. No HTTP code lives here."""
+"""Sanmoku's engine: the games, their solved tables and the search, behind one front door.
+
+The engine has four wings, each a package that says what it owns and what it may import:
+- `rules`: variants, positions, geometry, values (imports no other wing);
+- `tables`: the retrograde solver, table files, the store and which table answers now (`supply`);
+- `search`: the compiled search, the store of proven positions, the opening books;
+- `play`: policies, reviews, main lines, strength.
+
+The front door is this module with `answer` (one shape for an answer from any source), `analyst` (the
+one place that decides table, book, store or search) and `errors`. Code outside the engine (the HTTP
+layer, the command line) imports from here only. No HTTP code lives in the engine.
+"""
 
 from __future__ import annotations
 
+from .analyst import Analyst, EnginePool
+from .answer import Answer, Answers, Source, answers_from, table_answers
 from .errors import (
     BuildRefusedError,
+    EngineBusyError,
     EngineError,
     IllegalMoveError,
+    IllegalSequenceError,
     InvalidPositionError,
+    NoTableError,
+    PolicyError,
+    SearchBusyError,
+    TableNotBuiltError,
+    TableNotReadyError,
+    TableUnavailableError,
     UnknownVariantError,
 )
 from .play.mainline import MainLine, main_line
-from .play.policies import DEFAULT_DEPTH, POLICIES, Policy, PolicyError, choose_move, get_policy, player
+from .play.policies import DEFAULT_DEPTH, POLICIES, Policy, check_choice, choose_move, get_policy, player
 from .play.review import (
-    IllegalSequenceError,
     PlyReview,
     Review,
     SideSummary,
     Verdict,
     moves_from_boards,
+    moves_from_columns,
     review_boards,
     review_game,
 )
 from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
-from .rules.geometry import MIN_DEPTH, Geometry, geometry_of
+from .rules.geometry import MIN_DEPTH, Geometry, geometry_of, iter_cells
 from .rules.perft import count_games
 from .rules.position import EMPTY, MARKS, Mark, Position, Status, other
-from .rules.values import Result, Value
+from .rules.values import DECODED, Known, Result, Value
 from .rules.variants import (
+    LISTED,
+    MAX_CELLS,
+    MAX_SIDE,
+    MAX_TABLE_CELLS,
+    MIN_K,
+    MIN_SIDE,
     MISERE,
     NAMING,
     NORMAL,
@@ -36,20 +63,35 @@ from .rules.variants import (
     get_variant,
     supported_variants,
 )
+from .search import Budget, Cancel, Deadline, Estimate, MoveProof
+from .search.book import book_positions, build_book
+from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .tables.build_plan import BuildPlan, check_resources, plan
 from .tables.build_queue import BuildQueue, Waiting, work_through
+from .tables.builder import build_queued
 from .tables.solver import SOLVER_VERSION, solve
-from .tables.store import TableInfo, TableStore, default_directory
-from .tables.stream import Chunk, Summary, analyses, chunks, positions, summarize
-from .tables.table import Analysis, MoveValue, Table
-from .tables.table_file import TableFileError
+from .tables.store import TableInfo, TableStore, default_directory, file_name
+from .tables.stream import Chunk, Summary, chunks, lookups, positions, summarize
+from .tables.supply import BACKGROUND_BUILD_CELLS, TableSupply, variants_at_start
+from .tables.table import MOVE_VALUE, Lookup, MoveValue, Table
+from .tables.table_file import TableFileError, file_size, mapped_file
 
 __all__ = [
+    "BACKGROUND_BUILD_CELLS",
+    "DECODED",
     "DEFAULT_DEPTH",
+    "DEFAULT_MAX_BYTES",
     "EMPTY",
+    "LISTED",
     "MARKS",
+    "MAX_CELLS",
+    "MAX_SIDE",
+    "MAX_TABLE_CELLS",
     "MIN_DEPTH",
+    "MIN_K",
+    "MIN_SIDE",
     "MISERE",
+    "MOVE_VALUE",
     "NAMING",
     "NORMAL",
     "POLICIES",
@@ -57,52 +99,81 @@ __all__ = [
     "SOLVER_VERSION",
     "VARIANTS",
     "Accuracy",
-    "Analysis",
+    "Analyst",
+    "Answer",
+    "Answers",
+    "Budget",
     "BuildPlan",
     "BuildQueue",
     "BuildRefusedError",
+    "Cancel",
     "Chunk",
     "Contender",
+    "Deadline",
+    "EngineBusyError",
     "EngineError",
+    "EnginePool",
+    "Estimate",
     "Geometry",
     "IllegalMoveError",
     "IllegalSequenceError",
     "InvalidPositionError",
+    "Known",
+    "Lookup",
     "MainLine",
     "Mark",
+    "MoveProof",
     "MoveValue",
+    "NoTableError",
     "PlyReview",
     "Policy",
     "PolicyError",
     "Position",
+    "ProvenStore",
     "Record",
     "Result",
     "Review",
+    "SearchBusyError",
     "SideSummary",
+    "Source",
     "Status",
     "Strength",
     "Summary",
     "Table",
     "TableFileError",
     "TableInfo",
+    "TableNotBuiltError",
+    "TableNotReadyError",
     "TableStore",
+    "TableSupply",
+    "TableUnavailableError",
     "UnknownVariantError",
     "Value",
     "Variant",
     "Verdict",
     "Waiting",
-    "analyses",
+    "answers_from",
+    "book_positions",
+    "build_book",
+    "build_queued",
+    "check_choice",
     "check_resources",
     "choose_move",
     "chunks",
     "count_games",
     "default_directory",
+    "file_name",
+    "file_size",
     "geometry_of",
     "get_policy",
     "get_variant",
+    "iter_cells",
+    "lookups",
     "main_line",
+    "mapped_file",
     "measure_strength",
     "moves_from_boards",
+    "moves_from_columns",
     "other",
     "plan",
     "player",
@@ -113,5 +184,7 @@ __all__ = [
     "strength_table",
     "summarize",
     "supported_variants",
+    "table_answers",
+    "variants_at_start",
     "work_through",
 ]

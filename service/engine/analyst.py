@@ -1,9 +1,10 @@
-"""Where an answer comes from, behind one call: the variant's table when it has one on disk, else the
-positions proven before (the store beside the tables), else a search within the caller's budget, whose
-proofs are then kept for next time. Callers do not care which; the answer says which.
+"""The one place that decides where an answer comes from: the variant's table when one answers now (the
+tables' supply rule), else the positions proven before (the store beside the tables, which holds the
+opening books' entries too), else a search within the caller's budget, whose proofs are then kept for
+next time. Callers do not care which; the answer says which.
 
-The search itself goes through `offload`, with which the service runs it on a real thread (see the HTTP
-layer): the compiled core lets go of the interpreter, so a search never holds a worker's other
+The search itself goes through `offload`, with which the service runs it on a real thread (see the
+serving layer): the compiled core lets go of the interpreter, so a search never holds a worker's other
 requests. The rest (the table, the store, the slots) runs on the caller's thread. At most `slots`
 searches run at once per process, each with its own transposition table (reused from one search to the
 next: it clears itself for another board).
@@ -15,31 +16,20 @@ import contextlib
 import os
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
-from .answer import Answer, Source
+from .answer import Answer, Answers, Source
+from .errors import SearchBusyError
+from .play.mainline import MainLine, main_line, proven_line
 from .rules.position import Position
 from .rules.variants import Variant
-from .search import Budget, SearchEngine
+from .search import Budget, Deadline, SearchEngine
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proven import BOOK, ProvenMove, ProvenStore
 from .search.report import MoveProof, SearchReport
 from .tables.table import Table
 
-TableFor = Callable[[Position], Table | None]  # the table that answers a position now, if any
+TableFor = Callable[[Variant], Table | None]  # the table that answers a variant now, if any
 Offload = Callable[[Callable[[], SearchReport]], SearchReport]
-
-
-class SearchBusyError(RuntimeError):
-    """Every search slot of this process stayed taken for the whole budget."""
-
-
-@dataclass(frozen=True)
-class Request:
-    """What the caller asks of an analysis beyond the position."""
-
-    budget: Budget
-    search_only: bool = False  # answer from the search even where a table exists (for comparisons)
 
 
 class EnginePool:
@@ -88,23 +78,34 @@ class Analyst:
     ) -> None:
         self.table_for, self.proven, self.pool, self.offload = table_for, proven, pool, offload
 
-    def analyze(self, position: Position, request: Request) -> Answer:
-        if not request.search_only:
-            table = self.table_for(position)
+    def analyze(self, position: Position, budget: Budget, search_only: bool = False) -> Answer:
+        """Every legal move's value as far as it is known or can be proven within `budget`;
+        `search_only`: from the search even where a table or a stored proof answers (comparisons)."""
+        if not search_only:
+            table = self.table_for(position.variant)
             if table is not None:
-                return Answer.of_table(table.analyze(position))
-        known = (
-            None
-            if self.proven is None or position.is_over or request.search_only
-            else self.proven.get(position)
-        )
+                return Answer.of_table(table.lookup(position))
+        known = None if self.proven is None or position.is_over or search_only else self.proven.get(position)
         if known is not None and known.exact:
             proofs = [MoveProof(m.cell, m.lower, m.upper, m.remoteness) for m in known.moves]
             return Answer.of_proofs(position, proofs, Source.BOOK if known.origin == BOOK else Source.CACHE)
-        return self._search(position, request, known.moves if known else ())
+        return self._search(position, budget, known.moves if known else ())
 
-    def _search(self, position: Position, request: Request, known: tuple[ProvenMove, ...]) -> Answer:
-        started, budget = monotonic(), request.budget
+    def answers(self, deadline: Deadline, search_only: bool = False) -> Answers:
+        """Answers for positions asked one after another (a review, a main line, a batch), all within
+        what is left of one `deadline`."""
+        return lambda position: self.analyze(position, deadline.budget(), search_only)
+
+    def main_line(self, first: Answer, answers: Answers) -> MainLine | None:
+        """How the game goes on from `first`'s position under perfect play: from the table that gave
+        `first`, else through `answers` as long as every position on the way is proven (else None)."""
+        table = self.table_for(first.position.variant) if first.source is Source.TABLE else None
+        if table is not None:
+            return main_line(table, first.position)
+        return proven_line(answers, first.position, first) if first.exact else None
+
+    def _search(self, position: Position, budget: Budget, known: tuple[ProvenMove, ...]) -> Answer:
+        started = monotonic()
         with self.pool.engine(position.variant, budget.seconds) as engine:
             if budget.seconds is not None:  # the wait for a slot came out of the budget
                 budget = Budget(

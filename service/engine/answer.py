@@ -14,7 +14,7 @@ from functools import cached_property
 from .rules.position import Position, Status
 from .rules.values import Known, Result, Value
 from .search.report import MoveProof
-from .tables.table import Analysis, Table
+from .tables.table import Lookup, Table
 
 _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
 
@@ -45,7 +45,7 @@ class Answer:
     depth: int = 0
 
     @classmethod
-    def of_table(cls, analysis: Analysis) -> Answer:
+    def of_table(cls, analysis: Lookup) -> Answer:
         moves = tuple(
             MoveProof(m.cell, m.value.score, m.value.score, m.value.remoteness) for m in analysis.moves
         )
@@ -129,9 +129,16 @@ class Answer:
         return bool(self.best_moves)
 
 
-def table_answers(table: Table) -> Callable[[Position], Answer]:
+Answers = Callable[[Position], Answer]  # a source of answers: a table, or the analyst within a budget
+
+
+def table_answers(table: Table) -> Answers:
     """A table as a source of answers."""
-    return lambda position: Answer.of_table(table.analyze(position))
+    return lambda position: Answer.of_table(table.lookup(position))
+
+
+def answers_from(source: Table | Answers) -> Answers:
+    return table_answers(source) if isinstance(source, Table) else source
 
 
 def _finished_score(position: Position) -> int:

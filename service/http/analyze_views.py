@@ -1,4 +1,5 @@
-"""The analysis views: load the request, look the answer up in the tables, send it."""
+"""The analysis views: load the request, ask the engine, send the answer (`/analyze`) or stream the
+variant's whole table (`/solve`)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,12 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, request
 
-from ..engine import get_variant
-from ..engine.tables.table_file import file_size
+from ..engine import file_size, get_variant
+from ..serving.sources import get_supply
 from ..serving.streams import RETRY_AFTER, get_streams, paced
-from ..serving.tables import Body, get_tables
-from .answers import analysis_body, by_raw_request, position_from, send, short_body
+from .answers import answer_body, by_raw_request, send, short_body
+from .bodies import Body, get_bodies
+from .params import AnalyzeParams, SolveParams
 from .problems import ProblemError, problem
 from .schemas import AnalyzeQuery, AnalyzeRequest, SolveQuery, load
 from .solve_formats import (
@@ -21,7 +23,6 @@ from .solve_formats import (
     gzipped,
     render,
 )
-from .table_errors import without_table_refused
 
 bp = Blueprint("api", __name__)
 
@@ -31,13 +32,11 @@ _solve_query = SolveQuery()
 
 
 def analyze_json() -> Body:
-    data = load(_analyze_request, request.get_json())
-    return analysis_body(position_from(data), data)
+    return answer_body(load(_analyze_request, request.get_json(), AnalyzeParams))
 
 
 def analyze_query() -> Body:
-    data = load(_analyze_query, request.args)
-    return analysis_body(position_from(data), data)
+    return answer_body(load(_analyze_query, request.args, AnalyzeParams))
 
 
 @bp.post("/analyze")
@@ -55,9 +54,9 @@ def analyze_get() -> Response:
 
 @bp.get("/solve")
 def solve() -> Response:
-    query = load(_solve_query, request.args)
-    variant = without_table_refused(get_variant(query["variant"]))
-    wanted = SolveRequest(get_tables().table(variant), query["first"], query["symmetry"], query["format"])
+    query = load(_solve_query, request.args, SolveParams)
+    variant = get_variant(query.variant)
+    wanted = SolveRequest(get_supply().table(variant), query.first, query.symmetry, query.format)
     if wanted.too_large_for_json():
         message = (
             f"the {variant.name} table has {wanted.table.positions:,} positions, more than the "
@@ -77,7 +76,7 @@ def solve() -> Response:
         # A small table's answer is rendered once and kept (a few hundred kilobytes at most), with its
         # length known: repeated requests cost a lookup, and caches in front can keep it.
         key = ("solve", variant, wanted.first, wanted.symmetry, wanted.format, encoding)
-        body = get_tables().body(key, lambda: Body(b"".join(pieces(wanted, encoding)), "", etag))
+        body = get_bodies().body(key, lambda: Body(b"".join(pieces(wanted, encoding)), "", etag))
         response = Response(body.data, mimetype=MEDIA_TYPES[wanted.format], headers=headers)
     else:
         stream = get_streams().open(pieces(wanted, encoding), request.environ)

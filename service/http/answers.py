@@ -1,5 +1,6 @@
-"""Answers: a table's rendered when first asked, kept in the app's body cache and sent with its ETag; any
-other (proven before, or searched within the request's budget) rendered for its request only."""
+"""Answers as HTTP bodies: a table's is rendered when first asked, kept in the body cache and sent with
+its ETag; any other (from a book, proven before, or searched within the request's budget) is rendered
+for its request only. Which source answers is the analyst's to decide, not this module's."""
 
 from __future__ import annotations
 
@@ -9,57 +10,33 @@ from typing import Any
 
 from flask import Response, current_app, request
 
-from ..engine import Position, get_variant, main_line
-from ..engine.analyst import Request
-from ..engine.answer import Answer
-from ..engine.play.mainline import proven_line
-from ..engine.search import Budget
-from ..engine.search.native import monotonic
-from ..serving.searches import get_analyst
-from ..serving.tables import Body, get_tables, make_body
-from .payloads import analysis_payload, dumps, mainline_payload
+from ..engine import Deadline, Source
+from ..serving.sources import get_analyst
+from .bodies import Body, get_bodies, make_body
+from .params import AnalyzeParams
+from .payloads import answer_payload, dumps, mainline_payload
 
 RAW_LIMIT = 256  # longer bodies or query strings (padding, repeated fields) are answered, not kept
 
 
-def position_from(data: dict[str, Any]) -> Position:
-    return Position.parse(data["board"], data["to_move"], get_variant(data["variant"]))
-
-
-def search_request(data: dict[str, Any], seconds: float | None = None) -> Request:
-    """The search options of a request; `seconds` (what is left of a shared budget) caps its own."""
-    budget = data["budget_ms"] / 1000 if seconds is None else min(seconds, data["budget_ms"] / 1000)
-    return Request(Budget(max(0.0, budget)), data["source"] == "search")
-
-
-def analysis_body(position: Position, data: dict[str, Any], seconds: float | None = None) -> Body:
-    """The /analyze answer for `position`: a table's rendered once and then kept in the body cache, any
-    other rendered for this request (`seconds`: what is left of a batch's budget)."""
-    tables = get_tables()
-    mainline = data["mainline"]
-    table = None if data["source"] == "search" else tables.available(position.variant)
-    if table is not None:
-        key = ("analysis", position.variant, position.x, position.o, position.to_move, mainline)
-
-        def render() -> Body:
-            payload = analysis_payload(Answer.of_table(table.analyze(position)), data["estimates"])
-            if mainline:
-                payload["mainline"] = mainline_payload(main_line(table, position))
-            return make_body(dumps(payload))
-
-        return tables.body(key, render)
-    deadline = monotonic() + search_request(data, seconds).budget.seconds  # type: ignore[operator]
-    analyst = get_analyst()
-
-    def analyze(at: Position) -> Answer:
-        return analyst.analyze(at, search_request(data, deadline - monotonic()))
-
-    answer = analyze(position)
-    payload = analysis_payload(answer, data["estimates"], data["budget_ms"])
-    if mainline:  # only where every step is proven
-        line = proven_line(analyze, position, answer) if answer.exact else None
+def answer_body(params: AnalyzeParams, shared: Deadline | None = None) -> Body:
+    """The /analyze answer; `shared`: a batch's deadline, which caps the request's own budget."""
+    position = params.position()
+    key = (position.variant, position.x, position.o, position.to_move, params.mainline, params.estimates)
+    bodies = get_bodies()
+    kept = None if params.search_only else bodies.get(key)
+    if kept is not None:
+        return kept
+    deadline = params.deadline()
+    if shared is not None and shared.at < deadline.at:
+        deadline = shared
+    answers = get_analyst().answers(deadline, params.search_only)
+    answer = answers(position)
+    payload = answer_payload(answer, params.estimates, params.budget_ms)
+    if params.mainline:  # only where every step is proven
+        line = get_analyst().main_line(answer, answers)
         payload["mainline"] = None if line is None else mainline_payload(line)
-    return make_body(dumps(payload), lasting=False)
+    return bodies.keep(key, make_body(dumps(payload), lasting=answer.source is Source.TABLE))
 
 
 def by_raw_request(method: str, raw: bytes | None, answer: Callable[[], Body]) -> Body:
@@ -68,7 +45,7 @@ def by_raw_request(method: str, raw: bytes | None, answer: Callable[[], Body]) -
     `raw` None (too long to key the cache) takes it too."""
     if raw is None or len(raw) > RAW_LIMIT:
         return answer()
-    return get_tables().body((method, raw), answer)
+    return get_bodies().body((method, raw), answer)
 
 
 def short_body(environ: dict[str, Any]) -> bytes | None:

@@ -8,10 +8,10 @@ from flask import Blueprint, Response, current_app
 from flask.blueprints import BlueprintSetupState
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from ..engine import Variant
-from ..serving.tables import Tables, get_tables
+from ..engine import TableNotReadyError, TableSupply, TableUnavailableError, Variant
+from ..serving.sources import get_supply
+from .bodies import get_bodies
 from .payloads import dumps
-from .table_errors import TableNotReadyError, TableUnavailableError
 
 bp = Blueprint("meta", __name__)
 
@@ -38,30 +38,30 @@ def readyz() -> Response:
     A table that cannot be built here (a read-only directory, a file this account may not read and
     cannot replace, a directory in its place) is reported with the reason: the server serves the
     others ("degraded", 200: waiting would not help), and a small one is solved in memory."""
-    tables = get_tables()
-    report = {variant.name: _readiness(tables, variant) for variant in tables.at_start}
+    supply = get_supply()
+    report = {variant.name: _readiness(supply, variant) for variant in supply.at_start}
     waiting = any("waiting" in entry for entry in report.values())
     ready = all(entry["ready"] for entry in report.values())
     status = "ready" if ready else "starting" if waiting else "degraded"
-    body: dict[str, object] = {"status": status, "tables": report, "bodies": tables.cached_bodies()}
-    unwritable = tables.store.unwritable()
+    body: dict[str, object] = {"status": status, "tables": report, "bodies": len(get_bodies())}
+    unwritable = supply.store.unwritable()
     if unwritable:
         body["cannot_build"] = f"{unwritable}: no table missing from it can be built"
     return Response(dumps(body), status=503 if status == "starting" else 200, mimetype="application/json")
 
 
-def _readiness(tables: Tables, variant: Variant) -> dict[str, object]:
+def _readiness(supply: TableSupply, variant: Variant) -> dict[str, object]:
     try:
-        table = tables.table(variant)
+        table = supply.table(variant)
     except TableUnavailableError as error:
         # Waiting would not help a table that cannot be built here, even while its build is retried.
-        why = tables.store.unbuildable(variant)
+        why = supply.store.unbuildable(variant)
         if isinstance(error, TableNotReadyError) and why is None:
             return {"ready": False, "positions": None, "waiting": error.reason}
         return {"ready": False, "positions": None, "cannot_build": why or str(error)}
     entry: dict[str, object] = {"ready": True, "positions": table.positions}
     if table.path is None:  # a small table whose file cannot be written here
-        why = tables.store.unbuildable(variant) or "its build failed"
+        why = supply.store.unbuildable(variant) or "its build failed"
         entry["cannot_build"] = f"{why}: solved in memory by each worker"
     return entry
 

@@ -5,12 +5,22 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..engine import DEFAULT_DEPTH, MIN_DEPTH, MainLine, Position, Table, Value, Variant, geometry_of
-from ..engine.answer import Answer, Source
-from ..engine.rules.geometry import iter_cells
-from ..engine.rules.values import Known
-from ..engine.search.report import MoveProof
-from ..engine.tables.table_file import file_size
+from ..engine import (
+    DEFAULT_DEPTH,
+    MIN_DEPTH,
+    Answer,
+    Known,
+    MainLine,
+    MoveProof,
+    Position,
+    Source,
+    Table,
+    Value,
+    Variant,
+    file_size,
+    geometry_of,
+    iter_cells,
+)
 
 Json = dict[str, Any]
 RESULT_WORDS = {1: "win", 0: "draw", -1: "loss"}
@@ -63,7 +73,7 @@ def move_payload(position: Position, move: MoveProof, estimates: bool = False) -
     return out
 
 
-def analysis_payload(answer: Answer, estimates: bool = False, budget_ms: int | None = None) -> Json:
+def answer_payload(answer: Answer, estimates: bool = False, budget_ms: int | None = None) -> Json:
     position = answer.position
     known = answer.known
     return {

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine import Policy, Position, Review
-from ..engine.answer import Answer
+from ..engine import Answer, Policy, Position, Review
 from .payloads import Json, known_payload, lines_payload
 
 

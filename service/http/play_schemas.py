@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from ..engine.rules.variants import MAX_CELLS
+from ..engine import MAX_CELLS
+from .params import BatchParams, MoveParams, ReviewParams
 from .schemas import (
     BOARD_MAX,
     DEFAULT_BUDGET_MS,
@@ -26,6 +27,10 @@ class MoveRequest(PositionRequest, SearchOptions):
     policy = fields.String(required=True)
     depth = JSONInteger(load_default=None, allow_none=True)
     seed = JSONInteger(load_default=None, allow_none=True)
+
+    @post_load
+    def typed(self, data: dict[str, Any], **_: Any) -> MoveParams:
+        return MoveParams(**data)
 
 
 class ReviewRequest(SearchOptions):
@@ -51,6 +56,10 @@ class ReviewRequest(SearchOptions):
         if sum(data.get(way) is not None for way in GAME_FIELDS) != 1:
             raise ValidationError("give the game as one of `moves`, `boards` and `columns` (gravity boards)")
 
+    @post_load
+    def typed(self, data: dict[str, Any], **_: Any) -> ReviewParams:
+        return ReviewParams(**data)
+
 
 class BatchRequest(Schema):
     # Items are checked one by one, so one bad item (null included) does not fail the rest.
@@ -58,3 +67,7 @@ class BatchRequest(Schema):
         fields.Raw(allow_none=True), required=True, validate=validate.Length(min=1, max=BATCH_MAX)
     )
     budget_ms = JSONInteger(load_default=DEFAULT_BUDGET_MS, validate=validate.Range(1, MAX_BUDGET_MS))
+
+    @post_load
+    def typed(self, data: dict[str, Any], **_: Any) -> BatchParams:
+        return BatchParams(**data)

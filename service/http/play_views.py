@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, request
@@ -11,28 +10,27 @@ from marshmallow import ValidationError
 from ..engine import (
     DEFAULT_DEPTH,
     POLICIES,
+    Answer,
+    Deadline,
     EngineError,
     Position,
+    SearchBusyError,
+    TableUnavailableError,
+    check_choice,
     choose_move,
-    get_variant,
+    moves_from_columns,
     review_boards,
     review_game,
 )
-from ..engine.analyst import SearchBusyError
-from ..engine.answer import Answer
-from ..engine.play.policies import check_choice, choose_from_answer
-from ..engine.play.review import moves_from_columns
-from ..engine.search.native import monotonic
-from ..serving.searches import get_analyst
+from ..serving.sources import get_analyst
 from ..serving.streams import paced
-from ..serving.tables import get_tables
-from .answers import analysis_body, position_from, search_request
+from .answers import answer_body
+from .params import AnalyzeParams, BatchParams, MoveParams, ReviewParams
 from .payloads import dumps
 from .play_payloads import move_choice_payload, policy_payload, review_payload
 from .play_schemas import BatchRequest, MoveRequest, ReviewRequest
 from .problems import busy_body, engine_problem_body, fields_problem_body, unavailable_body, with_instance
 from .schemas import AnalyzeRequest, flatten, load
-from .table_errors import TableUnavailableError
 
 bp = Blueprint("play", __name__)
 
@@ -56,59 +54,53 @@ def policies() -> Response:
 
 @bp.post("/move")
 def move() -> Response:
-    data = load(_move_request, request.get_json())
-    position = position_from(data)
-    check_choice(position, data["policy"], data["depth"])  # before any search is spent on it
-    table = None if data["source"] == "search" else get_tables().available(position.variant)
-    if table is not None:
-        cell = choose_move(table, position, data["policy"], data["depth"], data["seed"])
-        answer = Answer.of_table(table.analyze(position))
-    else:
-        answer = get_analyst().analyze(position, search_request(data))
-        cell = choose_from_answer(answer, data["policy"], data["depth"], data["seed"])
-    return Response(dumps(move_choice_payload(answer, cell, data["policy"])), mimetype="application/json")
+    params = load(_move_request, request.get_json(), MoveParams)
+    position = params.position()
+    check_choice(position, params.policy, params.depth)  # before any search is spent on it
+    answers = get_analyst().answers(params.deadline(), params.search_only)
+    answer = answers(position)
+
+    def answered(asked: Position) -> Answer:  # the position's answer is in hand: no second search
+        return answer if asked == position else answers(asked)
+
+    cell = choose_move(answered, position, params.policy, params.depth, params.seed)
+    return Response(dumps(move_choice_payload(answer, cell, params.policy)), mimetype="application/json")
 
 
 @bp.post("/review")
 def review() -> Response:
-    data = load(_review_request, request.get_json())
-    variant = get_variant(data["variant"])
-    table = None if data["source"] == "search" else get_tables().available(variant)
-    answers = table if table is not None else shared_budget(data)
-    if data["boards"] is not None:
-        result = review_boards(answers, data["boards"], data["first"], variant)
+    params = load(_review_request, request.get_json(), ReviewParams)
+    variant = params.game_variant()
+    answers = get_analyst().answers(params.deadline(), params.search_only)
+    if params.boards is not None:
+        result = review_boards(answers, params.boards, params.first, variant)
     else:
         moves = (
-            data["moves"]
-            if data["columns"] is None
-            else moves_from_columns(data["columns"], data["first"], variant)
+            params.moves
+            if params.columns is None
+            else moves_from_columns(params.columns, params.first, variant)
         )
-        result = review_game(answers, moves, data["first"], variant)
-    start = Position.empty(variant, data["first"])
+        assert moves is not None  # the schema takes exactly one of the three
+        result = review_game(answers, moves, params.first, variant)
+    start = Position.empty(variant, params.first)
     return Response(dumps(review_payload(result, start)), mimetype="application/json")
 
 
 @bp.post("/analyze/batch")
 def analyze_batch() -> Response:
-    batch = load(_batch_request, request.get_json())
-    deadline = monotonic() + batch["budget_ms"] / 1000  # one budget for the whole batch
-    items = paced(enumerate(batch["positions"]), every=BATCH_SLICE, most=BATCH_SLICE)
+    batch = load(_batch_request, request.get_json(), BatchParams)
+    deadline = Deadline.after(batch.budget_ms / 1000)  # one budget for the whole batch
+    items = paced(enumerate(batch.positions), every=BATCH_SLICE, most=BATCH_SLICE)
     parts = [_batch_item(item, f"#/positions/{i}", deadline) for i, item in items]
     return Response(b'{"results":[' + b",".join(parts) + b"]}", mimetype="application/json")
 
 
-def shared_budget(data: dict[str, Any]) -> Callable[[Position], Answer]:
-    """Answers from the analyst for positions asked one after another, all within the request's budget."""
-    deadline = monotonic() + data["budget_ms"] / 1000
-    analyst = get_analyst()
-    return lambda position: analyst.analyze(position, search_request(data, deadline - monotonic()))
-
-
-def _batch_item(item: Any, where: str, deadline: float) -> bytes:
+def _batch_item(item: Any, where: str, deadline: Deadline) -> bytes:
     """One analysis, or the problem that item alone has."""
     try:
-        data = _analyze_request.load(item)
-        return analysis_body(position_from(data), data, deadline - monotonic()).data
+        loaded = _analyze_request.load(item)
+        assert isinstance(loaded, AnalyzeParams)
+        return answer_body(loaded, deadline).data
     except ValidationError as error:
         return dumps(with_instance(fields_problem_body(flatten(error.messages)), where))
     except EngineError as error:

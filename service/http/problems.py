@@ -9,16 +9,31 @@ from typing import Any
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
-from ..engine import EngineError, IllegalMoveError, InvalidPositionError, PolicyError, UnknownVariantError
-from ..engine.analyst import SearchBusyError
+from ..engine import (
+    EngineError,
+    IllegalMoveError,
+    InvalidPositionError,
+    NoTableError,
+    PolicyError,
+    SearchBusyError,
+    TableNotReadyError,
+    TableUnavailableError,
+    UnknownVariantError,
+)
 from .payloads import dumps
-from .schemas import FieldsError
-from .table_errors import NoTableError, TableNotReadyError, TableUnavailableError
 
 PROBLEM_MIMETYPE = "application/problem+json"
 PROBLEM_BASE = "urn:sanmoku:problem:"
 
 log = logging.getLogger(__name__)
+
+
+class FieldsError(Exception):
+    """The request's fields failed their syntax checks; messages are keyed by field path."""
+
+    def __init__(self, messages: Mapping[str, list[str]]) -> None:
+        super().__init__("invalid fields")
+        self.messages = dict(messages)
 
 
 class ProblemError(Exception):

@@ -34,18 +34,18 @@ class Representation:
 
 
 Span = tuple[int, int]  # first and last byte, inclusive
-Body = Callable[[Iterator[bytes]], Iterable[bytes]]
+Delivery = Callable[[Iterator[bytes]], Iterable[bytes]]  # how pieces reach the client (paced, watched)
 
 
-def respond(representation: Representation, request: Request, body: Body) -> Response:
+def respond(representation: Representation, request: Request, deliver: Delivery) -> Response:
     """200, 206, 304, 412 or 416, as the request's conditions and ranges ask; the body's pieces are
-    copied from `representation.data` as the answer is written, through `body` (which may pace them)."""
+    copied from `representation.data` as the answer is written, through `deliver` (which may pace them)."""
     etag, size = representation.etag, len(representation.data)
     if "If-Match" in request.headers and not request.if_match.contains(etag):  # strong comparison
         detail = f'If-Match names none of the current ETag ("{etag}"): the file has changed since'
         return problem(412, "Precondition Failed", detail)
     if request.if_none_match.contains_weak(etag):  # weak comparison, as section 13.1.2 says
-        return _answer(representation, 304, [], body)
+        return _answer(representation, 304, [], deliver)
     spans = _ranges(request, size) if request.method == "GET" and _if_range_holds(request, etag) else None
     if spans == []:
         response = problem(
@@ -54,11 +54,11 @@ def respond(representation: Representation, request: Request, body: Body) -> Res
         response.headers["Content-Range"] = f"bytes */{size}"
         return response
     if spans is None:
-        return _answer(representation, 200, [(0, size - 1)] if size else [], body)
-    return _answer(representation, 206, spans, body)
+        return _answer(representation, 200, [(0, size - 1)] if size else [], deliver)
+    return _answer(representation, 206, spans, deliver)
 
 
-def _answer(representation: Representation, status: int, spans: list[Span], body: Body) -> Response:
+def _answer(representation: Representation, status: int, spans: list[Span], deliver: Delivery) -> Response:
     data, size = representation.data, len(representation.data)
     response = Response(status=status, headers=representation.headers)
     response.set_etag(representation.etag)
@@ -70,11 +70,11 @@ def _answer(representation: Representation, status: int, spans: list[Span], body
         heads = [_part_head(boundary, representation.mimetype, span, size, n) for n, span in enumerate(spans)]
         tail = f"\r\n--{boundary}--\r\n".encode()
         length = sum(map(len, heads)) + sum(last - first + 1 for first, last in spans) + len(tail)
-        response.response = body(_multipart(data, spans, heads, tail))
+        response.response = deliver(_multipart(data, spans, heads, tail))
         response.content_type = f"multipart/byteranges; boundary={boundary}"
     else:
         length = sum(last - first + 1 for first, last in spans)
-        response.response = body(_pieces(data, spans))
+        response.response = deliver(_pieces(data, spans))
         response.content_type = representation.mimetype
         if status == 206:
             first, last = spans[0]

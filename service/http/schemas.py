@@ -3,24 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate
 
+from .params import AnalyzeParams, SolveParams
+from .problems import FieldsError
 from .solve_formats import FORMATS, SYMMETRIES
+
+T = TypeVar("T")
 
 BOARD_MAX = 128  # above any supported board (8x8 with its separators: 71); the engine names the size
 SIDES = ("X", "O")
 DEFAULT_BUDGET_MS, MAX_BUDGET_MS = 1000, 10_000  # a search's time per request (and per batch)
 SOURCES = ("auto", "search")  # auto: the table, else a proven position, else a search; search: a search
-
-
-class FieldsError(Exception):
-    """The request's fields failed their syntax checks; messages are keyed by field path."""
-
-    def __init__(self, messages: Mapping[str, list[str]]) -> None:
-        super().__init__("invalid fields")
-        self.messages = dict(messages)
 
 
 def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -91,9 +87,17 @@ class SearchQuery(Schema):
 class AnalyzeRequest(PositionRequest, SearchOptions):
     mainline = JSONBoolean(load_default=False)
 
+    @post_load
+    def typed(self, data: dict[str, Any], **_: Any) -> AnalyzeParams:
+        return AnalyzeParams(**data)
+
 
 class AnalyzeQuery(PositionRequest, SearchQuery):
     mainline = fields.Boolean(load_default=False, truthy={"true"}, falsy={"false"})
+
+    @post_load
+    def typed(self, data: dict[str, Any], **_: Any) -> AnalyzeParams:
+        return AnalyzeParams(**data)
 
 
 class SolveQuery(Schema):
@@ -102,10 +106,16 @@ class SolveQuery(Schema):
     symmetry = fields.String(load_default="none", validate=validate.OneOf(list(SYMMETRIES)))
     format = fields.String(load_default="json", validate=validate.OneOf(FORMATS))
 
+    @post_load
+    def typed(self, data: dict[str, Any], **_: Any) -> SolveParams:
+        return SolveParams(**data)
 
-def load(schema: Schema, data: Mapping[str, Any] | Any) -> dict[str, Any]:
+
+def load(schema: Schema, data: Mapping[str, Any] | Any, kind: type[T]) -> T:
+    """The request's fields as a `kind`; FieldsError naming every field that fails its syntax."""
     try:
-        loaded: dict[str, Any] = schema.load(data)
+        loaded = schema.load(data)
     except ValidationError as error:
         raise FieldsError(flatten(error.messages)) from None
+    assert isinstance(loaded, kind)
     return loaded

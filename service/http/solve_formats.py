@@ -17,9 +17,7 @@ from functools import cache
 
 import numpy as np
 
-from ..engine import Chunk, Mark, Summary, Table, chunks, summarize
-from ..engine.rules.values import DECODED
-from ..engine.tables.table import MOVE_VALUE
+from ..engine import DECODED, MOVE_VALUE, Chunk, Mark, Summary, Table, chunks, summarize
 
 FORMATS = ("json", "ndjson", "csv")
 MEDIA_TYPES = {"json": "application/json", "ndjson": "application/x-ndjson", "csv": "text/csv"}

@@ -7,16 +7,23 @@ import json
 
 from flask import Blueprint, Response, request
 
-from ..engine import NAMING, get_variant
-from ..engine.rules.variants import LISTED, MAX_CELLS, MAX_SIDE, MAX_TABLE_CELLS, MIN_K, MIN_SIDE
-from ..engine.tables.store import file_name
-from ..engine.tables.table_file import mapped_file
+from ..engine import (
+    LISTED,
+    MAX_CELLS,
+    MAX_SIDE,
+    MAX_TABLE_CELLS,
+    MIN_K,
+    MIN_SIDE,
+    NAMING,
+    file_name,
+    get_variant,
+    mapped_file,
+)
+from ..serving.sources import get_supply
 from ..serving.streams import get_streams, paced
-from ..serving.tables import SOLVE_IN_REQUEST_CELLS, get_tables
 from .payloads import dumps, variant_detail_payload, variant_payload
 from .problems import ProblemError
 from .ranges import Representation, respond
-from .table_errors import without_table_refused
 
 bp = Blueprint("variants", __name__)
 
@@ -40,11 +47,7 @@ def variants() -> Response:
 @bp.get("/variants/<name>")
 def variant(name: str) -> Response:
     found = get_variant(name)
-    tables = get_tables()
-    # A small table is solved on the spot, as any request for it would; a large one is only reported.
-    table = None
-    if found.has_table:
-        table = tables.table(found) if found.cells <= SOLVE_IN_REQUEST_CELLS else tables.ready_table(found)
+    table = get_supply().described(found)
     return Response(dumps(variant_detail_payload(found, table)), mimetype="application/json")
 
 
@@ -54,10 +57,10 @@ def table_file(name: str) -> Response:
     its bytes and its ETag come from one mapping, so a file replaced or removed meanwhile cannot pair
     new bytes with an old ETag (the store opens the new file within RECHECK_SECONDS)."""
     found = get_variant(name)
-    table = get_tables().table(without_table_refused(found))
+    table = get_supply().table(found)
     data = mapped_file(table)
     if data is None:  # a small table solved in memory: its file could not be written here
-        detail = f"the {found.name} table has no file on this server: {get_tables().store.unbuildable(found)}"
+        detail = f"the {found.name} table has no file on this server: {get_supply().store.unbuildable(found)}"
         raise ProblemError(503, "table-not-built", "Table not built", detail)
     # The header (with the table's checksum and build time) tells one file from another.
     etag = hashlib.sha256(json.dumps(table.header, sort_keys=True).encode()).hexdigest()[:32]

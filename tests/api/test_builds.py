@@ -22,7 +22,8 @@ def builders(directory: Path) -> int:
             words = cmdline.read_bytes().split(b"\0")
         except OSError:  # gone meanwhile
             continue
-        count += b"--queue" in words and str(directory).encode() in words
+        builder = b"service.engine.tables" in words or b"--queue" in words  # started, or from the shell
+        count += builder and str(directory).encode() in words
     return count
 
 

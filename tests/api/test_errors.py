@@ -125,7 +125,7 @@ def test_an_unexpected_failure_is_a_500_problem_without_a_trace(monkeypatch: pyt
     def broken(_: object) -> object:
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr("service.http.answers.analysis_payload", broken)
+    monkeypatch.setattr("service.http.answers.answer_payload", broken)
     response = app.test_client().post("/analyze", json={"board": "........."})
     assert response.status_code == 500 and response.mimetype == "application/problem+json"
     assert "secret" not in response.get_data(as_text=True)

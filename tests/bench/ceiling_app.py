@@ -17,7 +17,7 @@ from flask import Flask, Response
 from service.app import create_app
 from service.engine import Position, TableStore, get_variant
 from service.engine.answer import Answer
-from service.http.payloads import analysis_payload, dumps
+from service.http.payloads import answer_payload, dumps
 
 # name -> (board, variant) of the benchmark's /analyze requests
 REQUESTS = {"3x3": ("X...O....", "normal"), "4x4": ("XO.X.OX.O.XO....", "4x4k4")}
@@ -26,7 +26,7 @@ BOARD = REQUESTS["3x3"][0]  # the board the single-board benchmarks ask about
 
 def answer(board: str, variant: str) -> bytes:
     position = Position.parse(board, None, get_variant(variant))
-    return dumps(analysis_payload(Answer.of_table(TableStore().get(position.variant).analyze(position))))
+    return dumps(answer_payload(Answer.of_table(TableStore().get(position.variant).lookup(position))))
 
 
 BODIES = {name: answer(board, variant) for name, (board, variant) in REQUESTS.items()}

@@ -92,7 +92,7 @@ def table_of(variant: Variant) -> Table:
 
 def compare_with_reference(name: str, first_o_too: bool) -> list[str]:
     """Every reachable position of the variant, X first, against the reference: the value at its index,
-    and nothing else in the table; the moves of every 37th position through `Table.analyze`; with
+    and nothing else in the table; the moves of every 37th position through `Table.lookup`; with
     `first_o_too`, every position of the game O opens as well (the colour-swapped lookups)."""
     sys.setrecursionlimit(10_000)
     variant = get_variant(name)
@@ -111,7 +111,7 @@ def compare_with_reference(name: str, first_o_too: bool) -> list[str]:
             )
         if number % 37 == 0:
             for read in (table, folded):
-                analysis = read.analyze(Position.parse(board, to_move, variant))
+                analysis = read.lookup(Position.parse(board, to_move, variant))
                 if {m.cell: tuple(m.value) for m in analysis.moves} != reference.moves(board, to_move):
                     problems.append(f"{name} {board} {to_move}: moves differ (format {len(read.values)})")
     problems += formats_differ(variant, table, folded)

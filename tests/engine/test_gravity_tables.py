@@ -31,7 +31,7 @@ def test_every_reachable_position_against_the_reference(name: str) -> None:
             position = Position.parse(board, to_move, variant)
             assert tuple(table.value(position)) == value, (board, to_move)
             moves = {} if position.is_over else reference.moves(board, to_move)
-            assert {m.cell: tuple(m.value) for m in table.analyze(position).moves} == moves, board
+            assert {m.cell: tuple(m.value) for m in table.lookup(position).moves} == moves, board
     assert table.positions == len(reference.memo)  # as many X first as O first
 
 
@@ -84,7 +84,7 @@ def test_tables_agree_with_the_search(store: TableStore, name: str, count: int) 
         analysis = engine.analyze(position, Budget())
         assert analysis.exact
         assert {m.cell: m.value for m in analysis.moves} == {
-            m.cell: m.value for m in table.analyze(position).moves
+            m.cell: m.value for m in table.lookup(position).moves
         }
         assert analysis.value == table.value(position), position.cells
 

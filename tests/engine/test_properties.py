@@ -42,7 +42,7 @@ def moved(board: str, where: dict[int, int]) -> str:
 @given(played_positions())
 def test_random_classic_games_agree_with_brute_force(position: Position) -> None:
     misere = position.variant.misere
-    analysis = table_for(position).analyze(position)
+    analysis = table_for(position).lookup(position)
     assert tuple(analysis.value) == minimax(position.cells, position.to_move, misere)
     expected = move_values(position.cells, position.to_move, misere)
     assert {m.cell: tuple(m.value) for m in analysis.moves} == expected
@@ -52,14 +52,12 @@ def test_random_classic_games_agree_with_brute_force(position: Position) -> None
 @given(any_board())
 def test_symmetric_images_get_symmetric_answers(position: Position) -> None:
     table = table_for(position)
-    original = table.analyze(position)
+    original = table.lookup(position)
     by_cell = {m.cell: m.value for m in original.moves}
     maps = cell_maps(position)
     assert len(maps) == len(position.geometry.symmetries)
     for where in maps:
-        image = table.analyze(
-            Position.parse(moved(position.cells, where), position.to_move, position.variant)
-        )
+        image = table.lookup(Position.parse(moved(position.cells, where), position.to_move, position.variant))
         assert image.value == original.value
         assert {m.cell: m.value for m in image.moves} == {where[c]: v for c, v in by_cell.items()}
         assert sorted(image.best_moves) == sorted(where[c] for c in original.best_moves)
@@ -72,14 +70,14 @@ def test_swapping_colours_and_side_gives_the_same_answers(position: Position) ->
     swapped = Position.parse(swapped_board, opponent(position.to_move), position.variant)
     table = table_for(position)
     assert swapped.first == position.first.other
-    assert table.analyze(swapped).moves == table.analyze(position).moves
+    assert table.lookup(swapped).moves == table.lookup(position).moves
     assert table.value(swapped) == table.value(position)
 
 
 @settings(max_examples=200, deadline=None)
 @given(any_board())
 def test_finished_positions_have_no_moves(position: Position) -> None:
-    analysis = table_for(position).analyze(position)
+    analysis = table_for(position).lookup(position)
     if position.is_over:
         assert analysis.moves == () and analysis.best_move is None and analysis.best_moves == ()
         assert analysis.value.remoteness == 0

@@ -100,7 +100,7 @@ def test_4x5k4_is_a_draw_in_20_with_its_known_counts(table_4x5k4: Table) -> None
     assert build_record(table_4x5k4.path)["threads"] >= 1
     assert table_4x5k4.header["tiers"] == list(class_counts(variant))
     # every opening move draws (none loses on so large a board)
-    assert {m.value.score for m in table_4x5k4.analyze(empty).moves} == {0}
+    assert {m.value.score for m in table_4x5k4.lookup(empty).moves} == {0}
 
 
 def count_classes(table: Table) -> int:

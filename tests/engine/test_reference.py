@@ -86,7 +86,7 @@ def assert_agrees_on_samples(table: Table, seed: int, count: int, empty_left: in
     sys.setrecursionlimit(10_000)
     reference = Reference(rules_of(table.variant))
     for position in sampled_positions(table.variant, seed, count, empty_left):
-        analysis = table.analyze(position)
+        analysis = table.lookup(position)
         assert tuple(analysis.value) == reference.value(position.cells, position.to_move), position.cells
         assert {m.cell: tuple(m.value) for m in analysis.moves} == reference.moves(
             position.cells, position.to_move

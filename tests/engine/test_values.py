@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine import MISERE, NORMAL, Position, Result, Table, analyses, summarize
+from service.engine import MISERE, NORMAL, Position, Result, Table, lookups, summarize
 from tests.reference import all_reachable, minimax, move_values
 
 
 def test_normal_empty_board_draws_and_every_opening_draws(tables: dict[str, Table]) -> None:
-    analysis = tables["normal"].analyze(Position.empty(NORMAL))
+    analysis = tables["normal"].lookup(Position.empty(NORMAL))
     assert analysis.value.result is Result.DRAW
     assert analysis.value.remoteness == 9
     assert sorted(m.cell for m in analysis.moves) == list(range(9))
@@ -19,7 +19,7 @@ def test_normal_empty_board_draws_and_every_opening_draws(tables: dict[str, Tabl
 
 
 def test_misere_only_the_centre_draws(tables: dict[str, Table]) -> None:
-    analysis = tables["misere"].analyze(Position.empty(MISERE))
+    analysis = tables["misere"].lookup(Position.empty(MISERE))
     assert analysis.value.result is Result.DRAW
     assert analysis.best_moves == (4,)
     assert analysis.best_move == 4
@@ -49,7 +49,7 @@ def test_results_over_the_table(
 @pytest.mark.parametrize("first", ["X", "O"])
 def test_every_position_matches_the_reference(tables: dict[str, Table], variant: str, first: str) -> None:
     misere = variant == "misere"
-    entries = {a.position.cells: a for a in analyses(tables[variant], first)}
+    entries = {a.position.cells: a for a in lookups(tables[variant], first)}
     reachable = all_reachable(first)
     assert list(entries) == sorted(
         reachable, key=lambda b: (9 - b.count("."), b.translate(SWAP) if first == "O" else b)
@@ -72,7 +72,7 @@ SWAP = str.maketrans("XO", "OX")
 
 
 def test_moves_are_ordered_best_first_then_by_cell(tables: dict[str, Table]) -> None:
-    analysis = tables["normal"].analyze(Position.parse("XX.OO...."))
+    analysis = tables["normal"].lookup(Position.parse("XX.OO...."))
     values = [(m.cell, tuple(m.value)) for m in analysis.moves]
     # Win at once; else block (draw); every other move lets O win next: ties go by cell.
     assert values == [(2, (1, 1)), (5, (0, 5)), (6, (-1, 2)), (7, (-1, 2)), (8, (-1, 2))]

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from service.engine import Position, TableStore, Value, Variant, get_variant
-from service.engine.search import Budget, Cancel, EngineBusyError, MoveProof, SearchEngine
+from service.engine import EngineBusyError, Position, TableStore, Value, Variant, get_variant
+from service.engine.search import Budget, Cancel, MoveProof, SearchEngine
 from tests.search.positions import position_of
 from tests.search.test_tables import random_positions
 
@@ -33,7 +33,7 @@ def test_a_node_limit_never_gives_a_wrong_value(store: TableStore, nodes: int) -
     for position in random_positions(variant, 150, seed=nodes):
         engine.table.clear()
         analysis = engine.analyze(position, Budget(nodes=nodes))
-        truth = {} if position.is_over else {m.cell: m.value for m in table.analyze(position).moves}
+        truth = {} if position.is_over else {m.cell: m.value for m in table.lookup(position).moves}
         assert {m.cell for m in analysis.moves} == set(truth)
         for move in analysis.moves:
             assert consistent(move, truth[move.cell]), (position.cells, move, truth[move.cell])

@@ -6,8 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from service.engine import Position, TableStore, get_variant
-from service.engine.analyst import Analyst, EnginePool, Request
+from service.engine import Analyst, EnginePool, Position, TableStore, get_variant
 from service.engine.answer import Answer, Source
 from service.engine.rules.geometry import geometry_of
 from service.engine.rules.values import Value
@@ -90,14 +89,14 @@ def test_the_store_keeps_to_its_bound(tmp_path: Path) -> None:
 def test_the_analyst_asks_the_table_then_the_store_then_the_search(tmp_path: Path) -> None:
     tables = TableStore(tmp_path)
     proven = ProvenStore(tmp_path)
-    analyst = Analyst(lambda p: tables.opened(p.variant) or tables.try_open(p.variant), proven, EnginePool(1))
+    analyst = Analyst(lambda v: tables.opened(v) or tables.try_open(v), proven, EnginePool(1))
     position = Position.empty(V).play(5).play(10)
-    searched = analyst.analyze(position, Request(Budget(5.0)))
+    searched = analyst.analyze(position, Budget(5.0))
     assert searched.source is Source.SEARCH and searched.exact and searched.nodes > 0
-    assert analyst.analyze(position, Request(Budget(5.0))).source is Source.CACHE
-    assert analyst.analyze(position, Request(Budget(5.0), search_only=True)).source is Source.SEARCH
+    assert analyst.analyze(position, Budget(5.0)).source is Source.CACHE
+    assert analyst.analyze(position, Budget(5.0), search_only=True).source is Source.SEARCH
     tables.get(V)
-    from_table = analyst.analyze(position, Request(Budget(5.0)))
+    from_table = analyst.analyze(position, Budget(5.0))
     assert from_table.source is Source.TABLE and from_table.moves == searched.moves
 
 
@@ -129,6 +128,6 @@ def test_the_book_agrees_with_the_table(tmp_path: Path) -> None:
         for position in layer:
             record = store.get(position)
             assert record is not None and record.exact and record.origin == BOOK
-            want = {m.cell: m.value for m in table.analyze(position).moves}
+            want = {m.cell: m.value for m in table.lookup(position).moves}
             assert {m.cell: Value(m.lower, m.remoteness or 0) for m in record.moves} == want
     assert store.stats().book == sum(len(layer) for layer in layers)

@@ -75,7 +75,7 @@ def disagreements(store: TableStore, positions: list[Position]) -> list[str]:
     found = []
     for position in positions:
         analysis = engine.analyze(position, Budget())
-        want = {} if position.is_over else {m.cell: m.value for m in table.analyze(position).moves}
+        want = {} if position.is_over else {m.cell: m.value for m in table.lookup(position).moves}
         got = {m.cell: m.value for m in analysis.moves}
         value = None if position.is_over else table.value(position)
         if got != want or analysis.value != value or not analysis.exact:

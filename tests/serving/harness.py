@@ -23,7 +23,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from tests.requires import require
 
 REPO = Path(__file__).resolve().parents[2]
 GUNICORN_CONF = REPO / "service" / "gunicorn_conf.py"
@@ -136,19 +136,8 @@ def gunicorns(workdir: Path, count: int, workers: int = 1) -> Iterator[list[Serv
             server.kill()
 
 
-def nginx_binary() -> str | None:
-    return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
-
-
 def require_nginx() -> str:
-    """CI installs nginx (.ci/run), so there its absence is a failure; elsewhere the test skips."""
-    binary = nginx_binary()
-    if binary is None:
-        message = "nginx is not installed (apt-get install nginx)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return binary
+    return require("nginx")
 
 
 def substitute(text: str, pattern: str, replace: str | Callable[[re.Match[str]], str]) -> str:

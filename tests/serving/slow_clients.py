@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import signal
 import socket
 import statistics
@@ -27,6 +26,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.requires import require
 from tests.serving.harness import HOST
 
 BYTE_INTERVAL = 0.1  # seconds between two bytes of a slow client's headers
@@ -113,8 +113,7 @@ READER = (
 def stream_readers(url: str, count: int, seconds: float, workdir: Path) -> Iterator[list[Attempt]]:
     """`count` readers of `url` for `seconds`; on exit, once they are done (a reader still running a
     few seconds past its time is killed), the list is filled with every attempt they made."""
-    if shutil.which("curl") is None:
-        raise RuntimeError("curl is needed for the stream readers (Debian package curl)")
+    require("curl")
     attempts: list[Attempt] = []
     logs = [workdir / f"reader-{n}.txt" for n in range(count)]
     readers = []

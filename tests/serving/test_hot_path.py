@@ -15,7 +15,7 @@ from werkzeug.test import TestResponse
 
 from service.app import create_app
 from service.http.answers import RAW_LIMIT
-from service.serving.tables import EXTENSION, Tables
+from service.http.bodies import EXTENSION, BodyCache
 
 POSTS: list[Any] = [
     {"board": "X...O...."},
@@ -90,9 +90,9 @@ def test_a_true_mainline_does_not_answer_for_a_one(warm: Flask) -> None:
     assert post(warm, {"board": "....X....", "mainline": 1}).status_code == 422
 
 
-def tables_of(app: Flask) -> Tables:
-    tables: Tables = app.extensions[EXTENSION]
-    return tables
+def bodies_of(app: Flask) -> BodyCache:
+    bodies: BodyCache = app.extensions[EXTENSION]
+    return bodies
 
 
 def test_the_cache_is_bounded_by_its_bytes() -> None:
@@ -102,9 +102,9 @@ def test_the_cache_is_bounded_by_its_bytes() -> None:
             if other != cell:
                 board = "".join("X" if i == cell else "O" if i == other else "." for i in range(9))
                 assert post(app, {"board": board}).status_code == 200
-    held, most = tables_of(app).cached_bytes()
+    held, most = bodies_of(app).bytes_held()
     assert most == 20_000 and 15_000 < held <= most
-    assert tables_of(app).cached_bodies() < 2 * 72  # older answers made room for newer ones
+    assert len(bodies_of(app)) < 2 * 72  # older answers made room for newer ones
 
 
 def test_long_query_strings_are_answered_but_not_kept() -> None:
@@ -112,7 +112,7 @@ def test_long_query_strings_are_answered_but_not_kept() -> None:
     query = "board=X...O...." + "&board=X...O...." * 20  # the first value counts, as in the schema
     assert len(query) > RAW_LIMIT
     assert app.test_client().get(f"/analyze?{query}").status_code == 200
-    assert not [key for key in tables_of(app).cached_keys() if key[0] == "GET"]
+    assert not [key for key in bodies_of(app).held_keys() if key[0] == "GET"]
 
 
 def test_long_bodies_are_answered_but_not_kept() -> None:
@@ -120,4 +120,4 @@ def test_long_bodies_are_answered_but_not_kept() -> None:
     padded = '{"board": "X...O...."' + " " * RAW_LIMIT + "}"
     response = app.test_client().post("/analyze", data=padded, content_type="application/json")
     assert response.status_code == 200
-    assert not [key for key in tables_of(app).cached_keys() if key[0] == "POST"]
+    assert not [key for key in bodies_of(app).held_keys() if key[0] == "POST"]

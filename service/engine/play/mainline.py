@@ -28,7 +28,7 @@ def main_line(table: Table, position: Position) -> MainLine:
     cells: list[int] = []
     current = position
     while not current.is_over:
-        best = table.analyze(current).best_move
+        best = table.lookup(current).best_move
         assert best is not None  # a game in progress always has a move
         cells.append(best)
         current = current.play(best)

@@ -1,8 +1,9 @@
 """Ways to choose a move, by name: from perfect play down to a random mark, for playing and for levels.
 
-Every policy sees the same inputs: the solved table of the position's variant, the position (not
-finished), one random generator and a look-ahead depth. Only ``random-best`` and ``random`` draw from the
-generator, and only ``depth`` reads the depth; the others ignore what they do not use.
+Every policy sees the same inputs: the position (not finished), a source of answers (a solved table, or
+the analyst's answers within a budget), one random generator and a look-ahead depth. A policy that reads
+values asks the source for them; one that reads none (``strategy``, ``depth``, ``random``) never asks.
+Only ``random-best`` and ``random`` draw from the generator, and only ``depth`` reads the depth.
 """
 
 from __future__ import annotations
@@ -11,27 +12,18 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..answer import Answer
-from ..errors import EngineError
+from ..answer import Answer, Answers, Source, answers_from
+from ..errors import PolicyError
 from ..rules.geometry import MIN_DEPTH
 from ..rules.position import Position
-from ..rules.values import Result
-from ..tables.table import MoveValue, Table
+from ..tables.table import Table
 from .heuristic import depth_limited_move
 from .strategy import strategy_move
 
 DEFAULT_DEPTH = 3
 
-Chooser = Callable[[Table, Position, random.Random, int], int]
-# How a policy chooses from a search's answer (a board with no table): None when it needs exact values
-# that only a table gives.
-AnswerChooser = Callable[[Answer, random.Random, int], int]
-PositionChooser = Callable[[Position, random.Random, int], int]  # one that reads no value at all
-Player = Callable[[Table, Position], int]
-
-
-class PolicyError(EngineError):
-    """A move was asked for with an unknown policy, a depth out of range, or a finished game."""
+Chooser = Callable[[Position, Answers, random.Random, int], int]
+Player = Callable[[Answers, Position], int]
 
 
 @dataclass(frozen=True)
@@ -41,79 +33,71 @@ class Policy:
     uses_seed: bool
     uses_depth: bool
     choose: Chooser
-    choose_from_answer: AnswerChooser | None
 
 
-def _perfect(table: Table, position: Position, rng: random.Random, depth: int) -> int:
-    best = table.analyze(position).best_move
+def _perfect(position: Position, answers: Answers, rng: random.Random, depth: int) -> int:
+    """The lowest proven best move, else the move ranked first by what was proven and guessed."""
+    best = answers(position).best_move
     assert best is not None  # callers never pass a finished game
     return best
 
 
-def _random_best(table: Table, position: Position, rng: random.Random, depth: int) -> int:
-    return rng.choice(table.analyze(position).best_moves)
+def _random_best(position: Position, answers: Answers, rng: random.Random, depth: int) -> int:
+    best = answers(position).best_moves
+    return rng.choice(best) if best else _perfect(position, answers, rng, depth)
 
 
-def _random(position: Position, rng: random.Random, depth: int) -> int:
+def _random(position: Position, answers: Answers, rng: random.Random, depth: int) -> int:
     return rng.choice(position.legal_moves())
 
 
-def _strategy(position: Position, rng: random.Random, depth: int) -> int:
+def _strategy(position: Position, answers: Answers, rng: random.Random, depth: int) -> int:
     return strategy_move(position)
 
 
-def _depth(position: Position, rng: random.Random, depth: int) -> int:
+def _depth(position: Position, answers: Answers, rng: random.Random, depth: int) -> int:
     return depth_limited_move(position, depth)
 
 
-def _perfect_answer(answer: Answer, rng: random.Random, depth: int) -> int:
-    """The lowest proven best move, else the move ranked first by what the search proved and guessed."""
-    best = answer.best_move
-    assert best is not None  # callers never pass a finished game
-    return best
-
-
-def _random_best_answer(answer: Answer, rng: random.Random, depth: int) -> int:
-    return rng.choice(answer.best_moves) if answer.best_moves else _perfect_answer(answer, rng, depth)
-
-
-def _from_table(chooser: PositionChooser) -> Chooser:
-    def choose(table: Table, position: Position, rng: random.Random, depth: int) -> int:
-        return chooser(position, rng, depth)
-
-    return choose
-
-
-def _from_answer(chooser: PositionChooser) -> AnswerChooser:
-    def choose(answer: Answer, rng: random.Random, depth: int) -> int:
-        return chooser(answer.position, rng, depth)
-
-    return choose
-
-
-def _human(table: Table, position: Position, rng: random.Random, depth: int) -> int:
-    """Article 004's "human-like best effort": win as fast as possible, and let the opponent go wrong.
+def _human(position: Position, answers: Answers, rng: random.Random, depth: int) -> int:
+    """The seeds' "human-like best effort": win as fast as possible, and let the opponent go wrong.
 
     Not lost: among the moves of exactly the best value (the fastest wins, or the draws), the one that
     leaves the opponent the most `chances` to go wrong, then the lowest cell. Lost: among all moves,
     the most chances first, then the slowest loss, then the lowest cell. A chance is a reply whose
-    result (win, draw, loss; speed does not count) is worse for the opponent than its best.
+    result (win, draw, loss; speed does not count) is worse for the opponent than its best. It reads
+    the exact value of every reply, which only a solved table gives.
     """
-    analysis = table.analyze(position)
-    lost = analysis.value.result is Result.LOSS
+    answer = _from_table(answers(position), "human")
+    value = answer.value
+    assert value is not None  # a table's answer is exact
+    lost = value.score < 0
     # When lost, every move loses, so all of them are candidates; otherwise only the best ones.
-    candidates = analysis.moves if lost else tuple(m for m in analysis.moves if m.value == analysis.value)
+    candidates = answer.moves if lost else tuple(m for m in answer.moves if m.value == value)
 
-    def rank(move: MoveValue) -> tuple[int, tuple[int, int], int]:
-        return (-chances(table, position.play(move.cell)), move.value.preference(), move.cell)
+    def rank(cell: int) -> tuple[int, tuple[int, int], int]:
+        played = answer.move(cell).value
+        assert played is not None
+        return (-chances(answers(position.play(cell))), played.preference(), cell)
 
-    return min(candidates, key=rank).cell
+    return min((move.cell for move in candidates), key=rank)
 
 
-def chances(table: Table, position: Position) -> int:
-    """How many replies available in `position` give its side to move a worse result than its best."""
-    analysis = table.analyze(position)
-    return sum(m.value.score < analysis.value.score for m in analysis.moves)
+def chances(answer: Answer) -> int:
+    """How many replies available in the answer's position give its side to move a worse result than
+    its best (the answer is exact)."""
+    best = max((move.lower for move in answer.moves), default=0)  # a finished game offers no chance
+    return sum(move.lower < best for move in answer.moves)
+
+
+def _from_table(answer: Answer, policy: str) -> Answer:
+    if answer.source is not Source.TABLE:
+        message = (
+            f"the {policy} policy reads the exact value of every reply, which only a solved table gives; "
+            f"the {answer.position.variant.name} board has none"
+        )
+        raise PolicyError("needs_table", message, "policy")
+    return answer
 
 
 POLICIES: dict[str, Policy] = {
@@ -125,7 +109,6 @@ POLICIES: dict[str, Policy] = {
             uses_seed=False,
             uses_depth=False,
             choose=_perfect,
-            choose_from_answer=_perfect_answer,
         ),
         Policy(
             "random-best",
@@ -133,7 +116,6 @@ POLICIES: dict[str, Policy] = {
             uses_seed=True,
             uses_depth=False,
             choose=_random_best,
-            choose_from_answer=_random_best_answer,
         ),
         Policy(
             "human",
@@ -142,15 +124,13 @@ POLICIES: dict[str, Policy] = {
             uses_seed=False,
             uses_depth=False,
             choose=_human,
-            choose_from_answer=None,  # it reads the exact value of every reply
         ),
         Policy(
             "strategy",
             "A fixed rule list (win, block, centre, corner; mirrored rules under misère), no search.",
             uses_seed=False,
             uses_depth=False,
-            choose=_from_table(_strategy),
-            choose_from_answer=_from_answer(_strategy),
+            choose=_strategy,
         ),
         Policy(
             "depth",
@@ -158,16 +138,14 @@ POLICIES: dict[str, Policy] = {
             "static evaluation of open lines and forks at the horizon; no exact values.",
             uses_seed=False,
             uses_depth=True,
-            choose=_from_table(_depth),
-            choose_from_answer=_from_answer(_depth),
+            choose=_depth,
         ),
         Policy(
             "random",
             "Any legal move, drawn uniformly.",
             uses_seed=True,
             uses_depth=False,
-            choose=_from_table(_random),
-            choose_from_answer=_from_answer(_random),
+            choose=_random,
         ),
     )
 }
@@ -193,8 +171,8 @@ def player(policy: str, depth: int | None = None, seed: int | None = None) -> Pl
     plies = DEFAULT_DEPTH if depth is None else depth
     rng = random.Random(seed)
 
-    def move(table: Table, position: Position) -> int:
-        return chosen.choose(table, position, rng, _checked(position, plies))
+    def move(answers: Answers, position: Position) -> int:
+        return chosen.choose(position, answers, rng, _checked(position, plies))
 
     return move
 
@@ -219,22 +197,12 @@ def _checked(position: Position, plies: int) -> int:
 
 
 def choose_move(
-    table: Table, position: Position, policy: str, depth: int | None = None, seed: int | None = None
+    source: Table | Answers,
+    position: Position,
+    policy: str,
+    depth: int | None = None,
+    seed: int | None = None,
 ) -> int:
-    """The cell that `policy` plays in `position`; raises PolicyError on bad input (see `player`)."""
-    return player(policy, depth, seed)(table, position)
-
-
-def choose_from_answer(answer: Answer, policy: str, depth: int | None = None, seed: int | None = None) -> int:
-    """The cell that `policy` plays from a search's answer (a board with no table); PolicyError on bad
-    input, or for a policy that needs a table."""
-    position = answer.position
-    chosen = get_policy(policy)
-    plies = _checked(position, DEFAULT_DEPTH if depth is None else depth)
-    if chosen.choose_from_answer is None:
-        message = (
-            f"the {policy} policy reads the exact value of every reply, which only a solved table gives; "
-            f"the {position.variant.name} board has none"
-        )
-        raise PolicyError("needs_table", message, "policy")
-    return chosen.choose_from_answer(answer, random.Random(seed), plies)
+    """The cell that `policy` plays in `position`, reading values (if it reads any) from `source`: a
+    solved table or any source of answers. Raises PolicyError on bad input (see `player`)."""
+    return player(policy, depth, seed)(answers_from(source), position)

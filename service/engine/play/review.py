@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..answer import Answer, table_answers
-from ..errors import IllegalMoveError, InvalidPositionError
+from ..answer import Answers, table_answers
+from ..errors import IllegalMoveError, IllegalSequenceError, InvalidPositionError
 from ..rules.position import EMPTY, MARKS, ROW_SEPARATOR, Mark, Position, Status
 from ..rules.values import Known
 from ..rules.variants import Variant
 from ..tables.table import Table
-
-Analyze = Callable[[Position], Answer]
 
 _UNREADABLE = ("wrong_length", "wrong_shape", "bad_character")
 
@@ -25,14 +23,6 @@ class Verdict(StrEnum):
     MISTAKE = "mistake"  # win to draw, or draw to loss
     BLUNDER = "blunder"  # win to loss
     UNKNOWN = "unknown"  # a search did not prove enough to tell (boards with no table)
-
-
-class IllegalSequenceError(IllegalMoveError):
-    """A game that cannot be played as given; `ply` is the 1-based ply where it goes wrong."""
-
-    def __init__(self, code: str, message: str, field: str, ply: int) -> None:
-        super().__init__(code, message, field)
-        self.ply = ply
 
 
 @dataclass(frozen=True)
@@ -96,7 +86,7 @@ def judge(before: Known, played: Known) -> Verdict:
 
 
 def review_game(
-    answers: Table | Analyze, moves: Sequence[int], first: str = "X", variant: Variant | None = None
+    answers: Table | Answers, moves: Sequence[int], first: str = "X", variant: Variant | None = None
 ) -> Review:
     """Replay `moves` (cells) from the empty board with `first` to move, judging each from `answers` (a
     table, or any source of answers with its `variant`); raise IllegalSequenceError."""
@@ -117,7 +107,7 @@ def review_game(
     return Review(variant.name, _first(first), tuple(plies), position, summaries)
 
 
-def _source(answers: Table | Analyze, variant: Variant | None) -> tuple[Analyze, Variant]:
+def _source(answers: Table | Answers, variant: Variant | None) -> tuple[Answers, Variant]:
     if isinstance(answers, Table):
         return table_answers(answers), answers.variant
     if variant is None:
@@ -126,7 +116,7 @@ def _source(answers: Table | Analyze, variant: Variant | None) -> tuple[Analyze,
 
 
 def review_boards(
-    answers: Table | Analyze, boards: Sequence[str], first: str = "X", variant: Variant | None = None
+    answers: Table | Answers, boards: Sequence[str], first: str = "X", variant: Variant | None = None
 ) -> Review:
     """Review a game given as the board after each ply (see `moves_from_boards`)."""
     analyze, variant = _source(answers, variant)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..answer import table_answers
 from ..rules.geometry import geometry_of
 from ..rules.position import MARKS, Position, Status
 from ..tables.stream import positions
@@ -80,26 +81,27 @@ DEFAULT_CONTENDERS = (
 
 def accuracy(table: Table, contender: Contender, seed: int = 0) -> Accuracy:
     """One move in every reachable position in progress, all drawn from one generator seeded `seed`."""
-    choose = contender.player(seed)
+    choose, answers = contender.player(seed), table_answers(table)
     seen = mistakes = slower = 0
     for position in positions(table):
         if position.is_over:
             continue
-        cell = choose(table, position)
-        analysis = table.analyze(position)
-        played = next(m.value for m in analysis.moves if m.cell == cell)
+        cell = choose(answers, position)
+        found = table.lookup(position)
+        played = next(m.value for m in found.moves if m.cell == cell)
         seen += 1
-        mistakes += played.score < analysis.value.score
-        slower += played.score == analysis.value.score and played != analysis.value
+        mistakes += played.score < found.value.score
+        slower += played.score == found.value.score and played != found.value
     return Accuracy(seen, mistakes, slower)
 
 
 def play_game(table: Table, x: Player, o: Player, start: Position | None = None) -> Position:
     """Play from `start` (the empty board, X first, by default) to the end; return the final position."""
     position = Position.empty(table.variant) if start is None else start
+    answers = table_answers(table)
     while not position.is_over:
         mover = x if position.to_move == MARKS[0] else o
-        position = position.play(mover(table, position))
+        position = position.play(mover(answers, position))
     return position
 
 

@@ -1,19 +1,24 @@
-"""The search engine for boards past the tables (up to 8x8, normal or misère, flat or torus, with or
-without gravity): a compiled bitboard negamax (core/, through cffi) that proves each move's result and
-then its remoteness within a budget, and says which it did not prove."""
+"""The search wing: values for boards past the tables (up to 8x8, normal or misère, flat or torus, with
+or without gravity). A compiled bitboard negamax (`core/`, through cffi: `native`) that proves each
+move's result and then its remoteness within a budget and says which it did not prove (`engine`,
+`board`, `budget`, `report`); the store of positions proven before, shared by every process
+(`proven`); the opening books (`book`).
+
+Imports the rules wing only.
+"""
 
 from __future__ import annotations
 
 from .board import Board
-from .budget import Budget, Cancel
-from .engine import EngineBusyError, SearchEngine
+from .budget import Budget, Cancel, Deadline
+from .engine import SearchEngine
 from .report import Estimate, MoveProof, SearchReport
 
 __all__ = [
     "Board",
     "Budget",
     "Cancel",
-    "EngineBusyError",
+    "Deadline",
     "Estimate",
     "MoveProof",
     "SearchEngine",

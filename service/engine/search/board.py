@@ -31,22 +31,6 @@ class Board:
         return self.variant.long_name
 
     @property
-    def rows(self) -> int:
-        return self.variant.rows
-
-    @property
-    def cols(self) -> int:
-        return self.variant.cols
-
-    @property
-    def misere(self) -> bool:
-        return self.variant.misere
-
-    @property
-    def gravity(self) -> bool:
-        return self.variant.gravity
-
-    @property
     def cells(self) -> int:
         return self.geometry.cells
 

@@ -40,6 +40,24 @@ class Budget:
         return self.seconds is None and self.nodes is None and self.cancel is None
 
 
+class Deadline:
+    """A moment on the core's clock that several answers share (the items of a batch, the plies of a
+    review): each gets what is left of it when it starts."""
+
+    def __init__(self, at: float) -> None:
+        self.at = at
+
+    @classmethod
+    def after(cls, seconds: float) -> Deadline:
+        return cls(monotonic() + max(seconds, 0.0))
+
+    def left(self) -> float:
+        return max(0.0, self.at - monotonic())
+
+    def budget(self) -> Budget:
+        return Budget(self.left())
+
+
 class Spending:
     """A budget being spent: an absolute deadline (0: none) and node cap (None: none); a part of it
     (one step of an analysis) charges its own counts and its parent's."""

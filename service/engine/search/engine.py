@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 
+from ..errors import EngineBusyError
 from ..rules.geometry import iter_cells
 from ..rules.masks import Symmetry
 from ..rules.position import Position
@@ -37,10 +38,6 @@ Bounds = tuple[int, int]  # on a score, for the side that plays the move
 # When estimates are asked for: the results get this share of the budget, the estimates half of the
 # rest, the remoteness what is left.
 RESULTS_SHARE_WITH_ESTIMATES = 0.7
-
-
-class EngineBusyError(RuntimeError):
-    """Two threads used one engine at once: its transposition table is not shared."""
 
 
 class SearchEngine:
@@ -134,7 +131,7 @@ class _Narrowing:
         known."""
         if wins >> cell & 1:
             score = BIG - (self.marks + 1)
-            return (-score, -score) if self.board.misere else (score, score)
+            return (-score, -score) if self.board.variant.misere else (score, score)
         if (self.mine | self.theirs | 1 << cell) == self.board.full:
             return (0, 0)
         return (SCORE_MIN, SCORE_MAX)

@@ -50,10 +50,10 @@ class Game:
     """A board's rules in the core; immutable, so threads may share it."""
 
     def __init__(self, board: Board) -> None:
-        self.board = board
+        self.board, variant = board, board.variant
         lines = ffi.new("uint64_t[]", list(board.lines))
         pointer = lib.ss_game_new(
-            board.rows, board.cols, board.misere, board.gravity, lines, len(board.lines)
+            variant.rows, variant.cols, variant.misere, variant.gravity, lines, len(board.lines)
         )
         if pointer == ffi.NULL:
             raise ValueError(f"the search core refused the {board.name} board")

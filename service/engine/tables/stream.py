@@ -21,7 +21,7 @@ from ..rules.position import Mark, Position, Status
 from ..rules.values import DRAW_BASE, LOSS_BASE, MAX_REMOTENESS, NOT_REACHABLE, WIN_TOP
 from .layout import FIRST_DIGIT, SECOND_DIGIT, IndexArray, MaskArray, layout_of
 from .solver import ByteArray
-from .table import Analysis, Table
+from .table import Lookup, Table
 
 CHUNK = 1 << 16
 
@@ -182,9 +182,9 @@ def positions(table: Table, first: str = "X", canonical: bool = False) -> Iterat
             yield Position(table.variant, x, o, chunk.to_move)
 
 
-def analyses(table: Table, first: str = "X", canonical: bool = False) -> Iterator[Analysis]:
+def lookups(table: Table, first: str = "X", canonical: bool = False) -> Iterator[Lookup]:
     for position in positions(table, first, canonical):
-        yield table.analyze(position)
+        yield table.lookup(position)
 
 
 @dataclass(frozen=True)

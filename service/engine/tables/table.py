@@ -43,7 +43,7 @@ MOVES: tuple[tuple[MoveValue, ...] | None, ...] = tuple(
 
 
 @dataclass(frozen=True)
-class Analysis:
+class Lookup:
     position: Position
     value: Value
     moves: tuple[MoveValue, ...]  # best first, ties by cell
@@ -118,7 +118,7 @@ class Table:
         self._check_variant(position)
         return self._value_at(self.rank(position))
 
-    def analyze(self, position: Position) -> Analysis:
+    def lookup(self, position: Position) -> Lookup:
         self._check_variant(position)
         first = position.first
         mine, theirs = position.mask(first), position.mask(first.other)
@@ -131,7 +131,7 @@ class Table:
             moves = tuple([MOVES[byte][cell] for byte, cell in ordered])
         except TypeError:  # a parsed position's children are all in the table: the table must be wrong
             raise ValueError(f"the table holds no value for a move of {position}") from None
-        return Analysis(position, self._value_at(rank), moves)
+        return Lookup(position, self._value_at(rank), moves)
 
     def close(self) -> None:
         """Let go of the buffer (the mapping closes once nothing else refers to it)."""

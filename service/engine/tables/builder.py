@@ -1,0 +1,48 @@
+"""The host's background builder: one process that works through the tables directory's build queue
+(`build_queue`), started by whoever queues a table when none runs (a server's worker, through
+`start`), or from the shell (`sanmoku tables build --queue`).
+
+It is a process of its own, niced from its first instruction, so that a build never holds a server's
+workers; `python -m service.engine.tables --dir DIR` is what `start` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .build_queue import BuildQueue, work_through
+from .store import TableStore
+
+BACKGROUND_NICENESS = 19  # a build started by the service yields the processors to its workers
+
+
+def start(directory: Path) -> subprocess.Popen[bytes]:
+    """Start the builder for `directory` in the background; it stops when the queue is empty."""
+    # Niced from its first instruction (its imports alone take a fifth of a second of processor), so
+    # that a start with an empty directory answers as fast as one with the tables built.
+    nice = ["nice", "-n", str(BACKGROUND_NICENESS)] if shutil.which("nice") else []
+    command = [*nice, sys.executable, "-m", __package__ or "service.engine.tables", "--dir", str(directory)]
+    return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+
+
+def build_queued(directory: Path | None, threads: int) -> list[str]:
+    """Build the queued tables of `directory` at a low priority, unless another builder runs; what was
+    done, a line per table."""
+    os.nice(BACKGROUND_NICENESS)  # an increment: the kernel keeps it at 19 at most
+    store = TableStore(directory)
+    return work_through(BuildQueue(store.directory), store, threads)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Build the tables queued in a tables directory.")
+    parser.add_argument("--dir", type=Path, help="the tables directory (default: as the service's)")
+    args = parser.parse_args(argv)
+    for line in build_queued(args.dir, len(os.sched_getaffinity(0))):
+        print(line)
+    return 0

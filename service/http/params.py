@@ -1,0 +1,76 @@
+"""What a request asks, as typed values: the schemas load a request into one of these, and the views
+read them (no dictionaries of fields cross modules)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import Deadline, Position, Variant, get_variant
+
+
+@dataclass(frozen=True)
+class Searching:
+    """How far a search may go for an answer no table gives."""
+
+    budget_ms: int
+    source: str  # "auto": the table, else a proven position, else a search; "search": a search
+    estimates: bool
+
+    @property
+    def search_only(self) -> bool:
+        return self.source == "search"
+
+    def deadline(self) -> Deadline:
+        return Deadline.after(self.budget_ms / 1000)
+
+
+@dataclass(frozen=True)
+class AnalyzeParams(Searching):
+    board: str
+    to_move: str | None
+    variant: str
+    mainline: bool
+
+    def position(self) -> Position:
+        return Position.parse(self.board, self.to_move, get_variant(self.variant))
+
+
+@dataclass(frozen=True)
+class MoveParams(Searching):
+    board: str
+    to_move: str | None
+    variant: str
+    policy: str
+    depth: int | None
+    seed: int | None
+
+    def position(self) -> Position:
+        return Position.parse(self.board, self.to_move, get_variant(self.variant))
+
+
+@dataclass(frozen=True)
+class ReviewParams(Searching):
+    variant: str
+    first: str
+    moves: Sequence[int] | None
+    boards: Sequence[str] | None
+    columns: Sequence[int] | None
+
+    def game_variant(self) -> Variant:
+        return get_variant(self.variant)
+
+
+@dataclass(frozen=True)
+class BatchParams:
+    positions: Sequence[Any]  # each item is loaded on its own: one bad item fails alone
+    budget_ms: int
+
+
+@dataclass(frozen=True)
+class SolveParams:
+    variant: str
+    first: str
+    symmetry: str
+    format: str

@@ -1,0 +1,52 @@
+"""The sources of answers, one set per app (in the manner of flaskr's db.py): `init_app(app)` opens the
+tables directory's supply of tables and its store of proven positions, and makes the `Analyst` that
+decides between them and a search; `get_analyst()` and `get_supply()` give them to views.
+
+TABLES_DIR, TABLES_AT_START, BACKGROUND_BUILDS and BACKGROUND_BUILD_CELLS set the supply's rule (see
+`engine.tables.supply`); SEARCH_SLOTS caps the searches of one worker at once; PROVEN_MAX_BYTES bounds
+the store of proven positions.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, current_app
+
+from ..engine import Analyst, EnginePool, ProvenStore, TableStore, TableSupply, variants_at_start
+from .offload import offload
+
+SUPPLY, ANALYST = "sanmoku.supply", "sanmoku.analyst"
+
+log = logging.getLogger(__name__)
+
+
+def init_app(app: Flask) -> None:
+    store = TableStore(app.config["TABLES_DIR"])
+    supply = TableSupply(
+        store,
+        variants_at_start(app.config["TABLES_AT_START"]),
+        app.config["BACKGROUND_BUILDS"],
+        app.config["BACKGROUND_BUILD_CELLS"],
+    )
+    app.extensions[SUPPLY] = supply
+    supply.request_large_at_start()
+    blocked = [f"{name} ({why})" for name, why in supply.cannot_build().items()]
+    unwritable = store.unwritable()
+    if unwritable:
+        blocked.append(f"any other: {unwritable}")
+    if blocked:  # one line, at start: what the service will not build, and why
+        log.warning("tables that cannot be built here: %s", "; ".join(blocked))
+    proven = ProvenStore(store.directory, app.config["PROVEN_MAX_BYTES"])
+    pool = EnginePool(app.config["SEARCH_SLOTS"])
+    app.extensions[ANALYST] = Analyst(supply.available, proven, pool, offload)
+
+
+def get_supply() -> TableSupply:
+    supply: TableSupply = current_app.extensions[SUPPLY]
+    return supply
+
+
+def get_analyst() -> Analyst:
+    analyst: Analyst = current_app.extensions[ANALYST]
+    return analyst
