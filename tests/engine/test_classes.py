@@ -53,7 +53,7 @@ def test_format_3_answers_what_format_2_answers_for_every_position(name: str) ->
             if position.is_over:
                 break
             position = position.play(rng.choice(position.legal_moves()))
-        assert folded.analyze(position) == ranked.analyze(position)
+        assert folded.lookup(position) == ranked.lookup(position)
 
 
 @pytest.mark.parametrize("name", ["3x3k3", "3x4k3", "4x4k4", "3x3k3-torus", "3x5k3-gravity"])
@@ -69,7 +69,9 @@ def test_each_class_has_exactly_one_entry_whatever_image_is_looked_up(name: str)
         for _, first, second in tier_positions(variant.cells, tier):
             ranks = layout.ranks(first, second)
             for symmetry in group:  # every image of a position finds the same entry
-                assert np.array_equal(layout.ranks(permuted(first, symmetry), permuted(second, symmetry)), ranks)
+                assert np.array_equal(
+                    layout.ranks(permuted(first, symmetry), permuted(second, symmetry)), ranks
+                )
             # the smallest image (by the pair of masks) names the class: one entry per class
             smallest = np.minimum.reduce(
                 [permuted(first, s).astype(np.int64) << 32 | permuted(second, s) for s in group]
@@ -109,4 +111,4 @@ def test_a_format_2_file_is_still_read(tmp_path: Path) -> None:
     new = TableStore(tmp_path / "new").get(variant)
     assert len(old.values) == 143_365 and len(new.values) == 36_253
     empty = Position.empty(variant)
-    assert old.analyze(empty) == new.analyze(empty) and old.positions == new.positions == 111_973
+    assert old.lookup(empty) == new.lookup(empty) and old.positions == new.positions == 111_973

@@ -14,12 +14,12 @@ import platformdirs
 import pytest
 
 from service.engine import MISERE, NORMAL, Position, TableFileError, TableStore, Variant, get_variant, solve
-from service.engine.tables import store as store_module
 from service.engine.tables import partial as partial_module
+from service.engine.tables import store as store_module
 from service.engine.tables import table_file
-from service.engine.tables.store import default_directory
 from service.engine.tables.building import write_table
 from service.engine.tables.classes import class_layout_of
+from service.engine.tables.store import default_directory
 from service.engine.tables.table_file import HEADER_SIZE, MAGIC, build_record, open_table, verify_table
 
 SMALL = get_variant("3x4k3")

@@ -19,6 +19,7 @@ from ..errors import BuildRefusedError
 from ..rules.variants import Variant
 from .classes import class_counts, reduction_group, split
 from .partial import PartialTable, partial_path
+from .progress import duration
 from .solver import PIECE
 from .table_file import HEADER_SIZE, TableFileError, build_record, read_header
 
@@ -63,7 +64,7 @@ class BuildPlan:
             f"{self.variant.name}: {self.entries:,} entries ({folded}) in {len(self.tiers)} tiers",
             f"  bytes on disk   {_size(self.bytes_on_disk)}{resumed}",
             f"  peak memory     {_size(self.peak_memory)}",
-            f"  estimated time  {_duration(self.seconds)} on {self.threads} thread(s), "
+            f"  estimated time  {duration(self.seconds)} on {self.threads} thread(s), "
             f"{self.core_hours:.2f} core-hours, from "
             f"{self.entries_per_second / 1e6:.0f} M entries/s per thread ({source})",
             "  tier  entries",
@@ -162,9 +163,3 @@ def _size(count: int) -> str:
         if count >= scale:
             return f"{count / scale:,.1f} {unit}"
     return f"{count} bytes"
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    return f"{seconds / 60:.0f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"

@@ -44,6 +44,8 @@ IDENTITY_ONLY = 1  # a subgroup as a set of the group's members, bit i for membe
 CHUNK_BITS = 10  # a board mask is read ten cells at a time (three lookups for up to 30 cells)
 CHUNKS = 3
 MAX_CELLS = CHUNK_BITS * CHUNKS
+SlotArray = npt.NDArray[np.int32]  # a trailing index -> its column in a panel
+COUNT_ENTRIES = 1 << 22  # entries counted at once by `positions`
 LIST_LIMIT = 3**12  # arrays up to this long are Python lists for lookups (faster), longer ones memoryviews
 
 
@@ -139,7 +141,7 @@ class ClassLayout:
         self._lay_out()
         self._lists()
 
-    def _canonical_slots(self, h: int) -> tuple[IndexArray, dict[Group, IndexArray]]:
+    def _canonical_slots(self, h: int) -> tuple[SlotArray, dict[Group, IndexArray]]:
         """For the subgroup `h`: each trailing index's slot (that of its smallest image under h, among
         the canonical fillings of its group), and each group's canonical fillings."""
         members = [g for g in range(len(self.group)) if h >> g & 1]
@@ -159,7 +161,9 @@ class ClassLayout:
         self.tier_offset = [0]
         trail_id = {key: i for i, key in enumerate(self.trail.keys)}
         self.key_offsets = np.full((len(self.keys), len(trail_id)), -1, dtype=np.int64)
-        self.widths = {h: [len(self._trail_canon[h][1][key]) for key in self.trail.keys] for h in self.stabilizers}
+        self.widths = {
+            h: [len(self._trail_canon[h][1][key]) for key in self.trail.keys] for h in self.stabilizers
+        }
         key_of = {pair: number for number, pair in enumerate(self.keys)}
         offset = 0
         for tier in range(self.cells + 1):
@@ -203,7 +207,8 @@ class ClassLayout:
         self._packed_arrays = packed
         self._steps = {
             digit: tuple(
-                digit * (self.lead.place(c) * self._trail_size if c in self.lead.cells else self.trail.place(c))
+                digit
+                * (self.lead.place(c) * self._trail_size if c in self.lead.cells else self.trail.place(c))
                 for c in range(self.cells)
             )
             for digit in (FIRST_DIGIT, SECOND_DIGIT)
@@ -221,7 +226,7 @@ class ClassLayout:
     def tier_size(self, tier: int) -> int:
         return self.tier_offset[tier + 1] - self.tier_offset[tier]
 
-    def trail_slots(self, h: int) -> IndexArray:
+    def trail_slots(self, h: int) -> SlotArray:
         """Each trailing index's column in the panels of stabilizer `h`."""
         return self._trail_canon[h][0]
 
@@ -239,7 +244,8 @@ class ClassLayout:
         key = self._row_key[lead]
         group = self._trail_group[trail]
         column = self._key_slots[key][self._trail_image[self._symmetry[lead]][trail]]
-        return self._key_offsets[key][group] + self._row[lead] * self._key_widths[key][group] + column
+        rank: int = self._key_offsets[key][group] + self._row[lead] * self._key_widths[key][group] + column
+        return rank
 
     def rank(self, first: int, second: int) -> int:
         """The rank of the class of the position where the first player holds `first`, the other `second`."""
@@ -308,8 +314,12 @@ class ClassLayout:
         total = 0
         for panel in self.tiers[tier]:
             begin = panel.offset - self.tier_offset[tier]
-            held = values[begin : begin + panel.size].reshape(len(panel.rows), len(panel.cols)) != 0
-            total += int(np.count_nonzero(held, axis=0) @ self.orbit_sizes(panel))
+            grid = values[begin : begin + panel.size].reshape(len(panel.rows), len(panel.cols))
+            held = np.zeros(len(panel.cols), dtype=np.int64)
+            step = max(1, COUNT_ENTRIES // len(panel.cols))  # a 5x5 panel is gigabytes: a few rows at once
+            for start in range(0, len(panel.rows), step):
+                held += np.count_nonzero(grid[start : start + step], axis=0)
+            total += int(held @ self.orbit_sizes(panel))
         return total
 
     def entries(self, panel: Panel, start: int = 0, stop: int | None = None) -> tuple[MaskArray, MaskArray]:
@@ -322,7 +332,7 @@ class ClassLayout:
 
 def _fast(array: Any) -> Any:
     """A list where it is short enough (indexing one is about four times as fast), else a memoryview."""
-    return array.tolist() if len(array) <= LIST_LIMIT else memoryview(np.ascontiguousarray(array, np.int32))
+    return array.tolist() if len(array) <= LIST_LIMIT else np.ascontiguousarray(array, np.int32).data
 
 
 @cache

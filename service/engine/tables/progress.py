@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import TextIO
+from typing import Never, TextIO
 
 from tqdm import tqdm
 
@@ -59,7 +59,7 @@ class LogProgress(_Tally):
         self.finished(tier)
         rate = self.tiers[tier] / seconds / 1e6 if seconds > 0 else 0.0
         left = self.time_left()
-        estimate = f", about {_duration(left)} left" if left is not None and self.left else ""
+        estimate = f", about {duration(left)} left" if left is not None and self.left else ""
         self._say(
             f"{self.name}: tier {tier} done, {self.tiers[tier]:,} entries in {seconds:.1f} s "
             f"({rate:.1f} M/s); {len(self.left)} tiers left{estimate}"
@@ -75,7 +75,7 @@ class BarProgress(_Tally):
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self._lock = threading.Lock()
-        self._bar: tqdm[None] | None = None
+        self._bar: tqdm[Never] | None = None
 
     def begin(self, variant: Variant, tiers: list[int], done: list[int]) -> None:
         super().begin(variant, tiers, done)
@@ -108,7 +108,7 @@ def progress_for(out: TextIO) -> BarProgress | LogProgress:
     return BarProgress(out) if out.isatty() else LogProgress(out)
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float) -> str:
     if seconds < 120:
         return f"{seconds:.0f} s"
     return f"{seconds / 60:.0f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"

@@ -88,7 +88,9 @@ class PanelMaps:
             child = rows + digit * place * empty
             stabilizer = layout.key_stabilizer[layout.row_key[child]]
             keys = layout.lead_symmetry[child].astype(np.int64) * 256 + stabilizer
-            found = self._lead[cell] = LeadMoves(layout.row[child].astype(np.int64), np.where(empty, keys, -1))
+            found = self._lead[cell] = LeadMoves(
+                layout.row[child].astype(np.int64), np.where(empty, keys, -1)
+            )
         return found
 
     def columns(self, g: int, h: int) -> IndexArray | None:
@@ -200,7 +202,10 @@ def pieces(layout: ClassLayout, tier: int, most: int | None = None) -> list[Piec
     out = []
     for panel in layout.tiers[tier]:
         step = max(1, most // len(panel.cols))
-        out += [Piece(panel, start, min(start + step, len(panel.rows))) for start in range(0, len(panel.rows), step)]
+        out += [
+            Piece(panel, start, min(start + step, len(panel.rows)))
+            for start in range(0, len(panel.rows), step)
+        ]
     return out
 
 

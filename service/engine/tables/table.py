@@ -80,7 +80,9 @@ class Table:
             raise ValueError(f"a {variant.name} table has {self.layout.size} bytes, not {len(self.values)}")
 
     @classmethod
-    def in_memory(cls, variant: Variant, values: npt.NDArray[np.uint8], layout: Layouts | None = None) -> Table:
+    def in_memory(
+        cls, variant: Variant, values: npt.NDArray[np.uint8], layout: Layouts | None = None
+    ) -> Table:
         """A table over values solved in this process (in the class layout unless `layout` says)."""
         frozen = values.copy()
         frozen.flags.writeable = False

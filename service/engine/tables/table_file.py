@@ -79,7 +79,9 @@ def file_size(variant: Variant, format_version: int = FORMAT_VERSION) -> int:
     return HEADER_SIZE + entries(variant, format_version)
 
 
-def header_of(variant: Variant, tiers: list[int], positions: int, sha256: str, reduce: bool = True) -> dict[str, Any]:
+def header_of(
+    variant: Variant, tiers: list[int], positions: int, sha256: str, reduce: bool = True
+) -> dict[str, Any]:
     """A table's header: what it is, nothing of how it was built (the same bytes from every build)."""
     format_version = FORMAT_VERSION if reduce else RANKED_FORMAT
     return {
