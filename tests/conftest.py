@@ -18,6 +18,8 @@ from flask.testing import FlaskClient
 from service.app import create_app
 from service.engine import PRESETS, Table, TableStore
 
+pytest_plugins = ["tests.ray_cluster"]  # the session's Ray cluster, started by the first test that asks
+
 _SESSION_DIR = Path(tempfile.mkdtemp(prefix="sanmoku-test-tables-"))
 
 

@@ -46,12 +46,13 @@ def book(args: argparse.Namespace) -> int:
     store = store_of(args)
     processes = args.processes or len(os.sched_getaffinity(0))
     started = time.perf_counter()
-    counts = build_book(variant, args.plies, store, processes, args.seconds, print)
+    counts = build_book(variant, args.plies, store, processes, args.seconds, print, args.ray)
     total = sum(c.positions for c in counts)
     found = store.stats()
     seconds = time.perf_counter() - started
     done = f"{total:,} positions up to ply {args.plies} in {seconds:.1f} s"
-    print(f"{variant.name}: {done} on {processes} processes")
+    where = f"the Ray cluster at {args.ray}" if args.ray else f"{processes} processes"
+    print(f"{variant.name}: {done} on {where}")
     print(f"store: {found.records:,} records, {found.bytes / 1e6:,.1f} MB ({found.path})")
     sys.stdout.flush()
     return 0
@@ -77,4 +78,10 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     build_cmd.add_argument("--processes", type=int, help="searching processes (default: every processor)")
     build_cmd.add_argument("--seconds", type=float, help="the most a search may take per position")
     build_cmd.add_argument("--count", action="store_true", help="count the positions per ply; prove nothing")
+    build_cmd.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="search the positions as Ray tasks on this cluster ('auto': the one this host is in; "
+        "pip install 'sanmoku[cluster]')",
+    )
     build_cmd.set_defaults(run=book)

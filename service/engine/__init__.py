@@ -69,6 +69,7 @@ from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .tables.build_plan import BuildPlan, check_resources, plan
 from .tables.build_queue import BuildQueue, Waiting, work_through
 from .tables.builder import build_queued
+from .tables.progress import progress_for
 from .tables.solver import SOLVER_VERSION, solve
 from .tables.store import TableInfo, TableStore, default_directory, file_name
 from .tables.stream import Chunk, Summary, chunks, lookups, positions, summarize
@@ -178,6 +179,7 @@ __all__ = [
     "plan",
     "player",
     "positions",
+    "progress_for",
     "review_boards",
     "review_game",
     "solve",

@@ -54,10 +54,12 @@ def build_book(
     processes: int,
     seconds: float | None = None,
     report: Report | None = None,
+    ray_address: str | None = None,
 ) -> list[PlyCount]:
     """Prove every position of the first `plies` plies into `store` (a search may take `seconds` per
     position: one it does not finish keeps what it proved, and the plies above it are searched too);
-    what each ply took, from the empty board down."""
+    what each ply took, from the empty board down. The searches run on `processes` processes here, or
+    as tasks on the Ray cluster at `ray_address`."""
     counts = []
     for ply, layer in reversed(list(enumerate(book_positions(variant, plies)))):
         started = time.perf_counter()
@@ -71,7 +73,7 @@ def build_book(
                 searched.append(position)
             else:
                 store.put(position, moves, BOOK)
-        for position, proofs in _prove_all(searched, processes, seconds):
+        for position, proofs in _prove_all(searched, processes, seconds, ray_address):
             store.put(position, proofs, BOOK)
         counts.append(PlyCount(ply, len(layer), len(searched), time.perf_counter() - started))
         if report is not None:
@@ -112,9 +114,15 @@ def _finished(position: Position) -> Value:
 
 
 def _prove_all(
-    positions: list[Position], processes: int, seconds: float | None
+    positions: list[Position], processes: int, seconds: float | None, ray_address: str | None = None
 ) -> Iterator[tuple[Position, list[MoveProof]]]:
     tasks = [(position, seconds) for position in positions]
+    if ray_address is not None:  # one task a position, in the order they finish
+        from ..cluster import remote, run_tasks  # ray is an optional extra
+
+        for (task,), proofs in run_tasks(ray_address, remote(_prove), [(task,) for task in tasks]):
+            yield task[0], proofs
+        return
     if processes <= 1 or len(positions) <= 1:
         yield from zip(positions, (_prove(task) for task in tasks), strict=True)
         return

@@ -95,9 +95,9 @@ def _tiers(
 
 
 def _cluster_size(address: str) -> dict[str, Any]:
-    from .cluster import cluster_resources
+    from ..cluster import cluster_size
 
-    return cluster_resources(address)
+    return cluster_size(address)
 
 
 def write_table(path: Path, variant: Variant, values: ByteArray, reduce: bool = True) -> dict[str, Any]:
