@@ -5,10 +5,11 @@ and flushed.
 The file, `.NAME.table.partial` beside the table's name, has the table's final length from the start
 (its space reserved, so that a full disk fails at once); each tier is written to its place as it is
 solved, and once flushed to disk (every 4 MB: a small table's tiers at the end) counted as done in the
-record `.NAME.table.partial.json` (replaced whole, by rename). A tier being solved when the build stopped is not in the record and is
-solved again. A record that does not match (another solver, another format, another length) is a build
-of something else: it is started afresh. Once tier 0 is done the file gets its checksum and header, is
-flushed, made read-only and renamed to the table's name (see `table_file`).
+record `.NAME.table.partial.json` (replaced whole, by rename). A tier being solved when the build
+stopped is not in the record and is solved again. A record that does not match (another solver,
+another format, another length) is a build of something else: it is started afresh. Once tier 0 is
+done the file gets its checksum and header, is flushed, made read-only and renamed to the table's name
+(see `table_file`); the build's record beside it keeps each tier's seconds and positions.
 """
 
 from __future__ import annotations
@@ -162,7 +163,9 @@ class PartialTable:
         positions = sum(int(self.done[t]["positions"]) for t in range(self.variant.cells + 1))
         handle = os.open(self.data, os.O_RDWR)
         try:
-            header = header_of(self.variant, tiers, positions, checksum(handle, self.layout.size), self.reduce)
+            header = header_of(
+                self.variant, tiers, positions, checksum(handle, self.layout.size), self.reduce
+            )
             write_at(handle, memoryview(header_bytes(header)), 0)
             os.fsync(handle)  # the bytes are on disk before the name is: a crash leaves no bad table behind
             os.fchmod(handle, READ_ONLY)
@@ -175,6 +178,7 @@ class PartialTable:
             "host": platform.node(),
             **record,
             "tier_seconds": [self.done[t]["seconds"] for t in range(self.variant.cells + 1)],
+            "tier_positions": [self.done[t]["positions"] for t in range(self.variant.cells + 1)],
         }
         _replace_json(record_path(self.path), record)
         os.replace(self.data, self.path)
