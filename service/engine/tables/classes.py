@@ -195,7 +195,8 @@ class ClassLayout:
         self._trail_group = _fast(self.trail.group_id.astype(np.int32))
         self._key_offsets: list[list[int]] = self.key_offsets.tolist()
         stabilizer_of = [h for _, h in self.keys]
-        self._key_slots = [_fast(self._trail_canon[h][0]) for h in stabilizer_of]
+        slots = {h: _fast(self._trail_canon[h][0]) for h in self.stabilizers}  # shared by its keys
+        self._key_slots = [slots[h] for h in stabilizer_of]
         self._key_widths = [self.widths[h] for h in stabilizer_of]
         self._trail_size = 3**self.trail.length
         packed = [np.zeros(1 << CHUNK_BITS, dtype=np.int64) for _ in range(CHUNKS)]

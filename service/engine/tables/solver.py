@@ -257,12 +257,12 @@ def solve_tiers(
     None) down to the empty board, as (tier, values in rank order). A small board (`fold_small`: at most
     FOLD_CELLS cells, its panels tiny, hundreds of numpy calls for a few thousand entries) is solved in
     the ranked layout and folded, in a tenth of the time."""
-    ranked = class_layout_of(variant, reduce=False)
     if variant.gravity:  # solved whole in the ranked layout, then folded (small: seconds to minutes)
         yield from fold_tiers(layout, solve_gravity_tiers(variant))
         return
     from_the_top = top is None or top == variant.cells
-    if fold_small and variant.cells <= FOLD_CELLS and layout is not ranked and from_the_top:
+    small = fold_small and variant.cells <= FOLD_CELLS and from_the_top
+    if small and layout is not (ranked := class_layout_of(variant, reduce=False)):
         yield from fold_tiers(layout, solve_tiers(variant, ranked, threads))
         return
     solver = TierSolver(variant, layout, geometry_of(variant).line_state_table())
