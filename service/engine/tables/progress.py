@@ -62,7 +62,7 @@ class LogProgress(_Tally):
         estimate = f", about {duration(left)} left" if left is not None and self.left else ""
         self._say(
             f"{self.name}: tier {tier} done, {self.tiers[tier]:,} entries in {seconds:.1f} s "
-            f"({rate:.1f} M/s); {len(self.left)} tiers left{estimate}"
+            f"({rate:.1f} M/s); {len(self.left)} tier{'' if len(self.left) == 1 else 's'} left{estimate}"
         )
 
     def end(self) -> None:
