@@ -17,6 +17,7 @@ from .analyst import Analyst, EnginePool
 from .answer import Answer, Answers, Source, answers_from, table_answers
 from .errors import (
     BuildRefusedError,
+    ClusterUnavailableError,
     EngineBusyError,
     EngineError,
     IllegalMoveError,
@@ -109,6 +110,7 @@ __all__ = [
     "BuildRefusedError",
     "Cancel",
     "Chunk",
+    "ClusterUnavailableError",
     "Contender",
     "Deadline",
     "EngineBusyError",

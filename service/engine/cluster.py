@@ -13,7 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-import ray
+from .errors import ClusterUnavailableError
+
+try:
+    import ray
+except ImportError as missing:
+    raise ClusterUnavailableError("Ray is not installed (pip install 'sanmoku[cluster]')") from missing
 
 TASK_RETRIES = 5
 IN_FLIGHT_PER_CPU = 4  # tasks submitted ahead of the results: every worker busy, the object store small
@@ -27,7 +32,10 @@ def remote(function: Callable[..., Any]) -> Any:
 def connect(address: str) -> None:
     """Join the cluster at `address` ("auto": the one this host belongs to), once per process."""
     if not ray.is_initialized():
-        ray.init(address=address, log_to_driver=False, configure_logging=False)
+        try:
+            ray.init(address=address, log_to_driver=False, configure_logging=False)
+        except ConnectionError as error:
+            raise ClusterUnavailableError(f"none answers at {address!r} ({error})") from error
 
 
 def cluster_size(address: str) -> dict[str, Any]:

@@ -60,6 +60,13 @@ class BuildRefusedError(EngineError):
         self.reason = reason
 
 
+class ClusterUnavailableError(EngineError):
+    """A build was sent to a Ray cluster that cannot be reached (or Ray is not installed)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("cluster_unavailable", f"cannot build on a Ray cluster: {reason}")
+
+
 class NoTableError(EngineError):
     """A table-only request (the solve table, the table file) for a board that no table holds."""
 

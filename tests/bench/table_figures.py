@@ -16,20 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from service.engine import Position, TableStore, get_variant
-from service.engine.search import Board
-from service.engine.search._core import ffi
-from service.engine.search.native import (
-    GOAL_SCORE,
-    SCORE_MAX,
-    SCORE_MIN,
-    Game,
-    Limits,
-    TranspositionTable,
-    prove,
-)
 from service.engine.tables.classes import ClassLayout
 from service.engine.tables.table_file import build_record
-from tests.search.test_tables import score_of
+from tests.search.test_tables import Prover, score_of
 
 
 def tier_rows(layout: ClassLayout, values: np.ndarray) -> list[str]:
@@ -68,16 +57,12 @@ def main() -> None:
     for move in sorted(found.moves, key=lambda m: m.cell):
         row, col = empty.row_col(move.cell)
         print(f"  move {move.cell} (row {row + 1}, column {col + 1}): {move.value}")
-    board = Board.of(variant)
     begun = time.perf_counter()
-    limits = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
-    outcome = prove(Game(board), TranspositionTable(22), 0, 0, GOAL_SCORE, limits, SCORE_MIN, SCORE_MAX)
-    want = score_of(found.value, 0, variant.cells)
-    agrees = ": agrees" if outcome.lower == outcome.upper == want else ": DISAGREES"
+    lower, upper = Prover(variant, bits=22).bounds(0, 0)
     spent = time.perf_counter() - begun
-    print(
-        f"search of the empty board: [{outcome.lower}, {outcome.upper}], {spent:.1f} s; table {want}{agrees}"
-    )
+    want = score_of(found.value, 0, variant.cells)
+    agrees = ": agrees" if lower == upper == want else ": DISAGREES"
+    print(f"search of the empty board: [{lower}, {upper}], {spent:.1f} s; table {want}{agrees}")
     print("\n".join(tier_rows(layout, table.values)))
 
 
