@@ -135,8 +135,8 @@ def formats_differ(variant: Variant, ranked: Table, folded: Table) -> list[str]:
     both (vectorised)."""
     problems = []
     for tier in range(variant.cells + 1):
-        for ranks, first, second in tier_positions(variant.cells, tier):
-            differ = ranked.values[ranks] != folded.values[folded.ranks(first, second)]
+        for first, second in tier_positions(variant.cells, tier):
+            differ = ranked.values[ranked.ranks(first, second)] != folded.values[folded.ranks(first, second)]
             if differ.any():
                 problems.append(f"{variant.name} tier {tier}: {int(differ.sum())} positions differ")
     return problems

@@ -4,6 +4,7 @@ time left; elsewhere (a log file, the service's background builder) one line a t
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from typing import Never, TextIO
@@ -76,26 +77,40 @@ class BarProgress(_Tally):
         self.out = out
         self._lock = threading.Lock()
         self._bar: tqdm[Never] | None = None
+        self._in_tier = 0  # entries told by `advanced` since the last tier was done
 
     def begin(self, variant: Variant, tiers: list[int], done: list[int]) -> None:
         super().begin(variant, tiers, done)
+        sized = _width(self.out) > 0  # a terminal that reports no size (a bare pty) gets 80 columns
         self._bar = tqdm(
-            total=self.entries_left, unit=" entries", unit_scale=True, file=self.out, dynamic_ncols=True
+            total=self.entries_left,
+            unit=" entries",
+            unit_scale=True,
+            file=self.out,
+            dynamic_ncols=sized,
+            ncols=None if sized else 80,
+            nrows=None if sized else 24,  # tqdm hides a bar below the screen's last line: 0 lines hide all
         )
         self._describe()
 
     def _describe(self) -> None:
-        if self._bar is not None and self.left:
+        if self._bar is not None:
             solved = len(self.tiers) - len(self.left)
-            self._bar.set_description(f"{self.name} tier {self.left[-1]} ({solved}/{len(self.tiers)} done)")
+            tier = f"tier {self.left[-1]}" if self.left else "written"
+            self._bar.set_description(f"{self.name} {tier} ({solved}/{len(self.tiers)} done)")
 
     def advanced(self, entries: int) -> None:
         with self._lock:
+            self._in_tier += entries
             if self._bar is not None:
                 self._bar.update(entries)
 
     def tier_done(self, tier: int, seconds: float) -> None:
         self.finished(tier)
+        with self._lock:  # the entries of pieces not told one by one (a small board solved whole)
+            if self._bar is not None:
+                self._bar.update(self.tiers[tier] - self._in_tier)
+            self._in_tier = 0
         self._describe()
 
     def end(self) -> None:
@@ -106,6 +121,13 @@ class BarProgress(_Tally):
 def progress_for(out: TextIO) -> BarProgress | LogProgress:
     """A bar on a terminal, a line a tier otherwise."""
     return BarProgress(out) if out.isatty() else LogProgress(out)
+
+
+def _width(out: TextIO) -> int:
+    try:
+        return os.get_terminal_size(out.fileno()).columns
+    except (OSError, ValueError):
+        return 0
 
 
 def duration(seconds: float) -> str:
