@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import sys
+from collections import Counter
 from functools import cache
 
 from service.engine import Position, Table, TableStore, Variant, get_variant, solve
@@ -64,6 +65,43 @@ def ranked_entries(cells: int) -> int:
     return sum(
         math.comb(cells, (t + 1) // 2) * math.comb(cells - (t + 1) // 2, t // 2) for t in range(cells + 1)
     )
+
+
+def burnside_classes(rows: int, cols: int) -> int:
+    """Boards with legal counts up to the rectangle's four symmetries (or eight on a square): the mean
+    over the symmetries of the boards each keeps, counted by brute force over its cycles' fillings."""
+    cells = rows * cols
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (rows - 1 - r, cols - 1 - c),
+        lambda r, c: (r, cols - 1 - c),
+        lambda r, c: (rows - 1 - r, c),
+    ]
+    if rows == cols:
+        maps += [lambda r, c: (c, r), lambda r, c: (cols - 1 - c, rows - 1 - r)]
+        maps += [lambda r, c: (c, rows - 1 - r), lambda r, c: (cols - 1 - c, r)]
+    total = 0
+    for move in maps:
+        image = [move(*divmod(cell, cols)) for cell in range(cells)]
+        target = [r * cols + c for r, c in image]
+        cycles, seen = [], set()
+        for cell in range(cells):
+            size = 0
+            while cell not in seen:
+                seen.add(cell)
+                cell, size = target[cell], size + 1
+            if size:
+                cycles.append(size)
+        # fillings of the cycles by the difference of X's and O's marks: a generating polynomial
+        by_difference = Counter({0: 1})
+        for size in cycles:
+            grown: Counter[int] = Counter()
+            for difference, ways in by_difference.items():
+                for step in (0, size, -size):
+                    grown[difference + step] += ways
+            by_difference = grown
+        total += by_difference[0] + by_difference[1]
+    return total // len(maps)
 
 
 def index_of(board: str) -> int:

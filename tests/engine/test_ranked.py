@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +19,7 @@ from service.engine.tables import solver as solver_module
 from service.engine.tables.classes import class_counts, class_layout_of
 from service.engine.tables.layout import layout_of
 from service.engine.tables.table_file import build_record
-from tests.engine.boards import table_of
+from tests.engine.boards import burnside_classes, table_of
 from tests.engine.dense_solver import dense_indices, dense_solve
 from tests.engine.test_reference import assert_agrees_on_samples
 
@@ -176,40 +175,3 @@ def test_a_table_file_is_no_larger_than_its_classes_with_legal_counts(table_4x5k
     assert table_4x5k4.path is not None
     assert Path(table_4x5k4.path).stat().st_size == 4096 + 185_366_761
     assert burnside_classes(4, 5) == 185_366_761
-
-
-def burnside_classes(rows: int, cols: int) -> int:
-    """Boards with legal counts up to the rectangle's four symmetries (or eight on a square): the mean
-    over the symmetries of the boards each keeps, counted by brute force over its cycles' fillings."""
-    cells = rows * cols
-    maps = [
-        lambda r, c: (r, c),
-        lambda r, c: (rows - 1 - r, cols - 1 - c),
-        lambda r, c: (r, cols - 1 - c),
-        lambda r, c: (rows - 1 - r, c),
-    ]
-    if rows == cols:
-        maps += [lambda r, c: (c, r), lambda r, c: (cols - 1 - c, rows - 1 - r)]
-        maps += [lambda r, c: (c, rows - 1 - r), lambda r, c: (cols - 1 - c, r)]
-    total = 0
-    for move in maps:
-        image = [move(*divmod(cell, cols)) for cell in range(cells)]
-        target = [r * cols + c for r, c in image]
-        cycles, seen = [], set()
-        for cell in range(cells):
-            size = 0
-            while cell not in seen:
-                seen.add(cell)
-                cell, size = target[cell], size + 1
-            if size:
-                cycles.append(size)
-        # fillings of the cycles by the difference of X's and O's marks: a generating polynomial
-        by_difference = Counter({0: 1})
-        for size in cycles:
-            grown: Counter[int] = Counter()
-            for difference, ways in by_difference.items():
-                for step in (0, size, -size):
-                    grown[difference + step] += ways
-            by_difference = grown
-        total += by_difference[0] + by_difference[1]
-    return total // len(maps)
