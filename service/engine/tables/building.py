@@ -63,8 +63,7 @@ def build_file(
     try:
         top = partial.next_tier()
         if top >= 0:
-            children = partial.tier(top + 1) if top < variant.cells else None
-            tiers = _tiers(variant, layout, partial, threads, top, children, report, ray_address)
+            tiers = _tiers(variant, layout, partial, threads, top, report, ray_address)
             clock = time.perf_counter()
             for tier, values in tiers:
                 if tier not in done:  # a gravity build solves every tier again (see `solver`)
@@ -83,13 +82,15 @@ def _tiers(
     partial: PartialTable,
     threads: int,
     top: int,
-    children: Any,
     report: BuildProgress,
     ray_address: str | None,
 ) -> Iterator[Tier]:
     if ray_address is None or variant.gravity:  # gravity tables are solved whole, on one thread
-        return solve_tiers(variant, layout, threads, top, children, report.advanced)
-    from .cluster import solve_tiers_on_ray  # ray is an optional extra
+        # The tier above a stopped build's last, read back and handed to the solver alone, which lets
+        # it go once the next tier is solved: two tiers in memory at a time (5x5: 6.6 GB, not 9.5).
+        above = partial.tier(top + 1) if top < variant.cells else None
+        return solve_tiers(variant, layout, threads, top, above, report.advanced)
+    from .cluster import solve_tiers_on_ray  # ray is an optional extra; its tasks read the file
 
     return solve_tiers_on_ray(ray_address, partial, top, report.advanced)
 
