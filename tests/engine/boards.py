@@ -128,6 +128,12 @@ def table_of(variant: Variant) -> Table:
     return TableStore().get(variant)
 
 
+def solved_table(variant: Variant) -> Table:
+    """The variant's table solved in this process, in format 3 (one entry per class) as files hold it."""
+    layout = class_layout_of(variant)
+    return Table.in_memory(variant, solve(variant, layout), layout)
+
+
 def compare_with_reference(name: str, first_o_too: bool) -> list[str]:
     """Every reachable position of the variant, X first, against the reference: the value at its index,
     and nothing else in the table; the moves of every 37th position through `Table.lookup`; with
