@@ -24,6 +24,7 @@ from ..engine import (
     TableStore,
     TableSupply,
     get_variant,
+    open_books,
 )
 from ..http.payloads import answer_payload, dumps
 from ..http.schemas import DEFAULT_BUDGET_MS
@@ -60,11 +61,13 @@ def local_supply() -> TableSupply:
 def analysis_json(
     board: str, to_move: str | None, variant: str, budget_ms: int = DEFAULT_BUDGET_MS
 ) -> dict[str, Any]:
-    """The API's /analyze body for one position, from this machine's tables, proven positions and a
-    search."""
+    """The API's /analyze body for one position, from this machine's tables, books, proven positions
+    and a search."""
     position = Position.parse(board, to_move, get_variant(variant))
     supply = local_supply()
-    analyst = Analyst(supply.available, ProvenStore(supply.store.directory), EnginePool(1))
+    directory = supply.store.directory
+    books = open_books(directory, build=True)  # a missing Connect Four book: built meanwhile, as the service
+    analyst = Analyst(supply.available, ProvenStore(directory), EnginePool(1), books=books)
     answer = analyst.analyze(position, Deadline.after(budget_ms / 1000).budget())
     return answer_payload(answer, budget_ms=budget_ms)
 

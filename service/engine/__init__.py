@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .analyst import Analyst, EnginePool
 from .answer import Answer, Answers, Source, answers_from, table_answers
+from .book_supply import build_book_file, open_books
 from .errors import (
     BuildRefusedError,
     ClusterUnavailableError,
@@ -66,6 +67,8 @@ from .rules.variants import (
 )
 from .search import Budget, Cancel, Deadline, Estimate, MoveProof
 from .search.book import book_positions, build_book
+from .search.book_check import sample_entries, verify_entries
+from .search.books import Books
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .tables.build_plan import BuildPlan, check_resources, plan
 from .tables.build_queue import BuildQueue, Waiting, work_through
@@ -104,6 +107,7 @@ __all__ = [
     "Analyst",
     "Answer",
     "Answers",
+    "Books",
     "Budget",
     "BuildPlan",
     "BuildQueue",
@@ -158,6 +162,7 @@ __all__ = [
     "answers_from",
     "book_positions",
     "build_book",
+    "build_book_file",
     "build_queued",
     "check_choice",
     "check_resources",
@@ -177,6 +182,7 @@ __all__ = [
     "measure_strength",
     "moves_from_boards",
     "moves_from_columns",
+    "open_books",
     "other",
     "plan",
     "player",
@@ -184,11 +190,13 @@ __all__ = [
     "progress_for",
     "review_boards",
     "review_game",
+    "sample_entries",
     "solve",
     "strength_table",
     "summarize",
     "supported_variants",
     "table_answers",
     "variants_at_start",
+    "verify_entries",
     "work_through",
 ]

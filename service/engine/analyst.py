@@ -1,7 +1,8 @@
 """The one place that decides where an answer comes from: the variant's table when one answers now (the
-tables' supply rule), else the positions proven before (the store beside the tables, which holds the
-opening books' entries too), else a search within the caller's budget, whose proofs are then kept for
-next time. Callers do not care which; the answer says which.
+tables' supply rule), else an opening book (every move of a board's first plies, `search.books`), else
+the positions proven before (the store beside the tables), else a search within the caller's budget,
+whose proofs are then kept for next time. Callers do not care which; the answer says which. A book's
+answer that a proof kept in the store contradicts is not served: the proof wins.
 
 The search itself goes through `offload`, with which the service runs it on a real thread (see the
 serving layer): the compiled core lets go of the interpreter, so a search never holds a worker's other
@@ -13,6 +14,7 @@ next: it clears itself for another board).
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -23,6 +25,7 @@ from .play.mainline import MainLine, main_line, proven_line
 from .rules.position import Position
 from .rules.variants import Variant
 from .search import Budget, Deadline, SearchEngine
+from .search.books import Books, contradicted
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proven import BOOK, ProvenMove, ProvenStore
 from .search.report import MoveProof, SearchReport
@@ -30,6 +33,8 @@ from .tables.table import Table
 
 TableFor = Callable[[Variant], Table | None]  # the table that answers a variant now, if any
 Offload = Callable[[Callable[[], SearchReport]], SearchReport]
+
+log = logging.getLogger(__name__)
 
 
 class EnginePool:
@@ -75,8 +80,10 @@ class Analyst:
         proven: ProvenStore | None,
         pool: EnginePool,
         offload: Offload = lambda work: work(),
+        books: Books | None = None,
     ) -> None:
         self.table_for, self.proven, self.pool, self.offload = table_for, proven, pool, offload
+        self.books = books
 
     def analyze(self, position: Position, budget: Budget, search_only: bool = False) -> Answer:
         """Every legal move's value as far as it is known or can be proven within `budget`;
@@ -85,11 +92,25 @@ class Analyst:
             table = self.table_for(position.variant)
             if table is not None:
                 return Answer.of_table(table.lookup(position))
+            booked = self._booked(position)
+            if booked is not None:
+                return Answer.of_proofs(position, booked, Source.BOOK)
         known = None if self.proven is None or position.is_over or search_only else self.proven.get(position)
         if known is not None and known.exact:
             proofs = [MoveProof(m.cell, m.lower, m.upper, m.remoteness) for m in known.moves]
             return Answer.of_proofs(position, proofs, Source.BOOK if known.origin == BOOK else Source.CACHE)
         return self._search(position, budget, known.moves if known else ())
+
+    def _booked(self, position: Position) -> list[MoveProof] | None:
+        """Every move's value from a book, unless a proof kept in the store contradicts one of them."""
+        moves = None if self.books is None else self.books.moves(position)
+        if moves is None or self.proven is None:
+            return moves
+        kept = self.proven.get(position)
+        if kept is not None and contradicted(moves, kept.moves):
+            log.error("the %s book contradicts a proof at %s: not served", position.variant.name, position)
+            return None
+        return moves
 
     def answers(self, deadline: Deadline, search_only: bool = False) -> Answers:
         """Answers for positions asked one after another (a review, a main line, a batch), all within

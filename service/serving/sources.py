@@ -1,6 +1,6 @@
 """The sources of answers, one set per app (in the manner of flaskr's db.py): `init_app(app)` opens the
-tables directory's supply of tables and its store of proven positions, and makes the `Analyst` that
-decides between them and a search; `get_analyst()` and `get_supply()` give them to views.
+tables directory's supply of tables, its opening books and its store of proven positions, and makes the
+`Analyst` that decides between them and a search; `get_analyst()` and `get_supply()` give them to views.
 
 TABLES_DIR, TABLES_AT_START, BACKGROUND_BUILDS and BACKGROUND_BUILD_CELLS set the supply's rule (see
 `engine.tables.supply`); SEARCH_SLOTS caps the searches of one worker at once; PROVEN_MAX_BYTES bounds
@@ -13,7 +13,7 @@ import logging
 
 from flask import Flask, current_app
 
-from ..engine import Analyst, EnginePool, ProvenStore, TableStore, TableSupply, variants_at_start
+from ..engine import Analyst, EnginePool, ProvenStore, TableStore, TableSupply, open_books, variants_at_start
 from .offload import offload
 
 SUPPLY, ANALYST = "sanmoku.supply", "sanmoku.analyst"
@@ -39,7 +39,9 @@ def init_app(app: Flask) -> None:
         log.warning("tables that cannot be built here: %s", "; ".join(blocked))
     proven = ProvenStore(store.directory, app.config["PROVEN_MAX_BYTES"])
     pool = EnginePool(app.config["SEARCH_SLOTS"])
-    app.extensions[ANALYST] = Analyst(supply.available, proven, pool, offload)
+    # The opening books, and the Connect Four book's build in the background if it is missing.
+    books = open_books(store.directory, app.config["BACKGROUND_BUILDS"], read_now=True)
+    app.extensions[ANALYST] = Analyst(supply.available, proven, pool, offload, books)
 
 
 def get_supply() -> TableSupply:

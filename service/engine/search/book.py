@@ -13,12 +13,20 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from ..rules.canonical import canonical
 from ..rules.position import Position
-from ..rules.values import Value
+from ..rules.values import Value, encode
 from ..rules.variants import Variant
 from . import Budget, SearchEngine
+from .book_arrays import array_board, masks
+from .book_file import BookData, stored, write_book
+from .book_retrograde import IncompleteBookError, build_layers, lookup, retrograde
+from .books import Book
 from .proven import BOOK, ProvenStore
 from .report import MoveProof
 
@@ -73,7 +81,7 @@ def build_book(
                 searched.append(position)
             else:
                 store.put(position, moves, BOOK)
-        for position, proofs in _prove_all(searched, processes, seconds, ray_address):
+        for position, proofs in prove_all(searched, processes, Budget(seconds), ray_address):
             store.put(position, proofs, BOOK)
         counts.append(PlyCount(ply, len(layer), len(searched), time.perf_counter() - started))
         if report is not None:
@@ -113,10 +121,12 @@ def _finished(position: Position) -> Value:
     return Value(1 if position.variant.misere else -1, 0)
 
 
-def _prove_all(
-    positions: list[Position], processes: int, seconds: float | None, ray_address: str | None = None
+def prove_all(
+    positions: list[Position], processes: int, budget: Budget, ray_address: str | None = None
 ) -> Iterator[tuple[Position, list[MoveProof]]]:
-    tasks = [(position, seconds) for position in positions]
+    """Every move of each position searched (within `budget` each), on `processes` processes here or
+    as tasks on the Ray cluster at `ray_address`."""
+    tasks = [(position, budget) for position in positions]
     if ray_address is not None:  # one task a position, in the order they finish
         from ..cluster import remote, run_tasks  # ray is an optional extra
 
@@ -134,9 +144,53 @@ def _prove_all(
 _ENGINES: dict[Variant, SearchEngine] = {}
 
 
-def _prove(task: tuple[Position, float | None]) -> list[MoveProof]:
-    position, seconds = task
+def _prove(task: tuple[Position, Budget]) -> list[MoveProof]:
+    position, budget = task
     engine = _ENGINES.get(position.variant) or _ENGINES.setdefault(
         position.variant, SearchEngine(position.variant)
     )
-    return list(engine.analyze(position, Budget(seconds)).moves)
+    return list(engine.analyze(position, budget).moves)
+
+
+def export_book(
+    variant: Variant, plies: int, store: ProvenStore, path: Path, seconds: float
+) -> dict[str, Any]:
+    """Write the book file of what `build_book` proved into `store` to `plies` plies: the values of
+    the positions of ply `plies` + 1 from the moves of those of ply `plies`, the plies above by the
+    retrograde pass, which must give every move of every position the value the store holds for it."""
+    board = array_board(variant)
+    layers = build_layers(board, plies + 1)
+    deepest = book_positions(variant, plies)
+    known: dict[int, int] = {}
+    for position in deepest[plies]:
+        for cell, value in _exact_moves(store, position):
+            child = position.play(cell)
+            if not child.is_over:
+                key = int(board.key(masks([child.mine]), masks([child.theirs]))[0])
+                known[key] = encode(Value(-value.score, value.remoteness - 1))
+    keys = np.array(sorted(known), dtype=np.uint64)
+    leaves = np.array([known[k] for k in keys.tolist()], dtype=np.uint8)
+    values = retrograde(layers, lambda layer: lookup(keys, leaves, layer.keys))
+    plies_kept = stored([layer.keys for layer in layers.layers], values)
+    book = Book(
+        BookData(variant, {}, tuple(k for k, _ in plies_kept), tuple(v for _, v in plies_kept), path, 0)
+    )
+    for position in (p for layer in deepest for p in layer):
+        proven = _exact_moves(store, position)
+        derived = [(m.cell, m.value) for m in book.moves(position) or []]
+        if proven != derived:
+            raise IncompleteBookError(f"{position.cells}: the store holds {proven}, the book {derived}")
+    count = sum(len(layer) for layer in deepest)
+    source = {
+        "summary": f"sanmoku's search: every move of ply {plies} searched, plies 0-{plies} by retrograde",
+        "checks": [f"every move of the {count:,} positions of plies 0-{plies} as the search proved it"],
+    }
+    return write_book(path, variant, plies_kept, source, seconds)
+
+
+def _exact_moves(store: ProvenStore, position: Position) -> list[tuple[int, Value]]:
+    """Every move's exact value as the store holds it, by cell."""
+    record = store.get(position)
+    if record is None or not record.exact:
+        raise IncompleteBookError(f"{position.cells}: not proven in the store (build the book first)")
+    return [(m.cell, Value(m.lower, m.remoteness or 0)) for m in record.moves]

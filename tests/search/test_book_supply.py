@@ -1,0 +1,49 @@
+"""When the Connect Four book is missing: an app's start builds nothing, the first Connect Four question
+starts one build in the background (the search answers meanwhile), and no second one starts while the
+first holds its lock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from service.app import create_app
+from service.engine import book_supply
+from service.engine.rules.variants import CONNECT4
+from service.engine.search.books import FOLDER
+from service.engine.tables.locks import file_lock
+
+
+@pytest.fixture
+def started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The builds started, with no book on the host (its default tables directory is an empty one)."""
+    calls: list[Path] = []
+    monkeypatch.setattr(book_supply, "default_directory", lambda: tmp_path / "host")
+    monkeypatch.setattr(book_supply, "start_build", lambda directory: calls.append(directory))
+    return calls
+
+
+def test_the_first_connect4_question_starts_one_build(tmp_path: Path, started: list[Path]) -> None:
+    client = create_app({"TESTING": True, "TABLES_DIR": str(tmp_path / "app")}).test_client()
+    assert started == []
+    body = {"board": "." * 42, "variant": "connect4", "budget_ms": 50}
+    for _ in range(3):
+        answer = client.post("/analyze", json=body).get_json()
+        assert answer["source"] == "search"
+    assert started == [tmp_path / "host"]
+    client.post("/analyze", json={"board": "." * 25, "variant": "5x5k4"})  # answered by its shipped book
+    assert started == [tmp_path / "host"]
+
+
+def test_no_build_starts_without_background_builds(tmp_path: Path, started: list[Path]) -> None:
+    app = create_app({"TESTING": True, "TABLES_DIR": str(tmp_path), "BACKGROUND_BUILDS": False})
+    app.test_client().post("/analyze", json={"board": "." * 42, "variant": "connect4", "budget_ms": 50})
+    assert started == []
+
+
+def test_no_second_build_starts_while_one_holds_the_lock(tmp_path: Path) -> None:
+    with file_lock(tmp_path / FOLDER / book_supply.BUILD_LOCK) as held:
+        assert held and book_supply.start_build(tmp_path) is None
+        assert book_supply.build_book_file(CONNECT4, tmp_path, if_missing=True, wait=False) is None
+    assert not (tmp_path / FOLDER / "6x7k4-gravity.book").exists()
