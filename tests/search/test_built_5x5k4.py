@@ -16,6 +16,8 @@ import pytest
 from service.engine import Mark, Position, Table, TableStore, Value, get_variant
 from service.engine.rules.geometry import geometry_of
 from service.engine.rules.values import DECODED
+from service.engine.search.book import book_positions
+from service.engine.search.books import PACKAGED, Books
 from service.engine.tables.classes import ClassLayout
 from tests.search.test_tables import Prover, score_of
 
@@ -53,6 +55,19 @@ def test_the_empty_board_and_every_opening_move_are_draws(table: Table) -> None:
     found = table.lookup(Position.empty(VARIANT))
     assert found.value == Value(0, 25)
     assert len(found.moves) == 25 and {m.value for m in found.moves} == {Value(0, 25)}
+
+
+def test_the_shipped_book_agrees_with_the_table(table: Table) -> None:
+    """Every move of every position of the installed book (plies 0 to 3, proven by the search)."""
+    book = Books([], packaged=PACKAGED).book(VARIANT)
+    assert book is not None
+    layers = book_positions(VARIANT, 3)
+    for position in (p for layer in layers for p in layer):
+        moves = book.moves(position)
+        assert moves is not None
+        want = {m.cell: m.value for m in table.lookup(position).moves}
+        assert {m.cell: m.value for m in moves} == want, position.cells
+    assert sum(map(len, layers)) == 1 + 6 + 85 + 904  # the table's classes of tiers 0 to 3, all in play
 
 
 def test_sampled_entries_agree_with_the_search(table: Table) -> None:
