@@ -16,8 +16,9 @@ NODE = {"num_cpus": 1, "object_store_memory": 100 * 2**20, "include_dashboard": 
 @pytest.fixture(scope="session")
 def ray_cluster() -> Iterator[str]:
     require_module("ray", "sanmoku[cluster]")
-    # Every address on the loopback (Ray's local mode on a laptop): read when ray is first imported.
-    os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    # Ray refuses a second node on macOS and Windows unless this is 1 (Linux allows it anyway); read
+    # when ray is first imported. ("0" would forbid clusters everywhere, `ray start` included.)
+    os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "1")
     import ray
     from ray.cluster_utils import Cluster
 
