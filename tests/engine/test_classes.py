@@ -65,8 +65,11 @@ def test_each_class_has_exactly_one_entry_whatever_image_is_looked_up(name: str)
         2 if variant.gravity else 8 if variant.rows == variant.cols else 4
     )
     hit = np.zeros(layout.size, dtype=np.int64)
+    step = 1 if variant.cells <= 15 else 5  # 4x4's images: every fifth position (31 s -> 13 s here)
     for tier in range(variant.cells + 1):
-        for first, second in tier_positions(variant.cells, tier):
+        for every_first, every_second in tier_positions(variant.cells, tier):
+            np.add.at(hit, layout.ranks(every_first, every_second), 1)
+            first, second = every_first[::step], every_second[::step]
             ranks = layout.ranks(first, second)
             for symmetry in group:  # every image of a position finds the same entry
                 assert np.array_equal(
@@ -77,7 +80,6 @@ def test_each_class_has_exactly_one_entry_whatever_image_is_looked_up(name: str)
                 [permuted(first, s).astype(np.int64) << 32 | permuted(second, s) for s in group]
             )
             assert len(np.unique(smallest)) == len(np.unique(ranks))
-            np.add.at(hit, ranks, 1)
     assert (hit > 0).all()  # and no entry stands for nothing
     assert layout.size == sum(class_counts(variant))
 
