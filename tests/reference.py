@@ -43,7 +43,12 @@ class Rules:
         return sorted(out)
 
     def holds_line(self, board: str, mark: str) -> bool:
-        return any(all(board[i] == mark for i in line) for line in self.lines)
+        held = {i for i, cell in enumerate(board) if cell == mark}
+        return any(line <= held for line in self.line_sets)
+
+    @cached_property
+    def line_sets(self) -> tuple[frozenset[int], ...]:
+        return tuple(frozenset(line) for line in self.lines)
 
     @cached_property
     def lines(self) -> tuple[tuple[int, ...], ...]:
@@ -129,15 +134,19 @@ class Reference:
             return (0, 0)
         # Neither side holds a line (the side to move cannot: play stops at the first), so every
         # empty cell (under gravity, every column's lowest) is a move.
-        outcomes = list(self.moves(board, to_move).values())
+        outcomes = list(self._children(board, to_move).values())
         best = max(score for score, _ in outcomes)
         plies = [p for score, p in outcomes if score == best]
         return best, (min(plies) if best > 0 else max(plies))
 
     def moves(self, board: str, to_move: str) -> dict[int, tuple[int, int]]:
+        """Every move's (score, plies to the end) for the side that plays it; none once the game is over."""
+        return {} if over(self.rules, board) else self._children(board, to_move)
+
+    def _children(self, board: str, to_move: str) -> dict[int, tuple[int, int]]:
         out = {}
-        for cell, child in next_boards(self.rules, board, to_move):
-            score, plies = self.value(child, opponent(to_move))
+        for cell in self.rules.moves(board):
+            score, plies = self.value(board[:cell] + to_move + board[cell + 1 :], opponent(to_move))
             out[cell] = (-score, plies + 1)
         return out
 

@@ -107,7 +107,9 @@ def mainline_payload(line: MainLine) -> Json:
     return {"cells": list(line.cells), "status": line.status.value, "lines": lines_payload(line.final)}
 
 
-def variant_payload(variant: Variant) -> Json:
+def variant_payload(variant: Variant, table: Table | None) -> Json:
+    """The variant's facts, and what answers it now (`table`: the one that does, if any): a client
+    knows before it asks whether an answer will take a search's time."""
     geometry = geometry_of(variant)
     return {
         "name": variant.name,
@@ -120,6 +122,7 @@ def variant_payload(variant: Variant) -> Json:
         "gravity": variant.gravity,
         "cells": variant.cells,
         "depth": {"min": MIN_DEPTH, "max": geometry.max_depth, "default": DEFAULT_DEPTH},
+        "source": "table" if table is not None else "search",
     }
 
 
@@ -128,12 +131,11 @@ def variant_detail_payload(variant: Variant, table: Table | None) -> Json:
     geometry = geometry_of(variant)
     empty = Position.empty(variant)
     return {
-        **variant_payload(variant),
+        **variant_payload(variant, table),
         "lines": [list(iter_cells(line)) for line in geometry.lines],
         "symmetries": len(geometry.symmetries),
         "max_plies": geometry.max_plies,
         "centre": geometry.centre,
-        "source": "table" if table is not None else "search",
         "table": None
         if not variant.has_table
         else {

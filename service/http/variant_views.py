@@ -31,7 +31,7 @@ bp = Blueprint("variants", __name__)
 @bp.get("/variants")
 def variants() -> Response:
     body = {
-        "variants": [variant_payload(v) for v in LISTED],
+        "variants": [variant_payload(v, get_supply().described(v)) for v in LISTED],
         "naming": NAMING,
         "limits": {
             "min_side": MIN_SIDE,

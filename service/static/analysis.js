@@ -52,7 +52,9 @@ export function renderAnalysis() {
   setText($("verdict"), verdict);
   const line = state.mainline;
   const button = $("mainline-button");
-  button.disabled = !analysis || analysis.status !== "in_progress" || line?.state === "loading";
+  // The service gives a main line only where every step is proven.
+  const proven = analysis && analysis.status === "in_progress" && analysis.exact;
+  button.disabled = !proven || line?.state === "loading";
   const pressed = Boolean(line && line.state === "ready" && line.shown);
   button.setAttribute("aria-pressed", String(pressed));
   setText(button, pressed ? "Hide main line" : "Show main line");

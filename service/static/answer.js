@@ -27,7 +27,7 @@ export function answerWords(analysis) {
   const unsettled = analysis.moves.filter((move) => move.result === "unknown").length;
   const far = analysis.moves.some((move) => move.result !== "unknown" && move.remoteness === null);
   const parts = [
-    unsettled ? `${countWords(unsettled, "move")} not settled, shown dashed as estimates` : "",
+    unsettled ? `${countWords(unsettled, "move")} not settled, shown dashed, not ranked` : "",
     far ? "some distances to the end unproven" : "",
   ];
   return `Not exact (from ${from}): ${parts.filter(Boolean).join("; ") || "not every value proven"}.`;

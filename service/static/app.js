@@ -30,14 +30,16 @@ import {
   setEditorToMove,
 } from "./editor.js";
 import { bindExchange, renderExchange } from "./exchange.js";
-import { goTo, playOn, redo, retry, startGame, step, undo, newGame } from "./flow.js";
-import { onKeyDown, playColumnOrCell, renderKeysHelp } from "./keys.js";
+import { goTo, playOn, redo, retry, startGame, step, togglePause, undo, newGame } from "./flow.js";
+import { bindKeysHelp } from "./help.js";
+import { bindBoardFocus, onKeyDown, playColumnOrCell, renderKeysHelp } from "./keys.js";
 import { checkedWithService } from "./linkcheck.js";
 import { backToSettings, leaveAnalysisMode, renderMode } from "./modes.js";
 import { bindMoves, renderMoves } from "./moves.js";
 import { loadPrefs } from "./prefs.js";
 import { loadReview, renderReview } from "./review.js";
-import { renderRanking } from "./ranking.js";
+import { renderRack } from "./rack.js";
+import { bindGuesses, renderRanking } from "./ranking.js";
 import { render, setRenderer, state, variant } from "./state.js";
 import { renderHeading, renderRoot, renderStatus } from "./status.js";
 import { checkedGame, gameFromUrl, saveGameToUrl } from "./url.js";
@@ -60,6 +62,7 @@ function renderAll() {
   renderHeading();
   renderMode();
   renderBoard();
+  renderRack();
   renderAnswer();
   renderControls();
   renderEditor();
@@ -90,8 +93,10 @@ async function openGame(game, { live, push, source = "link" }) {
     facts = await ensureVariant(state.presets[0]);
     game = { variant: facts.name, first: game.first, moves: [] };
   }
-  const checked = checkedGame({ ...game, variant: facts.name }, facts.cells);
-  if (checked.dropped) {
+  const checked = checkedGame({ ...game, variant: facts.name }, facts);
+  if (checked.why) {
+    notes.push(checked.why);
+  } else if (checked.dropped) {
     notes.push(`Part of the ${source} did not fit the board and was left out.`);
   }
   const served = live
@@ -108,7 +113,7 @@ async function changeVariant(name) {
   closeEditor();
   leaveAnalysisMode();
   showCustomError("");
-  await openGame({ variant: name, first: state.game.first }, { live: true, push: true });
+  await openGame({ variant: name, first: state.settings.first }, { live: true, push: true });
   if (isNarrow()) {
     $("play-heading").scrollIntoView({
       block: "start",
@@ -160,17 +165,18 @@ function bindEvents() {
   $("custom-form").addEventListener("submit", onCustomSubmit);
   for (const radio of document.querySelectorAll("input[name='overlay']")) {
     radio.addEventListener("change", onOverlayChange);
-    radio.addEventListener("change", () => saveGameToUrl(state.game, variant().cols)); // the link has it
+    radio.addEventListener("change", () => saveGameToUrl(state.game, variant())); // the link has it
   }
   // A new game, or a new board, is played with the saved settings again: the analysis mode was for the
   // position set up.
   $("new-game").addEventListener("click", () => {
     leaveAnalysisMode();
-    newGame();
+    newGame(); // with the saved first player, not the set-up position's side to move
   });
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
-  $("play-on").addEventListener("click", playOn);
+  $("play-on").addEventListener("click", () => playOn());
+  $("pause").addEventListener("click", togglePause);
   $("copy-link").addEventListener("click", copyLink);
   $("mode-back").addEventListener("click", backToSettings);
   $("mainline-button").addEventListener("click", toggleMainline);
@@ -189,8 +195,15 @@ function bindEvents() {
     radio.addEventListener("change", (event) => setEditorToMove(event.target.value));
   }
   bindMoves();
+  bindGuesses();
+  bindKeysHelp();
+  bindBoardFocus();
   bindExchange(openGame);
   document.addEventListener("keydown", onKeyDown);
+  // On a phone the board stays at the top of the screen (tools.css): a panel scrolled to stops under it.
+  new ResizeObserver(() => {
+    $("app").style.setProperty("--board-height", `${Math.ceil($("board-frame").offsetHeight)}px`);
+  }).observe($("board-frame"));
   window.addEventListener("popstate", () => {
     closeEditor();
     const game = gameFromUrl();
@@ -209,12 +222,13 @@ async function start() {
     render();
     return;
   }
-  const { variant: savedVariant, first: savedFirst, ...prefs } = loadPrefs();
+  const { variant: savedVariant, ...prefs } = loadPrefs();
   // A first visit (nothing saved) shows the analysis: the values on the board are what the page is for.
   state.settings = { ...state.settings, overlay: "values", ...prefs };
+  state.settings.first = prefs.first === "O" ? "O" : "X";
   settleSettings();
   const linked = gameFromUrl();
-  const saved = { variant: savedVariant || state.presets[0], first: savedFirst === "O" ? "O" : "X" };
+  const saved = { variant: savedVariant || state.presets[0], first: state.settings.first };
   await openGame(linked || saved, { live: !linked, push: false });
 }
 

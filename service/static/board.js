@@ -1,6 +1,8 @@
 // The board: its cells as buttons with their marks, the analysed values, the best moves, the line that
-// ended the game and the main line; on a torus a cut-off ring of the opposite edges shows that lines wrap.
-// The board is one Tab stop: the cell that has the focus holds tabindex 0 (see keys.js).
+// ended the game and the main line; on a torus a cut-off ring of the opposite edges shows that lines wrap;
+// a gravity board is a rack of discs (board.css) with its columns' numbers and scores over it (rack.js).
+// The board is one Tab stop: the cell that has the focus holds tabindex 0 (see keys.js). `f` turns it
+// round (state.flipped): the stylesheet turns the grid, the cells' insides stay upright.
 
 import { $, make, setData, setText } from "./dom.js";
 import { EMPTY } from "./game.js";
@@ -16,6 +18,7 @@ import {
 } from "./state.js";
 import { columnName, dropCell, offeredCells } from "./columns.js";
 import { estimateWords, overlayValues, shortValueWords } from "./overlay.js";
+import { scoreWords } from "./rack.js";
 import { cellLabel, valueWords } from "./words.js";
 
 let onCell = () => {};
@@ -29,12 +32,16 @@ export function focusedCell() {
   return focused;
 }
 
-export function focusCell(cell) {
+// The board's Tab stop goes to `cell`; the focus too unless `moveFocus` is false (a move made with a
+// pointer or a number key leaves the focus where it was).
+export function focusCell(cell, { moveFocus = true } = {}) {
   focused = cell;
   const button = cellButton(cell);
   if (button) {
     renderTabStop();
-    button.focus();
+    if (moveFocus) {
+      button.focus();
+    }
   }
 }
 
@@ -117,8 +124,10 @@ export function renderBoard() {
     playable: editing || (!state.busy && !state.error && gameStatus() === "in_progress" && !isComputerTurn()),
     line: new Set(editing ? [] : (currentAnalysis()?.lines || []).flat()),
     plan: editing ? new Map() : mainlinePlan(),
+    placed: [...marks].filter((mark) => mark !== EMPTY).length,
   };
   const grid = $("board");
+  grid.classList.toggle("flipped", state.flipped);
   grid.dataset.overlay = context.values ? context.values.mode : "off";
   grid.classList.toggle("editing", editing);
   grid.classList.toggle("gravity", Boolean(facts.gravity) && !editing);
@@ -151,7 +160,7 @@ function mainlinePlan() {
   return new Map(line.cells.map((cell, index) => [cell, { number: index + 1, side: sides[index % 2] }]));
 }
 
-function renderCell(button, { marks, editing, facts, offered, values, playable, line, plan }) {
+function renderCell(button, { marks, editing, facts, offered, values, playable, line, plan, placed }) {
   const cell = Number(button.dataset.cell);
   const mark = marks[cell];
   const move = values && mark === EMPTY ? values.moves.get(cell) : undefined;
@@ -178,6 +187,7 @@ function renderCell(button, { marks, editing, facts, offered, values, playable, 
   const label = cellLabel({ name, ...cellPosition(cell), mark, value: showValue ? move : null, best });
   const extras = [
     showValue ? estimateWords(move) : "",
+    showValue && facts.gravity ? scoreWords(move, placed, facts.cells) : "",
     target !== null && target !== cell ? `plays ${columnName(cell % facts.cols)} at ${cellName(target)}` : "",
     line.has(cell) ? "in the line" : "",
     planned ? `main line move ${planned.number}` : "",

@@ -1,6 +1,8 @@
 // The value chart: after each ply, the value of the position with perfect play from the first player's
 // side (up: the first player wins, the middle: a draw, down: the other side wins), nearer the edge the
-// nearer the end; mistakes and blunders marked "?" and "??". A click on a point shows the board after it.
+// nearer the end; mistakes and blunders marked "?" and "??"; a ply the search did not judge (its value
+// not proven) a hollow square on the middle line, reached by dashes, never drawn as a draw would be.
+// A click on a point shows the board after it.
 // Drawn as SVG from script (the stylesheet colours it, in both schemes and in forced colours).
 
 import { $, setText, svg } from "./dom.js";
@@ -8,7 +10,7 @@ import { goTo } from "./flow.js";
 import { other } from "./game.js";
 import { cellName, state, variant } from "./state.js";
 import { reviewedPlies } from "./review.js";
-import { afterPlyWords } from "./words.js";
+import { afterPlyWords, verdictName } from "./words.js";
 
 const WIDTH = 320;
 const HEIGHT = 132;
@@ -22,8 +24,10 @@ function heightOf(score, left, cells) {
   return score === 0 ? 0 : score * (BAND + (1 - BAND) * (1 - left / cells));
 }
 
-// After a ply, from the first player's side (the API gives it from the side that played).
-// A value the search did not prove sits in the middle, as a draw would.
+const unproven = (value) => value.result === "unknown";
+
+// After a ply, from the first player's side (the API gives it from the side that played). A value the
+// search did not prove sits in the middle, drawn apart (see `segments` and `point`).
 function height({ player, played }, first, cells) {
   const score = played.score ?? 0;
   return heightOf(score * (player === first ? 1 : -1), (played.remoteness ?? cells) - 1, cells);
@@ -50,7 +54,8 @@ export function renderChart() {
   const start = plies[0].before;
   const points = [[x(0), y(heightOf(start.score ?? 0, start.remoteness ?? cells, cells))]];
   plies.forEach((ply) => points.push([x(ply.ply), y(height(ply, first, cells))]));
-  chart.append(svg("polyline", { class: "chart-line", points: points.map((p) => p.join(",")).join(" ") }));
+  const open = [unproven(start), ...plies.map((ply) => unproven(ply.played))];
+  chart.append(...segments(points, open));
   chart.append(
     svg("line", {
       class: "chart-cursor",
@@ -62,10 +67,24 @@ export function renderChart() {
   );
   plies.forEach((ply, index) => chart.append(point(ply, points[index + 1])));
   $("chart").replaceChildren(chart);
-  setText(
-    $("chart-caption"),
-    `Up: ${first} wins; middle: draw; down: ${other(first)} wins. Nearer the edge: nearer the end. ? a mistake, ?? a blunder.`,
-  );
+  const unjudged = plies.some((ply) => ply.verdict === "unknown");
+  const caption = [
+    `Up: ${first} wins; middle: draw; down: ${other(first)} wins. Nearer the edge: nearer the end.`,
+    "? a mistake, ?? a blunder.",
+    unjudged ? "A hollow square, reached by dashes: not judged, its value not proven." : "",
+  ];
+  setText($("chart-caption"), caption.filter(Boolean).join(" "));
+}
+
+// The line from point to point, dashed where either end's value is not proven.
+function segments(points, open) {
+  const parts = [];
+  for (let index = 1; index < points.length; index += 1) {
+    const dashed = open[index] || open[index - 1];
+    const [[x1, y1], [x2, y2]] = [points[index - 1], points[index]];
+    parts.push(svg("line", { class: `chart-line${dashed ? " chart-open" : ""}`, x1, y1, x2, y2 }));
+  }
+  return parts;
 }
 
 function axes(first, y) {
@@ -103,9 +122,14 @@ function point(ply, [cx, cy]) {
     "data-verdict": ply.verdict,
   });
   const title = svg("title");
-  title.textContent = `Move ${ply.ply}, ${ply.player}→${cellName(ply.cell)} (${ply.verdict}): ${afterPlyWords(ply)}`;
+  const move = `Move ${ply.ply}, ${ply.player}→${cellName(ply.cell)}`;
+  title.textContent = `${move} (${verdictName(ply)}): ${afterPlyWords(ply)}`;
   const marked = MARKS[ply.verdict];
-  group.append(title, svg("circle", { cx, cy, r: marked ? 5.5 : 4 }));
+  if (ply.verdict === "unknown") {
+    group.append(title, svg("rect", { x: cx - 4.5, y: cy - 4.5, width: 9, height: 9 }));
+  } else {
+    group.append(title, svg("circle", { cx, cy, r: marked ? 5.5 : 4 }));
+  }
   if (marked) {
     const mark = svg("text", { class: "chart-mark", x: cx, y: cy - 8, "text-anchor": "middle" });
     mark.textContent = marked;

@@ -7,7 +7,16 @@ import { $, fillSelect, option, setText } from "./dom.js";
 import { canRedo, canUndo, newGame, show } from "./flow.js";
 import { keepChoice, savedSettings } from "./modes.js";
 import { savePrefs } from "./prefs.js";
-import { atEnd, currentAnalysis, isComputerTurn, render, state, variant, vsComputer } from "./state.js";
+import {
+  atEnd,
+  computersPlay,
+  currentAnalysis,
+  isComputerTurn,
+  render,
+  state,
+  variant,
+  vsComputer,
+} from "./state.js";
 import { linkToGame } from "./url.js";
 
 export async function loadPolicies() {
@@ -47,7 +56,7 @@ function readSettings() {
 // While a set-up position is analysed the settings saved before it are kept (see modes.js).
 export function remember() {
   const kept = savedSettings();
-  savePrefs(kept ? kept.settings : state.settings, kept ? kept.game : state.game);
+  savePrefs(kept || state.settings, state.game);
 }
 
 // The opponent, the sides and the computer's settings do not change the game: the same position is
@@ -74,8 +83,8 @@ export function onOverlayChange(event) {
 }
 
 export function onFirstChange(event) {
-  state.game.first = event.target.value;
-  state.game.start = null;
+  state.settings.first = event.target.value;
+  keepChoice("first", event.target.value);
   newGame();
   remember();
 }
@@ -92,15 +101,14 @@ function depthChoices() {
 }
 
 export function renderSettings() {
-  const computer = vsComputer();
-  for (const field of document.querySelectorAll("[data-for='computer']")) {
-    field.hidden = !computer;
-  }
+  const computer = vsComputer() || computersPlay();
+  document.querySelector("[data-for='computer']").hidden = !vsComputer();
+  document.querySelector("[data-for='policy']").hidden = !computer;
   document.querySelector(`input[name='mode'][value='${state.settings.mode}']`).checked = true;
   $("human-side").value = state.settings.human;
   $("policy").value = state.settings.policy;
   $("shortcuts").checked = state.settings.shortcuts;
-  $("first").value = state.game.first;
+  $("first").value = state.settings.first;
   const policy = state.policies.find((p) => p.name === state.settings.policy);
   setText($("policy-summary"), policy ? policy.summary : "");
   document.querySelector("[data-for='depth']").hidden = !computer || !policy?.uses_depth;
@@ -125,13 +133,18 @@ export function renderControls() {
   $("redo").disabled = editing || state.busy || !canRedo();
   const analysis = currentAnalysis();
   const computerToPlay = analysis && analysis.status === "in_progress" && isComputerTurn();
-  $("play-on").hidden = editing || !computerToPlay || state.busy || (atEnd() && state.live);
+  $("play-on").hidden =
+    editing || computersPlay() || !computerToPlay || state.busy || (atEnd() && state.live);
+  const pause = $("pause");
+  pause.hidden = editing || !computersPlay();
+  pause.dataset.paused = String(state.paused);
+  setText(pause, state.paused ? "Go on" : "Pause");
   $("edit").disabled = editing;
   $("new-game").disabled = editing;
 }
 
 export async function copyLink() {
-  const link = linkToGame(state.game, variant().cols);
+  const link = linkToGame(state.game, variant());
   try {
     await navigator.clipboard.writeText(link);
     setText($("copy-state"), "Link copied.");

@@ -4,7 +4,7 @@
 // position: an impossible one is refused with the engine's own sentence, shown here.
 
 import * as api from "./api.js";
-import { $, setText } from "./dom.js";
+import { $, isNarrow, setText } from "./dom.js";
 import { EMPTY, emptyBoard } from "./game.js";
 import { startGame } from "./flow.js";
 import { enterAnalysisMode, leaveAnalysisMode } from "./modes.js";
@@ -13,7 +13,8 @@ import { board, render, state, toMove, variant } from "./state.js";
 export function openEditor() {
   state.editor = { board: board(), toMove: toMove(), error: null, checking: false };
   render();
-  $("editor").scrollIntoView({ block: "nearest" });
+  // On a phone the board stays at the top (tools.css): the marks to paint with come just under it.
+  $("editor").scrollIntoView({ block: isNarrow() ? "start" : "nearest" });
 }
 
 export function closeEditor() {

@@ -22,7 +22,7 @@ export function renderExchange() {
     return;
   }
   setValue($("export-text"), gameText(state.game, variant()));
-  setValue($("export-link"), linkToGame(state.game, variant().cols));
+  setValue($("export-link"), linkToGame(state.game, variant()));
 }
 
 function showImportError(message) {
@@ -41,7 +41,8 @@ async function onImport(event) {
   form.dataset.state = "reading";
   showImportError("");
   try {
-    const header = readHeader($("import-text").value);
+    const playing = variant();
+    const header = readHeader($("import-text").value, playing.gravity ? playing.name : "connect4");
     let facts;
     try {
       facts = await ensureVariant(header.variant);

@@ -1,6 +1,7 @@
-// The flow of a game: new games, moves, the computer's replies, stepping through the line shown, undo
-// and redo, and the service's failures. Each change of the position starts a new generation, so that
-// answers about an older position are dropped.
+// The flow of a game: new games, moves, the computer's replies (against itself too, paced so that one
+// can watch, with a pause), stepping through the line shown, undo and redo, and the service's failures.
+// Each change of the position starts a new generation, so that answers about an older position are
+// dropped.
 
 import * as api from "./api.js";
 import { EMPTY, redoTarget, undoTarget } from "./game.js";
@@ -9,6 +10,7 @@ import {
   atEnd,
   board,
   cellName,
+  computersPlay,
   currentAnalysis,
   humanSide,
   isComputerTurn,
@@ -23,6 +25,9 @@ import { saveGameToUrl } from "./url.js";
 
 const analyses = new Map(); // "variant board to_move" -> analysis; each position's value never changes
 const KEPT_ANALYSES = 500;
+const PACE_MS = 600; // between two moves of computer against computer, to watch the game unfold
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function analysisOf(position) {
   const key = `${position.variant} ${position.board} ${position.toMove}`;
@@ -48,10 +53,15 @@ export function startGame(game, { event, live = true, push = true }) {
 }
 
 export function newGame() {
-  const who = vsComputer() ? `you play ${state.settings.human} against the computer` : "two players";
+  state.paused = false;
+  const who = computersPlay()
+    ? "computer against computer"
+    : vsComputer()
+      ? `you play ${state.settings.human} against the computer`
+      : "two players";
   startGame(
-    { variant: state.game.variant, first: state.game.first },
-    { event: `New ${state.game.variant} game: ${who}, ${state.game.first} moves first.` },
+    { variant: state.game.variant, first: state.settings.first },
+    { event: `New ${state.game.variant} game: ${who}, ${state.settings.first} moves first.` },
   );
 }
 
@@ -63,7 +73,7 @@ export function show(event, { push = false } = {}) {
   state.mainline = null;
   state.error = null;
   state.event = event;
-  saveGameToUrl(state.game, variant().cols, { push });
+  saveGameToUrl(state.game, variant(), { push });
   advance();
 }
 
@@ -96,6 +106,17 @@ function policyOf(name) {
 }
 
 async function playComputer(generation) {
+  if (computersPlay()) {
+    // Paced, and idle meanwhile: the pause and the step buttons answer at once.
+    state.busy = false;
+    render();
+    await sleep(PACE_MS);
+    if (generation !== state.generation || state.paused) {
+      return;
+    }
+    state.busy = true;
+    render();
+  }
   const { policy, depth } = state.settings;
   const side = toMove();
   const answer = await api.computerMove({
@@ -106,6 +127,11 @@ async function playComputer(generation) {
     depth: policyOf(policy)?.uses_depth ? depth : undefined,
   });
   if (generation !== state.generation) {
+    return;
+  }
+  if (state.paused) {
+    state.busy = false;
+    render();
     return;
   }
   const cell = answer.cell;
@@ -147,7 +173,11 @@ export function humanMove(cell) {
     return;
   }
   if (isComputerTurn()) {
-    say("It is the computer's turn here: press Let the computer play, or step to your move.");
+    say(
+      computersPlay()
+        ? "The computers are playing: press Pause to move yourself."
+        : "It is the computer's turn here: press Let the computer play, or step to your move.",
+    );
     return;
   }
   if (board()[cell] !== EMPTY) {
@@ -161,10 +191,22 @@ export function humanMove(cell) {
 
 // Plays on from the position shown: the computer moves if it is its turn (its move, if it is not the one
 // that followed, starts a variation).
-export function playOn() {
+export function playOn(event = "Playing on from here.") {
   state.game.moves = state.game.moves.slice(0, state.game.ply);
   state.live = true;
-  show("Playing on from here.");
+  show(event);
+}
+
+// Computer against computer: a pause keeps the game where it is (one may step through it or move for
+// either side); going on plays on from the move shown (a new line there starts a variation).
+export function togglePause() {
+  if (state.paused) {
+    state.paused = false;
+    playOn("Going on: the computers play on from the move shown.");
+    return;
+  }
+  state.paused = true;
+  say("Paused: step through the game or move for either side; Go on plays on from the move shown.");
 }
 
 export function goTo(ply) {

@@ -2,6 +2,7 @@
 // layout and variant names. No DOM, no HTTP; every rule of the game itself is the service's.
 
 export const EMPTY = ".";
+export const COLUMN_LETTERS = "abcdefghijk"; // the longest side is 11 (2x11)
 
 export function other(side) {
   return side === "X" ? "O" : "X";
@@ -76,13 +77,16 @@ export function keyOfCell(cell, rows, cols) {
   return (2 - row) * 3 + col + 1;
 }
 
-// A cell's name: its key on a 3 by 3 board, else its column letter and row number ("a1" top left).
-export function cellNameOf(cell, rows, cols) {
-  const key = keyOfCell(cell, rows, cols);
+// A cell's name: its key on a 3 by 3 board, else its column letter and row number ("a1" top left). On
+// a gravity board the rows count from the bottom, as Connect Four's players count them: the first
+// disc in the middle column is "d1".
+export function cellNameOf(cell, { rows, cols, gravity = false }) {
+  const key = gravity ? null : keyOfCell(cell, rows, cols);
   if (key !== null) {
     return String(key);
   }
-  return `${"abcdefgh"[cell % cols]}${Math.floor(cell / cols) + 1}`;
+  const row = Math.floor(cell / cols);
+  return `${COLUMN_LETTERS[cell % cols]}${gravity ? rows - row : row + 1}`;
 }
 
 // The name of any variant, as GET /variants `naming` spells it: {rows}x{cols}k{k}[-torus][-misere].

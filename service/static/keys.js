@@ -1,21 +1,28 @@
-// The keyboard. On the board (one Tab stop): the arrow keys move between cells, wrapping at the edges,
-// and Enter or Space plays the cell (or, in the editor, puts the chosen mark there); on a 3 by 3 board
-// the number keys play the cells laid out as on a numeric keypad, and on a gravity board they drop a
-// mark into the columns from the left. Elsewhere on the page, ← and → step through the game, Home and
-// End go to its start and its last move.
+// The keyboard, as on Lichess's analysis board: the game's keys work wherever the focus is (after a
+// click on the board or a number key too), except in a form control, which keeps its own keys:
+//   ← → step along the line shown, Home and End go to its start and its end, ↑ ↓ switch to the other
+//   moves tried at the same point, Shift+← leaves a variation (back to where it branched), Space plays
+//   the best proven move, f turns the board round, ? lists every key (help.js).
+// The board is one Tab stop. Entered by Tab (a keyboard player), its arrow keys move between the cells
+// and Enter or Space plays the cell (in the editor, puts the chosen mark there); Escape, a click or
+// leaving the board gives the arrows back to the game. On a 3×3 board the number keys play the cells
+// laid out as on a numeric keypad; on a gravity board they drop a disc into the columns from the left.
 
-import { focusCell, focusedCell } from "./board.js";
+import { cellButton, focusCell, focusedCell } from "./board.js";
 import { $, setText } from "./dom.js";
 import { columnName, columnOfKey, dropCell } from "./columns.js";
+import { COLUMN_LETTERS, cellOfKey } from "./game.js";
 import { goTo, humanMove, say, step } from "./flow.js";
-import { cellOfKey } from "./game.js";
-import { board, state, variant } from "./state.js";
+import { showKeys } from "./help.js";
+import { leaveVariation, switchMove } from "./lines.js";
+import { board, currentAnalysis, isComputerTurn, render, state, variant } from "./state.js";
 
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
 // Keys typed into a form control belong to it (radios and selects use the arrows themselves).
 function isFormControl(target) {
-  return Boolean(target.closest && target.closest("select, textarea, input, summary, [contenteditable]"));
+  const controls = "select, textarea, input, summary, dialog, [contenteditable]";
+  return Boolean(target.closest && target.closest(controls));
 }
 
 function keyNumber(event) {
@@ -27,37 +34,86 @@ function onBoard(target) {
   return Boolean(target.closest && target.closest("#board"));
 }
 
+// The arrows follow the board as drawn: turned round, a flat board's rows and columns run the other
+// way; a gravity board is mirrored (its discs still fall down).
 function moveFocus(event) {
-  const [dr, dc] = ARROWS[event.key];
-  const { rows, cols } = variant();
+  const [down, right] = ARROWS[event.key];
+  const { rows, cols, gravity } = variant();
+  const turn = state.flipped ? -1 : 1;
+  const [dr, dc] = [gravity ? down : down * turn, right * turn];
   const cell = focusedCell();
   const row = Math.floor(cell / cols);
   const col = cell % cols;
   focusCell(((row + dr + rows) % rows) * cols + ((col + dc + cols) % cols));
 }
 
-const STEPS = {
-  ArrowLeft: () => step(-1),
+// Space: the lowest of the moves proven best, played for the side to move; said when there is none.
+function playBest() {
+  const analysis = currentAnalysis();
+  if (!analysis || analysis.status !== "in_progress" || state.busy) {
+    return;
+  }
+  if (isComputerTurn()) {
+    say("It is the computer's turn here: Space plays only for a person.");
+    return;
+  }
+  if (analysis.best_moves.length === 0) {
+    say("No move is proven best here, so Space plays nothing: choose a move yourself.");
+    return;
+  }
+  focusCell(analysis.best_moves[0], { moveFocus: state.keyboardOnBoard });
+  humanMove(analysis.best_moves[0]);
+}
+
+export function flipBoard() {
+  state.flipped = !state.flipped;
+  say(state.flipped ? "The board is turned round (f turns it back)." : "The board is the right way up.");
+}
+
+const GAME_KEYS = {
+  ArrowLeft: (event) => (event.shiftKey ? leaveVariation() : step(-1)),
   ArrowRight: () => step(1),
   Home: () => goTo(0),
   End: () => goTo(state.game.moves.length),
+  ArrowUp: () => switchMove(-1), // false where no other move was tried: the page scrolls as usual
+  ArrowDown: () => switchMove(1),
+  " ": playBest,
+  f: flipBoard,
+  F: flipBoard,
+  "?": showKeys,
 };
+
+function onBoardKey(event) {
+  if (event.key === "Escape") {
+    state.keyboardOnBoard = false;
+    render();
+    return true;
+  }
+  if (!state.keyboardOnBoard) {
+    return false;
+  }
+  if (ARROWS[event.key] && !event.shiftKey) {
+    event.preventDefault();
+    moveFocus(event);
+    return true;
+  }
+  return event.key === "Enter" || event.key === " "; // the cell's own click plays it
+}
 
 export function onKeyDown(event) {
   if (event.defaultPrevented || event.ctrlKey || event.altKey || event.metaKey || !variant()) {
     return;
   }
-  if (onBoard(event.target) && ARROWS[event.key]) {
-    event.preventDefault();
-    moveFocus(event);
+  if (isFormControl(event.target) || (onBoard(event.target) && onBoardKey(event))) {
     return;
   }
-  if (isFormControl(event.target)) {
-    return;
-  }
-  if (STEPS[event.key] && !onBoard(event.target) && state.editor === null) {
-    event.preventDefault();
-    STEPS[event.key]();
+  const action = GAME_KEYS[event.key];
+  const button = event.target.closest && event.target.closest("button:not(.cell), a[href]");
+  const activates = button && (event.key === " " || event.key === "Enter");
+  if (action && !activates && (state.editor === null || event.key === "?")) {
+    if (action(event) !== false) {
+      event.preventDefault();
+    }
     return;
   }
   const key = keyNumber(event);
@@ -73,8 +129,32 @@ export function onKeyDown(event) {
   }
 }
 
+// The board's arrows are the keyboard player's once the board is entered from the keyboard (Tab, the
+// skip link: the browser then draws the focus ring, :focus-visible); a pointer, Escape or leaving the
+// board gives them back to the game.
+export function bindBoardFocus() {
+  document.addEventListener("pointerdown", () => {
+    state.keyboardOnBoard = false;
+  });
+  $("board").addEventListener("focusin", (event) => {
+    state.keyboardOnBoard = event.target.matches(":focus-visible");
+  });
+  $("board").addEventListener("focusout", (event) => {
+    if (!onBoard(event.relatedTarget || document.body)) {
+      state.keyboardOnBoard = false;
+    }
+  });
+  // Only a keyboard reaches the skip link (it shows only with the focus): the board's arrows are its.
+  document.querySelector(".skip-link").addEventListener("click", (event) => {
+    event.preventDefault();
+    state.keyboardOnBoard = true;
+    focusCell(focusedCell());
+  });
+}
+
 // Plays `cell`, or on a gravity board the lowest empty cell of its column (a click or a key anywhere
-// in a column plays there); a full column is said, not sent.
+// in a column plays there); a full column is said, not sent. The board's Tab stop follows the move; the
+// focus itself moves only for a keyboard player on the board.
 export function playColumnOrCell(cell) {
   const facts = variant();
   const col = cell % facts.cols;
@@ -83,22 +163,22 @@ export function playColumnOrCell(cell) {
     say(`The ${columnName(col)} is full.`);
     return;
   }
-  focusCell(target);
+  focusCell(target, { moveFocus: state.keyboardOnBoard || document.activeElement === cellButton(cell) });
   humanMove(target);
 }
 
-// What the keys do on this board, in words under it.
+// What the keys do on this board, in words under it (not on touch screens: see board.css).
 export function keysHelp() {
   const facts = variant();
   const { rows, cols } = facts;
   const keypad = cellOfKey(1, rows, cols) !== null && state.settings.shortcuts;
   const columns = columnOfKey(1, facts) !== null && state.settings.shortcuts;
   const parts = [
-    "The board is one Tab stop: the arrow keys move between its cells, Enter or Space plays one.",
-    facts.gravity ? "A mark falls to the lowest empty cell of its column: click anywhere in a column." : "",
+    "After Tab onto the board, the arrow keys move between its cells and Enter or Space plays one.",
+    facts.gravity ? "A disc falls to the lowest empty cell of its column: click anywhere in a column." : "",
     keypad ? "The keys 1–9 play the cells as laid out on a numeric keypad (each cell shows its key)." : "",
-    columns ? `The keys 1–${cols} drop a mark into the columns a to ${"abcdefghi"[cols - 1]}.` : "",
-    "Elsewhere, ← and → step through the game, Home and End go to its start and its end.",
+    columns ? `The keys 1–${cols} drop a disc into the columns a to ${COLUMN_LETTERS[cols - 1]}.` : "",
+    "Anywhere else, and after a click, ← and → step through the game; ? lists every key.",
   ];
   return parts.filter(Boolean).join(" ");
 }

@@ -2,7 +2,7 @@
 // making a variation the main line and deleting one. The line shown (state.game.moves) is kept when the
 // move chosen is on it, so that stepping back and forth does not leave the line one is reading.
 
-import { show } from "./flow.js";
+import { say, show } from "./flow.js";
 import { state } from "./state.js";
 import { lineFrom, nodeAt, promoted, variationStart, without } from "./tree.js";
 
@@ -27,22 +27,44 @@ export function goToPath(path) {
 }
 
 // The other moves tried at the cursor's position, in order: `delta` 1 is the next one, -1 the one before.
+// Returns whether there was a fork here (false: the key is left to the page).
 export function switchMove(delta) {
   const path = cursorPath();
-  if (path.length === 0) {
-    return;
+  if (path.length === 0 || state.editor !== null) {
+    return false;
   }
   const siblings = nodeAt(state.game.tree, path.slice(0, -1)).children;
+  if (siblings.length < 2) {
+    return false;
+  }
   const index = siblings.findIndex((child) => child.cell === path[path.length - 1]);
   const next = siblings[index + delta];
   if (next) {
     goToPath([...path.slice(0, -1), next.cell]);
   }
+  return true;
 }
 
 // The variation the cursor is in (where it starts), or null on the main line.
 export function currentVariation() {
   return state.game.tree ? variationStart(state.game.tree, cursorPath()) : null;
+}
+
+// Out of the variation the cursor is in, back to the position where it branched, on the line of that
+// position's main move (Shift+←).
+export function leaveVariation() {
+  const start = currentVariation();
+  if (state.editor !== null) {
+    return;
+  }
+  if (start === null) {
+    say("The move shown is on the main line: there is no variation to leave.");
+    return;
+  }
+  const parent = start.slice(0, -1);
+  state.game.moves = lineFrom(state.game.tree, parent);
+  state.game.ply = parent.length;
+  show(`Back to move ${parent.length}, where the variation branched.`);
 }
 
 export function promoteVariation() {
@@ -51,6 +73,21 @@ export function promoteVariation() {
   }
   state.game.tree = promoted(state.game.tree, cursorPath());
   show("This line is now the main line.");
+}
+
+// Deletes the move at the cursor and all that follows it, on the main line as in a variation; the cursor
+// goes to the move before it, and the computer waits (it would otherwise play the move again at once).
+export function deleteFromHere() {
+  const path = cursorPath();
+  if (path.length === 0 || state.editor !== null) {
+    return;
+  }
+  state.game.tree = without(state.game.tree, path);
+  const parent = path.slice(0, -1);
+  state.game.moves = lineFrom(state.game.tree, parent);
+  state.game.ply = parent.length;
+  state.live = false;
+  show(`Move ${path.length} and what followed it are deleted.`);
 }
 
 // Deletes the variation the cursor is in; the cursor goes to the move the variation branched from.

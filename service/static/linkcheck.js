@@ -1,11 +1,13 @@
 // A game from a link or an imported text, checked with the service before it is opened, so that a
 // hand-edited one that can never be played says what is wrong and opens the nearest game that can
-// (rather than offering a Try again that cannot succeed): moves after the end of the game are left
-// out, and an impossible start board gives way to the empty board. Whether a game is over is the
-// service's to say (every rule is), so every position of the tree goes to POST /analyze/batch at once.
+// (rather than offering a Try again that cannot succeed): a move the rules refuse (a disc in mid-air
+// on a gravity board) is cut with all that follows it, moves after the end of the game are left out,
+// and an impossible start board gives way to the empty board. Whether a position is possible, or a
+// game over, is the service's to say (every rule is), so every position of the tree goes to
+// POST /analyze/batch at once.
 
 import * as api from "./api.js";
-import { boardAfter, emptyBoard, playerOf } from "./game.js";
+import { boardAfter, cellNameOf, emptyBoard, playerOf } from "./game.js";
 import { allPaths, knownPart, nodeAt, pathKey, pruned, treeOf } from "./tree.js";
 
 const MOST = 1000; // positions per batch; a tree beyond that is checked as far as this goes
@@ -15,10 +17,7 @@ const MOST = 1000; // positions per batch; a tree beyond that is checked as far 
 // kept as it is: opening it will then show the service's trouble, with a Try again that can help.
 export async function checkedWithService(game, variant, source) {
   const start = game.start || emptyBoard(variant.cells);
-  // Only positions that moves follow can have moves after their end; the root says if the start is possible.
-  const paths = allPaths(game.tree)
-    .filter((path) => path.length === 0 || nodeAt(game.tree, path).children.length > 0)
-    .slice(0, MOST);
+  const paths = allPaths(game.tree).slice(0, MOST);
   if (paths.length === 1 && !game.start) {
     return { game, notes: [] };
   }
@@ -44,14 +43,35 @@ export async function checkedWithService(game, variant, source) {
     return typeof status === "string" && status !== "in_progress";
   };
   const overs = paths.filter((path, index) => finished(index) && nodeAt(game.tree, path).children.length > 0);
-  if (overs.length === 0) {
+  const over = new Set(overs.map(pathKey));
+  const afterTheEnd = (path) => path.some((cell, index) => over.has(pathKey(path.slice(0, index))));
+  const impossible = paths.filter(
+    (path, index) => results[index] && results[index].status === 422 && !afterTheEnd(path),
+  );
+  if (overs.length === 0 && impossible.length === 0) {
     return { game, notes: [] };
   }
-  const over = new Set(overs.map(pathKey));
-  const tree = pruned(game.tree, (path) => !over.has(pathKey(path)));
+  const cut = new Set(impossible.map(pathKey));
+  const keep = (path, cell) => !over.has(pathKey(path)) && !cut.has(pathKey([...path, cell]));
+  const tree = pruned(game.tree, keep);
   const moves = knownPart(tree, game.moves);
-  const after = Math.min(...overs.map((path) => path.length));
-  const when = after === 0 ? "at the start" : `after move ${after}`;
-  const why = `The ${source} has moves after the end of the game (it is over ${when}); they are left out.`;
-  return { game: { ...game, tree, moves, ply: Math.min(game.ply, moves.length) }, notes: [why] };
+  const notes = [];
+  if (impossible.length > 0) {
+    const first = impossible.reduce((a, b) => (b.length < a.length ? b : a));
+    const problem = results[paths.indexOf(first)];
+    // The service's sentence names cells by index and rows from the top; the page's names differ.
+    const floating = problem.code === "floating_mark";
+    const detail = floating
+      ? "a disc rests on the bottom row or on another disc"
+      : problem.detail || problem.title;
+    const name = cellNameOf(first[first.length - 1], variant);
+    const move = `The ${source}'s move ${first.length} (${name})`;
+    notes.push(`${move} cannot be played: ${detail}. The game is cut there.`);
+  }
+  if (overs.length > 0) {
+    const after = Math.min(...overs.map((path) => path.length));
+    const when = after === 0 ? "at the start" : `after move ${after}`;
+    notes.push(`The ${source} has moves after the end of the game (it is over ${when}); they are left out.`);
+  }
+  return { game: { ...game, tree, moves, ply: Math.min(game.ply, moves.length) }, notes };
 }

@@ -7,11 +7,11 @@ import { $, setText } from "./dom.js";
 import { show } from "./flow.js";
 import { state } from "./state.js";
 
-let kept = null; // the settings and the first player as saved, while a set-up position is analysed
+let kept = null; // the settings as saved (a new game's first player too) while a set-up position is analysed
 
 export function enterAnalysisMode() {
   if (!kept) {
-    kept = { settings: { ...state.settings }, first: state.game.first };
+    kept = { settings: { ...state.settings } };
   }
   state.settings = { ...state.settings, mode: "humans", overlay: "values" };
 }
@@ -43,7 +43,7 @@ export function inAnalysisMode() {
 
 // What to save on the device: while a position is analysed, the settings as they were before.
 export function savedSettings() {
-  return kept ? { settings: kept.settings, game: { ...state.game, first: kept.first } } : null;
+  return kept ? kept.settings : null;
 }
 
 function modeWords() {
@@ -53,6 +53,10 @@ function modeWords() {
   }
   if (state.settings.mode === "humans") {
     return "Two players on this screen.";
+  }
+  if (state.settings.mode === "computers") {
+    const paused = state.paused ? ", paused" : "";
+    return `Computer against computer (${state.settings.policy} on both sides)${paused}.`;
   }
   return `You play ${state.settings.human} against the computer (${state.settings.policy}).`;
 }

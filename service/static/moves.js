@@ -1,18 +1,20 @@
 // The move list: the main line, one row per move with its verdict when the review is shown, and after
-// each move the other moves tried there, in parentheses and indented as PGN viewers show variations.
-// Every move is a button that shows the board after it. The list is rebuilt only when the tree changes;
-// otherwise the buttons are updated in place, so that a focused move keeps the focus while the page
-// redraws, and the current move is scrolled into the list's view.
+// each move the other moves tried there, in parentheses and indented as PGN viewers show variations,
+// each with its move number. Every move is a button that shows the board after it; the list is one Tab
+// stop (the current move's button, or the first), and the game's keys (keys.js) move the current move,
+// which the focus follows. The list is rebuilt only when the tree changes; otherwise the buttons are
+// updated in place, so that a focused move keeps the focus while the page redraws, and the current move
+// is scrolled into the list's view.
 
 import { $, make, setData, setText } from "./dom.js";
 import { playerOf } from "./game.js";
 import {
   currentVariation,
   cursorPath,
+  deleteFromHere,
   deleteVariation,
   goToPath,
   promoteVariation,
-  switchMove,
 } from "./lines.js";
 import { cellName, state } from "./state.js";
 import { reviewedPlies } from "./review.js";
@@ -22,13 +24,18 @@ import { reviewDetail, verdictName } from "./words.js";
 let built = null; // what the list was built for: the tree, the first side and the variant
 let shownAt = null; // the cursor the list last showed, to scroll and move the focus when it moves
 
-function moveButton(path) {
+// A move's button; in a variation its text starts with the move's number, as the main line's rows have.
+function moveButton(path, numbered = false) {
   const cell = path[path.length - 1];
   const player = playerOf(path.length - 1, state.game.first);
   const button = make("button", {
     className: "ply-button",
-    text: `${player}→${cellName(cell)}`,
-    attrs: { type: "button", "aria-label": `Move ${path.length}: ${player} on ${cellName(cell)}` },
+    text: `${numbered ? `${path.length}. ` : ""}${player}→${cellName(cell)}`,
+    attrs: {
+      type: "button",
+      tabindex: "-1",
+      "aria-label": `Move ${path.length}: ${player} on ${cellName(cell)}`,
+    },
     data: { path: pathKey(path) },
   });
   button.addEventListener("click", () => goToPath(path));
@@ -42,7 +49,7 @@ function variation(child, before) {
     className: "variation",
     attrs: { role: "group", "aria-label": `Variation from move ${path.length}` },
   });
-  box.append("(", moveButton(path));
+  box.append("(", moveButton(path, true));
   appendLine(box, child, path);
   box.append(")");
   return box;
@@ -53,7 +60,8 @@ function appendLine(box, position, path) {
   let [at, atPath] = [position, path];
   while (at.children.length > 0) {
     const [main, ...others] = at.children;
-    box.append(" ", moveButton([...atPath, main.cell]), ...others.map((child) => variation(child, atPath)));
+    const next = moveButton([...atPath, main.cell], true);
+    box.append(" ", next, ...others.map((child) => variation(child, atPath)));
     [at, atPath] = [main, [...atPath, main.cell]];
   }
 }
@@ -141,7 +149,8 @@ function renderCursor(list) {
   const here = pathKey(cursorPath());
   const line = pathKey(state.game.moves);
   let current = null;
-  for (const button of list.querySelectorAll(".ply-button")) {
+  const buttons = list.querySelectorAll(".ply-button");
+  for (const button of buttons) {
     const path = button.dataset.path;
     if (path === here) {
       button.setAttribute("aria-current", "step");
@@ -150,6 +159,10 @@ function renderCursor(list) {
       button.removeAttribute("aria-current");
     }
     setData(button, "line", line === path || line.startsWith(`${path},`) ? "true" : undefined);
+  }
+  const stop = current || buttons[0];
+  for (const button of buttons) {
+    button.tabIndex = button === stop ? 0 : -1;
   }
   const moved = shownAt !== here;
   shownAt = here;
@@ -187,6 +200,8 @@ export function renderMoves() {
   for (const id of ["promote", "delete-variation"]) {
     $(id).setAttribute("aria-disabled", String(!inVariation));
   }
+  $("delete-from-here").hidden = tree.children.length === 0;
+  $("delete-from-here").setAttribute("aria-disabled", String(editing || ply === 0));
 }
 
 // The buttons for variations act on the one the cursor is in; once one is done the focus goes to the
@@ -207,12 +222,5 @@ function onVariationButton(action) {
 export function bindMoves() {
   $("promote").addEventListener("click", onVariationButton(promoteVariation));
   $("delete-variation").addEventListener("click", onVariationButton(deleteVariation));
-  // ← → Home End are the page's (keys.js); in the list, ↑ and ↓ switch between the moves tried here.
-  $("move-list").addEventListener("keydown", (event) => {
-    const delta = { ArrowUp: -1, ArrowDown: 1 }[event.key];
-    if (delta && !event.ctrlKey && !event.altKey && !event.metaKey) {
-      event.preventDefault();
-      switchMove(delta);
-    }
-  });
+  $("delete-from-here").addEventListener("click", onVariationButton(deleteFromHere));
 }

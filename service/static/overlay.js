@@ -38,27 +38,32 @@ function strength(move, analysis) {
 }
 
 // A move the search did not settle: its estimate, when the service gave one, is a guess read some plies
-// ahead and never a result, so it is said as such ("estimate +3 at depth 8").
+// ahead and never a result, so it is said as such ("guess +3, 8 plies ahead"), and only while the
+// guesses are shown (they are behind a toggle: see ranking.js).
 export function estimateWords(move) {
   const estimate = move.estimate;
-  if (!estimate || typeof estimate.score !== "number") {
+  if (!state.guesses || !estimate || typeof estimate.score !== "number") {
     return "";
   }
-  const score = estimate.score > 0 ? `+${estimate.score}` : String(estimate.score);
-  return `estimate ${score}${Number.isInteger(estimate.depth) ? ` at depth ${estimate.depth}` : ""}`;
+  const plies = Number.isInteger(estimate.depth) ? `, ${estimate.depth} plies ahead` : "";
+  return `guess ${signedScore(estimate.score)}${plies}`;
+}
+
+export function signedScore(score) {
+  return score > 0 ? `+${score}` : score < 0 ? `−${-score}` : "0";
 }
 
 // The short words on a small cell (six columns or more), where "wins in 7" would not fit: "win 7",
 // "draw", "loss 7"; for a move the search did not settle "≥draw" or "≤draw" (its bound), else its
-// estimate ("≈+40") or "?".
+// estimate ("≈+40") while the guesses are shown, or "?".
 export function shortValueWords({ result, remoteness, lower, upper, estimate }) {
   const far = proven({ remoteness }) ? ` ${remoteness}` : "";
   if (result === "unknown") {
     if (lower === "draw" || upper === "draw") {
       return lower === "draw" ? "≥draw" : "≤draw";
     }
-    const score = estimate && typeof estimate.score === "number" ? estimate.score : null;
-    return score === null ? "?" : `≈${score > 0 ? "+" : ""}${score}`;
+    const score = state.guesses && estimate && typeof estimate.score === "number" ? estimate.score : null;
+    return score === null ? "?" : `≈${signedScore(score)}`;
   }
   return result === "draw" ? "draw" : `${result}${far}`;
 }

@@ -15,7 +15,7 @@ export function loadPrefs() {
 }
 
 export function savePrefs(settings, game) {
-  const kept = { ...settings, variant: game.variant, first: game.first };
+  const kept = { ...settings, variant: game.variant };
   try {
     window.localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(REMEMBERED.map((n) => [n, kept[n]]))));
   } catch {

@@ -7,7 +7,7 @@ import * as api from "./api.js";
 import { $, isNarrow, make, prefersReducedMotion, setText } from "./dom.js";
 import { openingOf } from "./game.js";
 import { gameFinished, loadPanel, state, variant } from "./state.js";
-import { VERDICT_LEGEND, gameOverWords, summaryWords } from "./words.js";
+import { VERDICT_LEGEND, countWords, gameOverWords, summaryWords } from "./words.js";
 
 function reviewKey() {
   const { variant: name, first, start, moves } = state.game;
@@ -80,26 +80,38 @@ export function renderReview() {
   } else {
     const outcome =
       review.status === "in_progress" ? "The game so far." : gameOverWords(review.status, variant());
-    setText($("review-state"), `${outcome} Every move judged against perfect play:`);
+    const unjudged = review.plies.filter((ply) => ply.verdict === "unknown").length;
+    const judged = unjudged
+      ? "Each move judged against perfect play where the search proved enough; " +
+        `${countWords(unjudged, "move")} not judged:`
+      : "Every move judged against perfect play:";
+    setText($("review-state"), `${outcome} ${judged}`);
   }
   setText($("review-summary"), ready ? summaryWords(review.plies) : "");
-  renderLegend();
+  renderLegend(review);
   if (ready && review.status !== "in_progress" && scrolledFor !== review.key && state.live && isNarrow()) {
     scrolledFor = review.key;
     section.scrollIntoView({ block: "start", behavior: prefersReducedMotion() ? "auto" : "smooth" });
   }
 }
 
-function renderLegend() {
+// The legend names "not judged" only for a game with such plies (a searched one).
+function renderLegend(review) {
   const legend = $("verdict-legend");
-  if (legend.children.length > 0) {
+  const unjudged = review.state === "ready" && review.plies.some((ply) => ply.verdict === "unknown");
+  if (legend.dataset.unjudged === String(unjudged)) {
     return;
   }
-  for (const [name, meaning] of VERDICT_LEGEND) {
-    const slug = name.replace(" ", "-");
-    legend.append(
-      make("dt", {}, make("span", { className: `review-verdict verdict-${slug}`, text: name })),
+  legend.dataset.unjudged = String(unjudged);
+  const entries = VERDICT_LEGEND.filter(([name]) => unjudged || name !== "not judged");
+  legend.replaceChildren(
+    ...entries.flatMap(([name, meaning]) => [
+      make(
+        "dt",
+        {},
+        make("span", { className: `review-verdict verdict-${name.replace(" ", "-")}`, text: name }),
+      ),
       make("dd", { text: meaning }),
-    );
-  }
+    ]),
+  );
 }

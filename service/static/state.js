@@ -12,12 +12,13 @@ export const state = {
   policies: [], // GET /policies
   defaultDepth: null,
   settings: {
-    mode: "computer", // or "humans"
+    mode: "computer", // "humans" (two players on this screen) or "computers" (computer against computer)
     human: "X",
     policy: null,
     depth: null,
     overlay: "off", // "off", "hint" (best moves only) or "values"
     shortcuts: true,
+    first: "X", // who moves first in a new game (a set-up position or a link has its own)
   },
   game: { variant: null, first: "X", start: null, tree: null, moves: [], ply: 0 },
   live: false, // whether the computer may move by itself (not right after a link was opened)
@@ -27,6 +28,10 @@ export const state = {
   editor: null, // { board, toMove, paint, error, checking } while the position editor is open
   busy: false, // waiting for the service on the game's behalf
   waiting: null, // { detail, seconds, ... } while a table is being built
+  paused: false, // computer against computer: the computers wait (a person may move meanwhile)
+  flipped: false, // the board drawn turned round (the `f` key)
+  guesses: false, // the search's estimates shown (behind a toggle: they are guesses, not results)
+  keyboardOnBoard: false, // the arrow keys move between the board's cells (entered by Tab), not the game
   event: "", // what just happened, in words
   error: null, // { message, retry }
   generation: 0, // bumped whenever the position changes, so that late answers are dropped
@@ -76,11 +81,19 @@ export function vsComputer() {
   return state.settings.mode === "computer";
 }
 
+export function computersPlay() {
+  return state.settings.mode === "computers";
+}
+
 export function humanSide() {
   return vsComputer() ? state.settings.human : null;
 }
 
+// Whether the computer moves here: against a person on its side's turns; against itself unless paused.
 export function isComputerTurn() {
+  if (computersPlay()) {
+    return !state.paused;
+  }
   return vsComputer() && toMove() !== state.settings.human;
 }
 
@@ -106,8 +119,7 @@ export function gameFinished() {
 }
 
 export function cellName(cell) {
-  const { rows, cols } = variant();
-  return cellNameOf(cell, rows, cols);
+  return cellNameOf(cell, variant());
 }
 
 export function cellPosition(cell) {

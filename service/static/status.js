@@ -1,11 +1,14 @@
 // What the page says about the game as a whole: the heading, the status line (a fixed height, so that
-// the board below it never moves), the error box, and the state of the game on #app's data attributes
-// (for the stylesheet and the tests).
+// the board below it never moves: the prompt, what to do now, on its own first line, never clipped;
+// the news of what just happened under it, cut to two lines, whole in its title and for screen
+// readers), the error box, and the state of the game on #app's data attributes (for the stylesheet and
+// the tests).
 
 import { $, setText } from "./dom.js";
 import {
   atEnd,
   board,
+  computersPlay,
   currentAnalysis,
   gameStatus,
   isComputerTurn,
@@ -37,7 +40,9 @@ export function renderHeading() {
 }
 
 export function renderStatus() {
-  setText($("status"), [state.event, promptWords()].filter(Boolean).join(" ") || "…");
+  setText($("status-prompt"), promptWords() || "…");
+  setText($("status-event"), state.event);
+  $("status-event").title = state.event;
   const box = $("error");
   box.hidden = !state.error;
   if (state.error) {
@@ -61,7 +66,10 @@ function promptWords() {
     return overWords();
   }
   if (state.busy) {
-    return isComputerTurn() && currentAnalysis() ? "The computer is thinking…" : "";
+    return isComputerTurn() && currentAnalysis() ? `The computer (${toMove()}) is thinking…` : "";
+  }
+  if (computersPlay()) {
+    return state.paused ? `Paused: ${toMove()} to move.` : `Computer against computer: ${toMove()} to move.`;
   }
   if (isComputerTurn()) {
     return atEnd() ? "The computer's turn." : "The computer's turn here.";

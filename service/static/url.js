@@ -9,8 +9,11 @@
 // variations, `tree` holds them all as PGN viewers write them: each position's main move, then its
 // other moves in parentheses with what follows them, then what follows the main move ("5,0(3,4),10":
 // 5, then 0 or 3; 0 is followed by 10, 3 by 4). Links without `tree` are a single line, as before.
+// On a gravity board a single line from the empty board is written as its columns, as Pascal Pons's
+// solver links to a game: /?variant=connect4&pos=4453 (columns from 1 at the left).
 
-import { EMPTY, withRows } from "./game.js";
+import { cellsOfColumns, columnsOfCells, isColumnString } from "./columns.js";
+import { EMPTY, emptyBoard, withRows } from "./game.js";
 import { state } from "./state.js";
 import { allPaths, knownPart, mainLine, pruned, treeFromItems, treeItems, treeOf, withLine } from "./tree.js";
 
@@ -60,15 +63,41 @@ export function gameFromUrl(search = window.location.search) {
   const start = written ? written.replace(/[^XO]/g, EMPTY) : null;
   const tree = treeFromText(query.get("tree"));
   const moves = query.has("moves") || !tree ? cellsOf(query.get("moves") || "") : mainLine(tree);
-  const ply = query.has("ply") ? Number(query.get("ply")) : moves.length;
+  const columns = !query.has("moves") && !tree && query.has("pos") ? query.get("pos").trim() : null;
+  // Without `ply`, the last move; a column string's moves are known once the board is (checkedGame).
+  const ply = query.has("ply") ? Number(query.get("ply")) : columns ? null : moves.length;
   const overlay = OVERLAYS.includes(query.get("overlay")) ? query.get("overlay") : null;
-  return { variant, first, start, tree, moves, ply, overlay, broken: query.has("tree") && tree === null };
+  const broken = query.has("tree") && tree === null;
+  return { variant, first, start, tree, moves, columns, ply, overlay, broken };
+}
+
+// The moves of a link's column string (`pos`) on the variant's board: { moves, why } with `why` the
+// sentence that says where and why the string was cut, or "" when it was played whole.
+function columnMoves(columns, start, facts) {
+  if (!isColumnString(columns, facts)) {
+    const why = `The link's pos=${columns} is not a column string for ${facts.name}: it is left out.`;
+    return { moves: [], why };
+  }
+  const { cells, stop } = cellsOfColumns(columns, facts, start || emptyBoard(facts.cells));
+  if (stop === null) {
+    return { moves: cells, why: "" };
+  }
+  const column = columns[stop];
+  const reason = Number(column) > facts.cols ? `${facts.name} has ${facts.cols} columns` : "it is full";
+  const move = `The link's move ${stop + 1} (column ${column})`;
+  return { moves: cells, why: `${move} cannot be played: ${reason}; the game stops before it.` };
 }
 
 // The game with what does not fit the variant dropped: a start of the wrong length, moves that are not
-// a free cell (with all that follows them), a ply beyond the moves. `dropped` says whether anything was.
-export function checkedGame(given, cells) {
+// a free cell (with all that follows them), a ply beyond the moves. `dropped` says whether anything was,
+// `why` (when not "") says it in a sentence.
+export function checkedGame(given, facts) {
+  const { cells } = facts;
   const game = { start: null, moves: [], ...given };
+  const fromColumns = given.columns ? columnMoves(given.columns, given.start, facts) : { why: "" };
+  if (given.columns) {
+    game.moves = fromColumns.moves;
+  }
   game.ply = given.ply ?? game.moves.length;
   const start = game.start && game.start.length === cells ? game.start : null;
   const marks = [...(start || EMPTY.repeat(cells))];
@@ -80,10 +109,12 @@ export function checkedGame(given, cells) {
   const ply = Number.isInteger(game.ply) ? Math.min(Math.max(game.ply, 0), moves.length) : moves.length;
   const lost = allPaths(tree).length !== allPaths(whole).length || moves.length !== game.moves.length;
   const dropped = Boolean(game.broken) || start !== game.start || lost || ply !== game.ply;
-  return { game: { variant: game.variant, first: game.first, start, tree, moves, ply }, dropped };
+  const why = fromColumns.why;
+  return { game: { variant: game.variant, first: game.first, start, tree, moves, ply }, dropped, why };
 }
 
-export function gameQuery({ variant, first, start, tree, moves, ply }, cols, overlay = "off") {
+export function gameQuery({ variant, first, start, tree, moves, ply }, facts, overlay = "off") {
+  const { cols } = facts;
   // Built by hand so that commas and slashes stay readable; every value is a name, a side or digits.
   const parts = [`variant=${encodeURIComponent(variant)}`, `first=${first}`];
   if (start) {
@@ -93,7 +124,9 @@ export function gameQuery({ variant, first, start, tree, moves, ply }, cols, ove
   if (branched) {
     parts.push(`tree=${treeText(tree)}`);
   }
-  if (moves.length > 0 || branched) {
+  if (!branched && !start && moves.length > 0 && isColumnString(columnsOfCells(moves, facts), facts)) {
+    parts.push(`pos=${columnsOfCells(moves, facts)}`);
+  } else if (moves.length > 0 || branched) {
     parts.push(`moves=${moves.join(",")}`);
   }
   if (ply !== moves.length) {
@@ -105,8 +138,8 @@ export function gameQuery({ variant, first, start, tree, moves, ply }, cols, ove
 
 // A new entry in the history for a new game (so that Back returns to the previous one); the same entry,
 // updated, for each move and step within a game.
-export function saveGameToUrl(game, cols, { push = false } = {}) {
-  const url = `${window.location.pathname}${gameQuery(game, cols, state.settings.overlay)}`;
+export function saveGameToUrl(game, facts, { push = false } = {}) {
+  const url = `${window.location.pathname}${gameQuery(game, facts, state.settings.overlay)}`;
   if (url === `${window.location.pathname}${window.location.search}`) {
     return;
   }
@@ -117,6 +150,6 @@ export function saveGameToUrl(game, cols, { push = false } = {}) {
   }
 }
 
-export function linkToGame(game, cols) {
-  return `${window.location.origin}${window.location.pathname}${gameQuery(game, cols, state.settings.overlay)}`;
+export function linkToGame(game, facts) {
+  return `${window.location.origin}${window.location.pathname}${gameQuery(game, facts, state.settings.overlay)}`;
 }

@@ -1,9 +1,9 @@
-// The variants: the presets of GET /variants in a list, any other board through a small form whose name
-// GET /variants/{name} checks (its sentence is shown when the service refuses it), and the facts of the
-// variant being played.
+// The variants: those GET /variants lists in a menu, grouped by what answers them (a solved table, or
+// the search), any other board through a small form whose name GET /variants/{name} checks (its
+// sentence is shown when the service refuses it), and the facts of the variant being played.
 
 import * as api from "./api.js";
-import { $, fillSelect, option, setText } from "./dom.js";
+import { $, make, option, setText } from "./dom.js";
 import { variantName } from "./game.js";
 import { state, variant } from "./state.js";
 
@@ -33,6 +33,21 @@ function variantLabel(facts) {
   return `${facts.name} (${[shape, ...extras].join(", ")})`;
 }
 
+const GROUPS = {
+  table: "Solved tables: every value exact",
+  search: "Searched: exact where the search proves it",
+};
+
+// The menu's options in two groups, tables first; a board from the form joins its group.
+function fillVariants(select, names) {
+  const groups = Object.entries(GROUPS).map(([source, label]) => {
+    const members = names.filter((name) => (state.variants.get(name).source || "search") === source);
+    const options = members.map((name) => option(name, variantLabel(state.variants.get(name))));
+    return make("optgroup", { attrs: { label } }, ...options);
+  });
+  select.replaceChildren(...groups.filter((group) => group.children.length > 0));
+}
+
 export function renderVariantChoice() {
   const current = variant();
   const names = [...state.presets];
@@ -41,11 +56,7 @@ export function renderVariantChoice() {
   }
   const select = $("variant");
   if (select.dataset.names !== names.join(",")) {
-    fillSelect(
-      select,
-      names.map((name) => option(name, variantLabel(state.variants.get(name)))),
-      current ? current.name : "",
-    );
+    fillVariants(select, names);
     select.dataset.names = names.join(",");
   }
   if (current) {
@@ -65,13 +76,15 @@ export function renderVariantChoice() {
 // Past `max_table_cells` a board has no table: the note says that the search answers it.
 function setCustomLimits() {
   const { min_side: minSide, max_side: maxSide, max_cells: maxCells, min_k: minK } = state.limits;
+  const tables = state.limits.max_table_cells;
+  const longest = Math.max(maxSide, Math.floor(tables / minSide)); // 2x11: a table holds it
   for (const id of ["custom-rows", "custom-cols"]) {
     $(id).min = String(minSide);
-    $(id).max = String(Math.min(maxSide, Math.floor(maxCells / minSide)));
+    $(id).max = String(longest);
   }
   $("custom-k").min = String(minK);
-  const tables = state.limits.max_table_cells;
-  const sizes = `Sides from ${minSide} to ${maxSide}, at most ${maxCells} cells.`;
+  const longer = longest > maxSide ? ` (up to ${longest} on a board of at most ${tables} cells)` : "";
+  const sizes = `Sides from ${minSide} to ${maxSide}${longer}, at most ${maxCells} cells.`;
   const search = `Past ${tables} cells there is no table: a search answers within about a second, not always exactly.`;
   setText($("custom-limits"), `${sizes} ${search}`);
 }
@@ -100,13 +113,17 @@ export function updateCustomK() {
 // What is wrong with the size asked for, by the service's `limits`, or "" when it fits: said at once,
 // before any request.
 export function sizeProblem({ rows, cols, k }, limits) {
-  const { min_side: low, max_side: high, max_cells: most, min_k: minK } = limits;
+  const { min_side: low, max_side: high, max_cells: most, min_k: minK, max_table_cells: tables } = limits;
   const whole = [rows, cols, k].every(Number.isInteger);
   if (!whole) {
     return "Rows, columns and the line's length are whole numbers.";
   }
-  if ([rows, cols].some((side) => side < low || side > high)) {
+  if ([rows, cols].some((side) => side < low)) {
     return `Rows and columns go from ${low} to ${high}.`;
+  }
+  // A side past `max_side` is served on a board a table holds (2x11), as GET /variants `naming` says.
+  if ([rows, cols].some((side) => side > high) && rows * cols > tables) {
+    return `Rows and columns go from ${low} to ${high}, or further on a board of at most ${tables} cells.`;
   }
   if (rows * cols > most) {
     return `${rows} × ${cols} is ${rows * cols} cells; the service plays at most ${most}.`;

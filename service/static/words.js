@@ -104,7 +104,7 @@ export function verdictName({ verdict, played }) {
   if (verdict === "slower") {
     return played.result === "loss" ? "faster loss" : "slower win";
   }
-  return verdict;
+  return verdict === "unknown" ? "not judged" : verdict;
 }
 
 export const VERDICT_LEGEND = [
@@ -113,13 +113,24 @@ export const VERDICT_LEGEND = [
   ["faster loss", "still loses, but sooner than it had to."],
   ["mistake", "threw away a win for a draw, or a draw for a loss."],
   ["blunder", "turned a win into a loss."],
+  ["not judged", "the search did not prove enough, within its time, to tell."],
 ];
 
-// What a ply did, next to its verdict: "wins in 5", or what the best moves would have given.
+// A position's value as the end of a sentence about it: "wins in 5", "draws", "is at least a draw (not
+// proven)".
+function standsWords(value) {
+  return value.result === "unknown" ? `is ${boundWords(value)}` : valueWords(value);
+}
+
+// What a ply did, next to its verdict: "wins in 5", or what the best moves would have given. A verdict
+// found from bounds alone (a searched game) names no best move: none was proven.
 export function reviewDetail(ply, nameOf) {
   const played = valueWords(ply.played);
   if (ply.verdict === "best") {
     return played;
+  }
+  if (ply.verdict === "unknown") {
+    return played; // "not proven", or its bounds: the verdict beside it says the rest
   }
   const best = ply.best_moves.map(nameOf).join(", ");
   if (ply.verdict === "slower") {
@@ -127,21 +138,30 @@ export function reviewDetail(ply, nameOf) {
     const how = ply.played.result === "win" ? `wins in ${now}, not ${then}` : `loses in ${now}, not ${then}`;
     return `${how}; best: ${best}`;
   }
-  return `${played}; best was ${best}, which ${valueWords(ply.before)}`;
+  const before = standsWords(ply.before);
+  const instead = best ? `best was ${best}, which ${before}` : `the position before it ${before}`;
+  return `${played}; ${instead}`;
 }
 
 // The value after a ply from the side that played it, in absolute words: "X wins, 3 plies to go".
 export function afterPlyWords({ player, played }) {
-  const left = played.remoteness - 1;
+  if (played.result === "unknown") {
+    return boundWords(played); // "at least a draw (not proven)", or "not proven"
+  }
   const outcome =
     played.result === "draw" ? "draw" : `${played.result === "win" ? player : other(player)} wins`;
+  if (played.remoteness === null) {
+    return `${outcome}, its distance not proven`;
+  }
+  const left = played.remoteness - 1;
   if (left === 0) {
     return `${outcome}, game over`;
   }
   return `${outcome} with perfect play, ${countWords(left, "move")} to the end`;
 }
 
-// "X: 5 best, 1 slower, 0 mistakes, 1 blunder", from the plies themselves.
+// "X: 5 best, 1 slower, 0 mistakes, 1 blunder, 2 not judged", from the plies themselves (the last only
+// when a search left some unjudged).
 export function summaryWords(plies) {
   return ["X", "O"]
     .map((side) => {
@@ -152,6 +172,9 @@ export function summaryWords(plies) {
       const count = (verdict) => mine.filter((ply) => ply.verdict === verdict).length;
       const parts = [`${count("best")} best`, `${count("slower")} slower`];
       parts.push(countWords(count("mistake"), "mistake"), countWords(count("blunder"), "blunder"));
+      if (count("unknown") > 0) {
+        parts.push(`${count("unknown")} not judged`);
+      }
       return `${side}: ${parts.join(", ")}`;
     })
     .filter(Boolean)

@@ -17,12 +17,16 @@ from tests.api.contract import SPEC, SPEC_PATH, check_response
 
 def test_variants_come_from_the_registry(client: FlaskClient) -> None:
     body = check_response(client.get("/variants"), "/variants", "get")
-    assert [v["name"] for v in body["variants"]] == [v.name for v in PRESETS] + ["connect4"]
+    searched = ["connect4", "5x5k4", "6x6k5", "7x7k5", "8x8k5"]
+    assert [v["name"] for v in body["variants"]] == [v.name for v in PRESETS] + searched
     misere = body["variants"][1]
     assert misere == {"name": "misere", "rules": VARIANTS["misere"].rules, "rows": 3, "cols": 3, "k": 3,
                       "misere": True, "torus": False, "gravity": False, "cells": 9,
-                      "depth": {"min": 1, "max": 8, "default": 3}}  # fmt: skip
-    connect4 = body["variants"][-1]
+                      "depth": {"min": 1, "max": 8, "default": 3}, "source": "table"}  # fmt: skip
+    # What answers each now, known before any analysis is asked for (a page shows that it waits).
+    sources = {v["name"]: v["source"] for v in body["variants"]}
+    assert {sources[name] for name in searched} == {"search"} and sources["normal"] == "table"
+    connect4 = body["variants"][-len(searched)]
     assert (connect4["rows"], connect4["cols"], connect4["k"], connect4["gravity"]) == (6, 7, 4, True)
     assert "lowest empty cell" in connect4["rules"]
     assert body["naming"] == NAMING and MAX_CELLS == 64

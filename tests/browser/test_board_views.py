@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .conftest import ARTIFACTS, DESKTOP
-from .ui import open_link, show_overlay, state, wait_idle
+from .ui import analysing, open_link, state, wait_idle
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -24,15 +24,6 @@ VIEWS = {
     "8x8-search": "variant=8x8k5&moves=27,28",
     "2x8-values": "variant=2x8k3&moves=0",
 }
-
-
-def analysing(page: Page, query: str) -> None:
-    page.goto("/")
-    wait_idle(page)
-    page.check("input[name='mode'][value='humans']")
-    wait_idle(page)
-    show_overlay(page)
-    open_link(page, query)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -47,14 +47,19 @@ def test_analysing_a_set_up_position_keeps_the_saved_settings_and_says_the_mode(
     assert page.is_checked("input[name='mode'][value='computer']")
     assert page.is_checked("input[name='overlay'][value='off']")
     assert page.is_hidden("#mode-back") and "against the computer" in page.inner_text("#mode-words")
-    # New game after an analysis: the saved settings again.
+    # New game after an analysis: the saved settings again, and the saved first player (issue 28), not
+    # the set-up position's side to move.
     page.click("#edit")
+    page.click("#editor-clear")
+    page.click(".cell[data-cell='5']")  # one X: O is to move
     page.click("#editor-analyse")
     page.wait_for_selector("#app[data-editing='false'][data-busy='false']")
-    assert page.is_visible("#mode-back")
+    assert page.is_visible("#mode-back") and state(page, "to-move") == "O"
     page.click("#new-game")
     wait_idle(page)
     assert page.is_checked("input[name='mode'][value='computer']") and page.is_hidden("#mode-back")
+    assert page.input_value("#first") == "X" and state(page, "to-move") == "X"
+    assert state(page, "board") == "." * 16 and saved(page)["first"] == "X"
 
 
 def test_the_editor_says_a_mark_not_1_marks(page: Page, base_url: str) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from .conftest import PHONE
-from .ui import open_link, wait_idle
+from .ui import open_link, play_board, wait_idle
 
 if TYPE_CHECKING:
     from playwright.sync_api import FloatRect, Page
@@ -65,11 +65,7 @@ def test_a_new_variant_and_another_board_scroll_the_board_into_view(new_page: Pa
     board = box(page, "#board")
     assert board["y"] >= 0 and board["y"] + board["height"] <= PHONE["height"]
     page.click("#custom summary")
-    page.fill("#custom-rows", "5")
-    page.fill("#custom-cols", "5")
-    page.fill("#custom-k", "4")
-    page.click("#custom-play")
-    page.wait_for_selector("#app[data-variant='5x5k4'][data-busy='false']")
+    play_board(page, 5, 5, 4)
     page.wait_for_function("() => document.getElementById('board').getBoundingClientRect().top < 667")
     board = box(page, "#board")
     assert board["y"] >= 0 and board["y"] + board["height"] <= PHONE["height"]

@@ -251,9 +251,9 @@ ROUND_TRIPS = """async () => {
         moves = random(2) ? lineFrom(tree, []) : moves; // the main line, or the last line added
         const first = random(2) ? "X" : "O";
         const game = { variant: "4x4k4", first, start: null, tree, moves, ply: random(moves.length + 1) };
-        const query = gameQuery(game, 4, "hint");
+        const query = gameQuery(game, facts, "hint");
         const read = gameFromUrl(query);
-        const again = gameQuery({ ...read, tree: read.tree || treeOf(read.moves) }, 4, read.overlay);
+        const again = gameQuery({ ...read, tree: read.tree || treeOf(read.moves) }, facts, read.overlay);
         const text = gameText(game, facts);
         const header = readHeader(text);
         const fromText = readMoves(header.moves, facts, header.start);

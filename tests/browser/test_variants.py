@@ -11,7 +11,17 @@ import pytest
 
 from service.engine import get_variant
 
-from .ui import api_get, api_problem, click_cell, key_to_cell, open_link, press_cell, state, wait_idle
+from .ui import (
+    api_get,
+    api_problem,
+    click_cell,
+    key_to_cell,
+    open_link,
+    play_board,
+    press_cell,
+    state,
+    wait_idle,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Route
@@ -91,8 +101,8 @@ def test_another_board_from_the_form_and_a_torus_that_shows_its_wrap(page: Page,
     assert api_problem(base_url, "/variants/9x3k3")["status"] == 422
     limits = api_get(base_url, "/variants")["limits"]
     page.wait_for_selector("#custom-error:not([hidden])")
-    sides = f"Rows and columns go from {limits['min_side']} to {limits['max_side']}."
-    assert page.inner_text("#custom-error") == sides and asked == []
+    sides = f"Rows and columns go from {limits['min_side']} to {limits['max_side']}, or further on a board"
+    assert page.inner_text("#custom-error").startswith(sides) and asked == []
     page.fill("#custom-rows", "3")
     assert page.is_hidden("#custom-error"), "the old error stayed on screen after an edit"
     page.fill("#custom-cols", "3")
@@ -108,6 +118,12 @@ def test_another_board_from_the_form_and_a_torus_that_shows_its_wrap(page: Page,
     click_cell(page, 0)
     assert page.get_attribute("#board .ghost[data-ghost-of='0'].ghost-bottom", "data-mark") == "X"
     assert "variant=3x3k3-torus-misere" in page.url
+    # A longer side on a board a table holds is served (2x11): the form takes it (issue 28).
+    page.uncheck("#custom-torus")
+    page.uncheck("#custom-misere")
+    play_board(page, 2, 11, 4)
+    assert page.locator("#board .cell").count() == 22 and page.is_hidden("#custom-error")
+    assert (page.get_attribute(".cell[data-cell='10']", "aria-label") or "").startswith("cell k1")
 
 
 def test_a_table_being_built_is_waited_for_and_said(page: Page) -> None:

@@ -173,7 +173,14 @@ def test_the_page_modules_keep_the_keypad_undo_and_naming_rules(page: Page) -> N
                     game.redoTarget(4, 4, "X", null),
                 ],
                 undoTo: [4, 3, 1].map((ply, i) => game.undoTarget(ply, "X", i < 2 ? "X" : "O")),
-                names: [game.cellNameOf(0, 4, 4), game.cellNameOf(15, 4, 4), game.cellNameOf(6, 3, 3)],
+                names: [
+                    game.cellNameOf(0, { rows: 4, cols: 4 }),
+                    game.cellNameOf(15, { rows: 4, cols: 4 }),
+                    game.cellNameOf(6, { rows: 3, cols: 3 }),
+                    // Under gravity the rows count from the bottom (issue 28): the bottom of column d is d1.
+                    game.cellNameOf(38, { rows: 6, cols: 7, gravity: true }),
+                    game.cellNameOf(3, { rows: 6, cols: 7, gravity: true }),
+                ],
                 opening: game.openingOf("XO.X.O...", "X"),
                 words: [
                     words.valueWords({ result: "win", remoteness: 3 }),
@@ -187,6 +194,6 @@ def test_the_page_modules_keep_the_keypad_undo_and_naming_rules(page: Page) -> N
     assert found["back"] == list(range(9))
     assert found["undoTo"] == [2, 2, None]
     assert found["redoTo"] == [2, 3, 2, None]
-    assert found["names"] == ["a1", "d4", "1"]
+    assert found["names"] == ["a1", "d4", "1", "d1", "d6"]
     assert found["opening"] == {"first": "X", "moves": [0, 1, 3, 5]}
     assert found["words"] == ["wins in 3", "draws", "loses in 5"]

@@ -6,7 +6,10 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from .conftest import ARTIFACTS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -132,8 +135,10 @@ def focused_cell(page: Page) -> int:
 
 
 def key_to_cell(page: Page, cell: int, cols: int) -> None:
-    """Walks the focus to `cell` with the arrow keys from the board's Tab stop, then presses Enter."""
-    page.focus("#board .cell[tabindex='0']")
+    """Enters the board from the keyboard (the skip link), walks the focus to `cell` with the arrow keys
+    from the board's Tab stop, then presses Enter."""
+    page.focus(".skip-link")
+    page.keyboard.press("Enter")
     here = focused_cell(page)
     rows_down, cols_right = cell // cols - here // cols, cell % cols - here % cols
     for key, count in (("ArrowDown", rows_down), ("ArrowUp", -rows_down)):
@@ -145,6 +150,14 @@ def key_to_cell(page: Page, cell: int, cols: int) -> None:
     assert focused_cell(page) == cell
     page.keyboard.press("Enter")
     wait_idle(page)
+
+
+def play_board(page: Page, rows: int, cols: int, k: int) -> None:
+    """Plays another board through the form (already open), as a person would fill it."""
+    for field, value in (("rows", rows), ("cols", cols), ("k", k)):
+        page.fill(f"#custom-{field}", str(value))
+    page.click("#custom-play")
+    page.wait_for_selector(f"#app[data-variant='{rows}x{cols}k{k}'][data-busy='false']")
 
 
 def api_problem(base_url: str, path: str, **query: str) -> Json:
@@ -160,3 +173,38 @@ def api_problem(base_url: str, path: str, **query: str) -> Json:
 
 def overlay_of(page: Page, cells: int) -> dict[int, Json]:
     return {cell: shown_cell(page, cell) for cell in range(cells)}
+
+
+def axe_violations(page: Page) -> list[tuple[str, str, int]]:
+    """axe-core's violations on the page as it stands, of any impact: (rule, impact, nodes)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page).response
+    return [(v["id"], v["impact"], len(v["nodes"])) for v in results["violations"]]
+
+
+def analysing(page: Page, query: str) -> None:
+    """Opens a link with two players on this screen and the values shown (remembered on the device)."""
+    page.goto("/")
+    wait_idle(page)
+    page.check("input[name='mode'][value='humans']")
+    wait_idle(page)
+    show_overlay(page)
+    open_link(page, query)
+
+
+def move_texts(page: Page) -> list[str]:
+    texts: list[str] = page.eval_on_selector_all("#move-list .ply-button", "bs => bs.map(b => b.textContent)")
+    return texts
+
+
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "pages" / "img-front-end"
+
+
+def docs_shot(page: Page, name: str) -> None:
+    """A screenshot into the artifacts; the docs' copy (docs/pages/img-front-end/) was taken by it."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
+    assert (DOCS_IMG / f"{name}.png").exists(), "the docs' screenshot is missing"

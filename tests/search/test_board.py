@@ -10,7 +10,9 @@ import pytest
 from service.engine import Position, Variant, geometry_of, get_variant
 from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search._core import ffi
-from service.engine.search.native import BIG, HEURISTIC_UNIT, Limits, estimate
+from service.engine.search.estimates import estimate_nodes
+from service.engine.search.native import BIG, HEURISTIC_UNIT, Limits, TranspositionTable, estimate
+from service.engine.search.report import Estimate
 from tests.reference import Rules
 from tests.search.positions import position_of
 
@@ -72,6 +74,34 @@ def test_moves_left_unproven_get_estimates_when_asked() -> None:
     corner = next(move for move in analysis.moves if move.cell == 0)
     assert centre.estimate is not None and corner.estimate is not None
     assert centre.estimate.score > corner.estimate.score
+
+
+def test_estimates_repeat_within_a_time_budget_all_read_to_one_depth() -> None:
+    """Issue 28: the same position asked three times a second apart gave three orders, the estimates
+    deepened as far as the time allowed, each move to its own depth, in a table earlier searches had
+    filled. They now spend a node budget that follows from the time budget, all to one depth, in a
+    table of their own: the same position and budget give the same estimates."""
+    variant = Variant(7, 7, 5)
+    shared = TranspositionTable(14)
+    position = Position.empty(variant).play(24).play(25)  # nothing proven here within a second
+
+    def estimates() -> dict[int, Estimate | None]:
+        analysis = SearchEngine(variant, table=shared).analyze(position, Budget(0.5), estimates=True)
+        return {move.cell: move.estimate for move in analysis.moves if move.result is None}
+
+    first = estimates()
+    SearchEngine(variant, table=shared).analyze(position.play(17), Budget(0.2))  # other work between
+    assert estimates() == first == estimates() and len(first) == 47
+    depths = {estimate.depth for estimate in first.values() if estimate is not None}
+    assert len(depths) == 1 and None not in first.values(), depths
+
+
+def test_the_estimates_node_budget_ignores_the_moments_before_a_search() -> None:
+    """A request's search starts a few milliseconds into its budget (parsing, a slot): the estimates'
+    nodes are the same for what is left then, and grow with the budget asked for."""
+    assert estimate_nodes(Budget(0.9993)) == estimate_nodes(Budget(0.96)) == estimate_nodes(Budget(1.0))
+    assert estimate_nodes(Budget(2.0)) == 2 * estimate_nodes(Budget(1.0)) > estimate_nodes(Budget(0.5))
+    assert estimate_nodes(Budget(nodes=1_000_000)) < 1_000_000
 
 
 @pytest.mark.parametrize(

@@ -75,6 +75,20 @@ class Probe:
         return statistics.quantiles(self.latencies, n=100)[98]
 
 
+CALM_SECONDS = 2.0
+LOAD_RATIO = 5  # how much slower than the same probe alone a probe beside a load may be
+
+
+def allowed_latency(url: str, floor: float, most: float = 1.0) -> float:
+    """The latency a probe beside a load may reach: `floor` on a quiet machine, or LOAD_RATIO times the
+    p99 of the same probe on the same server with nothing beside it, measured now, when other work slows
+    this machine (then both are slower); never past `most`, so that a blocked worker still fails: it
+    answers in whole seconds (p99 6.87 s beside streams before issue 20)."""
+    calm = probe(url, CALM_SECONDS)
+    assert calm.failures == 0 and len(calm.latencies) > 20, "the server does not answer even alone"
+    return min(most, max(floor, LOAD_RATIO * calm.p99))
+
+
 def probe(url: str, seconds: float) -> Probe:
     """One request after another for `seconds`."""
     latencies: list[float] = []

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.serving import harness
-from tests.serving.slow_clients import batch_poster, probe
+from tests.serving.slow_clients import allowed_latency, batch_poster, probe
 
 PROBE_SECONDS = 4.0
 P99_LIMIT = 0.050  # seconds; before the pause between items: 41 answers in 4 s, p99 214 ms (a batch)
@@ -23,6 +23,7 @@ def test_a_batch_of_1000_main_lines_leaves_short_requests_fast(
     server = harness.start_gunicorn(tmp_path, workers=1)
     try:
         harness.wait_ready(server)
+        limit = allowed_latency(f"{server.url}/analyze?board=X...O....", P99_LIMIT)
         with batch_poster(server.url + "/analyze/batch") as batches:
             time.sleep(0.5)  # the first batch is under way
             measured = probe(f"{server.url}/analyze?board=X...O....", PROBE_SECONDS)
@@ -37,5 +38,5 @@ def test_a_batch_of_1000_main_lines_leaves_short_requests_fast(
     assert {b.status for b in batches} == {200}
     assert len(batches) >= 2, "the batches were not running beside the probe"
     assert measured.failures == 0
-    assert measured.p99 <= P99_LIMIT, f"p99 {measured.p99 * 1000:.1f} ms beside batches"
+    assert measured.p99 <= limit, f"p99 {measured.p99 * 1000:.1f} ms beside batches"
     assert len(measured.latencies) > 100, "too few answers to speak of a p99"

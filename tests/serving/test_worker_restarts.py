@@ -103,7 +103,7 @@ def test_restarted_workers_leave_scrapes_fast_and_counts_right(tmp_path: Path) -
     assert counted["404"] == sent / 2
     assert counted["200"] >= sent / 2 + RESTARTS + 1
     assert files_after == files_before == ["counter_w0.db", "histogram_w0.db"], "files left behind"
-    assert after < before * 1.5 + 0.002, (
+    assert after < before * 2 + 0.005, (  # leftover files would grow it with every restart
         f"scrape {after * 1000:.1f} ms after restarts, {before * 1000:.1f} before"
     )
 

@@ -124,8 +124,17 @@ PRESETS: tuple[Variant, ...] = (
 )
 VARIANTS: dict[str, Variant] = {v.name: v for v in PRESETS}
 CONNECT4 = Variant(6, 7, 4, gravity=True)
-# What GET /variants lists first: the presets, then the board people play most that no table holds.
-LISTED: tuple[Variant, ...] = (*PRESETS, CONNECT4)
+# What GET /variants lists: the presets, then the boards no table holds (the search answers them): the
+# one people play most, then four in a row on 5×5 (a draw the search proves) and five in a row on
+# 6×6 to 8×8 (beyond what it proves from the start).
+SEARCHED: tuple[Variant, ...] = (
+    CONNECT4,
+    Variant(5, 5, 4),
+    Variant(6, 6, 5),
+    Variant(7, 7, 5),
+    Variant(8, 8, 5),
+)
+LISTED: tuple[Variant, ...] = (*PRESETS, *SEARCHED)
 # Every short name, presets or not (connect4 has no table to build at start: only the search plays it).
 _SHORT: dict[str, Variant] = {
     name: Variant(rows, cols, k, misere, torus, gravity)

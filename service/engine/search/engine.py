@@ -16,6 +16,7 @@ from ..rules.position import Position
 from ..rules.variants import Variant
 from .board import Board
 from .budget import Budget, Spending
+from .estimates import ESTIMATE_TABLE_BITS, common_depth_estimates, estimate_nodes
 from .native import (
     BIG,
     DEFAULT_TABLE_BITS,
@@ -25,7 +26,6 @@ from .native import (
     SCORE_MIN,
     Game,
     TranspositionTable,
-    estimate,
     monotonic,
     prove_moves,
     score_all,
@@ -35,8 +35,8 @@ from .native import (
 from .report import Estimate, MoveProof, SearchReport, move_proof
 
 Bounds = tuple[int, int]  # on a score, for the side that plays the move
-# When estimates are asked for: the results get this share of the budget, the estimates half of the
-# rest, the remoteness what is left.
+# When estimates are asked for: the results get this share of the budget, the estimates their nodes
+# (see estimates.py), the remoteness what is left.
 RESULTS_SHARE_WITH_ESTIMATES = 0.7
 
 
@@ -51,6 +51,7 @@ class SearchEngine:
         self.board = Board.of(variant)
         self.game = Game(self.board)
         self.table = table if table is not None else TranspositionTable(table_bits)
+        self._estimates_table: TranspositionTable | None = None  # made when first needed
         self._in_use = threading.Lock()
 
     def analyze(
@@ -67,9 +68,16 @@ class SearchEngine:
             mine, theirs = position.mine, position.theirs
             if remoteness and not estimates and budget.unlimited and not self._fixed(mine, theirs):
                 return self._score_all(mine, theirs)
-            return _Narrowing(self, mine, theirs, Spending.of(budget)).run(remoteness, estimates)
+            narrowing = _Narrowing(self, mine, theirs, Spending.of(budget))
+            return narrowing.run(remoteness, estimate_nodes(budget) if estimates else 0)
         finally:
             self._in_use.release()
+
+    def estimates_table(self) -> TranspositionTable:
+        """The small table the estimates use, apart from the proofs' (see estimates.py)."""
+        if self._estimates_table is None:
+            self._estimates_table = TranspositionTable(ESTIMATE_TABLE_BITS)
+        return self._estimates_table
 
     def _fixed(self, mine: int, theirs: int) -> bool:
         """Whether a symmetry other than the identity maps the position onto itself."""
@@ -98,8 +106,10 @@ class _Narrowing:
         self.bounds: dict[int, Bounds] = {}
         self.estimates: dict[int, Estimate] = {}
 
-    def run(self, remoteness: bool, estimates: bool) -> SearchReport:
+    def run(self, remoteness: bool, estimate_budget: int) -> SearchReport:
+        """`estimate_budget`: the nodes the estimates of the moves left unproven may spend (0: none)."""
         spending = self.spending
+        estimates = estimate_budget > 0
         if remoteness and not estimates and spending.unlimited:
             # Nothing to share out: the exact scores in one call (near the end, the calls and the Python
             # around them cost more than the searches).
@@ -117,7 +127,16 @@ class _Narrowing:
         )
         unproven = self._unproven()
         if estimates and unproven:
-            self._estimate(unproven, spending.part(0.5) if remoteness else spending)
+            self.estimates = common_depth_estimates(
+                self.engine.game,
+                self.engine.estimates_table(),
+                self.mine,
+                self.theirs,
+                unproven,
+                self.board.cells - self.marks - 1,
+                estimate_budget,
+                spending,  # their nodes bind first (the deadline is a safety), the rest is the remoteness'
+            )
         if remoteness:  # of won moves first: the fastest win is the answer most callers want
             known = [cell for cell in self.classes if _result_known(*self.bounds[cell])]
             self._narrow(GOAL_SCORE, sorted(known, key=lambda cell: self.bounds[cell][0] < 0), spending)
@@ -147,19 +166,6 @@ class _Narrowing:
         bounds, spent = prove_moves(game, table, self.mine, self.theirs, moves, goal, spending.share())
         spending.charge(spent)
         self.bounds.update(bounds)
-
-    def _estimate(self, cells: list[int], spending: Spending) -> None:
-        empty_after = self.board.cells - self.marks - 1
-        for i, cell in enumerate(cells):
-            if spending.spent:
-                return
-            limits = spending.share(1 / (len(cells) - i))
-            outcome = estimate(
-                self.engine.game, self.engine.table, self.theirs, self.mine | 1 << cell, empty_after, limits
-            )
-            spending.charge(outcome)
-            if outcome.depth > 0:
-                self.estimates[cell] = Estimate(-outcome.estimate, outcome.depth + 1)
 
     def _analysis(self) -> SearchReport:
         moves: list[MoveProof] = []

@@ -1,0 +1,97 @@
+// Over a gravity board (Connect Four and any "-gravity" variant), as its players know it: the column
+// numbers (the keys 1–9 and the digits of a column string), and with the values shown each column's
+// score in a row, as on Pascal Pons's solver: a win on a board of n cells scores ⌊(n + 1 − b) / 2⌋ with
+// b the discs on the board before the winning one (22 − s with one's s-th disc on 7×6), a loss the
+// opponent's score negated, a draw 0; the title and the cell's label say it in words. The row is
+// aria-hidden: each cell's label carries the same value and score.
+
+import { $, make, setData, setText } from "./dom.js";
+import { EMPTY } from "./game.js";
+import { dropCell } from "./columns.js";
+import { board, state, variant } from "./state.js";
+import { overlayValues } from "./overlay.js";
+import { valueWords } from "./words.js";
+
+// The score of a move proven to win or lose, as Pons counts it; null for anything else.
+export function ponsScore(move, marks, cells) {
+  if (!["win", "loss"].includes(move.result) || !Number.isInteger(move.remoteness)) {
+    return move.result === "draw" ? 0 : null;
+  }
+  const score = Math.floor((cells + 2 - marks - move.remoteness) / 2);
+  return move.result === "win" ? score : -score;
+}
+
+function signed(score) {
+  return score > 0 ? `+${score}` : score < 0 ? `−${-score}` : "0";
+}
+
+// What a column's score cell says: the score, "?" (or a bound) while it is not proven, "" for no value.
+export function scoreText(move, marks, cells) {
+  if (!move) {
+    return "";
+  }
+  const score = ponsScore(move, marks, cells);
+  if (score !== null) {
+    return signed(score);
+  }
+  if (move.result === "unknown") {
+    return move.lower === "draw" ? "≥0" : move.upper === "draw" ? "≤0" : "?";
+  }
+  return move.result === "win" ? "win" : "loss"; // proven, its distance not yet
+}
+
+function ensureColumns(head, facts) {
+  const shape = `${facts.cols}${facts.torus ? "t" : ""}`;
+  if (head.dataset.shape === shape) {
+    return;
+  }
+  head.dataset.shape = shape;
+  head.classList.toggle("torus", facts.torus);
+  head.classList.toggle("compact", facts.cols > 5); // the board's gaps (board.js)
+  head.style.setProperty("--rows", String(facts.rows));
+  head.style.setProperty("--cols", String(facts.cols));
+  const items = [];
+  for (let col = 0; col < facts.cols; col += 1) {
+    items.push(
+      make(
+        "div",
+        { className: "rack-column", data: { col: String(col) } },
+        make("span", { className: "rack-number", text: String(col + 1) }),
+        make("span", { className: "rack-score" }),
+      ),
+    );
+  }
+  head.replaceChildren(...items);
+}
+
+export function renderRack() {
+  const facts = variant();
+  const head = $("rack-head");
+  const shown = Boolean(facts && facts.gravity && state.editor === null);
+  head.hidden = !shown;
+  $("rack-note").hidden = !shown;
+  if (!shown) {
+    return;
+  }
+  ensureColumns(head, facts);
+  head.classList.toggle("flipped", state.flipped);
+  const marks = board();
+  const placed = [...marks].filter((mark) => mark !== EMPTY).length;
+  const values = overlayValues();
+  for (const column of head.querySelectorAll(".rack-column")) {
+    const cell = dropCell(marks, Number(column.dataset.col), facts);
+    const move = values && cell !== null ? values.moves.get(cell) : undefined;
+    const best = Boolean(move && values.best.has(cell));
+    const words = values && values.mode === "values" ? scoreText(move, placed, facts.cells) : "";
+    setText(column.querySelector(".rack-score"), words || (best ? "★" : ""));
+    setData(column, "result", words && move ? move.result : undefined);
+    setData(column, "best", best ? "true" : undefined);
+    column.title = move && words ? valueWords(move) : "";
+  }
+}
+
+// The words a gravity cell's label adds: its column's score ("score +1").
+export function scoreWords(move, marks, cells) {
+  const score = ponsScore(move, marks, cells);
+  return score === null ? "" : `score ${signed(score)}`;
+}

@@ -1,0 +1,63 @@
+"""The boards the search answers (issue 28, items 2 and 6): listed in the variant menu apart from the
+tables' boards, "nothing proven here; shallow guesses" on 7×7 with the guesses behind a toggle, the
+review of a searched game with its unjudged plies shown as such in the list, the counts and the chart,
+and the docs' screenshots of Connect Four and of a searched 7×7 board."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .conftest import DESKTOP
+from .ui import analysing, api_get, axe_violations, docs_shot
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+    from .conftest import PageFactory
+
+
+def test_the_variant_menu_groups_the_tables_and_the_searched_boards(page: Page, base_url: str) -> None:
+    listed = api_get(base_url, "/variants")["variants"]
+    analysing(page, "variant=normal")
+    groups = page.eval_on_selector_all(
+        "#variant optgroup", "gs => gs.map(g => [g.label, [...g.children].map(o => o.value)])"
+    )
+    assert [label.split(":")[0] for label, _ in groups] == ["Solved tables", "Searched"]
+    assert groups[0][1] == [v["name"] for v in listed if v["source"] == "table"]
+    assert groups[1][1] == [v["name"] for v in listed if v["source"] == "search"]
+    assert {"connect4", "5x5k4", "6x6k5", "7x7k5", "8x8k5"} <= set(groups[1][1])
+
+
+def counted(summary: str, side: str, verdict: str) -> int:
+    found = re.search(rf"{side}: [^·]*?(\d+) {verdict}", summary)
+    return int(found.group(1)) if found else 0
+
+
+def test_a_searched_7x7_game_says_what_is_not_proven(new_page: PageFactory) -> None:
+    page = new_page(DESKTOP, color_scheme="light", reduced_motion="reduce")
+    analysing(page, "variant=7x7k5&moves=24,25,17")
+    page.wait_for_selector("#review[data-state='ready']")
+    # Nothing proven: said in words, no move ranked, the guesses' numbers behind their toggle.
+    assert page.inner_text("#unsettled-words") == "Nothing proven here; shallow guesses only."
+    assert page.is_hidden("#ranking") and page.is_hidden("#guessed")
+    assert "≈" not in page.inner_text("#board") and page.locator("#board .cell-value:text('?')").count() >= 40
+    page.click("#guesses summary")
+    assert page.locator("#guessed li").count() == 46 and "≈" in page.inner_text("#board")
+    assert "a score for O, who plays the move" in page.inner_text("#guesses-scale")
+    # The review: every unjudged ply said so, in the list, the counts and the chart.
+    verdicts = page.eval_on_selector_all("#move-list > li", "rows => rows.map(r => r.dataset.verdict)")
+    details = page.inner_text("#move-list")
+    summary = page.inner_text("#review-summary")
+    unjudged = {side: verdicts[index::2].count("unknown") for index, side in enumerate("XO")}
+    assert sum(unjudged.values()) == 3, verdicts  # nothing is proven this early on 7×7
+    assert counted(summary, "X", "not judged") == 2 and counted(summary, "O", "not judged") == 1, summary
+    assert counted(summary, "X", "best") == 0 and "not judged" in page.inner_text("#verdict-legend")
+    assert not re.search(r"best was ,|which not|which at", details + summary), details
+    assert page.locator("#chart .chart-point.verdict-unknown rect").count() == 3
+    assert page.locator("#chart .chart-line.chart-open").count() == 3
+    assert "not judged" in page.inner_text("#chart-caption")
+    assert "judged" in page.inner_text("#review-state")
+    assert axe_violations(page) == []
+    page.evaluate("window.scrollTo(0, 0)")
+    docs_shot(page, "searched-7x7")
