@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,6 +31,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_SESSION_DIR, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def recursion_limit() -> Iterator[None]:
+    """The recursion limit as it was before each test: the reference solvers raise it, and JSON nested
+    1000 deep is "too deep" only under the default (tests/api/test_deep_json.py after tests/engine)."""
+    limit = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(limit)
 
 
 @pytest.fixture(scope="session", autouse=True)
