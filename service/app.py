@@ -12,7 +12,17 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest
 
 from .engine import BACKGROUND_BUILD_CELLS
-from .http import analyze_views, bodies, cors, meta_views, page_views, play_views, security, variant_views
+from .http import (
+    analyze_views,
+    bodies,
+    cors,
+    meta_views,
+    page_views,
+    play_views,
+    security,
+    tree_views,
+    variant_views,
+)
 from .http.body_limit import ChunkedBodyLimit
 from .http.problems import register_problem_handlers
 from .serving import observability, sources, streams
@@ -75,6 +85,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(meta_views.bp)
     app.register_blueprint(meta_views.docs_bp)
     app.register_blueprint(play_views.bp)
+    app.register_blueprint(tree_views.bp)
     app.register_blueprint(page_views.bp)
     security.init_app(app)
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]

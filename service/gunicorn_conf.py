@@ -102,8 +102,11 @@ def post_fork(server: Any, worker: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
+    from service.serving import sources
+
     if getattr(worker, "sanmoku_term", False):
         worker.alive = False  # what gunicorn's own SIGTERM handler does: a graceful exit
+    sources.warm(worker.wsgi)  # after gevent's patching: the slots' semaphore is the worker's own
 
 
 def post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:

@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.engine import PRESETS, Table, TableStore
+from tests import background
 
 pytest_plugins = ["tests.ray_cluster"]  # the session's Ray cluster, started by the first test that asks
 
@@ -29,7 +30,19 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["SANMOKU_TABLES_DIR"] = str(_SESSION_DIR)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the long comparisons of the modules this session runs (see tests/background.py)."""
+    # In the order they run: the work the session needs first is submitted first.
+    modules = list(dict.fromkeys(item.module for item in session.items if isinstance(item, pytest.Function)))
+    starts = [m.start_in_background for m in modules if hasattr(m, "start_in_background")]
+    if len(starts) < len(modules):  # other tests run too: they keep one core
+        background.workers = 1
+    for start in starts:
+        start()
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
+    background.shut_down()
     shutil.rmtree(_SESSION_DIR, ignore_errors=True)
 
 

@@ -43,7 +43,7 @@ def server() -> Iterator[BaseWSGIServer]:
 
 def test_the_docs_have_examples_of_every_endpoint() -> None:
     commands = " ".join(command for _, command, _ in EXAMPLES)
-    for path in ("/analyze", "/analyze/batch", "/solve", "/variants", "/move", "/review", "/healthz",
+    for path in ("/analyze", "/analyze/batch", "/solve", "/variants", "/move", "/review", "/tree", "/healthz",
                  "/readyz", "/docs"):  # fmt: skip
         assert f"8000{path}" in commands, path
 

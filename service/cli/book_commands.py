@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sys
 from pathlib import Path
 
 from ..engine import (
@@ -24,6 +25,7 @@ from ..engine import (
     sample_entries,
     verify_entries,
 )
+from .progress import Progress
 
 
 def _directory(args: argparse.Namespace) -> Path:
@@ -38,17 +40,22 @@ def build(args: argparse.Namespace) -> int:
         return 0
     processes = args.processes or len(os.sched_getaffinity(0))
     directory, seconds, max_bytes = _directory(args), args.seconds, args.max_bytes
-    build_book_file(
-        variant,
-        directory,
-        args.plies,
-        args.out,
-        args.if_missing,
-        processes,
-        seconds,
-        max_bytes,
-        ray_address=args.ray,
-    )
+    progress = Progress(sys.stdout, "positions searched")  # a bar on a terminal, a line a tenth otherwise
+    try:
+        build_book_file(
+            variant,
+            directory,
+            args.plies,
+            args.out,
+            args.if_missing,
+            processes,
+            seconds,
+            max_bytes,
+            advance=progress.advanced,
+            ray_address=args.ray,
+        )
+    finally:
+        progress.close()
     return 0
 
 

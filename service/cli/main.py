@@ -7,27 +7,31 @@ same renderers as the API's, so `--json` and `solve` print the very bytes the AP
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import re
 import sys
 from collections.abc import Sequence
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 from ..engine import (
+    NAMING,
     Analyst,
-    Deadline,
     EngineError,
     EnginePool,
-    Position,
     ProvenStore,
     TableStore,
     TableSupply,
+    TableUnavailableError,
     get_variant,
     open_books,
 )
+from ..http.params import AnalyzeParams
 from ..http.payloads import answer_payload, dumps
-from ..http.schemas import DEFAULT_BUDGET_MS
+from ..http.problems import FieldsError
+from ..http.schemas import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, AnalyzeRequest, load
 from ..http.solve_formats import FORMATS, SYMMETRIES, SolveRequest, render
 from . import proven_commands, table_commands
 
@@ -37,7 +41,13 @@ RESULT_LETTER = {"win": "W", "draw": "D", "loss": "L"}
 # A word made only of board characters is a board even when it starts with "-" (an empty cell).
 BOARD_WORD = re.compile(r"[XOxo.\-_/]*[XOxo._/][XOxo.\-_/]*|-{6,}")
 VALUE_OPTIONS = {"--to-move", "--variant"}
-VARIANT_HELP = "a variant name: normal, misere, or {rows}x{cols}k{k}[-torus][-misere] such as 4x4k3"
+VARIANT_HELP = f"default: normal; {NAMING}"
+UNPROVEN = ("?", ">=D", "<=D")
+_analyze_request = AnalyzeRequest()  # the API's: the command line takes what the API takes, no more
+
+
+class RefusedError(Exception):
+    """A request the command refuses as the API does (its 422), with the API's sentence."""
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -62,13 +72,16 @@ def analysis_json(
     board: str, to_move: str | None, variant: str, budget_ms: int = DEFAULT_BUDGET_MS
 ) -> dict[str, Any]:
     """The API's /analyze body for one position, from this machine's tables, books, proven positions
-    and a search."""
-    position = Position.parse(board, to_move, get_variant(variant))
+    and a search; the arguments are checked by the API's own schema (FieldsError: as its 422)."""
+    asked = {"board": board, "to_move": to_move, "variant": variant, "budget_ms": budget_ms}
+    params = load(_analyze_request, asked, AnalyzeParams)
+    deadline = params.deadline()
+    position = params.position()
     supply = local_supply()
     directory = supply.store.directory
     books = open_books(directory, build=True)  # a missing Connect Four book: built meanwhile, as the service
     analyst = Analyst(supply.available, ProvenStore(directory), EnginePool(1), books=books)
-    answer = analyst.analyze(position, Deadline.after(budget_ms / 1000).budget())
+    answer = analyst.analyze(position, deadline.budget())
     return answer_payload(answer, budget_ms=budget_ms)
 
 
@@ -116,17 +129,33 @@ def analyze(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(dumps(payload))
         sys.stdout.flush()
         return 0
-    print(draw_board(payload))
+    drawing = draw_board(payload)
+    print(drawing)
     print()
     print("\n".join(verdict(payload)))
     if payload["moves"]:
-        print("cells: W<n> wins, D draws, L<n> loses, for the side to move; n counts plies from its move")
+        print(legend(drawing))
     return 0
+
+
+def legend(drawing: str) -> str:
+    """What the drawing's labels mean: those it shows."""
+    labels = {label.strip() for line in drawing.splitlines() for label in line.split("|")}
+    out = "cells: W<n> wins, D draws, L<n> loses, for the side to move; n counts plies from its move"
+    if labels & set(UNPROVEN):
+        out += "; ? not proven within the budget (>=D: at least a draw, <=D: at most a draw)"
+    if "." in labels:
+        out += "; . an empty cell no move can take yet (marks fall to the lowest empty cell of a column)"
+    return out
 
 
 def solve(args: argparse.Namespace) -> int:
     table = local_supply().table(get_variant(args.variant))
-    for piece in render(SolveRequest(table, args.first, args.symmetry, args.format)):
+    wanted = SolveRequest(table, args.first, args.symmetry, args.format)
+    refusal = wanted.refusal()  # the API's limits: a table too large for one JSON document
+    if refusal is not None:
+        raise RefusedError(refusal.replace("format=", "--format "))
+    for piece in render(wanted):
         sys.stdout.buffer.write(piece)
     sys.stdout.flush()
     return 0
@@ -136,6 +165,7 @@ def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(
         prog="sanmoku", description="Exact analysis of tic-tac-toe and its variants."
     )
+    main.add_argument("--version", action="version", version=f"%(prog)s {version('sanmoku')}")
     commands = main.add_subparsers(dest="command", required=True)
 
     serve_cmd = commands.add_parser("serve", help="serve the REST API with gunicorn")
@@ -151,7 +181,10 @@ def parser() -> argparse.ArgumentParser:
     analyze_cmd.add_argument("--variant", default="normal", help=VARIANT_HELP)
     analyze_cmd.add_argument("--json", action="store_true", help="print the API's JSON body")
     analyze_cmd.add_argument(
-        "--budget-ms", type=int, default=DEFAULT_BUDGET_MS, help="a search's time, for boards with no table"
+        "--budget-ms",
+        type=int,
+        default=DEFAULT_BUDGET_MS,
+        help=f"a search's time, for boards with no table (1 to {MAX_BUDGET_MS:,}, as the API's budget_ms)",
     )
     analyze_cmd.set_defaults(run=analyze)
 
@@ -182,15 +215,34 @@ def boards_as_positionals(argv: list[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(boards_as_positionals(list(sys.argv[1:] if argv is None else argv)))
+    logging.basicConfig(format="sanmoku: %(message)s")  # the engine's warnings, as the command's own
     try:
         code: int = args.run(args)
     except EngineError as error:
-        print(f"sanmoku: {error.message}", file=sys.stderr)
-        return 2
+        return refuse(error.message)
+    except (TableUnavailableError, RefusedError) as error:
+        return refuse(str(error))
+    except FieldsError as error:  # the API's schema refused an argument
+        return refuse(
+            "; ".join(
+                f"--{field.replace('_', '-')}: {' '.join(why)}" for field, why in error.messages.items()
+            )
+        )
     except BrokenPipeError:  # the reader stopped (`| head`): stop quietly, as other tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     return code
+
+
+def _option(field: str) -> str:
+    """The option an API field came from (the board is the positional argument)."""
+    return field if field == "board" else "--" + field.replace("_", "-")
+
+
+def refuse(sentence: str) -> int:
+    """An error the user can fix: one sentence on stderr, exit status 2."""
+    print(f"sanmoku: {sentence}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

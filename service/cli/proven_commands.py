@@ -1,17 +1,30 @@
 """`sanmoku cache stats | clear`: the store of proven positions beside the tables, from the shell (and
-`sanmoku book`, in `book_commands`)."""
+`sanmoku book`, in `book_commands`). A store that is not there is an error (a mistyped --dir must not
+make a new one); clearing asks first (or takes --yes), and removes an opening book's positions only
+when named."""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import sys
 from pathlib import Path
 
-from ..engine import DEFAULT_MAX_BYTES, ProvenStore, default_directory
+from ..engine import DEFAULT_MAX_BYTES, ProvenStore, ProvenStoreError, default_directory, get_variant
 from . import book_commands
 
 
 def store_of(args: argparse.Namespace) -> ProvenStore:
-    return ProvenStore(args.dir or default_directory(), args.max_bytes)
+    logging.getLogger("service.engine").setLevel(logging.ERROR)  # what the store finds, these commands say
+    directory = args.dir or default_directory()
+    store = ProvenStore(directory, args.max_bytes)
+    if not store.path.is_file():
+        raise ProvenStoreError(
+            f"there is no store of proven positions in {directory} (no {store.path.name}): check --dir "
+            f"(the tables directory, default $SANMOKU_TABLES_DIR or the user cache); the service and "
+            f"`sanmoku analyze` make it when they first prove a position"
+        )
+    return store
 
 
 def stats(args: argparse.Namespace) -> int:
@@ -19,13 +32,31 @@ def stats(args: argparse.Namespace) -> int:
     print(f"proven positions in {found.path}")
     print(f"  records  {found.records:,} ({found.exact:,} exact, {found.book:,} from the book)")
     print(f"  size     {found.bytes / 1e6:,.1f} MB of at most {found.max_bytes / 1e6:,.0f} MB")
+    if found.health.state != "ok":
+        print(f"  state    {found.health.state}: {found.health.problem}")
     return 0
 
 
 def clear(args: argparse.Namespace) -> int:
-    removed = store_of(args).clear()
-    print(f"removed {removed:,} proven positions")
+    store = store_of(args)
+    book = get_variant(args.book) if args.book else None
+    what = (
+        f"the {book.name} opening book's positions"
+        if book
+        else "every position a search proved (the opening books' stay: --book NAME removes one)"
+    )
+    if not args.yes and not confirmed(f"remove {what} from {store.path}?"):
+        raise ProvenStoreError(f"nothing removed: `cache clear` removes {what}; add --yes to do it")
+    removed = store.clear(book)
+    print(f"removed {removed:,} proven positions" + (f" of the {book.name} book" if book else ""))
     return 0
+
+
+def confirmed(question: str) -> bool:
+    """The user's yes, on a terminal; never without one."""
+    if not sys.stdin.isatty():
+        return False
+    return input(f"{question} [y/N] ").strip().lower() in ("y", "yes")
 
 
 def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,5 +68,10 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     actions.add_parser("stats", parents=[where], help="how many positions, how many bytes").set_defaults(
         run=stats
     )
-    actions.add_parser("clear", parents=[where], help="forget every proven position").set_defaults(run=clear)
+    clear_cmd = actions.add_parser(
+        "clear", parents=[where], help="forget the positions searches proved (or one opening book's)"
+    )
+    clear_cmd.add_argument("--book", metavar="VARIANT", help="remove this variant's opening book instead")
+    clear_cmd.add_argument("--yes", action="store_true", help="do not ask first")
+    clear_cmd.set_defaults(run=clear)
     book_commands.add_parser(commands)

@@ -14,7 +14,7 @@ layer, the command line) imports from here only. No HTTP code lives in the engin
 from __future__ import annotations
 
 from .analyst import Analyst, EnginePool
-from .answer import Answer, Answers, Source, answers_from, table_answers
+from .answer import Answer, Answers, GameAnswers, Source, answers_from, table_answers
 from .book_supply import build_book_file, open_books
 from .errors import (
     BuildRefusedError,
@@ -26,12 +26,14 @@ from .errors import (
     InvalidPositionError,
     NoTableError,
     PolicyError,
+    ProvenStoreError,
     SearchBusyError,
     TableNotBuiltError,
     TableNotReadyError,
     TableUnavailableError,
     UnknownVariantError,
 )
+from .games import SOLVED_GAMES, SolvedGame, board_of, get_game, read_position, start_position, whole_table
 from .play.mainline import MainLine, main_line
 from .play.policies import DEFAULT_DEPTH, POLICIES, Policy, check_choice, choose_move, get_policy, player
 from .play.review import (
@@ -45,6 +47,8 @@ from .play.review import (
     review_game,
 )
 from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
+from .rules.eight import EIGHT, EightPosition
+from .rules.game import GamePosition, GameRules, final_score
 from .rules.geometry import MIN_DEPTH, Geometry, geometry_of, iter_cells
 from .rules.perft import count_games
 from .rules.position import EMPTY, MARKS, Mark, Position, Status, other
@@ -70,6 +74,7 @@ from .search.book import book_positions, build_book
 from .search.book_check import sample_entries, verify_entries
 from .search.books import Books
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
+from .search.proven_file import Health
 from .tables.build_plan import BuildPlan, check_resources, plan
 from .tables.build_queue import BuildQueue, Waiting, work_through
 from .tables.builder import build_queued
@@ -80,18 +85,22 @@ from .tables.stream import Chunk, Summary, chunks, lookups, positions, summarize
 from .tables.supply import BACKGROUND_BUILD_CELLS, TableSupply, variants_at_start
 from .tables.table import MOVE_VALUE, Lookup, MoveValue, Table
 from .tables.table_file import TableFileError, file_size, mapped_file
+from .teach import MAX_TREE_NODES, Algorithm, Cutoff, GameTree, Leaf, Lesson, TreeTooLargeError, Visit, lesson
+from .teach import Node as TreeNode
 
 __all__ = [
     "BACKGROUND_BUILD_CELLS",
     "DECODED",
     "DEFAULT_DEPTH",
     "DEFAULT_MAX_BYTES",
+    "EIGHT",
     "EMPTY",
     "LISTED",
     "MARKS",
     "MAX_CELLS",
     "MAX_SIDE",
     "MAX_TABLE_CELLS",
+    "MAX_TREE_NODES",
     "MIN_DEPTH",
     "MIN_K",
     "MIN_SIDE",
@@ -101,9 +110,11 @@ __all__ = [
     "NORMAL",
     "POLICIES",
     "PRESETS",
+    "SOLVED_GAMES",
     "SOLVER_VERSION",
     "VARIANTS",
     "Accuracy",
+    "Algorithm",
     "Analyst",
     "Answer",
     "Answers",
@@ -116,16 +127,25 @@ __all__ = [
     "Chunk",
     "ClusterUnavailableError",
     "Contender",
+    "Cutoff",
     "Deadline",
+    "EightPosition",
     "EngineBusyError",
     "EngineError",
     "EnginePool",
     "Estimate",
+    "GameAnswers",
+    "GamePosition",
+    "GameRules",
+    "GameTree",
     "Geometry",
+    "Health",
     "IllegalMoveError",
     "IllegalSequenceError",
     "InvalidPositionError",
     "Known",
+    "Leaf",
+    "Lesson",
     "Lookup",
     "MainLine",
     "Mark",
@@ -137,11 +157,13 @@ __all__ = [
     "PolicyError",
     "Position",
     "ProvenStore",
+    "ProvenStoreError",
     "Record",
     "Result",
     "Review",
     "SearchBusyError",
     "SideSummary",
+    "SolvedGame",
     "Source",
     "Status",
     "Strength",
@@ -154,12 +176,16 @@ __all__ = [
     "TableStore",
     "TableSupply",
     "TableUnavailableError",
+    "TreeNode",
+    "TreeTooLargeError",
     "UnknownVariantError",
     "Value",
     "Variant",
     "Verdict",
+    "Visit",
     "Waiting",
     "answers_from",
+    "board_of",
     "book_positions",
     "build_book",
     "build_book_file",
@@ -172,10 +198,13 @@ __all__ = [
     "default_directory",
     "file_name",
     "file_size",
+    "final_score",
     "geometry_of",
+    "get_game",
     "get_policy",
     "get_variant",
     "iter_cells",
+    "lesson",
     "lookups",
     "main_line",
     "mapped_file",
@@ -188,15 +217,18 @@ __all__ = [
     "player",
     "positions",
     "progress_for",
+    "read_position",
     "review_boards",
     "review_game",
     "sample_entries",
     "solve",
+    "start_position",
     "strength_table",
     "summarize",
     "supported_variants",
     "table_answers",
     "variants_at_start",
     "verify_entries",
+    "whole_table",
     "work_through",
 ]

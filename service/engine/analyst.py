@@ -4,11 +4,13 @@ the positions proven before (the store beside the tables), else a search within 
 whose proofs are then kept for next time. Callers do not care which; the answer says which. A book's
 answer that a proof kept in the store contradicts is not served: the proof wins.
 
-The search itself goes through `offload`, with which the service runs it on a real thread (see the
-serving layer): the compiled core lets go of the interpreter, so a search never holds a worker's other
-requests. The rest (the table, the store, the slots) runs on the caller's thread. At most `slots`
-searches run at once per process, each with its own transposition table (reused from one search to the
-next: it clears itself for another board).
+The search and the store's reads and writes go through `offload`, with which the service runs them on a
+real thread (see the serving layer): the compiled core lets go of the interpreter and SQLite waits
+there, so neither holds a worker's other requests. The table and the slots are the caller's. At most
+`slots` searches run at once per process, each with its own transposition table (reused from one search
+to the next: it clears itself for another board). A budget bounds the whole answer: what the store, the
+wait for a slot and the way to a thread took comes out of it, and a request waits for a slot at most a
+small share of it.
 """
 
 from __future__ import annotations
@@ -18,13 +20,18 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Protocol, TypeVar
 
-from .answer import Answer, Answers, Source
+from .answer import Answer, GameAnswers, Source
 from .errors import SearchBusyError
+from .games import board_of, exact_values, whole_table
 from .play.mainline import MainLine, main_line, proven_line
+from .rules.game import GamePosition
 from .rules.position import Position
+from .rules.values import Value
 from .rules.variants import Variant
-from .search import Budget, Deadline, SearchEngine
+from .search import Budget, Cancel, Deadline, SearchEngine
 from .search.books import Books, contradicted
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proven import BOOK, ProvenMove, ProvenStore
@@ -32,7 +39,20 @@ from .search.report import MoveProof, SearchReport
 from .tables.table import Table
 
 TableFor = Callable[[Variant], Table | None]  # the table that answers a variant now, if any
-Offload = Callable[[Callable[[], SearchReport]], SearchReport]
+T = TypeVar("T")
+SLOT_WAIT_SHARE = 0.1  # of its budget, the most a search waits for a slot before SearchBusyError
+
+
+class Offload(Protocol):
+    """Runs `work` (a search, or the store's I/O) and gives its result; `cancel`, if given, is set when
+    the answer is no longer wanted (its client went away), which stops a search."""
+
+    def __call__(self, work: Callable[[], T], cancel: Cancel | None = None) -> T: ...
+
+
+def on_this_thread(work: Callable[[], T], cancel: Cancel | None = None) -> T:
+    return work()
+
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +75,13 @@ class EnginePool:
             self._owner, self._free = os.getpid(), []
             self._available = threading.BoundedSemaphore(self.slots)
         return self._available
+
+    def warm(self) -> None:
+        """Make every slot's table now (at a worker's start), not in its first searches' budgets: a
+        32 MB table takes tens of milliseconds to map and fill."""
+        self._for_this_process()
+        while len(self._free) < self.slots:
+            self._free.append(TranspositionTable(self._table_bits))
 
     @contextlib.contextmanager
     def engine(self, variant: Variant, wait: float | None) -> Iterator[SearchEngine]:
@@ -79,15 +106,26 @@ class Analyst:
         table_for: TableFor,
         proven: ProvenStore | None,
         pool: EnginePool,
-        offload: Offload = lambda work: work(),
+        offload: Offload = on_this_thread,
         books: Books | None = None,
     ) -> None:
         self.table_for, self.proven, self.pool, self.offload = table_for, proven, pool, offload
         self.books = books
 
-    def analyze(self, position: Position, budget: Budget, search_only: bool = False) -> Answer:
+    def analyze(self, position: GamePosition, budget: Budget, search_only: bool = False) -> Answer:
         """Every legal move's value as far as it is known or can be proven within `budget`;
-        `search_only`: from the search even where a table or a stored proof answers (comparisons)."""
+        `search_only`: from the search even where a table or a stored proof answers (comparisons). A
+        game that is not a board has no search: its table, solved whole, answers."""
+        started = monotonic()
+        whole = whole_table(position)
+        if whole is not None:
+            return Answer.of_table(whole.lookup(position))
+        board = board_of(position)
+        if board is None:
+            raise ValueError(f"no source answers {position.variant.name}, which is not a board")
+        return self._analyze_board(board, budget, started, search_only)
+
+    def _analyze_board(self, position: Position, budget: Budget, started: float, search_only: bool) -> Answer:
         if not search_only:
             table = self.table_for(position.variant)
             if table is not None:
@@ -95,50 +133,77 @@ class Analyst:
             booked = self._booked(position)
             if booked is not None:
                 return Answer.of_proofs(position, booked, Source.BOOK)
-        known = None if self.proven is None or position.is_over or search_only else self.proven.get(position)
+        known = None
+        if self.proven is not None and not position.is_over and not search_only:
+            known = self.offload(partial(self.proven.get, position))
         if known is not None and known.exact:
             proofs = [MoveProof(m.cell, m.lower, m.upper, m.remoteness) for m in known.moves]
             return Answer.of_proofs(position, proofs, Source.BOOK if known.origin == BOOK else Source.CACHE)
-        return self._search(position, budget, known.moves if known else ())
+        return self._search(position, budget, started, known.moves if known else ())
+
+    def exact_values(self, position: GamePosition) -> Callable[[GamePosition], Value] | None:
+        """The exact values of the positions of `position`'s game from its table, if one answers now
+        (a game tree's values); None when only a search could say."""
+        return exact_values(position, self.table_for)
 
     def _booked(self, position: Position) -> list[MoveProof] | None:
         """Every move's value from a book, unless a proof kept in the store contradicts one of them."""
         moves = None if self.books is None else self.books.moves(position)
         if moves is None or self.proven is None:
             return moves
-        kept = self.proven.get(position)
+        kept = self.offload(partial(self.proven.get, position))
         if kept is not None and contradicted(moves, kept.moves):
             log.error("the %s book contradicts a proof at %s: not served", position.variant.name, position)
             return None
         return moves
 
-    def answers(self, deadline: Deadline, search_only: bool = False) -> Answers:
+    def answers(self, deadline: Deadline, search_only: bool = False) -> GameAnswers:
         """Answers for positions asked one after another (a review, a main line, a batch), all within
         what is left of one `deadline`."""
         return lambda position: self.analyze(position, deadline.budget(), search_only)
 
-    def main_line(self, first: Answer, answers: Answers) -> MainLine | None:
+    def main_line(self, first: Answer, answers: GameAnswers) -> MainLine | None:
         """How the game goes on from `first`'s position under perfect play: from the table that gave
         `first`, else through `answers` as long as every position on the way is proven (else None)."""
-        table = self.table_for(first.position.variant) if first.source is Source.TABLE else None
-        if table is not None:
-            return main_line(table, first.position)
+        board = board_of(first.position)
+        table = self.table_for(board.variant) if board is not None and first.source is Source.TABLE else None
+        if board is not None and table is not None:
+            return main_line(table, board)
         return proven_line(answers, first.position, first) if first.exact else None
 
-    def _search(self, position: Position, budget: Budget, known: tuple[ProvenMove, ...]) -> Answer:
-        started = monotonic()
-        with self.pool.engine(position.variant, budget.seconds) as engine:
-            if budget.seconds is not None:  # the wait for a slot came out of the budget
-                budget = Budget(
-                    max(0.0, budget.seconds - (monotonic() - started)), budget.nodes, budget.cancel
-                )
-            # Estimates always: they rank the moves left unproven, so that the best guess is a guess, not
-            # the lowest cell; the answer shows them only to a caller who asks.
-            found = self.offload(lambda: engine.analyze(position, budget, estimates=True))
-        proofs = _with_known(found.moves, known)
-        if self.proven is not None:
-            self.proven.put(position, proofs)
-        return Answer.of_proofs(position, proofs, Source.SEARCH, found.nodes, found.seconds, found.depth)
+    def _search(
+        self, position: Position, budget: Budget, started: float, known: tuple[ProvenMove, ...]
+    ) -> Answer:
+        wait = None if budget.seconds is None else budget.seconds * SLOT_WAIT_SHARE
+        with self.pool.engine(position.variant, wait) as engine:
+
+            def search() -> tuple[SearchReport, list[MoveProof]]:
+                # Estimates always: they rank the moves left unproven, so that the best guess is a guess,
+                # not the lowest cell; the answer shows them only to a caller who asks.
+                found = engine.analyze(position, _left(budget, started), estimates=True)
+                proofs = _with_known(found.moves, known)
+                if self.proven is not None and found.nodes:  # else only the moves that end the game: cheap
+                    self.proven.put(position, proofs)
+                return found, proofs
+
+            found, proofs = self.offload(search, budget.cancel)
+        return Answer.of_proofs(
+            position,
+            proofs,
+            Source.SEARCH,
+            found.nodes,
+            found.seconds,
+            found.depth,
+            found.cutoffs,
+            found.tt_hits,
+        )
+
+
+def _left(budget: Budget, started: float) -> Budget:
+    """What is left of `budget`, given at `started`."""
+    if budget.seconds is None:
+        return budget
+    return Budget(max(0.0, budget.seconds - (monotonic() - started)), budget.nodes, budget.cancel)
 
 
 def _with_known(found: tuple[MoveProof, ...], known: tuple[ProvenMove, ...]) -> list[MoveProof]:

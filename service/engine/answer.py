@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 
-from .rules.position import Position, Status
+from .rules.game import GamePosition, final_score
+from .rules.position import Position
 from .rules.values import Known, Result, Value
 from .search.report import MoveProof
 from .tables.table import Lookup, Table
@@ -37,12 +38,14 @@ def order(move: MoveProof) -> tuple[int, int, tuple[int, int], int, int]:
 
 @dataclass(frozen=True)
 class Answer:
-    position: Position
+    position: GamePosition
     moves: tuple[MoveProof, ...]  # every legal move, best first (see `order`)
     source: Source
     nodes: int = 0  # what the search spent (0 when no search ran)
     seconds: float = 0.0
     depth: int = 0
+    cutoffs: int = 0
+    tt_hits: int = 0
 
     @classmethod
     def of_table(cls, analysis: Lookup) -> Answer:
@@ -54,14 +57,17 @@ class Answer:
     @classmethod
     def of_proofs(
         cls,
-        position: Position,
+        position: GamePosition,
         proofs: Iterable[MoveProof],
         source: Source,
         nodes: int = 0,
         seconds: float = 0.0,
         depth: int = 0,
+        cutoffs: int = 0,
+        tt_hits: int = 0,
     ) -> Answer:
-        return cls(position, tuple(sorted(proofs, key=order)), source, nodes, seconds, depth)
+        moves = tuple(sorted(proofs, key=order))
+        return cls(position, moves, source, nodes, seconds, depth, cutoffs, tt_hits)
 
     @cached_property
     def exact(self) -> bool:
@@ -72,7 +78,7 @@ class Answer:
     def bounds(self) -> tuple[int, int]:
         """The proven bounds on the position's result for the side to move."""
         if not self.moves:
-            score = _finished_score(self.position)
+            score = final_score(self.position)
             return score, score
         return max(m.lower for m in self.moves), max(m.upper for m in self.moves)
 
@@ -86,7 +92,7 @@ class Answer:
         """The position's value, when its result and the remoteness that goes with it are proven: that
         of the fastest win, of any draw (a draw fills the board), or of the slowest loss."""
         if not self.moves:
-            return Value(_finished_score(self.position), 0)
+            return Value(final_score(self.position), 0)
         lower, upper = self.bounds
         if lower != upper:
             return None
@@ -130,6 +136,7 @@ class Answer:
 
 
 Answers = Callable[[Position], Answer]  # a source of answers: a table, or the analyst within a budget
+GameAnswers = Callable[[GamePosition], Answer]  # the analyst's: for any game's positions
 
 
 def table_answers(table: Table) -> Answers:
@@ -139,11 +146,3 @@ def table_answers(table: Table) -> Answers:
 
 def answers_from(source: Table | Answers) -> Answers:
     return table_answers(source) if isinstance(source, Table) else source
-
-
-def _finished_score(position: Position) -> int:
-    """The value of a finished game for the side to move: the other side completed a line (a loss, or
-    under misère a win) or filled the board (a draw)."""
-    if position.status is Status.DRAW:
-        return 0
-    return 1 if position.variant.misere else -1

@@ -67,6 +67,14 @@ class ClusterUnavailableError(EngineError):
         super().__init__("cluster_unavailable", f"cannot build on a Ray cluster: {reason}")
 
 
+class ProvenStoreError(EngineError):
+    """The store of proven positions cannot be read or written (the command line says why; the service
+    answers without it)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("proven_store", message)
+
+
 class NoTableError(EngineError):
     """A table-only request (the solve table, the table file) for a board that no table holds."""
 
@@ -109,7 +117,8 @@ class TableNotBuiltError(TableUnavailableError):
 
 
 class SearchBusyError(RuntimeError):
-    """Every search slot of this process stayed taken for the whole budget."""
+    """Every search slot of this process stayed taken for as long as the request may wait (a tenth of its
+    budget)."""
 
 
 class EngineBusyError(RuntimeError):

@@ -11,12 +11,11 @@ from ..engine import file_size, get_variant
 from ..serving.sources import get_supply
 from ..serving.streams import RETRY_AFTER, get_streams, paced
 from .answers import answer_body, by_raw_request, send, short_body
-from .bodies import Body, get_bodies
+from .bodies import Body, MadeFrom, get_bodies
 from .params import AnalyzeParams, SolveParams
 from .problems import ProblemError, problem
 from .schemas import AnalyzeQuery, AnalyzeRequest, SolveQuery, load
 from .solve_formats import (
-    JSON_MAX_POSITIONS,
     MEDIA_TYPES,
     WHOLE_BODY_POSITIONS,
     SolveRequest,
@@ -57,13 +56,9 @@ def solve() -> Response:
     query = load(_solve_query, request.args, SolveParams)
     variant = get_variant(query.variant)
     wanted = SolveRequest(get_supply().table(variant), query.first, query.symmetry, query.format)
-    if wanted.too_large_for_json():
-        message = (
-            f"the {variant.name} table has {wanted.table.positions:,} positions, more than the "
-            f"{JSON_MAX_POSITIONS:,} one JSON document holds: ask for format=ndjson or format=csv "
-            f"(streamed), or GET /variants/{variant.name}/table for the table file"
-        )
-        raise ProblemError(422, "too-large-for-json", "Too large for one JSON document", message, "format")
+    refusal = wanted.refusal()
+    if refusal is not None:
+        raise ProblemError(422, "too-large-for-json", "Too large for one JSON document", refusal, "format")
     encoding = "gzip" if request.accept_encodings["gzip"] > 0 else None
     etag = wanted.etag(encoding)
     headers = {"Cache-Control": current_app.config["CACHE_CONTROL"], "Vary": "Accept-Encoding"}
@@ -76,7 +71,10 @@ def solve() -> Response:
         # A small table's answer is rendered once and kept (a few hundred kilobytes at most), with its
         # length known: repeated requests cost a lookup, and caches in front can keep it.
         key = ("solve", variant, wanted.first, wanted.symmetry, wanted.format, encoding)
-        body = get_bodies().body(key, lambda: Body(b"".join(pieces(wanted, encoding)), "", etag))
+        body = get_bodies().body(
+            key,
+            lambda: Body(b"".join(pieces(wanted, encoding)), "", etag, made_from=MadeFrom.of(wanted.table)),
+        )
         response = Response(body.data, mimetype=MEDIA_TYPES[wanted.format], headers=headers)
     else:
         stream = get_streams().open(pieces(wanted, encoding), request.environ)

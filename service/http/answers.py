@@ -10,8 +10,8 @@ from typing import Any
 
 from flask import Response, current_app, request
 
-from ..engine import Deadline, Source
-from ..serving.sources import get_analyst
+from ..engine import Deadline, Source, Variant
+from ..serving.sources import get_analyst, get_supply
 from .bodies import Body, get_bodies, make_body
 from .params import AnalyzeParams
 from .payloads import answer_payload, dumps, mainline_payload
@@ -21,13 +21,13 @@ RAW_LIMIT = 256  # longer bodies or query strings (padding, repeated fields) are
 
 def answer_body(params: AnalyzeParams, shared: Deadline | None = None) -> Body:
     """The /analyze answer; `shared`: a batch's deadline, which caps the request's own budget."""
+    deadline = params.deadline()  # before the position is read: the budget bounds the whole answer
     position = params.position()
-    key = (position.variant, position.x, position.o, position.to_move, params.mainline, params.estimates)
+    key = (position, params.mainline, params.estimates)  # a position is a frozen value: it keys itself
     bodies = get_bodies()
     kept = None if params.search_only else bodies.get(key)
     if kept is not None:
         return kept
-    deadline = params.deadline()
     if shared is not None and shared.at < deadline.at:
         deadline = shared
     answers = get_analyst().answers(deadline, params.search_only)
@@ -36,7 +36,11 @@ def answer_body(params: AnalyzeParams, shared: Deadline | None = None) -> Body:
     if params.mainline:  # only where every step is proven
         line = get_analyst().main_line(answer, answers)
         payload["mainline"] = None if line is None else mainline_payload(line)
-    return bodies.keep(key, make_body(dumps(payload), lasting=answer.source is Source.TABLE))
+    lasting = answer.source is Source.TABLE
+    # A board's table may be replaced (its bodies go with it); a game solved whole in memory is not.
+    variant = position.variant
+    table = get_supply().available(variant) if lasting and isinstance(variant, Variant) else None
+    return bodies.keep(key, make_body(dumps(payload), lasting=lasting, table=table))
 
 
 def by_raw_request(method: str, raw: bytes | None, answer: Callable[[], Body]) -> Body:

@@ -3,19 +3,45 @@
 A `Body` is one representation of a resource: its bytes, media type and strong ETag. Only a `lasting`
 one (the same bytes for every later request: a table's answer) is kept, bounded by the bytes the cache
 holds, and may be cached downstream; anything else is rendered for its request only.
+
+A body rendered from a table remembers which (`made_from`): once the variant's table is another (its
+file was replaced, as the documented repair of a damaged table does, and the store opened the new one),
+every body made from the old one is dropped, never sent again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
+import weakref
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from cachetools import LRUCache
 from flask import Flask, current_app
 
+from ..engine import Table, Variant
+from ..serving.sources import SUPPLY
+
 EXTENSION = "sanmoku.bodies"
+TableNow = Callable[[Variant], Table | None]  # the variant's open table now (its file looked at again)
+
+
+@dataclass(frozen=True)
+class MadeFrom:
+    """The table a body was rendered from (not kept alive by it)."""
+
+    variant: Variant
+    table: weakref.ref[Table]
+
+    @classmethod
+    def of(cls, table: Table) -> MadeFrom:
+        return cls(table.variant, weakref.ref(table))
+
+    def current(self, table_now: TableNow) -> bool:
+        """Whether the table is still the variant's: one solved in memory always is."""
+        table = self.table()
+        return table is not None and (table.path is None or table_now(self.variant) is table)
 
 
 @dataclass(frozen=True)
@@ -24,21 +50,43 @@ class Body:
     mimetype: str
     etag: str
     lasting: bool = True
+    made_from: MadeFrom | None = None
 
 
-def make_body(data: bytes, mimetype: str = "application/json", lasting: bool = True) -> Body:
-    return Body(data, mimetype, hashlib.sha256(data).hexdigest()[:32], lasting)
+def make_body(
+    data: bytes, mimetype: str = "application/json", lasting: bool = True, table: Table | None = None
+) -> Body:
+    made_from = None if table is None else MadeFrom.of(table)
+    return Body(data, mimetype, hashlib.sha256(data).hexdigest()[:32], lasting, made_from)
 
 
 class BodyCache:
-    def __init__(self, max_bytes: int) -> None:
+    def __init__(self, max_bytes: int, table_now: TableNow = lambda variant: None) -> None:
         # Bounded by the bytes it holds; cachetools' LRU is not thread-safe by itself.
         self._bodies: LRUCache[Hashable, Body] = LRUCache(maxsize=max_bytes, getsizeof=_body_size)
         self._lock = threading.Lock()
+        self._table_now = table_now
 
     def get(self, key: Hashable) -> Body | None:
         with self._lock:
-            return self._bodies.get(key)
+            body = self._bodies.get(key)
+        if body is None or body.made_from is None or body.made_from.current(self._table_now):
+            return body
+        self._drop_made_from(body.made_from.variant)
+        return None
+
+    def _drop_made_from(self, variant: Variant) -> None:
+        """Every body made from a table of `variant` that is not the variant's any more."""
+        with self._lock:
+            stale = [
+                key
+                for key, body in self._bodies.items()
+                if body.made_from is not None
+                and body.made_from.variant == variant
+                and not body.made_from.current(self._table_now)
+            ]
+            for key in stale:
+                del self._bodies[key]
 
     def keep(self, key: Hashable, body: Body) -> Body:
         """`body`, kept under `key` if it is lasting."""
@@ -71,7 +119,8 @@ def _body_size(body: Body) -> int:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions[EXTENSION] = BodyCache(app.config["BODY_CACHE_BYTES"])
+    """After the sources (serving.sources.init_app): the cache asks their store which table is open."""
+    app.extensions[EXTENSION] = BodyCache(app.config["BODY_CACHE_BYTES"], app.extensions[SUPPLY].store.opened)
 
 
 def get_bodies() -> BodyCache:

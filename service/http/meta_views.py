@@ -9,9 +9,10 @@ from flask.blueprints import BlueprintSetupState
 from flask_swagger_ui import get_swaggerui_blueprint
 
 from ..engine import TableNotReadyError, TableSupply, TableUnavailableError, Variant
-from ..serving.sources import get_supply
+from ..serving.sources import get_supply, proven_health
 from .bodies import get_bodies
 from .payloads import dumps
+from .problems import without_paths
 
 bp = Blueprint("meta", __name__)
 
@@ -42,11 +43,17 @@ def readyz() -> Response:
     report = {variant.name: _readiness(supply, variant) for variant in supply.at_start}
     waiting = any("waiting" in entry for entry in report.values())
     ready = all(entry["ready"] for entry in report.values())
+    # The store of proven positions is a cache: one it cannot use (a read-only directory, a damaged or
+    # foreign file, a full disk) leaves the searches to answer without it, which the report says.
+    store = proven_health()
+    ready = ready and (store is None or store.state == "ok")
     status = "ready" if ready else "starting" if waiting else "degraded"
     body: dict[str, object] = {"status": status, "tables": report, "bodies": len(get_bodies())}
+    if store is not None:
+        body["proven_store"] = {"state": store.state, "problem": store.problem}
     unwritable = supply.store.unwritable()
     if unwritable:
-        body["cannot_build"] = f"{unwritable}: no table missing from it can be built"
+        body["cannot_build"] = without_paths(f"{unwritable}: no table missing from it can be built")
     return Response(dumps(body), status=503 if status == "starting" else 200, mimetype="application/json")
 
 
@@ -57,12 +64,12 @@ def _readiness(supply: TableSupply, variant: Variant) -> dict[str, object]:
         # Waiting would not help a table that cannot be built here, even while its build is retried.
         why = supply.store.unbuildable(variant)
         if isinstance(error, TableNotReadyError) and why is None:
-            return {"ready": False, "positions": None, "waiting": error.reason}
-        return {"ready": False, "positions": None, "cannot_build": why or str(error)}
+            return {"ready": False, "positions": None, "waiting": without_paths(error.reason)}
+        return {"ready": False, "positions": None, "cannot_build": without_paths(why or str(error))}
     entry: dict[str, object] = {"ready": True, "positions": table.positions}
     if table.path is None:  # a small table whose file cannot be written here
         why = supply.store.unbuildable(variant) or "its build failed"
-        entry["cannot_build"] = f"{why}: solved in memory by each worker"
+        entry["cannot_build"] = without_paths(f"{why}: solved in memory by each worker")
     return entry
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Deadline, Position, Variant, get_variant
+from ..engine import Deadline, GamePosition, Position, Variant, get_variant, read_position
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,8 @@ class AnalyzeParams(Searching):
     variant: str
     mainline: bool
 
-    def position(self) -> Position:
-        return Position.parse(self.board, self.to_move, get_variant(self.variant))
+    def position(self) -> GamePosition:
+        return read_position(self.variant, self.board, self.to_move)
 
 
 @dataclass(frozen=True)
@@ -74,3 +74,16 @@ class SolveParams:
     first: str
     symmetry: str
     format: str
+
+
+@dataclass(frozen=True)
+class TreeParams:
+    board: str
+    to_move: str | None
+    variant: str
+    depth: int | None  # None: as deep as fits within the tree's bound
+    algorithm: str
+    format: str
+
+    def position(self) -> GamePosition:
+        return read_position(self.variant, self.board, self.to_move)

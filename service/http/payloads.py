@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from functools import singledispatch
 from typing import Any
 
 from ..engine import (
     DEFAULT_DEPTH,
     MIN_DEPTH,
     Answer,
+    GamePosition,
     Known,
     MainLine,
     MoveProof,
@@ -31,14 +33,14 @@ def dumps(payload: Any) -> bytes:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def winner(position: Position, value: Value) -> str | None:
+def winner(position: GamePosition, value: Value) -> str | None:
     """Who wins under perfect play, or None for a draw."""
     if value.score == 0:
         return None
     return position.to_move if value.score > 0 else position.to_move.other
 
 
-def lines_payload(position: Position) -> list[list[int]]:
+def lines_payload(position: GamePosition) -> list[list[int]]:
     """The cells of each line that ended the game; empty while none has."""
     return [list(line) for line in position.completed_lines]
 
@@ -56,16 +58,34 @@ def known_payload(known: Known) -> Json:
     }
 
 
-def move_payload(position: Position, move: MoveProof, estimates: bool = False) -> Json:
-    row, col = position.row_col(move.cell)
-    cells = position.cells
+@singledispatch
+def move_place(position: GamePosition, move: int) -> Json:
+    """Where a move goes: a game's move is its number (Eight: the pick)."""
+    return {"move": move}
+
+
+@move_place.register
+def _board_move_place(position: Position, move: int) -> Json:
+    row, col = position.row_col(move)
+    return {"cell": move, "row": row, "col": col}
+
+
+@singledispatch
+def board_after(position: GamePosition, move: int) -> str:
+    return position.play(move).cells
+
+
+@board_after.register
+def _board_after_mark(position: Position, move: int) -> str:
+    cells = position.cells  # the board after the move, without building the position
+    return cells[:move] + position.to_move + cells[move + 1 :]
+
+
+def move_payload(position: GamePosition, move: MoveProof, estimates: bool = False) -> Json:
     out: Json = {
-        "cell": move.cell,
-        "row": row,
-        "col": col,
+        **move_place(position, move.cell),
         **known_payload(move.known),
-        # the board after the move, without building the position
-        "board": cells[: move.cell] + position.to_move + cells[move.cell + 1 :],
+        "board": board_after(position, move.cell),
     }
     if estimates:  # only when asked: an estimate is never a proof
         estimate = move.estimate
@@ -99,6 +119,8 @@ def search_payload(answer: Answer, budget_ms: int | None) -> Json:
         "nodes": answer.nodes,
         "time_ms": round(answer.seconds * 1000, 1),
         "depth": answer.depth,
+        "cutoffs": answer.cutoffs,
+        "tt_hits": answer.tt_hits,
         "budget_ms": budget_ms,
     }
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..engine import Answer, Policy, Position, Review
-from .payloads import Json, known_payload, lines_payload
+from .payloads import Json, known_payload, lines_payload, move_place
 
 
 def policy_payload(policy: Policy) -> Json:
@@ -19,11 +19,8 @@ def move_choice_payload(answer: Answer, cell: int, policy: str) -> Json:
     """The move `policy` chose, its value as far as it is proven, and whether it is a proven best move."""
     before = answer.position
     after = before.play(cell)
-    row, col = before.row_col(cell)
     return {
-        "cell": cell,
-        "row": row,
-        "col": col,
+        **move_place(before, cell),
         "player": before.to_move,
         "board": after.cells,
         "to_move": after.to_move,

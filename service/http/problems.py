@@ -18,12 +18,15 @@ from ..engine import (
     SearchBusyError,
     TableNotReadyError,
     TableUnavailableError,
+    TreeTooLargeError,
     UnknownVariantError,
 )
+from ..serving.sources import get_supply
 from .payloads import dumps
 
 PROBLEM_MIMETYPE = "application/problem+json"
 PROBLEM_BASE = "urn:sanmoku:problem:"
+TABLES_DIR_SETTING = "$SANMOKU_TABLES_DIR"  # what a public answer says instead of the tables directory
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +67,7 @@ _ENGINE_KINDS: dict[type[EngineError], tuple[str, str]] = {
     IllegalMoveError: ("illegal-move", "Illegal move"),
     PolicyError: ("no-move", "No move can be chosen"),
     NoTableError: ("no-table", "No solved table"),
+    TreeTooLargeError: ("tree-too-large", "Tree too large"),
 }
 SEARCH_BUSY_RETRY_S = 1
 
@@ -75,17 +79,25 @@ def engine_problem_body(error: EngineError, **extra: Any) -> dict[str, Any]:
     ply = getattr(error, "ply", None)  # a game that goes wrong says at which ply
     if ply is not None:
         extra["ply"] = ply
+    if isinstance(error, TreeTooLargeError):  # the bound, and the deepest tree within it
+        extra.update(max_nodes=error.limit, fits_depth=error.fits)
     return problem_body(
         422, title, error.message, kind, code=error.code, errors={field: [error.message]}, **extra
     )
 
 
 def unavailable_body(error: TableUnavailableError) -> dict[str, Any]:
+    detail = without_paths(str(error))
     if isinstance(error, TableNotReadyError):
-        return problem_body(
-            503, "Table not ready", str(error), "table-not-ready", retry_after=error.retry_after
-        )
-    return problem_body(503, "Table not built", str(error), "table-not-built")
+        return problem_body(503, "Table not ready", detail, "table-not-ready", retry_after=error.retry_after)
+    return problem_body(503, "Table not built", detail, "table-not-built")
+
+
+def without_paths(text: str) -> str:
+    """A sentence for the public (a 503's detail, /readyz) that names the setting, not the directory:
+    where the tables live on the host is the operator's to know."""
+    directory = str(get_supply().store.directory)
+    return text.replace(directory, TABLES_DIR_SETTING) if directory else text
 
 
 def busy_body(error: SearchBusyError) -> dict[str, Any]:

@@ -64,6 +64,17 @@ class SolveRequest:
     def too_large_for_json(self) -> bool:
         return self.format == "json" and self.table.positions > JSON_MAX_POSITIONS
 
+    def refusal(self) -> str | None:
+        """Why the table is not rendered as asked (the API's 422, the command line's error), or None."""
+        if not self.too_large_for_json():
+            return None
+        name = self.table.variant.name
+        return (
+            f"the {name} table has {self.table.positions:,} positions, more than the "
+            f"{JSON_MAX_POSITIONS:,} one JSON document holds: ask for format=ndjson or format=csv "
+            f"(streamed), or GET /variants/{name}/table for the table file"
+        )
+
 
 def render(request: SolveRequest) -> Iterator[bytes]:
     return _RENDERERS[request.format](request)

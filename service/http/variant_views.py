@@ -15,6 +15,7 @@ from ..engine import (
     MIN_K,
     MIN_SIDE,
     NAMING,
+    SOLVED_GAMES,
     file_name,
     get_variant,
     mapped_file,
@@ -40,6 +41,7 @@ def variants() -> Response:
             "max_table_cells": MAX_TABLE_CELLS,
             "min_k": MIN_K,
         },
+        "games": [{"name": game.rules.name, "rules": game.rules.rules} for game in SOLVED_GAMES.values()],
     }
     return Response(dumps(body), mimetype="application/json")
 

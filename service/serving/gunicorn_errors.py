@@ -14,9 +14,13 @@ import uuid
 
 from gunicorn import util  # type: ignore[import-untyped]
 
+from ..http.cors import SIMPLE
 from ..http.payloads import dumps
 from ..http.problems import PROBLEM_MIMETYPE, problem_body
 from .observability import REQUEST_ID_HEADER
+
+# The app's own CORS headers (http/cors.py), so that a page on another origin can read these too
+CROSS_ORIGIN = "".join(f"{name}: {value}\r\n" for name, value in SIMPLE)
 
 
 def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
@@ -29,6 +33,7 @@ def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) 
         f"Content-Length: {len(body)}\r\n"
         # the request could not be read, so whatever id it carried is unknown: a fresh one
         f"{REQUEST_ID_HEADER}: {uuid.uuid4().hex}\r\n"
+        f"{CROSS_ORIGIN}"
         "\r\n"
     )
     util.write_nonblock(sock, head.encode("latin-1") + body)

@@ -1,28 +1,70 @@
-"""Where a search runs: under gunicorn's gevent workers on the hub's pool of real threads, so that the
-worker's other requests go on while it searches (the compiled core lets go of the interpreter);
-elsewhere (tests, the command line) on the caller's thread."""
+"""Where a search (or the store's I/O) runs: under gunicorn's gevent workers on the hub's pool of real
+threads, so that the worker's other requests go on while it searches (the compiled core lets go of the
+interpreter, and SQLite waits there); elsewhere (tests, the command line) on the caller's thread.
+
+While a search runs, its request's greenlet looks at the client's connection every HANGUP_POLL seconds:
+a client that went away (closed its connection, or nginx gave up on it after proxy_read_timeout) sets
+the search's cancel flag, which the core reads every few thousand nodes, so that its budget is not
+spent for nobody. The request remembers it, and its next searches (a batch, a review) stop at once.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
+import socket
 import threading
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from gevent import get_hub
+from flask import has_request_context, request
+from gevent import Timeout, get_hub
 from gevent.monkey import is_module_patched
+
+from ..engine import Cancel
 
 T = TypeVar("T")
 SEARCH_NICENESS = 10  # the search threads' priority below the worker's own (0)
+HANGUP_POLL = 0.05  # seconds between two looks at a searching request's connection
+GONE = "sanmoku.client_gone"  # in the request's environ, once its client is known to have gone
 
 
-def offload(work: Callable[[], T]) -> T:
-    """Run `work` on a real thread when gevent runs this worker, else here."""
-    if is_module_patched("threading"):
-        result: T = get_hub().threadpool.spawn(_yielding, work).get()
-        return result
-    return work()
+def offload(work: Callable[[], T], cancel: Cancel | None = None) -> T:
+    """Run `work` on a real thread when gevent runs this worker, else here; `cancel` is set if the
+    request's client goes away meanwhile."""
+    if not is_module_patched("threading"):
+        return work()
+    result = get_hub().threadpool.spawn(_yielding, work)
+    connection = _connection() if cancel is not None else None
+    if cancel is None or connection is None:
+        answer: T = result.get()
+        return answer
+    environ = request.environ
+    while True:
+        if environ.get(GONE) or _gone(connection):
+            environ[GONE] = True
+            cancel.set()
+            gone: T = result.get()
+            return gone
+        with contextlib.suppress(Timeout):
+            done: T = result.get(timeout=HANGUP_POLL)
+            return done
+
+
+def _connection() -> Any:
+    """The socket of the request being answered (gunicorn's), or None (a test client, no request)."""
+    return request.environ.get("gunicorn.socket") if has_request_context() else None
+
+
+def _gone(connection: Any) -> bool:
+    """Whether the client closed its side: its socket reads as at its end (a peek, taking nothing).
+    A socket with bytes waiting (a next request sent ahead) is taken as still there."""
+    try:
+        readable, _, _ = select.select([connection], [], [], 0)
+        return bool(readable) and connection.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):  # reset, or closed under us
+        return True
 
 
 def _yielding(work: Callable[[], T]) -> T:

@@ -13,7 +13,16 @@ import logging
 
 from flask import Flask, current_app
 
-from ..engine import Analyst, EnginePool, ProvenStore, TableStore, TableSupply, open_books, variants_at_start
+from ..engine import (
+    Analyst,
+    EnginePool,
+    Health,
+    ProvenStore,
+    TableStore,
+    TableSupply,
+    open_books,
+    variants_at_start,
+)
 from .offload import offload
 
 SUPPLY, ANALYST = "sanmoku.supply", "sanmoku.analyst"
@@ -38,15 +47,32 @@ def init_app(app: Flask) -> None:
     if blocked:  # one line, at start: what the service will not build, and why
         log.warning("tables that cannot be built here: %s", "; ".join(blocked))
     proven = ProvenStore(store.directory, app.config["PROVEN_MAX_BYTES"])
+    proven.open()  # a store it cannot use is logged now, once (the workers inherit what it found)
+    proven.close()  # not carried across gunicorn's fork
     pool = EnginePool(app.config["SEARCH_SLOTS"])
     # The opening books, and the Connect Four book's build in the background if it is missing.
     books = open_books(store.directory, app.config["BACKGROUND_BUILDS"], read_now=True)
     app.extensions[ANALYST] = Analyst(supply.available, proven, pool, offload, books)
 
 
+def warm(app: Flask) -> None:
+    """Ready a worker's searches before it takes requests (gunicorn's post_worker_init): their tables
+    would otherwise be made within the first searches' budgets."""
+    analyst: Analyst = app.extensions[ANALYST]
+    analyst.pool.warm()
+    if analyst.proven is not None:
+        analyst.proven.open()
+
+
 def get_supply() -> TableSupply:
     supply: TableSupply = current_app.extensions[SUPPLY]
     return supply
+
+
+def proven_health() -> Health | None:
+    """How the store of proven positions can be used now (looked at off the event loop)."""
+    proven = get_analyst().proven
+    return None if proven is None else offload(proven.open)
 
 
 def get_analyst() -> Analyst:

@@ -118,3 +118,13 @@ export function computerMove({ board, toMove, variant, policy, depth }) {
 export function review({ moves, variant, first }) {
   return request("/review", { method: "POST", body: { moves, variant, first } });
 }
+
+// The game tree of a position (GET, so that it is cacheable: a tree never changes): every line to
+// `depth` plies (null: as deep as fits), its values, and how `algorithm` walks it.
+export function tree({ board, toMove, variant, algorithm, depth = null }) {
+  const query = new URLSearchParams({ board, to_move: toMove, variant, algorithm });
+  if (depth !== null) {
+    query.set("depth", String(depth));
+  }
+  return request(`/tree?${query}`);
+}

@@ -40,6 +40,7 @@ import { loadPrefs } from "./prefs.js";
 import { loadReview, renderReview } from "./review.js";
 import { renderRack } from "./rack.js";
 import { bindGuesses, renderRanking } from "./ranking.js";
+import { bindSearchTree, renderSearchTree } from "./search-tree.js";
 import { render, setRenderer, state, variant } from "./state.js";
 import { renderHeading, renderRoot, renderStatus } from "./status.js";
 import { checkedGame, gameFromUrl, saveGameToUrl } from "./url.js";
@@ -75,6 +76,7 @@ function renderAll() {
   renderSettings();
   renderVariantChoice();
   renderKeysHelp();
+  renderSearchTree();
 }
 
 // Opens `game` (from a link, or a new one): the variant is asked for if it is not a preset, and what
@@ -195,6 +197,7 @@ function bindEvents() {
     radio.addEventListener("change", (event) => setEditorToMove(event.target.value));
   }
   bindMoves();
+  bindSearchTree();
   bindGuesses();
   bindKeysHelp();
   bindBoardFocus();

@@ -29,6 +29,12 @@ expected-statuses = [200, 304, 422, 503]
 include-operation-id = ["solve", "variantTable"]
 checks.not_a_server_error.expected-statuses = ["2XX", "3XX", "4XX", 503]
 
+# A valid position's tree holds up to 5,000 nested nodes (grown in Python, checked against a recursive
+# schema): fewer examples; test_tree.py checks the trees themselves.
+[[operations]]
+include-operation-id = ["treePost", "treeGet"]
+generation.max-examples = 10
+
 # Any file name is valid syntax; a missing file is a 404.
 [[operations]]
 include-operation-id = ["docsStatic", "webStatic"]

@@ -80,7 +80,8 @@ def test_the_numbers_in_the_spec_are_the_engines() -> None:
     assert schema("Cell")["maximum"] == max(cells) - 1 == MAX_CELLS - 1
     assert schema("Row")["maximum"] == max(v.rows for v in every) - 1
     assert schema("Col")["maximum"] == max(v.cols for v in every) - 1
-    assert schema("CanonicalBoard")["pattern"] == f"^[XO.]{{{min(cells)},{max(cells)}}}$"
+    eight = "[0-9]{1,2}:[0-3]"  # Eight's total and last pick (see test_eight)
+    assert schema("CanonicalBoard")["pattern"] == f"^([XO.]{{{min(cells)},{max(cells)}}}|{eight})$"
     assert schema("Board")["maxLength"] == BOARD_MAX
     for name in ("VariantInfo", "VariantDetail"):
         info = schema(name)["properties"]

@@ -1,6 +1,6 @@
 """GET /variants/{name}/table against RFC 9110 (issue 20, item 4): HEAD, Range (one, several, past the
 end, suffixes, invalid), If-Range, If-None-Match and If-Match, each answer checked against openapi.yaml;
-and a table file replaced or removed while it is served."""
+and a table file replaced or removed while it is served, or repaired (the answers cached from it go)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from service.engine import TableStore, get_variant
 from service.engine.tables import store as store_module
 from service.engine.tables.building import build_file
 from service.engine.tables.store import file_name
+from service.engine.tables.table_file import HEADER_SIZE
 from tests.api.contract import check_response
 
 NAME = "3x4k3"  # 12 cells: a missing file is built again within the request
@@ -236,3 +237,35 @@ def test_a_removed_large_file_is_a_503_not_a_500(
     gone = client.get("/variants/4x4k4/table")
     body = check_response(gone, "/variants/{name}/table", "get")
     assert gone.status_code == 503 and body["type"].endswith("table-not-built")
+
+
+def test_a_repaired_table_drops_the_answers_cached_from_the_damaged_one(
+    directory: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A process writes over the mapped table in place (as root may): its answers are wrong, and kept
+    in the cache of rendered bodies. The documented repair, a good file renamed over it, must drop
+    every one of them (issue 29, item 6): the next answers are the good table's."""
+    path = directory / file_name(get_variant(NAME))
+    good = path.read_bytes()
+    asked = [
+        ("GET", "/analyze?board=X...O.......&variant=3x4k3", None),
+        ("POST", "/analyze", {"board": "X...O..X....", "variant": "3x4k3"}),
+        ("GET", "/solve?variant=3x4k3&format=csv", None),
+    ]
+    truth = [fresh_client(directory).open(url, method=m, json=body).data for m, url, body in asked]
+    common = max(set(good[HEADER_SIZE:]), key=good[HEADER_SIZE:].count)
+    with path.open("r+b") as file:  # in place: the same inode, mapped by the app's table
+        file.seek(HEADER_SIZE)
+        file.write(bytes([common]) * (len(good) - HEADER_SIZE))
+    client = fresh_client(directory)
+    damaged = [client.open(url, method=m, json=body).data for m, url, body in asked]
+    assert damaged != truth  # wrong, and kept
+    repair = tmp_path_factory.mktemp("repair") / path.name
+    repair.write_bytes(good)
+    os.replace(repair, path)
+    assert [client.open(url, method=m, json=body).data for m, url, body in asked] == truth
+
+
+def fresh_client(directory: Path) -> FlaskClient:
+    config = {"TESTING": True, "TABLES_DIR": str(directory), "TABLES_AT_START": [], "ACCESS_LOG": False}
+    return create_app(config).test_client()

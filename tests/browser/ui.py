@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -20,11 +21,26 @@ Json = dict[str, Any]
 KEY_OF_CELL = {0: 7, 1: 8, 2: 9, 3: 4, 4: 5, 5: 6, 6: 1, 7: 2, 8: 3}
 
 
+BUSY_TRIES = 10
+
+
+def api_call(request: urllib.request.Request | str) -> Json:
+    """The JSON answer, asked again after a 503's Retry-After as a client does: the page's own searches
+    may hold the server's search slots a moment longer on a loaded machine."""
+    for attempt in range(BUSY_TRIES):
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                answer: Json = json.load(response)
+            return answer
+        except urllib.error.HTTPError as error:
+            if error.code != 503 or attempt == BUSY_TRIES - 1:
+                raise
+            time.sleep(float(error.headers.get("Retry-After", "1")))
+    raise AssertionError("unreachable")
+
+
 def api_get(base_url: str, path: str, **query: str) -> Json:
-    url = f"{base_url}{path}?{urllib.parse.urlencode(query)}"
-    with urllib.request.urlopen(url, timeout=10) as response:
-        answer: Json = json.load(response)
-    return answer
+    return api_call(f"{base_url}{path}?{urllib.parse.urlencode(query)}")
 
 
 def api_post(base_url: str, path: str, body: Json) -> Json:
@@ -34,9 +50,7 @@ def api_post(base_url: str, path: str, body: Json) -> Json:
         headers={"Content-Type": "application/json"},
         method="POST",
     )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        answer: Json = json.load(response)
-    return answer
+    return api_call(request)
 
 
 def value_words(value: Json) -> str:

@@ -1,10 +1,11 @@
 """Background builds: one queue per tables directory, one builder at a time, failures retried after a
 growing delay (and the reason kept for the 503), and builds refused up front when the disk or the
-memory cannot hold them."""
+memory cannot hold them; at a full disk, builders started ever less often."""
 
 from __future__ import annotations
 
 import errno
+import itertools
 import time
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from service.engine.tables import build_plan, build_queue
 from service.engine.tables.build_queue import FIRST_RETRY_SECONDS, retry_delay
 from service.engine.tables.table_file import HEADER_SIZE
 from tests.engine.boards import burnside_classes
+from tests.serving.test_tables_dir import python_on_small_disk
 
 SMALL, OTHER = get_variant("3x4k3"), get_variant("2x5k3-misere")
 
@@ -143,3 +145,42 @@ def test_the_plan_of_a_table(store: TableStore) -> None:
     lines = planned.lines()
     assert lines[0] == "4x5k4: 185,366,761 entries (one per class of 4 symmetries) in 21 tiers"
     assert "peak memory" in lines[2] and "core-hours" in lines[3]
+
+
+FULL_DISK_BUILDS = """
+import json, sys, time
+from pathlib import Path
+from service.engine import TableStore, TableSupply, get_variant
+from service.engine.tables import builder, supply as supply_module
+directory = Path(sys.argv[1])
+supply_module.START_INTERVAL = 0.2
+supply = TableSupply(TableStore(directory))
+variant = get_variant("4x4k4")
+supply.queue.add(variant)  # queued before the disk filled up
+with open(directory / "filler", "wb", buffering=0) as filler:
+    try:
+        while True:
+            filler.write(bytes(4096))
+    except OSError:
+        pass
+starts, real = [], builder.start
+def counted(folder):
+    starts.append(time.monotonic())
+    return real(folder)
+builder.start = counted
+ends = time.monotonic() + 8
+while time.monotonic() < ends:
+    supply.request_builds([variant])
+    time.sleep(0.05)
+print(json.dumps(starts))
+"""
+
+
+def test_at_a_full_disk_the_builder_is_started_ever_less_often(tmp_path: Path) -> None:
+    """On a 2 MB tmpfs of its own, filled: each builder fails at once (it cannot even record its
+    attempt in the queue), so the process that starts them waits twice as long each time (issue 29:
+    one was started every 1.4 s, for ever)."""
+    starts = python_on_small_disk(tmp_path / "small", FULL_DISK_BUILDS)
+    gaps = [b - a for a, b in itertools.pairwise(starts)]
+    assert 2 <= len(gaps) <= 5, gaps
+    assert all(gap >= 0.2 * 2 ** (i + 1) for i, gap in enumerate(gaps)), gaps

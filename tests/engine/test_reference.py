@@ -10,11 +10,13 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
 from service.engine import Position, Table, Variant, supported_variants
+from tests import background
+from tests.background import Work
 from tests.engine.boards import compare_with_reference, rules_of, table_of
 from tests.reference import Reference
 
@@ -24,16 +26,21 @@ LARGE = [v for v in supported_variants() if v.cells > 12 and not v.gravity]
 O_FIRST_TOO = 9  # up to this many cells, the game O opens is compared in full as well
 
 
+def start_in_background() -> Work:
+    def submit(pool: ProcessPoolExecutor) -> Work:
+        # Slowest first (most cells), so that the workers finish together.
+        ordered = sorted(SMALL, key=lambda v: -v.cells)
+        return {
+            v.long_name: pool.submit(compare_with_reference, v.long_name, v.cells <= O_FIRST_TOO)
+            for v in ordered
+        }
+
+    return background.started("reference", submit)
+
+
 @pytest.fixture(scope="session")
-def comparisons() -> Iterator[dict[str, Future[list[str]]]]:
-    pool = ProcessPoolExecutor(max_workers=2)
-    # Slowest first (most cells), so that the two workers finish together.
-    ordered = sorted(SMALL, key=lambda v: -v.cells)
-    futures = {
-        v.long_name: pool.submit(compare_with_reference, v.long_name, v.cells <= O_FIRST_TOO) for v in ordered
-    }
-    yield futures
-    pool.shutdown(cancel_futures=True)
+def comparisons() -> Work:
+    return start_in_background()
 
 
 def test_every_small_variant_is_compared() -> None:
@@ -43,9 +50,7 @@ def test_every_small_variant_is_compared() -> None:
 
 
 @pytest.mark.parametrize("variant", SMALL, ids=lambda v: v.long_name)
-def test_small_variant_equals_the_reference(
-    comparisons: dict[str, Future[list[str]]], variant: Variant
-) -> None:
+def test_small_variant_equals_the_reference(comparisons: Work, variant: Variant) -> None:
     assert comparisons[variant.long_name].result(timeout=600) == []
 
 

@@ -4,8 +4,7 @@ reachable one on the smaller boards), drawn uniformly from the table itself. Run
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +24,8 @@ from service.engine.search.native import (
     prove,
 )
 from service.engine.tables.layout import layout_of
+from tests import background
+from tests.background import Work
 from tests.search.test_tables import score_of
 
 VARIANTS = supported_variants(16)
@@ -76,12 +77,17 @@ def disagreements(name: str) -> list[str]:
     return [f"{name}: {len(ranks)} of {len(reachable)} positions", *found[:10]]
 
 
+def start_in_background() -> Work:
+    def submit(pool: ProcessPoolExecutor) -> Work:
+        ordered = sorted(VARIANTS, key=lambda v: -v.cells)  # slowest first: the workers finish together
+        return {v.long_name: pool.submit(disagreements, v.long_name) for v in ordered}
+
+    return background.started("every table variant", submit)
+
+
 @pytest.fixture(scope="module")
-def comparisons() -> Iterator[dict[str, Future[list[str]]]]:
-    pool = ProcessPoolExecutor(max_workers=2)
-    ordered = sorted(VARIANTS, key=lambda v: -v.cells)  # slowest first: the two workers finish together
-    yield {v.long_name: pool.submit(disagreements, v.long_name) for v in ordered}
-    pool.shutdown(cancel_futures=True)
+def comparisons() -> Work:
+    return start_in_background()
 
 
 def test_every_variant_up_to_16_cells_is_compared() -> None:
@@ -95,9 +101,7 @@ def test_every_variant_up_to_16_cells_is_compared() -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.long_name)
-def test_the_search_agrees_with_the_table(
-    comparisons: dict[str, Future[list[str]]], variant: Variant
-) -> None:
+def test_the_search_agrees_with_the_table(comparisons: Work, variant: Variant) -> None:
     summary, *problems = comparisons[variant.long_name].result(timeout=900)
     assert problems == []
     counted, _, reachable = summary.split(": ")[1].split()[:3]

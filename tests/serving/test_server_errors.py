@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from service.http.cors import SIMPLE
 from tests.api.contract import SPEC, resolve, validator
 from tests.serving import harness
 from tests.serving.harness import HOST, Server
@@ -111,6 +112,7 @@ def test_unreadable_requests_get_a_documented_problem(
     assert answer.headers["content-type"] == "application/problem+json"
     assert answer.headers["x-content-type-options"] == "nosniff"
     assert answer.headers.get("x-request-id")
+    readable_cross_origin(answer)
     problem = json.loads(answer.body)
     assert problem["status"] == case.status
     documented = resolve(SPEC["paths"][case.path][case.method]["responses"][str(case.status)])
@@ -138,6 +140,7 @@ def test_nginx_answers_its_own_errors_as_problems(servers: dict[str, Server], na
     answer = send(servers["nginx"].port, raw)
     assert (answer.status, answer.headers["content-type"]) == (status, "application/problem+json")
     assert answer.headers["x-content-type-options"] == "nosniff"
+    readable_cross_origin(answer)
     problem = json.loads(answer.body)
     assert (
         problem["status"] == status
@@ -173,3 +176,9 @@ def test_a_backend_that_cannot_answer_is_a_problem(tmp_path: Path) -> None:
     with harness.nginx([harness.free_port()]) as proxy:  # nothing listens there
         answer = send(proxy.port, get(b"/healthz"))
     assert (answer.status, answer.headers["content-type"]) == (502, "application/problem+json")
+    readable_cross_origin(answer)
+
+
+def readable_cross_origin(answer: Answer) -> None:
+    """The CORS headers the app sends on its own answers (issue 29: gunicorn's and nginx's lacked them)."""
+    assert [answer.headers.get(name.lower()) for name, _ in SIMPLE] == [value for _, value in SIMPLE]

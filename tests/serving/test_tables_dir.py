@@ -20,11 +20,13 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,6 +59,35 @@ def privileged(command: list[str], probe: list[str]) -> None:
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
+
+
+def on_small_disk(directory: Path, size: str = "2m") -> list[str]:
+    """A command prefix that runs its command with a tmpfs of `size` mounted on `directory`, in a mount
+    namespace of its own (a disk that fills up for real); skipped where that is not permitted."""
+    directory.mkdir(parents=True, exist_ok=True)
+    prefix = [
+        "unshare",
+        "-m",
+        "sh",
+        "-c",
+        f'mount -t tmpfs -o size={size} tmpfs "$0" && exec "$@"',
+        str(directory),
+    ]
+    privileged(prefix, ["true"])
+    return prefix
+
+
+def python_on_small_disk(directory: Path, code: str) -> Any:
+    """The JSON the Python `code` prints last, run with `directory` (its sys.argv[1]) on a small disk."""
+    done = subprocess.run(
+        [*on_small_disk(directory), sys.executable, "-c", code, str(directory)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=harness.REPO,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 @pytest.fixture
@@ -93,23 +124,32 @@ def table_file(server: Server, name: str) -> tuple[int, dict[str, object]]:
     return get(server, f"/variants/{name}/table", {"Range": "bytes=0-13"})
 
 
-def check_serving(server: Server, unavailable: dict[str, str], answer: str = "") -> dict[str, object]:
+def check_serving(
+    server: Server, tables_dir: Path, unavailable: dict[str, str], answer: str = "", store: str = "ok"
+) -> dict[str, object]:
     """Every preset answers 200 but those in `unavailable`, whose table file answers 503 with a detail
     that says `answer` (by default the text given for it), while /readyz (200) says the text given for
-    it. Returns the /readyz body."""
+    it and the store of proven positions' `store` state; a board with no table is searched (200). No
+    answer names the tables directory (issue 29: the setting, not the path). Returns the /readyz body."""
     status, ready = get(server, "/readyz")
     assert status == 200, ready
     tables = ready["tables"]
     assert isinstance(tables, dict)
+    bodies = [ready]
     for name, entry in tables.items():
         if name in unavailable:
             status, body = table_file(server, name)
             assert status == 503 and (answer or unavailable[name]) in str(body["detail"]), body
             assert not entry["ready"] and unavailable[name] in entry["cannot_build"], entry
+            bodies.append(body)
         else:
             status, body = get(server, f"/analyze?board={'.' * get_variant(name).cells}&variant={name}")
             assert status == 200 and entry["ready"], (name, body, entry)
-    assert ready["status"] == ("degraded" if unavailable else "ready")
+    status, body = get(server, "/analyze?board=X...O....................&variant=5x5k4-misere&budget_ms=300")
+    assert status == 200 and body["source"] in ("search", "cache"), body
+    assert ready["proven_store"]["state"] == store, ready  # type: ignore[index]
+    assert ready["status"] == ("degraded" if unavailable or store != "ok" else "ready")
+    assert all(str(tables_dir) not in json.dumps(b) for b in bodies), bodies
     log = server.stderr.read_text()
     said = unavailable or "cannot_build" in ready  # the master's line, once (the app is preloaded)
     assert log.count("tables that cannot be built here") == (1 if said else 0)
@@ -125,8 +165,12 @@ def test_a_read_only_tables_directory(
     prefix = ["unshare", "-m", "sh", "-c", READ_ONLY_MOUNT, str(tables)]
     privileged(prefix, ["true"])
     server = start(serve, tmp_path, tables, prefix)
-    ready = check_serving(server, {"4x4k4": "Read-only file system"} if leave_out else {})
+    ready = check_serving(
+        server, tables, {"4x4k4": "Read-only file system"} if leave_out else {}, store="unusable"
+    )
     assert "Read-only file system" in str(ready["cannot_build"])
+    assert "Read-only file system" in ready["proven_store"]["problem"]  # type: ignore[index]
+    assert server.stderr.read_text().count("store of proven positions") == 1  # the master's line
     if leave_out:  # the small one: solved in memory, and said so
         assert "solved in memory" in ready["tables"]["normal"]["cannot_build"]  # type: ignore[index]
     assert all(path.suffix == ".table" for path in tables.iterdir())  # no queue, no lock file was made
@@ -151,7 +195,7 @@ def test_files_another_account_owns_with_mode_0600_in_a_directory_it_owns(
     tables = others_files(store, tmp_path / "tables")
     shutil.chown(tables, "nobody")  # mode 0755: this server may read it, not write it
     server = start(serve, tmp_path, tables, NO_OVERRIDE)
-    ready = check_serving(server, {"4x4k4": "unreadable: Permission denied"})
+    ready = check_serving(server, tables, {"4x4k4": "unreadable: Permission denied"}, store="unusable")
     assert "Permission denied" in str(ready["cannot_build"])
     assert "unreadable: Permission denied" in ready["tables"]["normal"]["cannot_build"]  # type: ignore[index]
 
@@ -163,7 +207,7 @@ def test_files_another_account_owns_with_mode_0600_in_a_directory_the_server_may
     tables = others_files(store, tmp_path / "tables")
     server = start(serve, tmp_path, tables, NO_OVERRIDE)
     harness.wait_ready(server, timeout=30)  # the builder replaces the 4x4k4 table in about a second
-    check_serving(server, {})
+    check_serving(server, tables, {})
     for name in MISSING:
         assert (tables / file_name(get_variant(name))).stat().st_uid == 0  # this server's own now
 
@@ -180,6 +224,6 @@ def test_a_directory_where_a_table_file_should_be(
     while failed not in str(table_file(server, "4x4k4")[1].get("detail")):
         assert time.monotonic() < deadline, "the build never failed"
         time.sleep(0.2)
-    ready = check_serving(server, {"4x4k4": "is not a regular file"}, answer=failed)
+    ready = check_serving(server, tables, {"4x4k4": "is not a regular file"}, answer=failed)
     assert "cannot_build" not in ready  # the directory itself can be written
     assert "solved in memory" in ready["tables"]["normal"]["cannot_build"]  # type: ignore[index]

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..answer import Answer
+from ..rules.game import GamePosition
 from ..rules.position import Position, Status
 from ..rules.values import Value
 from ..tables.table import Table
@@ -13,10 +14,10 @@ from ..tables.table import Table
 
 @dataclass(frozen=True)
 class MainLine:
-    start: Position
+    start: GamePosition
     value: Value  # of `start`, from its side to move; len(cells) == value.remoteness
-    cells: tuple[int, ...]
-    final: Position
+    cells: tuple[int, ...]  # the moves (a board's cells, Eight's picks)
+    final: GamePosition
 
     @property
     def status(self) -> Status:
@@ -35,13 +36,16 @@ def main_line(table: Table, position: Position) -> MainLine:
     return MainLine(position, table.value(position), tuple(cells), current)
 
 
-def proven_line(analyze: Callable[[Position], Answer], position: Position, first: Answer) -> MainLine | None:
+def proven_line(
+    analyze: Callable[[GamePosition], Answer], position: GamePosition, first: Answer
+) -> MainLine | None:
     """`main_line` for any source of answers (`first` is `analyze(position)`): the lowest proven best
     move of each position to the end of the game, or None as soon as one position is not proven."""
     if first.value is None:
         return None
     cells: list[int] = []
-    current, answer = position, first
+    current: GamePosition = position
+    answer = first
     while not current.is_over:
         if not answer.best_moves:
             return None

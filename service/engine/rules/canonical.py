@@ -15,7 +15,7 @@ from .variants import Variant
 def canonical(variant: Variant, mover: int, other: int) -> tuple[Symmetry, tuple[int, int]]:
     """The symmetry that takes the position to its canonical form, and that form's masks."""
     best: tuple[Symmetry, tuple[int, int]] | None = None
-    for symmetry, permute in _permuters(variant):
+    for symmetry, permute in point_permuters(variant):
         key = (permute(mover), permute(other))
         if best is None or key < best[1]:
             best = (symmetry, key)
@@ -24,8 +24,9 @@ def canonical(variant: Variant, mover: int, other: int) -> tuple[Symmetry, tuple
 
 
 @cache
-def _permuters(variant: Variant) -> tuple[tuple[Symmetry, Permuter], ...]:
-    return tuple((s, Permuter(s)) for s in geometry_of(variant).point_symmetries)
+def point_permuters(variant: Variant) -> tuple[tuple[Symmetry, Permuter], ...]:
+    """The board's reflections and turns (identity first), each with its byte tables."""
+    return tuple((s, Permuter.of(s)) for s in geometry_of(variant).point_symmetries)
 
 
 def inverse(symmetry: Symmetry) -> Symmetry:

@@ -7,6 +7,7 @@ boards share them.
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 
 Symmetry = tuple[int, ...]
 Runs = tuple[tuple[int, int], ...]  # per direction: (step between cells, cells a line starts from)
@@ -64,15 +65,13 @@ def floating(occupied: int, bottom: int, cols: int) -> int:
 class Permuter:
     """A symmetry applied to a mask a byte at a time: eight table reads, not a loop over the cells."""
 
+    @staticmethod
+    @lru_cache(maxsize=1024)  # a board's reflections and turns, asked for by its geometry and its keys
+    def of(symmetry: Symmetry) -> Permuter:
+        return Permuter(symmetry)
+
     def __init__(self, symmetry: Symmetry) -> None:
-        cells = len(symmetry)
-        self.tables = [
-            [
-                sum(1 << symmetry[base + bit] for bit in range(min(8, cells - base)) if value >> bit & 1)
-                for value in range(256)
-            ]
-            for base in range(0, cells, 8)
-        ]
+        self.tables = [_byte_table(symmetry[base : base + 8]) for base in range(0, len(symmetry), 8)]
 
     def __call__(self, mask: int) -> int:
         out = 0
@@ -80,3 +79,14 @@ class Permuter:
             out |= table[mask & 255]
             mask >>= 8
         return out
+
+
+def _byte_table(images: Symmetry) -> list[int]:
+    """The image of every byte value, given where each of its (up to 8) bits goes: each value from a
+    smaller one and its lowest bit (256 steps, not 256 x 8)."""
+    bits = [1 << image for image in images] + [0] * (8 - len(images))
+    table = [0] * 256
+    for value in range(1, 256):
+        low = value & -value
+        table[value] = table[value ^ low] | bits[low.bit_length() - 1]
+    return table

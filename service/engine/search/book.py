@@ -31,6 +31,7 @@ from .proven import BOOK, ProvenStore
 from .report import MoveProof
 
 Report = Callable[[str], None]
+Advance = Callable[[str, int, int], None]  # (stage, done, total): a position of the deepest ply proven
 
 
 @dataclass(frozen=True)
@@ -62,12 +63,14 @@ def build_book(
     processes: int,
     seconds: float | None = None,
     report: Report | None = None,
+    advance: Advance | None = None,
     ray_address: str | None = None,
 ) -> list[PlyCount]:
     """Prove every position of the first `plies` plies into `store` (a search may take `seconds` per
     position: one it does not finish keeps what it proved, and the plies above it are searched too);
-    what each ply took, from the empty board down. The searches run on `processes` processes here, or
-    as tasks on the Ray cluster at `ray_address`."""
+    what each ply took, from the empty board down. `report` gets a line per ply, `advance` each
+    searched position. The searches run on `processes` processes here, or as tasks on the Ray cluster
+    at `ray_address`."""
     counts = []
     for ply, layer in reversed(list(enumerate(book_positions(variant, plies)))):
         started = time.perf_counter()
@@ -81,8 +84,12 @@ def build_book(
                 searched.append(position)
             else:
                 store.put(position, moves, BOOK)
-        for position, proofs in prove_all(searched, processes, Budget(seconds), ray_address):
+        for done, (position, proofs) in enumerate(
+            prove_all(searched, processes, Budget(seconds), ray_address), 1
+        ):
             store.put(position, proofs, BOOK)
+            if advance is not None:
+                advance(f"ply {ply}", done, len(searched))
         counts.append(PlyCount(ply, len(layer), len(searched), time.perf_counter() - started))
         if report is not None:
             last = counts[-1]

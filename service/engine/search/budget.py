@@ -42,10 +42,12 @@ class Budget:
 
 class Deadline:
     """A moment on the core's clock that several answers share (the items of a batch, the plies of a
-    review): each gets what is left of it when it starts."""
+    review): each gets what is left of it when it starts, and the cancel flag that stops them all (set
+    when the answer is no longer wanted: its client went away)."""
 
     def __init__(self, at: float) -> None:
         self.at = at
+        self.cancel = Cancel()
 
     @classmethod
     def after(cls, seconds: float) -> Deadline:
@@ -55,7 +57,7 @@ class Deadline:
         return max(0.0, self.at - monotonic())
 
     def budget(self) -> Budget:
-        return Budget(self.left())
+        return Budget(self.left(), cancel=self.cancel)
 
 
 class Spending:
@@ -69,6 +71,7 @@ class Spending:
         self.started = monotonic()
         self.nodes = 0
         self.depth = 0  # the most plies below a searched position any call reached
+        self.cutoffs = self.tt_hits = 0
 
     @classmethod
     def of(cls, budget: Budget) -> Spending:
@@ -117,5 +120,7 @@ class Spending:
     def charge(self, outcome: Outcome) -> None:
         self.nodes += outcome.nodes
         self.depth = max(self.depth, outcome.depth)
+        self.cutoffs += outcome.cutoffs
+        self.tt_hits += outcome.tt_hits
         if self.parent is not None:
             self.parent.charge(outcome)

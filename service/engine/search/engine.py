@@ -7,11 +7,9 @@ onto each other.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
 from ..errors import EngineBusyError
 from ..rules.geometry import iter_cells
-from ..rules.masks import Symmetry
 from ..rules.position import Position
 from ..rules.variants import Variant
 from .board import Board
@@ -49,7 +47,7 @@ class SearchEngine:
         """`table`: one to reuse (it clears itself for another board), else 2**table_bits new buckets."""
         self.variant = variant
         self.board = Board.of(variant)
-        self.game = Game(self.board)
+        self.game = Game.of(self.board)
         self.table = table if table is not None else TranspositionTable(table_bits)
         self._estimates_table: TranspositionTable | None = None  # made when first needed
         self._in_use = threading.Lock()
@@ -81,7 +79,7 @@ class SearchEngine:
 
     def _fixed(self, mine: int, theirs: int) -> bool:
         """Whether a symmetry other than the identity maps the position onto itself."""
-        return next(_fixing(self.board, mine, theirs), None) is not None
+        return bool(self.board.fixing(mine, theirs))
 
     def _score_all(self, mine: int, theirs: int) -> SearchReport:
         """Every move's exact value in one call to the core, for a position no symmetry fixes (its moves
@@ -91,7 +89,7 @@ class SearchEngine:
         marks, size = (mine | theirs).bit_count(), self.board.cells
         moves = tuple(move_proof(c, s, s, marks, size, None) for c, s in zip(cells, scores, strict=True))
         depth = spent.depth + 1 if spent.nodes else 0  # the searches start below the moves
-        return SearchReport(moves, spent.nodes, monotonic() - started, depth)
+        return SearchReport(moves, spent.nodes, monotonic() - started, depth, spent.cutoffs, spent.tt_hits)
 
 
 class _Narrowing:
@@ -179,7 +177,9 @@ class _Narrowing:
             moves.sort(key=lambda move: move.cell)
         spending = self.spending
         depth = spending.depth + 1 if spending.nodes else 0  # the searches start below the moves
-        return SearchReport(tuple(moves), spending.nodes, spending.elapsed, depth)
+        return SearchReport(
+            tuple(moves), spending.nodes, spending.elapsed, depth, spending.cutoffs, spending.tt_hits
+        )
 
 
 def _result_known(lower: int, upper: int) -> bool:
@@ -193,7 +193,7 @@ def _met(goal: int, lower: int, upper: int) -> bool:
 def _move_classes(board: Board, mine: int, theirs: int) -> dict[int, list[int]]:
     """The legal moves grouped by the symmetries that fix the position (their images have equal
     values), each class under its lowest cell."""
-    fixing = list(_fixing(board, mine, theirs))
+    fixing = board.fixing(mine, theirs)
     if not fixing:  # most positions: every move is a class of its own
         return {cell: [cell] for cell in iter_cells(board.playable(mine | theirs))}
     classes: dict[int, list[int]] = {}
@@ -204,8 +204,3 @@ def _move_classes(board: Board, mine: int, theirs: int) -> dict[int, list[int]]:
             seen.update(orbit)
             classes[cell] = orbit
     return classes
-
-
-def _fixing(board: Board, mine: int, theirs: int) -> Iterator[Symmetry]:
-    """The symmetries other than the identity that map the position onto itself."""
-    return (s for s, permute in board.permuters if permute(mine) == mine and permute(theirs) == theirs)

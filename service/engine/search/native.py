@@ -4,6 +4,7 @@ owner), and its two calls with typed arguments and results. cffi releases the GI
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ._core import ffi, lib
@@ -44,10 +45,17 @@ class Outcome(NamedTuple):  # a tuple, not a dataclass: one per call, and calls 
     stopped: bool
     nodes: int
     seconds: float
+    cutoffs: int  # nodes whose other moves a move scoring at least beta made needless
+    tt_hits: int  # transposition-table probes that found the position
 
 
 class Game:
-    """A board's rules in the core; immutable, so threads may share it."""
+    """A board's rules in the core; immutable, so threads may share it (`Game.of`: one per board)."""
+
+    @staticmethod
+    @lru_cache(maxsize=64)  # one per board, as `Board.of` (whose boards this keeps)
+    def of(board: Board) -> Game:
+        return Game(board)
 
     def __init__(self, board: Board) -> None:
         self.board, variant = board, board.variant
@@ -92,6 +100,8 @@ def _outcome(result: Any) -> Outcome:
         stopped=bool(result.stopped),
         nodes=int(result.nodes),
         seconds=float(result.seconds),
+        cutoffs=int(result.cutoffs),
+        tt_hits=int(result.tt_hits),
     )
 
 

@@ -69,6 +69,8 @@ class SearchReport:
     nodes: int
     seconds: float  # wall time of the whole analysis
     depth: int  # the most plies below the position any search reached
+    cutoffs: int = 0  # nodes left early because a move scored at least beta
+    tt_hits: int = 0  # transposition-table probes that found the position
 
     @property
     def exact(self) -> bool:

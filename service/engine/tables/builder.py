@@ -43,6 +43,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build the tables queued in a tables directory.")
     parser.add_argument("--dir", type=Path, help="the tables directory (default: as the service's)")
     args = parser.parse_args(argv)
-    for line in build_queued(args.dir, len(os.sched_getaffinity(0))):
+    try:
+        done = build_queued(args.dir, len(os.sched_getaffinity(0)))
+    except OSError as error:  # the queue itself cannot be written (a full disk): one line, not a traceback
+        print(f"the table builder stopped: {error}", file=sys.stderr)
+        return 1  # the processes that start builders wait longer before the next one
+    for line in done:
         print(line)
     return 0

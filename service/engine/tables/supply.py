@@ -23,13 +23,16 @@ from ..errors import NoTableError, TableNotBuiltError, TableNotReadyError
 from ..rules.variants import MAX_TABLE_CELLS, PRESETS, Variant, get_variant
 from . import builder
 from .build_plan import plan
-from .build_queue import BuildQueue
+from .build_queue import LAST_RETRY_SECONDS, BuildQueue
 from .store import TableStore
 from .table import Table
 
 SOLVE_NOW_CELLS = 12  # a 12-cell table solves in about 20 ms
 BACKGROUND_BUILD_CELLS = 16  # by default: a 16-cell table builds in a second, 20 cells take 10 s and 750 MB
 START_INTERVAL = 2.0  # seconds between two attempts of one process to start a builder
+# After a builder that failed on its own (it could not even record its attempt in the queue: a full
+# disk), the interval doubles, up to the queue's longest retry delay; a builder that ends well resets it.
+LONGEST_START_INTERVAL = LAST_RETRY_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +56,7 @@ class TableSupply:
         self.solve_now_cells = solve_now_cells
         self._builder: subprocess.Popen[bytes] | None = None
         self._last_start = -START_INTERVAL
+        self._start_interval = START_INTERVAL
 
     def table(self, variant: Variant) -> Table:
         """The variant's table, solved now if it is small; TableNotReadyError while a larger one waits
@@ -142,7 +146,10 @@ class TableSupply:
             log.warning("tables cannot be queued for building: %s", error)
             return
         now = time.monotonic()
-        if due is None or now - self._last_start < START_INTERVAL or self._builder_alive() or running:
+        if self._builder_alive() or running:
+            return
+        self._back_off()
+        if due is None or now - self._last_start < self._start_interval:
             return
         self._last_start = now
         self._builder = builder.start(self.store.directory)
@@ -163,6 +170,20 @@ class TableSupply:
 
     def _builder_alive(self) -> bool:
         return self._builder is not None and self._builder.poll() is None
+
+    def _back_off(self) -> None:
+        """The interval before this process starts another builder, from how its last one ended."""
+        if self._builder is None:
+            return
+        failed = self._builder.returncode != 0
+        self._start_interval = (
+            min(2 * self._start_interval, LONGEST_START_INTERVAL) if failed else START_INTERVAL
+        )
+        if failed:
+            log.warning(
+                "the table builder stopped on an error; the next one starts in %.0f s", self._start_interval
+            )
+        self._builder = None
 
 
 def variants_at_start(setting: str | list[str]) -> list[Variant]:

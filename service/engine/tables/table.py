@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..rules.game import GamePosition
 from ..rules.position import Position
 from ..rules.values import DECODED, SEEN_BY_MOVER, Value
 from ..rules.variants import Variant
@@ -44,7 +45,7 @@ MOVES: tuple[tuple[MoveValue, ...] | None, ...] = tuple(
 
 @dataclass(frozen=True)
 class Lookup:
-    position: Position
+    position: GamePosition
     value: Value
     moves: tuple[MoveValue, ...]  # best first, ties by cell
 

@@ -18,6 +18,7 @@ void meter_start(meter *m, const ss_budget *budget) {
     m->allowance_end = 0;
     m->stopped = m->halted = 0;
     m->deepest = 0;
+    m->cutoffs = m->tt_hits = 0;
 }
 
 void meter_allow(meter *m, int64_t nodes) {
@@ -46,4 +47,14 @@ void meter_report(const meter *m, ss_result *r) {
     r->seconds = ss_monotonic() - m->started;
     r->depth = m->deepest;
     r->stopped = m->stopped;
+    r->cutoffs = m->cutoffs;
+    r->tt_hits = m->tt_hits;
+}
+
+void result_add_spent(ss_result *total, const ss_result *child) {
+    total->nodes += child->nodes;
+    total->seconds += child->seconds;
+    total->cutoffs += child->cutoffs;
+    total->tt_hits += child->tt_hits;
+    if (child->depth > total->depth) total->depth = child->depth;
 }

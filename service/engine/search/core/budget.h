@@ -17,6 +17,7 @@ typedef struct {
     int stopped;              /* the budget is spent: the call ends */
     int halted;               /* stopped, or the allowance is spent: the search unwinds */
     int deepest;              /* plies below the root the search reached */
+    int64_t cutoffs, tt_hits; /* reported with the nodes (see ss_result) */
 } meter;
 
 void meter_start(meter *m, const ss_budget *budget);
@@ -34,5 +35,8 @@ static inline int meter_tick(meter *m, int ply) {
 }
 
 void meter_report(const meter *m, ss_result *r);
+
+/* What a search spent, added to a total (one call's searches of several moves). */
+void result_add_spent(ss_result *total, const ss_result *child);
 
 #endif

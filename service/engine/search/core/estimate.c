@@ -36,6 +36,7 @@ static int alphabeta(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_th
     int hint = SS_NO_MOVE;
     tt_entry e;
     if (tt_find(s->tt, mine, theirs, &e)) {
+        s->m.tt_hits++;
         if (e.lower == e.upper) return e.lower * SS_HEURISTIC_UNIT; /* proven: no horizon */
         hint = e.best;
     }
@@ -52,7 +53,10 @@ static int alphabeta(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_th
         if (v > best) {
             best = v;
             best_move = cell;
-            if (v >= beta) break;
+            if (v >= beta) {
+                s->m.cutoffs++;
+                break;
+            }
         }
     }
     if ((depth > 1 || ply == 0) && best > alpha) /* the next iteration's first move; no bound */

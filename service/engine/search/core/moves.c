@@ -50,9 +50,7 @@ void ss_prove_moves(const ss_game *g, ss_table *t, uint64_t mine, uint64_t their
             ss_prove(g, t, theirs, mine | bit(cells[i]), goal, budget ? &part : 0, &child);
             lower[i] = -child.upper;
             upper[i] = -child.lower;
-            total.nodes += child.nodes;
-            total.seconds += child.seconds;
-            if (child.depth > total.depth) total.depth = child.depth;
+            result_add_spent(&total, &child);
             total.stopped |= child.stopped;
         }
     }
@@ -74,9 +72,7 @@ void ss_score_moves(const ss_game *g, ss_table *t, uint64_t mine, uint64_t their
             ss_result child = {SS_SCORE_MIN, SS_SCORE_MAX, SS_NO_MOVE, 0, 0, 0, 0, 0};
             ss_prove(g, t, theirs, mine | move, SS_GOAL_SCORE, 0, &child);
             scores[i] = -child.lower;
-            total.nodes += child.nodes;
-            total.seconds += child.seconds;
-            if (child.depth > total.depth) total.depth = child.depth;
+            result_add_spent(&total, &child);
         }
     }
     *spent = total;

@@ -44,6 +44,8 @@ typedef struct {
     int32_t stopped;       /* 1 when the budget ran out (or cancel was set) before the goal */
     int64_t nodes;
     double seconds;
+    int64_t cutoffs; /* nodes whose remaining moves a move at least beta made needless */
+    int64_t tt_hits; /* transposition-table probes that found the position */
 } ss_result;
 
 /* `lines` are the winning (or, misère, losing) sets of cells as bitmasks (bit c = cell c, cells row by

@@ -31,6 +31,7 @@ static int negamax(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr,
     int hint = SS_NO_MOVE;
     tt_entry e;
     if (tt_find(s->tt, mine, theirs, &e)) {
+        s->m.tt_hits++;
         hint = e.best;
         if (e.lower > alpha) {
             alpha = e.lower;
@@ -63,7 +64,10 @@ static int negamax(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr,
         if (v > best) {
             best = v;
             best_move = cell;
-            if (v >= beta) break;
+            if (v >= beta) {
+                s->m.cutoffs++;
+                break;
+            }
         }
         if (i == list.n - 1 && nd.moves) { /* the hint did not cut: now the others, in order */
             order_moves(s->g, nd.moves, mine, theirs, my_thr, SS_NO_MOVE, &list);
