@@ -33,7 +33,7 @@ from ..http.payloads import answer_payload, dumps
 from ..http.problems import FieldsError
 from ..http.schemas import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, AnalyzeRequest, load
 from ..http.solve_formats import FORMATS, SYMMETRIES, SolveRequest, render
-from . import proven_commands, table_commands
+from . import prove_command, proven_commands, table_commands
 
 GUNICORN_CONF = Path(__file__).resolve().parent.parent / "gunicorn_conf.py"
 APP = "service.app:create_app()"
@@ -197,6 +197,7 @@ def parser() -> argparse.ArgumentParser:
 
     table_commands.add_parser(commands)
     proven_commands.add_parsers(commands)
+    prove_command.add_parsers(commands)
     return main
 
 

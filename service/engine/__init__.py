@@ -73,6 +73,8 @@ from .search import Budget, Cancel, Deadline, Estimate, MoveProof
 from .search.book import book_positions, build_book
 from .search.book_check import sample_entries, verify_entries
 from .search.books import Books
+from .search.proof_run import Progress as ProofProgress
+from .search.proof_run import ProofRun
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .search.proven_file import Health
 from .tables.build_plan import BuildPlan, check_resources, plan
@@ -156,6 +158,8 @@ __all__ = [
     "Policy",
     "PolicyError",
     "Position",
+    "ProofProgress",
+    "ProofRun",
     "ProvenStore",
     "ProvenStoreError",
     "Record",

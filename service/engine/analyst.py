@@ -196,6 +196,7 @@ class Analyst:
             found.depth,
             found.cutoffs,
             found.tt_hits,
+            found.closed_by,
         )
 
 

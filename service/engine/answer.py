@@ -7,7 +7,7 @@ claims more than it proved.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 
@@ -46,6 +46,7 @@ class Answer:
     depth: int = 0
     cutoffs: int = 0
     tt_hits: int = 0
+    closed_by: dict[str, int] = field(default_factory=dict)  # the search's moves closed per prover
 
     @classmethod
     def of_table(cls, analysis: Lookup) -> Answer:
@@ -65,9 +66,10 @@ class Answer:
         depth: int = 0,
         cutoffs: int = 0,
         tt_hits: int = 0,
+        closed_by: dict[str, int] | None = None,
     ) -> Answer:
         moves = tuple(sorted(proofs, key=order))
-        return cls(position, moves, source, nodes, seconds, depth, cutoffs, tt_hits)
+        return cls(position, moves, source, nodes, seconds, depth, cutoffs, tt_hits, closed_by or {})
 
     @cached_property
     def exact(self) -> bool:

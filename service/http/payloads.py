@@ -122,6 +122,7 @@ def search_payload(answer: Answer, budget_ms: int | None) -> Json:
         "cutoffs": answer.cutoffs,
         "tt_hits": answer.tt_hits,
         "budget_ms": budget_ms,
+        "closed_by": answer.closed_by,
     }
 
 

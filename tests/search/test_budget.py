@@ -19,7 +19,8 @@ from service.engine.search import Board, Budget, Cancel, MoveProof, SearchEngine
 from tests.search.positions import position_of
 from tests.search.test_tables import random_positions
 
-SIX = Variant(6, 6, 5)
+# nothing is proven on its empty board within seconds (6x6k5's the provers settle at once)
+OPEN_BOARD = Variant(8, 8, 5)
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -50,9 +51,9 @@ def test_a_node_limit_never_gives_a_wrong_value(store: TableStore, nodes: int) -
 
 
 def test_a_deadline_is_kept() -> None:
-    engine = SearchEngine(Variant(6, 6, 5), table_bits=14)
+    engine = SearchEngine(OPEN_BOARD, table_bits=14)
     started = time.monotonic()
-    analysis = engine.analyze(Position.empty(Variant(6, 6, 5)), Budget(seconds=0.2))
+    analysis = engine.analyze(Position.empty(OPEN_BOARD), Budget(seconds=0.2))
     assert time.monotonic() - started < 0.5
     assert not analysis.exact
     assert all(move.result is None for move in analysis.moves)
@@ -69,11 +70,11 @@ def test_a_spent_budget_still_answers_moves_that_end_the_game() -> None:
 
 
 def test_cancel_from_another_thread() -> None:
-    engine, cancel = SearchEngine(SIX, table_bits=14), Cancel()
+    engine, cancel = SearchEngine(OPEN_BOARD, table_bits=14), Cancel()
     done: list[float] = []
 
     def search() -> None:
-        engine.analyze(Position.empty(SIX), Budget(cancel=cancel))
+        engine.analyze(Position.empty(OPEN_BOARD), Budget(cancel=cancel))
         done.append(time.monotonic())
 
     thread = threading.Thread(target=search)
@@ -86,15 +87,15 @@ def test_cancel_from_another_thread() -> None:
 
 
 def test_a_search_releases_the_interpreter_and_its_engine_is_not_shared() -> None:
-    engine, cancel = SearchEngine(SIX, table_bits=14), Cancel()
+    engine, cancel = SearchEngine(OPEN_BOARD, table_bits=14), Cancel()
     thread = threading.Thread(
-        target=engine.analyze, args=(Position.empty(SIX), Budget(seconds=5, cancel=cancel))
+        target=engine.analyze, args=(Position.empty(OPEN_BOARD), Budget(seconds=5, cancel=cancel))
     )
     thread.start()
     time.sleep(0.05)
     try:
         with pytest.raises(EngineBusyError):
-            engine.analyze(Position.empty(SIX), Budget(nodes=10))
+            engine.analyze(Position.empty(OPEN_BOARD), Budget(nodes=10))
         counted, until = 0, time.monotonic() + 0.3
         while time.monotonic() < until:  # this thread runs while the other one searches
             counted += 1

@@ -1,6 +1,7 @@
 """The search against the tables on every variant a table holds up to 16 cells (square, rectangular,
 torus, misère, gravity; 440 of them): the value and remoteness of 10,000 positions each (every
-reachable one on the smaller boards), drawn uniformly from the table itself. Run in two processes."""
+reachable one on the smaller boards), drawn uniformly from the table itself; and, where they apply, the
+provers' results (prover_checks.py) on the first 1,000 of them. Run in two processes."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from service.engine.search.native import (
 from service.engine.tables.layout import layout_of
 from tests import background
 from tests.background import Work
+from tests.search.prover_checks import prover_disagreements
 from tests.search.test_tables import score_of
 
 VARIANTS = supported_variants(16)
@@ -62,7 +64,7 @@ def disagreements(name: str) -> list[str]:
     board = Board.of(variant)
     game, table = Game(board), TranspositionTable(16)
     limits = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
-    found = []
+    found, live = [], []
     for rank, x, o in zip(ranks.tolist(), first.tolist(), second.tolist(), strict=True):
         value = DECODED[int(values[rank])]
         assert value is not None
@@ -70,10 +72,12 @@ def disagreements(name: str) -> list[str]:
         mine, theirs = (x, o) if x.bit_count() == o.bit_count() else (o, x)
         if board.is_over(mine, theirs):
             continue  # a finished game: nothing to search (the rules tests cover it)
+        live.append((mine, theirs, value.score))
         outcome = prove(game, table, mine, theirs, GOAL_SCORE, limits, SCORE_MIN, SCORE_MAX)
         want = score_of(value, marks, variant.cells)
         if not outcome.lower == outcome.upper == want:
             found.append(f"{name} rank {rank}: search [{outcome.lower}, {outcome.upper}], table {want}")
+    found += prover_disagreements(variant, live)
     return [f"{name}: {len(ranks)} of {len(reachable)} positions", *found[:10]]
 
 

@@ -4,10 +4,23 @@ out between its steps and the core's calls."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ._core import ffi
-from .native import Limits, Outcome, monotonic
+from .native import Limits, monotonic
+
+
+class Spent(Protocol):
+    """What one call to the core spent (an alpha-beta outcome, a proof-number question)."""
+
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def cutoffs(self) -> int: ...
+    @property
+    def tt_hits(self) -> int: ...
 
 
 class Cancel:
@@ -117,7 +130,7 @@ class Spending:
         nodes = 0 if left is None else max(1, int(left * fraction))
         return Limits(deadline, nodes, ffi.NULL if self.cancel is None else self.cancel.cell)
 
-    def charge(self, outcome: Outcome) -> None:
+    def charge(self, outcome: Spent) -> None:
         self.nodes += outcome.nodes
         self.depth = max(self.depth, outcome.depth)
         self.cutoffs += outcome.cutoffs

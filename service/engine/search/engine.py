@@ -30,12 +30,27 @@ from .native import (
     score_moves,
     threats,
 )
+from .proof_number import Prover, applies
 from .report import Estimate, MoveProof, SearchReport, move_proof
+from .results import ResultProver, result_known
 
 Bounds = tuple[int, int]  # on a score, for the side that plays the move
 # When estimates are asked for: the results get this share of the budget, the estimates their nodes
 # (see estimates.py), the remoteness what is left.
 RESULTS_SHARE_WITH_ESTIMATES = 0.7
+# Where the provers apply (results.py) and lead, they get this share of the results' budget first;
+# alpha-beta gets what they leave. They lead on boards whose lines are five long or longer. Measured
+# (tests/bench/provers_bench.py, docs/pages/provers.md): after 4, 8 and 12 random plies of 6x6k5 they
+# make 30 of 30 positions exact in the default second, alpha-beta alone 1; with four in a row (5x5k4,
+# 6x6k4) they made no position exact that alpha-beta alone did not, and slowed it (6x6k4 after 4 plies:
+# median 0.46 s against 0.13 s); the proof-number search does not prove 6,6,4 in 30 s, alpha-beta at once.
+PROVERS_SHARE = 0.5
+PROVERS_LEAD_K = 5
+
+
+def provers_share(variant: Variant) -> float:
+    """The share of the results' budget the provers get first on `variant` (0: alpha-beta alone)."""
+    return PROVERS_SHARE if applies(variant) and variant.k >= PROVERS_LEAD_K else 0.0
 
 
 class SearchEngine:
@@ -89,7 +104,10 @@ class SearchEngine:
         marks, size = (mine | theirs).bit_count(), self.board.cells
         moves = tuple(move_proof(c, s, s, marks, size, None) for c, s in zip(cells, scores, strict=True))
         depth = spent.depth + 1 if spent.nodes else 0  # the searches start below the moves
-        return SearchReport(moves, spent.nodes, monotonic() - started, depth, spent.cutoffs, spent.tt_hits)
+        closed_by = {Prover.ALPHA_BETA.value: len(moves)} if moves else {}
+        return SearchReport(
+            moves, spent.nodes, monotonic() - started, depth, spent.cutoffs, spent.tt_hits, closed_by
+        )
 
 
 class _Narrowing:
@@ -100,9 +118,10 @@ class _Narrowing:
         self.mine, self.theirs, self.spending = mine, theirs, spending
         self.marks = (mine | theirs).bit_count()
         over = self.board.is_over(mine, theirs)
-        self.classes = {} if over else _move_classes(self.board, mine, theirs)
+        self.classes = {} if over else move_classes(self.board, mine, theirs)
         self.bounds: dict[int, Bounds] = {}
         self.estimates: dict[int, Estimate] = {}
+        self.closed_by: dict[int, str] = {}  # a move's cell -> the prover that proved its result
 
     def run(self, remoteness: bool, estimate_budget: int) -> SearchReport:
         """`estimate_budget`: the nodes the estimates of the moves left unproven may spend (0: none)."""
@@ -115,14 +134,18 @@ class _Narrowing:
             scores, spent = score_moves(self.engine.game, self.engine.table, self.mine, self.theirs, cells)
             spending.charge(spent)
             self.bounds = {cell: (score, score) for cell, score in zip(cells, scores, strict=True)}
+            self.closed_by = dict.fromkeys(cells, Prover.ALPHA_BETA.value)
             return self._analysis()
         wins = threats(self.engine.game, self.mine, self.theirs) if self.classes else 0
         self.bounds = {cell: self._settled(cell, wins) for cell in self.classes}
-        self._narrow(
-            GOAL_RESULT,
-            self._unproven(),
-            spending.part(RESULTS_SHARE_WITH_ESTIMATES) if estimates else spending,
-        )
+        results = spending.part(RESULTS_SHARE_WITH_ESTIMATES) if estimates else spending
+        share = provers_share(self.board.variant)
+        if share:
+            prover = ResultProver(
+                self.engine.game, self.board.cells, self.mine, self.theirs, self.bounds, self.closed_by
+            )
+            prover.run(results.part(share))
+        self._narrow(GOAL_RESULT, self._unproven(), results)
         unproven = self._unproven()
         if estimates and unproven:
             self.estimates = common_depth_estimates(
@@ -136,12 +159,12 @@ class _Narrowing:
                 spending,  # their nodes bind first (the deadline is a safety), the rest is the remoteness'
             )
         if remoteness:  # of won moves first: the fastest win is the answer most callers want
-            known = [cell for cell in self.classes if _result_known(*self.bounds[cell])]
+            known = [cell for cell in self.classes if result_known(*self.bounds[cell])]
             self._narrow(GOAL_SCORE, sorted(known, key=lambda cell: self.bounds[cell][0] < 0), spending)
         return self._analysis()
 
     def _unproven(self) -> list[int]:
-        return [cell for cell in self.classes if not _result_known(*self.bounds[cell])]
+        return [cell for cell in self.classes if not result_known(*self.bounds[cell])]
 
     def _settled(self, cell: int, wins: int) -> Bounds:
         """The score of a move that ends the game (`wins`: the moves that complete a line), else nothing
@@ -163,11 +186,18 @@ class _Narrowing:
         game, table = self.engine.game, self.engine.table
         bounds, spent = prove_moves(game, table, self.mine, self.theirs, moves, goal, spending.share())
         spending.charge(spent)
+        for cell, (lower, upper) in bounds.items():
+            if result_known(lower, upper) and not result_known(*self.bounds[cell]):
+                self.closed_by[cell] = Prover.ALPHA_BETA.value
         self.bounds.update(bounds)
 
     def _analysis(self) -> SearchReport:
         moves: list[MoveProof] = []
+        closed_by: dict[str, int] = {}
         for representative, members in self.classes.items():
+            prover = self.closed_by.get(representative)
+            if prover is not None:
+                closed_by[prover] = closed_by.get(prover, 0) + len(members)
             lower, upper = self.bounds[representative]
             proof = move_proof(
                 representative, lower, upper, self.marks, self.board.cells, self.estimates.get(representative)
@@ -178,19 +208,21 @@ class _Narrowing:
         spending = self.spending
         depth = spending.depth + 1 if spending.nodes else 0  # the searches start below the moves
         return SearchReport(
-            tuple(moves), spending.nodes, spending.elapsed, depth, spending.cutoffs, spending.tt_hits
+            tuple(moves),
+            spending.nodes,
+            spending.elapsed,
+            depth,
+            spending.cutoffs,
+            spending.tt_hits,
+            closed_by,
         )
 
 
-def _result_known(lower: int, upper: int) -> bool:
-    return lower >= 1 or upper <= -1 or (lower >= 0 and upper <= 0)
-
-
 def _met(goal: int, lower: int, upper: int) -> bool:
-    return lower == upper or (goal == GOAL_RESULT and _result_known(lower, upper))
+    return lower == upper or (goal == GOAL_RESULT and result_known(lower, upper))
 
 
-def _move_classes(board: Board, mine: int, theirs: int) -> dict[int, list[int]]:
+def move_classes(board: Board, mine: int, theirs: int) -> dict[int, list[int]]:
     """The legal moves grouped by the symmetries that fix the position (their images have equal
     values), each class under its lowest cell."""
     fixing = board.fixing(mine, theirs)

@@ -8,7 +8,7 @@ loss the negative, a draw 0; so a move's remoteness, counted from before the mov
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..rules.values import Known, Result, Value
@@ -71,6 +71,8 @@ class SearchReport:
     depth: int  # the most plies below the position any search reached
     cutoffs: int = 0  # nodes left early because a move scored at least beta
     tt_hits: int = 0  # transposition-table probes that found the position
+    # how many moves' results each prover closed ("alpha_beta", "proof_number", "pairing", "threat_space")
+    closed_by: dict[str, int] = field(default_factory=dict)
 
     @property
     def exact(self) -> bool:

@@ -97,4 +97,51 @@ int ss_score_all(const ss_game *game, ss_table *table, uint64_t mine, uint64_t t
 void ss_estimate(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, int max_depth,
                  const ss_budget *budget, ss_result *result);
 
+/* The provers beside alpha-beta (normal rule, no gravity; flat or torus): they answer whether a side
+   can force a line, never when the game ends.
+
+   A pairing strategy of `defender` against `attacker`: disjoint pairs of empty cells, every line free of
+   the defender's marks holding one (pairs[2 i], pairs[2 i + 1]; room for SS_MAX_CELLS). With the
+   attacker to move every pair must be empty; with the defender to move it may first play *first_move
+   (SS_NO_MOVE: no need). 1 when one is found within `budget` steps of the search (0: no limit). */
+int ss_pairing_find(const ss_game *game, uint64_t attacker, uint64_t defender, int defender_to_move,
+                    int64_t budget, int8_t *pairs, int *n_pairs, int32_t *first_move);
+
+/* A threat sequence of `attacker`, to move: 1 when it forces a line by continuous threats (each move
+   threatens to complete a line at once) found within `budget` nodes (0: none), with *cells the cells the
+   sequence depends on; the defender, were it to move, must play one of them or threaten to win. */
+int ss_threat_sequence(const ss_game *game, uint64_t attacker, uint64_t defender, int64_t budget,
+                       uint64_t *cells);
+
+/* The proof-number search's table: 2**log2_slots entries of 40 bytes; one caller at a time; it clears
+   itself when given another game. */
+typedef struct ss_pn_table ss_pn_table;
+ss_pn_table *ss_pn_table_new(int log2_slots);
+void ss_pn_table_free(ss_pn_table *table);
+void ss_pn_table_clear(ss_pn_table *table);
+/* The table's memory (*bytes long) and the fingerprint of the game its entries belong to, to save it to
+   a file and load it back (a long proof resumed): after loading, give it that fingerprint again. */
+void *ss_pn_table_memory(ss_pn_table *table, uint64_t *bytes);
+uint64_t ss_pn_table_game(const ss_pn_table *table);
+void ss_pn_table_set_game(ss_pn_table *table, uint64_t fingerprint);
+
+typedef struct {
+    int32_t outcome;     /* 1: the attacker can force a line; -1: it cannot; 0: not settled (budget) */
+    int32_t stopped;     /* the budget ran out (or cancel was set) */
+    int32_t depth;
+    uint64_t zone;       /* outcome -1: the cells the disproof depends on */
+    int64_t nodes;
+    int64_t pairings;    /* positions the search closed by a pairing */
+    int64_t threat_wins; /* positions it closed by a threat sequence */
+    double seconds;
+    int32_t closed_by;   /* SS_BY_PAIRING or SS_BY_THREATS: the position itself was (now or before) */
+} ss_pn_result;
+
+enum { SS_BY_SEARCH = 0, SS_BY_PAIRING = 1, SS_BY_THREATS = 2 };
+
+/* Whether the side holding `attacker` can force a line against the side holding `defender`, the
+   attacker to move when attacker_to_move; the position must be legal, no line completed. */
+void ss_pn_prove(const ss_game *game, ss_pn_table *table, uint64_t attacker, uint64_t defender,
+                 int attacker_to_move, const ss_budget *budget, ss_pn_result *result);
+
 #endif

@@ -1,0 +1,77 @@
+"""`sanmoku prove VARIANT`: the long, resumable proof of the empty board's result by the proof-number
+search (service/engine/search/proof_run.py), its progress shown as it goes."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+
+from ..engine import Cancel, Position, ProofProgress, ProofRun, default_directory, get_variant
+
+OUTCOMES = {1: "a side can force a line (proven)", -1: "a draw (proven: neither side can force a line)"}
+
+
+def show(progress: ProofProgress) -> None:
+    rate = progress.nodes / progress.spent if progress.spent else 0.0
+    print(
+        f"[{progress.elapsed / 3600:6.2f} h] {progress.note:>6}:"
+        f" {progress.done}/{progress.jobs} jobs settled,"
+        f" {progress.nodes:,} nodes in {progress.spent / 3600:.3f} processor-hours over all sessions"
+        f" ({rate:,.0f} nodes per processor-second)",
+        flush=True,
+    )
+
+
+def prove(args: argparse.Namespace) -> int:
+    variant = get_variant(args.variant)
+    cancel = Cancel()
+    seconds = None if args.hours is None else args.hours * 3600
+    outcomes: list[int | None] = []
+
+    def work() -> None:  # the run's store and table belong to the thread that makes them
+        run = ProofRun(Position.empty(variant), args.dir or default_directory(), args.table_bits)
+        print(
+            f"{variant.name}: {'resumed from the saved table' if run.resumed else 'a new table'}", flush=True
+        )
+        outcomes.append(run.run(seconds, args.slice, cancel, show))
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        cancel.set()  # the core stops within milliseconds; the run saves its table and returns
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    # The run works on another thread: Python handles a signal on the main thread only, between its own
+    # instructions, never while that thread is inside the core (a slice lasts minutes).
+    worker = threading.Thread(target=work)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.5)
+    if not outcomes:  # the worker raised: its traceback is printed above
+        return 1
+    outcome = outcomes[0]
+    if outcome is None:
+        print("stopped; run the same command again to go on", flush=True)
+        return 3
+    print(f"{variant.name} from the empty board: {OUTCOMES[outcome]}")
+    sys.stdout.flush()
+    return 0
+
+
+def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cmd = commands.add_parser("prove", help="prove the empty board's result (hours; stop and resume at will)")
+    cmd.add_argument(
+        "variant", metavar="VARIANT", help="a variant of the normal rule without gravity, e.g. 8x8k5"
+    )
+    cmd.add_argument("--dir", type=Path, help="the tables directory the store lives in (default as tables)")
+    cmd.add_argument("--hours", type=float, help="stop after this long (default: when proven)")
+    cmd.add_argument(
+        "--slice", type=float, default=300.0, help="seconds per job before the next (default 300)"
+    )
+    cmd.add_argument(
+        "--table-bits", type=int, default=23, help="2**bits slots of 40 bytes (default 23: 335 MB)"
+    )
+    cmd.set_defaults(run=prove)

@@ -1,0 +1,174 @@
+/* The pairing search: disjoint pairs of empty cells such that every line the attacker can still complete
+   holds one.
+
+   A pair can serve several lines only if they share both its cells; so the lines fall into groups (lines
+   linked by sharing two cells or more: on a flat board, the windows of one row, column or diagonal) and
+   a pair serves the lines of one group only. The search is then two-level:
+   1. each group's covers: sets of disjoint pairs of its empty cells, every live line of the group holding
+      one (covers.c: enumerated, minimal, fewest cells first, cached per thread);
+   2. one cover per group, the chosen covers' cells disjoint: a backtracking search that takes the group
+      with the fewest covers still possible, after propagating the cells every possible cover of a group
+      shares (a group left with none, or two groups needing one cell, fails the branch at once).
+   The matching view of the issue (each line needs two cells of its own) is the special case of groups of
+   one line; the groups are what make the search small: about 30 on 8x8 with five in a row.
+   A live line with fewer than two empty cells is a threat (or a completed line): no pairing. Capping the
+   covers (and the steps of a group's walk) keeps the search sound (a pairing found is one) but may miss
+   a pairing; so does the budget, which counts the steps of the second level. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "covers.h"
+#include "pairing.h"
+
+static int spent(pairing_state *st) { return st->budget && ++st->steps > st->budget; }
+
+/* Choosing one cover per group */
+
+/* What the choice knows at one node of its search: the covers of each group still possible (bit i:
+   covers[first + i]), the cells all of them share (the group's core: it will take them), and the cells
+   taken (the chosen covers' and every core). */
+typedef struct {
+    uint64_t alive[MAX_GROUPS], core[MAX_GROUPS];
+    uint64_t taken;
+} choice;
+
+/* Drops the covers that use a cell another group takes, and takes the cores that grow, until nothing
+   changes; only groups that can reach a cell taken anew (`fresh`) are looked at again. 0 when a group is
+   left with no cover. */
+static int propagate(const pairing_state *st, choice *k, uint64_t fresh) {
+    while (fresh) {
+        uint64_t next = 0;
+        for (int g = 0; g < st->n_groups; g++) {
+            if (st->chosen[g] >= 0 || !(st->reach[g] & fresh)) continue;
+            uint64_t forbidden = k->taken & ~k->core[g], keep = 0, shared = ~(uint64_t)0;
+            const cover *c = st->covers + st->groups[g].first;
+            for (uint64_t m = k->alive[g]; m; m &= m - 1) {
+                int i = lowest_cell(m);
+                if (c[i].cells & forbidden) continue;
+                keep |= bit(i);
+                shared &= c[i].cells;
+            }
+            if (!keep) return 0;
+            k->alive[g] = keep;
+            next |= shared & ~k->core[g]; /* free of the others' cells: they were forbidden */
+            k->taken |= shared;
+            k->core[g] = shared;
+        }
+        fresh = next;
+    }
+    return 1;
+}
+
+static int choose(pairing_state *st, const choice *before, uint64_t fresh, int left) {
+    if (!left) return 1;
+    if (spent(st)) return 0;
+    choice k = *before;
+    if (!propagate(st, &k, fresh)) return 0;
+    int pick = -1, fewest = MAX_COVERS + 1;
+    for (int g = 0; g < st->n_groups; g++) {
+        if (st->chosen[g] >= 0) continue;
+        int fits = count(k.alive[g]);
+        if (fits < fewest) {
+            fewest = fits;
+            pick = g;
+        }
+    }
+    const cover *c = st->covers + st->groups[pick].first;
+    uint64_t taken = k.taken;
+    for (uint64_t m = k.alive[pick]; m; m &= m - 1) {
+        int i = lowest_cell(m);
+        st->chosen[pick] = st->groups[pick].first + i;
+        k.taken = taken | c[i].cells;
+        if (choose(st, &k, c[i].cells & ~k.core[pick], left - 1)) return 1;
+        if (st->budget && st->steps > st->budget) break;
+    }
+    st->chosen[pick] = -1;
+    return 0;
+}
+
+/* The groups: lines linked through shared pairs of cells (a union of the lines sharing two cells). */
+static int root_of(int *parent, int i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t budget, uint64_t *cells,
+                   int8_t (*pairs)[2], int *n_pairs) {
+    /* about 100 KB, not on the stack: one per thread, reached through a plain pointer (a thread-local
+       variable itself would cost a lookup at every use in the recursion) */
+    static _Thread_local pairing_state *mine;
+    if (!mine && !(mine = malloc(sizeof *mine))) return 0;
+    pairing_state *st = mine;
+    uint64_t empty = g->full & ~(attacker | defender);
+    uint64_t live[SS_MAX_CELLS * 4];
+    int n = 0, parent[SS_MAX_CELLS * 4];
+    for (int i = 0; i < g->n_lines && n < SS_MAX_CELLS * 4; i++) {
+        if (g->lines[i] & defender) continue;
+        uint64_t gaps = g->lines[i] & empty;
+        if (!more_than_one(gaps)) return 0;
+        int keep = 1; /* a line whose gaps hold another's needs no pair of its own */
+        for (int j = 0; j < n && keep; j++) {
+            if ((live[j] & gaps) == live[j]) keep = 0;
+            else if ((live[j] & gaps) == gaps) live[j--] = live[--n];
+        }
+        if (keep) live[n++] = gaps;
+    }
+    for (int i = 0; i < n; i++) parent[i] = i;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (more_than_one(live[i] & live[j])) parent[root_of(parent, i)] = root_of(parent, j);
+    st->steps = 0;
+    st->budget = budget;
+    st->n_groups = st->n_covers = st->n_pool = 0;
+    uint64_t members[MAX_GROUP_LINES];
+    for (int i = 0; i < n; i++) {
+        if (root_of(parent, i) != i) continue;
+        int m = 0;
+        for (int j = 0; j < n; j++) {
+            if (root_of(parent, j) != i) continue;
+            if (m == MAX_GROUP_LINES) return 0;
+            members[m++] = live[j];
+        }
+        if (st->n_groups == MAX_GROUPS || !add_group(st, members, m)) return 0;
+    }
+    static _Thread_local choice *start; /* 1 KB: not on the stack either */
+    if (!start && !(start = malloc(sizeof *start))) return 0;
+    start->taken = 0;
+    for (int i = 0; i < st->n_groups; i++) {
+        st->chosen[i] = -1;
+        start->alive[i] = st->groups[i].n == 64 ? ~(uint64_t)0 : bit(st->groups[i].n) - 1;
+        start->core[i] = 0;
+        st->reach[i] = 0;
+        for (int j = 0; j < st->groups[i].n; j++) st->reach[i] |= st->covers[st->groups[i].first + j].cells;
+    }
+    int ok = choose(st, start, ~(uint64_t)0, st->n_groups);
+    if (!ok) return 0;
+    *n_pairs = 0;
+    *cells = 0;
+    for (int i = 0; i < st->n_groups; i++) {
+        const cover *c = &st->covers[st->chosen[i]];
+        *cells |= c->cells;
+        for (int p = 0; p < c->n; p++) {
+            pairs[*n_pairs][0] = st->pool[c->first + p][0];
+            pairs[*n_pairs][1] = st->pool[c->first + p][1];
+            (*n_pairs)++;
+        }
+    }
+    return 1;
+}
+
+int ss_pairing_find(const ss_game *g, uint64_t attacker, uint64_t defender, int defender_to_move, int64_t budget,
+                    int8_t *pairs, int *n_pairs, int32_t *first_move) {
+    uint64_t cells;
+    *first_move = SS_NO_MOVE;
+    if (pairing_search(g, attacker, defender, budget, &cells, (int8_t(*)[2])pairs, n_pairs)) return 1;
+    if (!defender_to_move) return 0;
+    for (uint64_t m = g->full & ~(attacker | defender); m; m &= m - 1) {
+        int cell = lowest_cell(m);
+        if (pairing_search(g, attacker, defender | bit(cell), budget, &cells, (int8_t(*)[2])pairs, n_pairs)) {
+            *first_move = cell;
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,17 @@
+/* Pairing strategies: disjoint pairs of empty cells such that every line the attacker could still
+   complete holds one of the pairs; the defender answers a move on one cell of a pair with the other. */
+#ifndef SS_PAIRING_H
+#define SS_PAIRING_H
+
+#include <stdint.h>
+
+#include "game.h"
+
+/* 1 and the paired cells (*cells; pairs[] gets the pairs, room for SS_MAX_CELLS / 2) when a pairing of
+   the empty cells blocks every line free of `defender`'s marks, 0 when none exists or none was found
+   within `budget` steps of the search (a budget of 0: no limit). With the attacker to move the pairs
+   must all be empty, as here; a defender to move plays first (see ss_pairing_find). */
+int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t budget, uint64_t *cells,
+                   int8_t (*pairs)[2], int *n_pairs);
+
+#endif

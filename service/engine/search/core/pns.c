@@ -1,0 +1,502 @@
+/* Depth-first proof-number search (df-pn, Nagai; thresholds widened by 1 + 1/4, Pawlewicz and Lew) of
+   one question: can the attacker force a line (normal rule, flat or torus, no gravity)? The defender
+   wins the question when it prevents every line, whether or not it completes one of its own; a draw
+   is a position where neither side wins its question.
+
+   What closes a node before it is expanded (each sound under the normal rule):
+   - the attacker to move completes a line: proven; the defender to move completes one: disproven;
+   - the side to move faces two cells where the other completes a line: it loses (proven or disproven);
+     facing one, its only move is to take it (unless it wins at once);
+   - the attacker to move has a move that makes two threats while the defender has none: proven; the
+     same for the defender to move: disproven;
+   - the defender's pairing strategy (pairing.c) blocks every line the attacker to move could still
+     complete: disproven. A full board or no line left to the attacker: disproven.
+   The defender's moves are cut to those that answer the attacker's threats: a threat's cell when the
+   attacker threatens to complete a line; when the attacker could make two threats with one move, the
+   moves that leave it no such move, and the defender's own moves that make a threat (any other move
+   loses in three plies: the attacker makes two threats, the defender blocks one).
+
+   Relevance zones: the attacker's moves are cut by a null move. With the attacker to move and not
+   forced, the first child is the same position with the defender to move (the attacker passes). If
+   the attacker wins even so, it wins (a mark of its own never hurts it). If it does not, the disproof
+   depends only on the cells of a zone Z: it holds for every position that agrees on Z and holds more
+   marks outside Z. A move of the attacker outside Z is such a position, so only its moves inside Z are
+   searched; the node's zone is Z with the zones of those moves. The zones of the leaves: a pairing's
+   pairs; for the positions the defender wins by threats, the threats' cells and enough empty cells of
+   every line left to the attacker (two each) that marks played outside cannot give it a line or a
+   threat first; the defender's chosen move adds its cell. Every zone keeps at least one empty cell of
+   each line left to the attacker, so that no position that agrees on it holds an attacker's line.
+   (Disproven entries keep their zone in the table; a zone missing from it counts as the whole board.)
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "pairing.h"
+#include "pns.h"
+#include "prover_lines.h"
+#include "tss.h"
+
+/* A pairing search stops after PAIRING_STEPS steps (a fraction of a millisecond): most pairings that
+   exist are found in far fewer, and a failed search costs its whole budget. The clock is read every
+   PAIRINGS_PER_CHECK searches as well as every CHECK_EVERY nodes. */
+enum { PAIRING_STEPS = 300, LOOKAHEAD_STEPS = 300, PAIRINGS_PER_CHECK = 16 };
+/* A threat sequence is looked for within this many nodes when a node is expanded (deep), a tenth of it
+   one ply ahead. */
+enum { THREAT_NODES = 1000 };
+enum { PN_WAYS = 4, NULL_MOVE = -1, MAX_CHILDREN = SS_MAX_CELLS + 1 };
+enum { OPEN = 0, PROVEN = 1, DISPROVEN = 2 };
+#define EPSILON_DIVISOR 4 /* thresholds of the best child: the second best's number times 1 + 1/4 */
+
+typedef struct {
+    uint64_t att, def;
+    int att_to_move;
+} pn_node;
+
+typedef struct {
+    const ss_game *g;
+    ss_pn_table *t;
+    meter m;
+    int64_t pairings, threat_wins, pairing_calls;
+} pn_search;
+
+/* What a node settles before any search. */
+typedef struct {
+    int status;
+    int rule;       /* what settled it: SS_BY_PAIRING, SS_BY_THREATS, else SS_BY_SEARCH */
+    uint64_t zone;  /* DISPROVEN: its zone */
+    int forced;     /* OPEN, attacker to move: the one cell it must take, else NULL_MOVE */
+    uint64_t moves; /* OPEN, defender to move: the moves worth searching */
+} pn_class;
+
+typedef struct {
+    int n;
+    int8_t cell[MAX_CHILDREN];
+    uint32_t pn[MAX_CHILDREN], dn[MAX_CHILDREN];
+    uint64_t zone[MAX_CHILDREN];
+} pn_children;
+
+/* The table */
+
+ss_pn_table *ss_pn_table_new(int log2_slots) {
+    if (log2_slots < 2 || log2_slots > 34) return NULL;
+    ss_pn_table *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->slots = calloc((size_t)1 << log2_slots, sizeof(pn_entry));
+    if (!t->slots) {
+        free(t);
+        return NULL;
+    }
+    t->mask = ((uint64_t)1 << log2_slots) - 1;
+    return t;
+}
+
+void ss_pn_table_free(ss_pn_table *t) {
+    if (!t) return;
+    free(t->slots);
+    free(t);
+}
+
+void ss_pn_table_clear(ss_pn_table *t) { memset(t->slots, 0, (size_t)(t->mask + 1) * sizeof(pn_entry)); }
+
+void *ss_pn_table_memory(ss_pn_table *t, uint64_t *bytes) {
+    *bytes = (t->mask + 1) * sizeof(pn_entry);
+    return t->slots;
+}
+
+uint64_t ss_pn_table_game(const ss_pn_table *t) { return t->fingerprint; }
+
+void ss_pn_table_set_game(ss_pn_table *t, uint64_t fingerprint) { t->fingerprint = fingerprint; }
+
+static pn_entry *bucket_of(const ss_pn_table *t, pn_node n) {
+    uint64_t h = n.att * 0x9E3779B97F4A7C15ULL ^ (n.def + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= (uint64_t)n.att_to_move * 0xD6E8FEB86659FD93ULL;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 32;
+    return t->slots + (h & t->mask & ~(uint64_t)(PN_WAYS - 1));
+}
+
+static uint8_t side_of(pn_node n) { return n.att_to_move ? 1 : 2; }
+
+static const pn_entry *lookup(const ss_pn_table *t, pn_node n) {
+    pn_entry *b = bucket_of(t, n);
+    for (int i = 0; i < PN_WAYS; i++)
+        if (b[i].to_move == side_of(n) && b[i].att == n.att && b[i].def == n.def) return b + i;
+    return NULL;
+}
+
+static int solved(const pn_entry *e) { return e->pn == 0 || e->dn == 0; }
+
+static void store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t zone, int64_t work, int rule) {
+    pn_entry *b = bucket_of(t, n), *slot = NULL;
+    for (int i = 0; i < PN_WAYS && !slot; i++)
+        if (b[i].to_move == side_of(n) && b[i].att == n.att && b[i].def == n.def) slot = b + i;
+    for (int i = 0; i < PN_WAYS && !slot; i++)
+        if (!b[i].to_move) slot = b + i;
+    if (!slot) { /* the cheapest entry goes, an open one before a solved one */
+        slot = b;
+        for (int i = 1; i < PN_WAYS; i++) {
+            int better = solved(slot) && !solved(b + i);
+            if (better || (solved(slot) == solved(b + i) && b[i].work < slot->work)) slot = b + i;
+        }
+    }
+    slot->att = n.att;
+    slot->def = n.def;
+    slot->to_move = side_of(n);
+    slot->rule = (uint8_t)rule;
+    slot->pn = pn;
+    slot->dn = dn;
+    slot->zone = zone;
+    slot->work = work > 0xFFFFFFFF ? 0xFFFFFFFF : (uint32_t)work;
+}
+
+/* What settles a node */
+
+static uint64_t lowest_two(uint64_t mask) {
+    uint64_t rest = mask & (mask - 1);
+    return (mask & ~rest) | (rest & ~(rest & (rest - 1)));
+}
+
+static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
+    const ss_game *g = s->g;
+    uint64_t att = n.att, def = n.def, empty = g->full & ~(att | def);
+    c->status = OPEN;
+    c->rule = SS_BY_SEARCH;
+    c->forced = NULL_MOVE;
+    if (pl_threats(g, att, def)) {
+        c->status = PROVEN;
+        return;
+    }
+    uint64_t against = pl_threats(g, def, att);
+    if (!empty) {
+        c->status = DISPROVEN;
+        c->zone = 0;
+        return;
+    }
+    if (more_than_one(against)) {
+        c->status = DISPROVEN;
+        c->zone = pl_cover(g, def, empty, 0, 2, lowest_two(against));
+        return;
+    }
+    if (against) {
+        c->forced = lowest_cell(against);
+        return;
+    }
+    uint64_t after[SS_MAX_CELLS], doubles;
+    pl_threat_moves(g, att, def, after, &doubles);
+    if (doubles) {
+        c->status = PROVEN;
+        return;
+    }
+    if (!pl_has_line(g, def)) {
+        c->status = DISPROVEN;
+        c->zone = 0;
+        return;
+    }
+    int8_t pairs[SS_MAX_CELLS / 2][2];
+    int n_pairs;
+    uint64_t paired;
+    if (!deep) return;
+    uint64_t sequence_cells;
+    int64_t sequence_nodes;
+    if (tss_find(g, att, def, deep > 1 ? THREAT_NODES : THREAT_NODES / 10, &sequence_cells, &sequence_nodes)) {
+        s->threat_wins++;
+        c->status = PROVEN;
+        c->rule = SS_BY_THREATS;
+        return;
+    }
+    if (++s->pairing_calls % PAIRINGS_PER_CHECK == 0) s->m.next_check = s->m.nodes; /* read the clock */
+    if (pairing_search(g, att, def, deep > 1 ? PAIRING_STEPS : LOOKAHEAD_STEPS, &paired, pairs, &n_pairs)) {
+        s->pairings++;
+        c->status = DISPROVEN;
+        c->rule = SS_BY_PAIRING;
+        c->zone = paired;
+    }
+}
+
+static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
+    const ss_game *g = s->g;
+    uint64_t att = n.att, def = n.def, empty = g->full & ~(att | def);
+    c->status = OPEN;
+    c->rule = SS_BY_SEARCH;
+    c->forced = NULL_MOVE;
+    uint64_t wins = pl_threats(g, def, att);
+    if (wins) {
+        c->status = DISPROVEN;
+        c->zone = pl_cover(g, def, empty, 0, 1, bit(lowest_cell(wins)));
+        return;
+    }
+    uint64_t threats = pl_threats(g, att, def);
+    if (more_than_one(threats)) {
+        c->status = PROVEN;
+        return;
+    }
+    if (!empty) {
+        c->status = DISPROVEN;
+        c->zone = 0;
+        return;
+    }
+    if (threats) {
+        c->moves = threats;
+        return;
+    }
+    uint64_t mine[SS_MAX_CELLS], theirs[SS_MAX_CELLS], my_doubles, their_doubles;
+    uint64_t makers = pl_threat_moves(g, def, att, mine, &my_doubles);
+    if (my_doubles) { /* two threats at once, none to answer: the attacker blocks one, not both */
+        int cell = lowest_cell(my_doubles);
+        c->status = DISPROVEN;
+        c->zone = pl_cover(g, def, empty, bit(cell), 2, bit(cell) | lowest_two(mine[cell]));
+        return;
+    }
+    pl_threat_moves(g, att, def, theirs, &their_doubles);
+    uint64_t answers = empty;
+    for (uint64_t d = their_doubles; d; d &= d - 1) {
+        int cell = lowest_cell(d);
+        uint64_t partners = theirs[cell];
+        answers &= bit(cell) | (more_than_one(partners & (partners - 1)) ? 0 : partners);
+    }
+    c->moves = their_doubles ? (answers | makers) & empty : empty;
+    uint64_t sequence_cells;
+    int64_t sequence_nodes;
+    if (deep && c->moves && tss_find(g, att, def, THREAT_NODES, &sequence_cells, &sequence_nodes))
+        c->moves &= sequence_cells | makers; /* the defence check: any other move loses (tss.c) */
+    if (!c->moves) c->status = PROVEN;
+}
+
+/* `deep`: with the costlier checks (the pairing), done when the node is expanded, not when it is first
+   seen as a child. */
+static void settle(pn_search *s, pn_node n, pn_class *c, int deep) {
+    if (n.att_to_move) settle_attacker(s, n, c, deep);
+    else settle_defender(s, n, c, deep);
+}
+
+/* Children */
+
+/* Lines through the cell free of the other side, weighted 4**(marks on them), for both sides. */
+static int cell_score(const ss_game *g, int cell, uint64_t mine, uint64_t theirs) {
+    int score = 0;
+    for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
+        uint64_t line = g->through[i];
+        if (!(line & theirs)) score += 1 << (2 * count(line & mine));
+        if (!(line & mine)) score += 1 << (2 * count(line & theirs));
+    }
+    return score;
+}
+
+static pn_node child_of(pn_node n, int cell) {
+    pn_node c = n;
+    if (cell != NULL_MOVE) {
+        if (n.att_to_move) c.att |= bit(cell);
+        else c.def |= bit(cell);
+    }
+    c.att_to_move = !n.att_to_move;
+    return c;
+}
+
+/* The child's numbers from the table, else from what settles it (then kept in the table). */
+static void look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
+    pn_node c = child_of(n, ch->cell[i]);
+    const pn_entry *e = lookup(s->t, c);
+    if (e) {
+        ch->pn[i] = e->pn;
+        ch->dn[i] = e->dn;
+        ch->zone[i] = e->zone;
+        return;
+    }
+    pn_class k;
+    settle(s, c, &k, c.att_to_move);
+    ch->zone[i] = 0;
+    if (k.status == PROVEN) {
+        ch->pn[i] = 0;
+        ch->dn[i] = PN_INF;
+    } else if (k.status == DISPROVEN) {
+        ch->pn[i] = PN_INF;
+        ch->dn[i] = 0;
+        ch->zone[i] = k.zone;
+    } else {
+        /* mobility: to disprove an attacker's node every move must fail, to prove a defender's node
+           every answer must; so a node starts with that many, and df-pn stays with one defence at a
+           time instead of spreading over all (they all look alike before they are expanded) */
+        uint64_t empty = s->g->full & ~(c.att | c.def);
+        ch->pn[i] = c.att_to_move ? 1 : (uint32_t)count(k.moves);
+        ch->dn[i] = c.att_to_move ? (uint32_t)count(empty) : 1;
+    }
+    store(s->t, c, ch->pn[i], ch->dn[i], ch->zone[i], 0, k.rule);
+}
+
+/* Append the moves of `moves` best first (for the side to move), each looked at; stop at one that
+   settles the node: a proven move of the attacker, a disproven move of the defender. */
+static void add_moves(pn_search *s, pn_node n, uint64_t moves, pn_children *ch) {
+    uint64_t mine = n.att_to_move ? n.att : n.def, theirs = n.att_to_move ? n.def : n.att;
+    int score[MAX_CHILDREN];
+    int first = ch->n;
+    for (; moves; moves &= moves - 1) {
+        int cell = lowest_cell(moves), v = cell_score(s->g, cell, mine, theirs), i = ch->n++;
+        for (; i > first && score[i - 1] < v; i--) {
+            score[i] = score[i - 1];
+            ch->cell[i] = ch->cell[i - 1];
+        }
+        score[i] = v;
+        ch->cell[i] = (int8_t)cell;
+    }
+    for (int i = first; i < ch->n; i++) {
+        look_at(s, n, ch, i);
+        if (n.att_to_move ? ch->pn[i] == 0 : ch->dn[i] == 0) {
+            ch->cell[first] = ch->cell[i];
+            ch->pn[first] = ch->pn[i];
+            ch->dn[first] = ch->dn[i];
+            ch->zone[first] = ch->zone[i];
+            ch->n = first + 1;
+            return;
+        }
+    }
+}
+
+static uint32_t add(uint32_t a, uint32_t b) { return a + b >= PN_INF ? PN_INF - 1 : a + b; }
+
+/* The search */
+
+static uint64_t disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {
+    if (!n.att_to_move) {
+        for (int i = 0; i < ch->n; i++)
+            if (ch->dn[i] == 0) return bit(ch->cell[i]) | ch->zone[i];
+        return s->g->full;
+    }
+    uint64_t zone = 0;
+    for (int i = 0; i < ch->n; i++) zone |= ch->zone[i] | (ch->cell[i] == NULL_MOVE ? 0 : bit(ch->cell[i]));
+    if (k->forced != NULL_MOVE) zone = pl_cover(s->g, n.def, s->g->full & ~(n.att | n.def), 0, 2, zone);
+    return zone;
+}
+
+static uint32_t threshold(uint32_t th, uint32_t second) {
+    uint64_t widened = (uint64_t)second + second / EPSILON_DIVISOR + 1;
+    return widened < th ? (uint32_t)widened : th;
+}
+
+typedef struct {
+    uint32_t pn, dn;
+    uint64_t zone;
+    int rule; /* solved before expansion: what settled it */
+} pn_value;
+
+static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply) {
+    pn_value out = {1, 1, 0, SS_BY_SEARCH};
+    if (meter_tick(&s->m, ply)) return out;
+    int64_t nodes_before = s->m.nodes;
+    const pn_entry *known = lookup(s->t, n);
+    if (known && solved(known)) {
+        out.pn = known->pn;
+        out.dn = known->dn;
+        out.zone = known->zone;
+        out.rule = known->rule;
+        return out;
+    }
+    pn_class k;
+    settle(s, n, &k, 2);
+    if (k.status != OPEN) {
+        out.pn = k.status == PROVEN ? 0 : PN_INF;
+        out.dn = k.status == PROVEN ? PN_INF : 0;
+        out.zone = k.zone;
+        out.rule = k.rule;
+        store(s->t, n, out.pn, out.dn, out.zone, 1, k.rule);
+        return out;
+    }
+    pn_children ch;
+    ch.n = 0;
+    int waiting_for_null = 0;
+    if (n.att_to_move && k.forced != NULL_MOVE) {
+        add_moves(s, n, bit(k.forced), &ch);
+    } else if (n.att_to_move) {
+        ch.n = 1;
+        ch.cell[0] = NULL_MOVE;
+        look_at(s, n, &ch, 0);
+        waiting_for_null = ch.dn[0] != 0;
+        if (ch.dn[0] == 0) add_moves(s, n, ch.zone[0] & s->g->full & ~(n.att | n.def), &ch);
+    } else {
+        add_moves(s, n, k.moves, &ch);
+    }
+    for (;;) {
+        uint32_t pn, dn, best_value = PN_INF, second = PN_INF;
+        int best = -1;
+        if (n.att_to_move) { /* an OR node of the question */
+            pn = PN_INF;
+            dn = 0;
+            for (int i = 0; i < ch.n; i++) {
+                dn = add(dn, ch.dn[i]);
+                if (ch.pn[i] < best_value) {
+                    second = best_value;
+                    best_value = ch.pn[i];
+                    best = i;
+                } else if (ch.pn[i] < second) {
+                    second = ch.pn[i];
+                }
+            }
+            pn = best_value;
+            if (dn >= PN_INF) dn = PN_INF - 1;
+            if (pn == 0) dn = PN_INF;
+        } else {
+            pn = 0;
+            dn = PN_INF;
+            for (int i = 0; i < ch.n; i++) {
+                pn = add(pn, ch.pn[i]);
+                if (ch.dn[i] < best_value) {
+                    second = best_value;
+                    best_value = ch.dn[i];
+                    best = i;
+                } else if (ch.dn[i] < second) {
+                    second = ch.dn[i];
+                }
+            }
+            dn = best_value;
+            if (dn == 0) pn = PN_INF;
+        }
+        if (ch.n == 0) { /* the attacker's moves inside an empty zone: none to try */
+            pn = PN_INF;
+            dn = 0;
+        }
+        out.pn = pn;
+        out.dn = dn;
+        if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) break;
+        uint32_t child_thpn, child_thdn;
+        if (n.att_to_move) {
+            child_thpn = threshold(thpn, second);
+            child_thdn = thdn - dn + ch.dn[best];
+        } else {
+            child_thdn = threshold(thdn, second);
+            child_thpn = thpn - pn + ch.pn[best];
+        }
+        pn_value v = mid(s, child_of(n, ch.cell[best]), child_thpn, child_thdn, ply + 1);
+        if (s->m.halted) return out;
+        ch.pn[best] = v.pn;
+        ch.dn[best] = v.dn;
+        ch.zone[best] = v.zone;
+        if (waiting_for_null && v.dn == 0) { /* the pass failed: the moves inside its zone now */
+            waiting_for_null = 0;
+            add_moves(s, n, v.zone & s->g->full & ~(n.att | n.def), &ch);
+        }
+    }
+    if (out.dn == 0) out.zone = disproof_zone(s, n, &k, &ch);
+    store(s->t, n, out.pn, out.dn, out.zone, s->m.nodes - nodes_before, SS_BY_SEARCH);
+    return out;
+}
+
+void ss_pn_prove(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
+                 const ss_budget *budget, ss_pn_result *result) {
+    pn_search s = {g, t, {0}, 0, 0, 0};
+    meter_start(&s.m, budget);
+    if (t->fingerprint != g->fingerprint) {
+        ss_pn_table_clear(t);
+        t->fingerprint = g->fingerprint;
+    }
+    pn_node root = {att, def, att_to_move != 0};
+    pn_value v = mid(&s, root, PN_INF - 1, PN_INF - 1, 0);
+    result->outcome = s.m.halted ? 0 : v.pn == 0 ? 1 : v.dn == 0 ? -1 : 0;
+    result->zone = result->outcome == -1 ? v.zone : 0;
+    result->stopped = s.m.stopped;
+    result->depth = s.m.deepest;
+    result->nodes = s.m.nodes;
+    result->pairings = s.pairings;
+    result->threat_wins = s.threat_wins;
+    result->seconds = ss_monotonic() - s.m.started;
+    result->closed_by = result->outcome ? v.rule : SS_BY_SEARCH;
+}

@@ -1,0 +1,60 @@
+/* The lines as the provers read them (normal rule, no gravity): the cells that complete a line now
+   (threats), the moves that make a threat, and the moves that make two at once (double threats). A line
+   counts for a side while the other side holds none of its cells. */
+#ifndef SS_PROVER_LINES_H
+#define SS_PROVER_LINES_H
+
+#include <stdint.h>
+
+#include "game.h"
+
+/* The empty cells where `p` completes a line (`o` holds the rest of the board's marks). */
+static inline uint64_t pl_threats(const ss_game *g, uint64_t p, uint64_t o) { return ss_threats(g, p, o); }
+
+/* For `p` to move: after[c] |= the cells that become p's threats when p plays c (lines free of `o` with
+   exactly two empty cells, c one of them); the cells where p makes a threat; and (*doubles) those where
+   p makes two distinct threats at once. `after` has room for SS_MAX_CELLS and is cleared here. */
+static inline uint64_t pl_threat_moves(const ss_game *g, uint64_t p, uint64_t o, uint64_t *after,
+                                       uint64_t *doubles) {
+    uint64_t empty = g->full & ~(p | o), makers = 0, twice = 0;
+    for (int i = 0; i < g->n_lines; i++) {
+        uint64_t line = g->lines[i];
+        if (line & o) continue;
+        uint64_t gaps = line & empty;
+        if (!gaps || !more_than_one(gaps) || more_than_one(gaps & (gaps - 1))) continue; /* exactly two */
+        int a = lowest_cell(gaps), b = lowest_cell(gaps & (gaps - 1));
+        if (!(makers & bit(a))) after[a] = 0;
+        if (!(makers & bit(b))) after[b] = 0;
+        makers |= gaps;
+        after[a] |= bit(b);
+        after[b] |= bit(a);
+        if (more_than_one(after[a])) twice |= bit(a);
+        if (more_than_one(after[b])) twice |= bit(b);
+    }
+    *doubles = twice;
+    return makers;
+}
+
+/* Whether some line is still free of `o`'s marks (its owner could complete it). */
+static inline int pl_has_line(const ss_game *g, uint64_t o) {
+    for (int i = 0; i < g->n_lines; i++)
+        if (!(g->lines[i] & o)) return 1;
+    return 0;
+}
+
+/* `zone` grown until every line free of `o` that avoids `skip` has at least `need` of its empty cells in
+   it (or all of them): the cells that keep the lines' counts of empty cells out of reach of marks played
+   outside the zone. */
+static inline uint64_t pl_cover(const ss_game *g, uint64_t o, uint64_t empty, uint64_t skip, int need,
+                                uint64_t zone) {
+    for (int i = 0; i < g->n_lines; i++) {
+        uint64_t line = g->lines[i];
+        if (line & (o | skip)) continue;
+        uint64_t gaps = line & empty;
+        for (int have = count(gaps & zone); have < need && (gaps & ~zone); have++)
+            zone |= bit(lowest_cell(gaps & ~zone));
+    }
+    return zone;
+}
+
+#endif

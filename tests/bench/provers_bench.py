@@ -1,0 +1,122 @@
+"""Provers benchmark (issue 26): the goals' table, every row measured in one run on one machine.
+
+Run: python -m tests.bench.provers_bench [--positions 10] [--seed 1] [--cap 60]
+
+1. The empty 6x6k5 and 7x7k5 boards: every move's result proven (a draw: every move's value), from a
+   cold start (new tables), within --cap seconds.
+2. Positions after 4, 8 and 12 random plies on 6x6k5, 7x7k5 and 8x8k5, and 5x5k4 and 6x6k4 (four in a
+   row: where alpha-beta is strong): how many have every move's value (exact) and every move's result
+   proven within the service's default budget (1 s, estimates on, as the analyst asks), the provers
+   leading (PROVERS_SHARE of the results' budget first) and alpha-beta alone, whatever the engine's rule
+   (provers_share) would choose; the two runs of each position interleaved, each cold.
+3. The n,n,n boards 5x5k5 ... 8x8k8 and the other boards whose empty position a pairing settles: the
+   time to prove every move a draw.
+Times are wall times on a shared machine: compare the rows of one run, not runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NamedTuple
+
+from service.engine import Position, Variant, get_variant
+from service.engine.search import Budget, SearchEngine
+from service.engine.search import engine as engine_module
+from service.engine.search.engine import PROVERS_SHARE
+from service.engine.search.native import TranspositionTable
+from service.engine.search.proof_number import applies, thread_table
+from service.http.schemas import DEFAULT_BUDGET_MS
+from tests.bench.search_bench import random_position
+from tests.search.positions import position_of
+
+DEFAULT_BUDGET = DEFAULT_BUDGET_MS / 1000
+TABLE_BITS = 20
+
+
+@contextmanager
+def provers_share(share: float) -> Iterator[None]:
+    """Every board gets this share for the provers, whatever the engine's rule says."""
+    rule = engine_module.provers_share
+    engine_module.provers_share = lambda variant: share if applies(variant) else 0.0
+    try:
+        yield
+    finally:
+        engine_module.provers_share = rule
+
+
+class Run(NamedTuple):
+    exact: bool  # every move's value (result and remoteness) proven
+    results: bool  # every move's result proven
+    seconds: float
+    closed_by: dict[str, int]
+
+
+def cold_analysis(position: Position, seconds: float) -> Run:
+    """One analysis with new tables."""
+    thread_table().clear()
+    engine = SearchEngine(position.variant, table=TranspositionTable(TABLE_BITS))
+    started = time.perf_counter()
+    report = engine.analyze(position, Budget(seconds=seconds), estimates=True)
+    results = all(move.result is not None for move in report.moves)
+    return Run(report.exact, results, time.perf_counter() - started, report.closed_by)
+
+
+def empty_boards(names: list[str], cap: float) -> None:
+    print("| empty board | every move proven | seconds | moves closed by |")
+    print("|---|---|---|---|")
+    for name in names:
+        variant = get_variant(name)
+        run = cold_analysis(Position.empty(variant), cap)
+        shown = ", ".join(f"{prover} {n}" for prover, n in sorted(run.closed_by.items()))
+        print(f"| {name} | {'yes' if run.exact else 'no'} | {run.seconds:.2f} | {shown or '-'} |", flush=True)
+
+
+def shares(variants: list[Variant], plies: list[int], count: int, seed: int) -> None:
+    print(
+        "| board, plies | positions | exact: provers lead / alpha-beta alone"
+        " | every result proven: lead / alone | median s: lead / alone |"
+    )
+    print("|---|---|---|---|---|")
+    for variant in variants:
+        for ply in plies:
+            rng = random.Random(seed)
+            board = SearchEngine(variant, table_bits=10).board
+            positions = [position_of(variant, *random_position(board, ply, rng)) for _ in range(count)]
+            runs: dict[float, list[Run]] = {PROVERS_SHARE: [], 0.0: []}
+            for position in positions:
+                for share, done in runs.items():  # interleaved: the machine's noise hits both alike
+                    with provers_share(share):
+                        done.append(cold_analysis(position, DEFAULT_BUDGET))
+            lead, alone = runs[PROVERS_SHARE], runs[0.0]
+            exact = sum(r.exact for r in lead), sum(r.exact for r in alone)
+            results = sum(r.results for r in lead), sum(r.results for r in alone)
+            median = [sorted(r.seconds for r in done)[count // 2] for done in (lead, alone)]
+            print(
+                f"| {variant.name} after {ply} | {count} | {exact[0]} / {exact[1]}"
+                f" | {results[0]} / {results[1]} | {median[0]:.2f} / {median[1]:.2f} |",
+                flush=True,
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--positions", type=int, default=10, help="positions per row of table 2")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cap", type=float, default=60.0, help="seconds for an empty board at most")
+    args = parser.parse_args()
+    empty_boards(["6x6k5", "7x7k5"], args.cap)
+    print()
+    boards = [Variant(6, 6, 5), Variant(7, 7, 5), Variant(8, 8, 5), Variant(5, 5, 4), Variant(6, 6, 4)]
+    shares(boards, [4, 8, 12], args.positions, args.seed)
+    print()
+    empty_boards(["5x5k5", "6x6k6", "7x7k7", "8x8k8", "7x7k6", "8x8k6", "8x8k7", "4x8k5"], args.cap)
+
+
+if __name__ == "__main__":
+    main()

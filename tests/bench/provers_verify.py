@@ -1,0 +1,62 @@
+"""The provers against alpha-beta on many random positions of boards past 16 cells (no table), a longer
+run of test_provers_exhaustive's last test: each position's result by the two proof-number questions and
+by alpha-beta alone, each within 300,000 nodes; every position both settle must agree.
+
+Run: python -m tests.bench.provers_verify (a few minutes)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from service.engine import get_variant
+from service.engine.search import Board
+from service.engine.search._core import ffi
+from service.engine.search.native import Game, Limits, TranspositionTable
+from service.engine.search.proof_number import ProofTable
+from tests.search.prover_checks import alpha_beta_result, prover_result
+from tests.search.test_provers_exhaustive import random_position
+
+BOARDS = [
+    ("5x5k4", (12, 14, 16, 18)),
+    ("6x6k5", (18, 22, 26)),
+    ("5x5k4-torus", (12, 14, 16)),
+    ("6x6k5-torus", (18, 22, 26)),
+    ("7x7k5", (28, 32)),
+    ("6x6k4", (16, 20)),
+    ("5x6k5", (16, 20)),
+]
+POSITIONS = 60
+
+
+def main() -> None:
+    disagreements = 0
+    limits = Limits(0.0, 300_000, ffi.NULL)
+    for name, empties in BOARDS:
+        board = Board.of(get_variant(name))
+        game, proofs, table, rng = Game(board), ProofTable(18), TranspositionTable(20), random.Random(7)
+        for empty in empties:
+            settled = [0, 0, 0]  # alpha-beta, the provers, both
+            started = time.perf_counter()
+            for _ in range(POSITIONS):
+                mine, theirs = random_position(board, empty, rng)
+                want = alpha_beta_result(game, table, mine, theirs, limits)
+                got = prover_result(game, proofs, mine, theirs, limits)
+                settled[0] += want is not None
+                settled[1] += got is not None
+                if want is not None and got is not None:
+                    settled[2] += 1
+                    if want != got:
+                        disagreements += 1
+                        print(f"DISAGREE {name} {mine:#x}/{theirs:#x}: alpha-beta {want}, provers {got}")
+            print(
+                f"{name} empty {empty}: {POSITIONS} positions, alpha-beta settled {settled[0]}, provers"
+                f" {settled[1]}, both {settled[2]}, {time.perf_counter() - started:.1f} s",
+                flush=True,
+            )
+    print("disagreements:", disagreements)
+
+
+if __name__ == "__main__":
+    main()

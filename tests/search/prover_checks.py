@@ -1,0 +1,62 @@
+"""The provers against a table's values (run by test_every_table_variant on each board up to 16 cells
+where they apply, and by test_provers_exhaustive): each position's result as the two proof-number
+questions give it, a pairing found for the side not to move (the side to move must then not win), a
+threat sequence found for the side to move (it must then win)."""
+
+from __future__ import annotations
+
+from service.engine import Variant
+from service.engine.search import Board, native
+from service.engine.search._core import ffi, lib
+from service.engine.search.native import Game, Limits, TranspositionTable
+from service.engine.search.proof_number import ProofTable, applies, ask, find_pairing
+
+NO_LIMIT = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
+CHECKED = 1000  # positions per variant: the questions cost more than alpha-beta near the end
+
+
+def prover_result(
+    game: Game, table: ProofTable, mine: int, theirs: int, limits: Limits = NO_LIMIT
+) -> int | None:
+    """The result for the side to move (holding `mine`) as the two questions give it: 1 it forces a
+    line, -1 the other side does (the side to move moving first), 0 neither; None when a question is
+    not settled within `limits` or both are proven (a contradiction)."""
+    wins = ask(game, table, mine, theirs, True, limits).outcome
+    loses = ask(game, table, theirs, mine, False, limits).outcome
+    if wins == 0 or loses == 0 or (wins == 1 and loses == 1):
+        return None
+    return 1 if wins == 1 else -1 if loses == 1 else 0
+
+
+def alpha_beta_result(
+    game: Game, table: TranspositionTable, mine: int, theirs: int, limits: Limits = NO_LIMIT
+) -> int | None:
+    """The result for the side to move by alpha-beta alone (no provers: the independent check), None
+    when not proven within `limits`."""
+    outcome = native.prove(
+        game, table, mine, theirs, native.GOAL_RESULT, limits, native.SCORE_MIN, native.SCORE_MAX
+    )
+    if outcome.lower >= 1 or outcome.upper <= -1:
+        return 1 if outcome.lower >= 1 else -1
+    return 0 if outcome.lower == outcome.upper else None
+
+
+def prover_disagreements(
+    variant: Variant, positions: list[tuple[int, int, int]], limit: int = CHECKED
+) -> list[str]:
+    """`positions`: (mine, theirs, the table's result for the side to move: 1, 0, -1), none over; the
+    first `limit` of them are checked."""
+    if not applies(variant):
+        return []
+    game, table = Game(Board.of(variant)), ProofTable(14)
+    cells = ffi.new("uint64_t *")
+    found = []
+    for mine, theirs, want in positions[:limit]:
+        got = prover_result(game, table, mine, theirs)
+        if got != want:
+            found.append(f"{variant.name} {mine:#x}/{theirs:#x}: the provers {got}, the table {want}")
+        if want == 1 and find_pairing(game, mine, theirs, defender_to_move=False) is not None:
+            found.append(f"{variant.name} {mine:#x}/{theirs:#x}: a pairing against a win")
+        if want != 1 and lib.ss_threat_sequence(game.pointer, mine, theirs, 0, cells):
+            found.append(f"{variant.name} {mine:#x}/{theirs:#x}: a threat sequence where no win is")
+    return found

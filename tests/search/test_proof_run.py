@@ -1,0 +1,86 @@
+"""The long proof run (`sanmoku prove`, search/proof_run.py) on boards it finishes at once: the results
+known from the tables, the draw's moves kept in the store as exact, and a run stopped and started again
+going on from its saved state."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from service.engine import Cancel, Position, ProofProgress, ProofRun, ProvenStore, get_variant
+
+BITS = 12  # a small table: these proofs need a few hundred positions
+
+
+def run_to_the_end(position: Position, directory: Path) -> int | None:
+    shown: list[ProofProgress] = []
+    outcome = ProofRun(position, directory, BITS).run(None, 5.0, Cancel(), shown.append)
+    assert shown and shown[-1].outcome == outcome and shown[-1].done == shown[-1].jobs
+    return outcome
+
+
+def test_a_drawn_board_is_proven_a_draw_and_its_moves_kept_exact(tmp_path: Path) -> None:
+    position = Position.empty(get_variant("4x5k4"))  # a draw (its table, and the field notes)
+    assert run_to_the_end(position, tmp_path) == -1
+    kept = ProvenStore(tmp_path).get(position)
+    assert kept is not None and kept.exact
+    assert len(kept.moves) == 20
+    assert all(m.lower == m.upper == 0 and m.remoteness == 20 for m in kept.moves)
+
+
+def test_a_won_board_is_proven_won_and_nothing_is_kept(tmp_path: Path) -> None:
+    position = Position.empty(get_variant("4x4k3"))  # X wins (its table)
+    assert run_to_the_end(position, tmp_path) == 1
+    assert ProvenStore(tmp_path).get(position) is None  # a win needs its remoteness: not exact here
+
+
+def test_a_stopped_run_resumes_from_its_saved_state(tmp_path: Path) -> None:
+    position = Position.empty(get_variant("5x5k4"))  # a draw, about 20 s of proof: stopped long before
+    first = ProofRun(position, tmp_path, BITS)
+    assert not first.resumed
+    seen: list[ProofProgress] = []
+    assert first.run(0.3, 0.1, Cancel(), seen.append) is None
+    before = seen[-1]
+    assert before.nodes > 0 and before.spent > 0 and before.outcome is None
+    stopped = Cancel()
+    stopped.set()
+    assert first.run(None, 0.1, stopped, seen.append) is None  # cancelled: saves and returns at once
+    again = ProofRun(position, tmp_path, BITS)
+    assert again.resumed  # the table the first run saved
+    assert again.run(0.3, 0.1, Cancel(), seen.append) is None
+    assert seen[-1].nodes > before.nodes and seen[-1].spent > before.spent  # counted over both sessions
+
+
+def test_a_run_stopped_at_once_finishes_when_started_again(tmp_path: Path) -> None:
+    position = Position.empty(get_variant("5x4k4"))
+    assert ProofRun(position, tmp_path, BITS).run(0.0, 5.0, Cancel(), lambda progress: None) is None
+    assert run_to_the_end(position, tmp_path) == -1
+
+
+def test_the_command(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "service.cli.main", "prove", "4x5k4", "--dir", str(tmp_path)]
+    done = subprocess.run([*command, "--table-bits", str(BITS)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "4x5k4: a new table" in done.stdout
+    assert "a draw (proven" in done.stdout
+
+
+def test_the_command_stops_at_a_signal_within_a_slice(tmp_path: Path) -> None:
+    """SIGTERM in the middle of a long slice: the run saves its state and stops at once (within a few
+    seconds, not at the slice's end)."""
+    command = [sys.executable, "-m", "service.cli.main", "prove", "5x5k4", "--dir", str(tmp_path)]
+    command += ["--table-bits", str(BITS), "--slice", "600"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as running:
+        assert running.stdout is not None
+        assert "a new table" in running.stdout.readline()
+        time.sleep(1.0)
+        running.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        out, _ = running.communicate(timeout=60)
+        assert time.monotonic() - started < 30
+    assert running.returncode == 3
+    assert "stopped; run the same command again" in out
+    assert (tmp_path / "prove-5x5k4.pntable").exists()
