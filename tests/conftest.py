@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,8 @@ from flask.testing import FlaskClient
 from service.app import create_app
 from service.engine import PRESETS, Table, TableStore
 from tests import background
+
+pytest_plugins = ["tests.ray_cluster"]  # the session's Ray cluster, started by the first test that asks
 
 _SESSION_DIR = Path(tempfile.mkdtemp(prefix="sanmoku-test-tables-"))
 
@@ -40,6 +44,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     background.shut_down()
     shutil.rmtree(_SESSION_DIR, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def recursion_limit() -> Iterator[None]:
+    """The recursion limit as it was before each test: the reference solvers raise it, and JSON nested
+    1000 deep is "too deep" only under the default (tests/api/test_deep_json.py after tests/engine)."""
+    limit = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(limit)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -52,6 +52,7 @@ def build(args: argparse.Namespace) -> int:
             seconds,
             max_bytes,
             advance=progress.advanced,
+            ray_address=args.ray,
         )
     finally:
         progress.close()
@@ -106,6 +107,12 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build_cmd.add_argument("--count", action="store_true", help="count the positions per ply; prove nothing")
     build_cmd.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="the store's bound")
     build_cmd.add_argument("--if-missing", action="store_true", help="unless it is there (once built)")
+    build_cmd.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="search the positions as Ray tasks on this cluster ('auto': the one this host is in; "
+        "pip install 'sanmoku[cluster]')",
+    )
     build_cmd.set_defaults(run=build)
     actions.add_parser("list", parents=[where], help="the books present: plies, size, source").set_defaults(
         run=list_books

@@ -4,29 +4,26 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from types import FrameType
 
-from ..engine import PRESETS, BuildQueue, TableStore, Variant, build_queued, get_variant, plan
+from ..engine import PRESETS, BuildQueue, TableStore, Variant, build_queued, get_variant, plan, progress_for
 
 
 def store_of(args: argparse.Namespace) -> TableStore:
     return TableStore(args.dir)
 
 
-def progress_printer(name: str, out: TextIO) -> Callable[[int, int], None] | None:
-    """A one-line tier counter, redrawn in place; only on a terminal."""
-    if not out.isatty():
-        return None
+def stop_on_sigterm() -> None:
+    """SIGTERM ends a build as Ctrl-C does: what it wrote stays, and the same command goes on from it."""
 
-    def show(done: int, tiers: int) -> None:
-        out.write(f"\r{name}: solving, tier {done}/{tiers}")
-        out.flush()
+    def stop(signum: int, _: FrameType | None) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
 
-    return show
+    signal.signal(signal.SIGTERM, stop)
 
 
 def named_variants(args: argparse.Namespace) -> list[Variant]:
@@ -40,10 +37,12 @@ def build(args: argparse.Namespace) -> int:
         for line in build_queued(store.directory, threads):
             print(line)
         return 0
+    reduce = args.format == 3
     if args.plan:
         for variant in named_variants(args):
-            print("\n".join(plan(variant, store.directory, threads).lines()))
+            print("\n".join(plan(variant, store.directory, threads, reduce).lines()))
         return 0
+    stop_on_sigterm()
     queue = BuildQueue(store.directory)
     with queue.builder_lock(wait=not args.no_wait) as held:
         if not held:
@@ -51,7 +50,11 @@ def build(args: argparse.Namespace) -> int:
             return 0
         store.remove_leftovers()
         for variant in named_variants(args):
-            build_one(store, variant, args, threads)
+            try:
+                build_one(store, variant, args, threads)
+            except KeyboardInterrupt:
+                print(f"\n{variant.name}: stopped; the tiers written are kept, run the same command to go on")
+                return 130
             queue.done(variant)
     return 0
 
@@ -65,13 +68,13 @@ def build_one(store: TableStore, variant: Variant, args: argparse.Namespace, thr
         table = store.get(variant)
         print(f"{variant.name}: ok, {table.positions:,} positions ({store.path(variant)})", file=out)
         return
-    if not store.build(variant, not args.no_wait, progress_printer(variant.name, out), threads):
+    reduce = args.format == 3
+    if not store.build(variant, not args.no_wait, progress_for(out), threads, args.ray, reduce):
         print(f"{variant.name}: another process is building it", file=out)
         return
     table = store.get(variant)
     seconds = time.perf_counter() - started
-    clear = "\r\033[K" if out.isatty() else ""
-    print(f"{clear}{variant.name}: built in {seconds:.2f} s, {table.positions:,} positions", file=out)
+    print(f"{variant.name}: built in {seconds:.2f} s, {table.positions:,} positions", file=out)
 
 
 def list_tables(args: argparse.Namespace) -> int:
@@ -132,6 +135,19 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="print the tiers, bytes on disk, peak memory and time; build nothing",
     )
     build_cmd.add_argument("--threads", type=int, help="solving threads (default: every processor)")
+    build_cmd.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="solve each tier's pieces as Ray tasks on this cluster ('auto': the one this host is in); "
+        "the tables directory must be shared by every node (pip install 'sanmoku[cluster]')",
+    )
+    build_cmd.add_argument(
+        "--format",
+        type=int,
+        choices=(2, 3),
+        default=3,
+        help="3 (default): one entry per class of symmetric positions; 2: one per position, as before",
+    )
     build_cmd.add_argument(
         "--queue",
         action="store_true",

@@ -18,6 +18,7 @@ from .answer import Answer, Answers, GameAnswers, Source, answers_from, table_an
 from .book_supply import build_book_file, open_books
 from .errors import (
     BuildRefusedError,
+    ClusterUnavailableError,
     EngineBusyError,
     EngineError,
     IllegalMoveError,
@@ -79,6 +80,7 @@ from .search.proven_file import Health
 from .tables.build_plan import BuildPlan, check_resources, plan
 from .tables.build_queue import BuildQueue, Waiting, work_through
 from .tables.builder import build_queued
+from .tables.progress import progress_for
 from .tables.solver import SOLVER_VERSION, solve
 from .tables.store import TableInfo, TableStore, default_directory, file_name
 from .tables.stream import Chunk, Summary, chunks, lookups, positions, summarize
@@ -125,6 +127,7 @@ __all__ = [
     "BuildRefusedError",
     "Cancel",
     "Chunk",
+    "ClusterUnavailableError",
     "Contender",
     "Cutoff",
     "Deadline",
@@ -217,6 +220,7 @@ __all__ = [
     "plan",
     "player",
     "positions",
+    "progress_for",
     "read_position",
     "review_boards",
     "review_game",

@@ -111,12 +111,14 @@ def build_book_file(
     report: Report = print,
     wait: bool = True,
     advance: Advance | None = None,
+    ray_address: str | None = None,
 ) -> Path | None:
     """Build the variant's book into `directory`'s books folder (or `out`): Connect Four's from its
     published book, another board's by proving its first `plies` plies with the search (into the
     directory's store of proven positions) and exporting them. The path written, or None if
     `if_missing` and a book that checks out is there already, or if another build holds the lock and
-    not `wait`. `advance` follows the search's positions (see `build_book`)."""
+    not `wait`. `advance` follows the search's positions (see `build_book`). The searches run on
+    `processes` processes, or as tasks on the Ray cluster at `ray_address`."""
     if variant != CONNECT4 and plies is None:
         raise EngineError(
             "plies_needed", f"{variant.name}: say how many plies (only connect4 has a published book)"
@@ -132,7 +134,7 @@ def build_book_file(
         else:
             assert plies is not None
             store = ProvenStore(directory, max_bytes)
-            build_book(variant, plies, store, processes, seconds, report, advance)
+            build_book(variant, plies, store, processes, seconds, report, advance, ray_address)
             export_book(variant, plies, store, path, time.perf_counter() - started)
         report(f"{variant.name}: book written in {time.perf_counter() - started:.1f} s ({path})")
     return path

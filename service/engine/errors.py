@@ -60,6 +60,13 @@ class BuildRefusedError(EngineError):
         self.reason = reason
 
 
+class ClusterUnavailableError(EngineError):
+    """A build was sent to a Ray cluster that cannot be reached (or Ray is not installed)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("cluster_unavailable", f"cannot build on a Ray cluster: {reason}")
+
+
 class ProvenStoreError(EngineError):
     """The store of proven positions cannot be read or written (the command line says why; the service
     answers without it)."""

@@ -3,6 +3,7 @@ the table file, and the 503 while a large table is built."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -13,8 +14,9 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.engine import Position, get_variant
+from service.engine.tables.table_file import open_table
 from tests.api.contract import analyze, check_response
-from tests.engine.boards import decode, index_of, ranked_entries, rules_of, table_of
+from tests.engine.boards import burnside_classes, rules_of, table_of
 from tests.reference import Reference
 
 
@@ -95,7 +97,7 @@ def test_wrong_boards_and_variants_name_their_cause(
 
 def test_variant_descriptions(client: FlaskClient) -> None:
     body = check_response(client.get("/variants/4x4k4"), "/variants/{name}", "get")
-    assert body["table"] == {"ready": True, "positions": 9_722_011, "bytes": 4096 + ranked_entries(16)}
+    assert body["table"] == {"ready": True, "positions": 9_722_011, "bytes": 4096 + burnside_classes(4, 4)}
     assert body["empty_board"] == {"result": "draw", "score": 0, "remoteness": 16, "winner": None}
     assert (body["symmetries"], body["max_plies"], body["centre"], len(body["lines"])) == (8, 16, None, 10)
     torus = check_response(client.get("/variants/3x3k3-torus"), "/variants/{name}", "get")
@@ -112,7 +114,7 @@ def test_a_large_table_not_built_is_reported_not_built(tmp_path: Path) -> None:
     client = create_app(config).test_client()
     body = check_response(client.get("/variants/2x7k4"), "/variants/{name}", "get")
     assert (
-        body["table"] == {"ready": False, "positions": None, "bytes": 4096 + ranked_entries(14)}
+        body["table"] == {"ready": False, "positions": None, "bytes": 4096 + burnside_classes(2, 7)}
         and body["empty_board"] is None
         and body["source"] == "search"
     )
@@ -121,20 +123,25 @@ def test_a_large_table_not_built_is_reported_not_built(tmp_path: Path) -> None:
     assert check_response(client.get("/variants/3x4k3"), "/variants/{name}", "get")["source"] == "table"
 
 
-def test_the_table_file_is_the_documented_layout(client: FlaskClient) -> None:
+def test_the_table_file_is_the_documented_layout(client: FlaskClient, tmp_path: Path) -> None:
+    """Format 3: the header, one byte per class of the rectangle's 4 symmetries, and the values of the
+    file as served (read back through a table over its bytes) those of the reference solver."""
     response = client.get("/variants/3x4k3/table")
     check_response(response, "/variants/{name}/table", "get")
     data = response.data
-    assert data.startswith(b"SANMOKU TABLE\n") and len(data) == 4096 + ranked_entries(12)
+    classes = burnside_classes(3, 4)
+    assert data.startswith(b"SANMOKU TABLE\n") and len(data) == 4096 + classes
     header = json.loads(data[14:4096])
-    assert header["variant"] == "3x4k3" and header["entries"] == ranked_entries(12)
-    assert header["positions"] == 111_973 and header["layout"] == "ranked"
-    table = data[4096:]
-    assert sum(1 for byte in table if byte) == 111_973
+    assert header["variant"] == "3x4k3" and header["entries"] == classes and header["symmetries"] == 4
+    assert header["positions"] == 111_973 and header["layout"] == "classes" and header["format"] == 3
+    assert header["sha256"] == hashlib.sha256(data[4096:]).hexdigest()
+    (tmp_path / "3x4k3.table").write_bytes(data)
+    served = open_table(tmp_path / "3x4k3.table", get_variant("3x4k3"))
     reference = Reference(rules_of(get_variant("3x4k3")))
-    for board in ("............", "X...........", "X....O......", "XX..OO......"):
+    for board in ("............", "X...........", "X....O......", "XX..OO......", "XX.XOO.O...."):
         to_move = "X" if board.count("X") == board.count("O") else "O"
-        assert decode(table[index_of(board)]) == reference.value(board, to_move)
+        want = reference.value(board, to_move)
+        assert tuple(served.value(Position.parse(board, to_move, get_variant("3x4k3")))) == want
     again = client.get("/variants/3x4k3/table", headers={"If-None-Match": response.headers["ETag"]})
     assert again.status_code == 304
     part = client.get("/variants/3x4k3/table", headers={"Range": "bytes=0-13"})

@@ -28,10 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from service.engine import Position, TableStore, get_variant
+from service.engine import Position, TableStore, Variant, get_variant
 from service.engine.tables.build_plan import available_memory
-from service.engine.tables.layout import layout_of
-from service.engine.tables.table_file import read_header
+from service.engine.tables.table_file import build_record, read_header
 
 BUILDS = ("4x4k4", "3x6k3", "4x5k4", "3x7k4", "2x11k4")
 DENSE = """
@@ -77,7 +76,7 @@ def build(name: str, samples: int, threads: int, keep: Path | None = None) -> tu
             walls.append(wall)
             peaks.append(peak)
             made = next(Path(empty).glob("*.table"))
-            solves.append(float(read_header(made)["build_seconds"]))
+            solves.append(float(build_record(made)["build_seconds"]))
             size = made.stat().st_size
             if keep is not None:
                 shutil.move(made, keep / made.name)
@@ -116,21 +115,26 @@ def lookups(directory: Path, name: str, positions: int = 10_000) -> tuple[float,
     assert store.verify(variant) is None
     verify = time.perf_counter() - started
     table = store.get(variant)
-    rng = random.Random(1)
+    times = []
+    for position in random_positions(variant, positions):
+        begun = time.perf_counter()
+        table.lookup(position)
+        times.append(time.perf_counter() - begun)
+    return statistics.median(opens), verify, statistics.median(times)
+
+
+def random_positions(variant: Variant, count: int, seed: int = 1) -> list[Position]:
+    """Positions of random games, stopped after a random number of moves (or at the end)."""
+    rng = random.Random(seed)
     sample = []
-    while len(sample) < positions:
+    while len(sample) < count:
         position = Position.empty(variant)
         for _ in range(rng.randrange(variant.cells)):
             if position.is_over:
                 break
             position = position.play(rng.choice(position.legal_moves()))
         sample.append(position)
-    times = []
-    for position in sample:
-        begun = time.perf_counter()
-        table.lookup(position)
-        times.append(time.perf_counter() - begun)
-    return statistics.median(opens), verify, statistics.median(times)
+    return sample
 
 
 def main() -> None:
@@ -144,7 +148,7 @@ def main() -> None:
     threads = len(os.sched_getaffinity(0))
     names = args.variants.split(",")
     print(
-        f"| variant | entries | ranked build, {threads} threads | peak | 1 thread | speed-up | size on disk "
+        f"| variant | entries | build, {threads} threads | peak | 1 thread | speed-up | size on disk "
         "| dense solver (before) | peak | time ratio | memory ratio |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -159,7 +163,7 @@ def main() -> None:
             ratios = "- | -" if old is None else f"{wall / old[0]:.2f} | {peak / old[1]:.2f}"
             if old is None and args.no_dense:
                 before = "- | -"
-            entries = layout_of(get_variant(name).cells).size
+            entries = read_header(keep / f"{get_variant(name).long_name}.table")["entries"]
             print(
                 f"| {name} | {entries:,} | {wall:.1f} s | {peak / 1024:,.0f} MB | {single:.1f} s "
                 f"| {single / wall:.2f} | {size / 1e6:,.1f} MB | {before} | {ratios} |",

@@ -6,9 +6,13 @@ from __future__ import annotations
 import itertools
 import math
 import sys
+from collections import Counter
 from functools import cache
 
 from service.engine import Position, Table, TableStore, Variant, get_variant, solve
+from service.engine.tables.classes import class_layout_of
+from service.engine.tables.layout import layout_of
+from service.engine.tables.stream import tier_positions
 from tests.reference import Reference, Rules
 
 # The documented layout and byte, decoded here without the engine's code: positions ranked by tier
@@ -63,6 +67,43 @@ def ranked_entries(cells: int) -> int:
     )
 
 
+def burnside_classes(rows: int, cols: int) -> int:
+    """Boards with legal counts up to the rectangle's four symmetries (or eight on a square): the mean
+    over the symmetries of the boards each keeps, counted by brute force over its cycles' fillings."""
+    cells = rows * cols
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (rows - 1 - r, cols - 1 - c),
+        lambda r, c: (r, cols - 1 - c),
+        lambda r, c: (rows - 1 - r, c),
+    ]
+    if rows == cols:
+        maps += [lambda r, c: (c, r), lambda r, c: (cols - 1 - c, rows - 1 - r)]
+        maps += [lambda r, c: (c, rows - 1 - r), lambda r, c: (cols - 1 - c, r)]
+    total = 0
+    for move in maps:
+        image = [move(*divmod(cell, cols)) for cell in range(cells)]
+        target = [r * cols + c for r, c in image]
+        cycles, seen = [], set()
+        for cell in range(cells):
+            size = 0
+            while cell not in seen:
+                seen.add(cell)
+                cell, size = target[cell], size + 1
+            if size:
+                cycles.append(size)
+        # fillings of the cycles by the difference of X's and O's marks: a generating polynomial
+        by_difference = Counter({0: 1})
+        for size in cycles:
+            grown: Counter[int] = Counter()
+            for difference, ways in by_difference.items():
+                for step in (0, size, -size):
+                    grown[difference + step] += ways
+            by_difference = grown
+        total += by_difference[0] + by_difference[1]
+    return total // len(maps)
+
+
 def index_of(board: str) -> int:
     """The board's place in the table (X first)."""
     cells = len(board)
@@ -87,13 +128,21 @@ def table_of(variant: Variant) -> Table:
     return TableStore().get(variant)
 
 
+def solved_table(variant: Variant) -> Table:
+    """The variant's table solved in this process, in format 3 (one entry per class) as files hold it."""
+    layout = class_layout_of(variant)
+    return Table.in_memory(variant, solve(variant, layout), layout)
+
+
 def compare_with_reference(name: str, first_o_too: bool) -> list[str]:
     """Every reachable position of the variant, X first, against the reference: the value at its index,
-    and nothing else in the table; the moves of every 37th position through `Table.analyze`; with
+    and nothing else in the table; the moves of every 37th position through `Table.lookup`; with
     `first_o_too`, every position of the game O opens as well (the colour-swapped lookups)."""
     sys.setrecursionlimit(10_000)
     variant = get_variant(name)
-    table = Table.in_memory(variant, solve(variant))
+    table = Table.in_memory(variant, solve(variant), layout_of(variant.cells))  # format 2, read by index
+    classes = class_layout_of(variant)  # format 3, through the class solver even on small boards
+    folded = Table.in_memory(variant, solve(variant, classes, fold_small=False), classes)
     reference = Reference(rules_of(variant))
     empty = "." * variant.cells
     reference.value(empty, "X")
@@ -105,9 +154,11 @@ def compare_with_reference(name: str, first_o_too: bool) -> list[str]:
                 f"{name} {board} {to_move}: table {table.values[index_of(board)]}, reference {value}"
             )
         if number % 37 == 0:
-            analysis = table.lookup(Position.parse(board, to_move, variant))
-            if {m.cell: tuple(m.value) for m in analysis.moves} != reference.moves(board, to_move):
-                problems.append(f"{name} {board} {to_move}: moves differ")
+            for read in (table, folded):
+                analysis = read.lookup(Position.parse(board, to_move, variant))
+                if {m.cell: tuple(m.value) for m in analysis.moves} != reference.moves(board, to_move):
+                    problems.append(f"{name} {board} {to_move}: moves differ (format {len(read.values)})")
+    problems += formats_differ(variant, table, folded)
     held = int((table.values != 0).sum())
     if held != len(seen):
         problems.append(f"{name}: the table holds {held} positions, the reference reaches {len(seen)}")
@@ -121,6 +172,18 @@ def compare_with_reference(name: str, first_o_too: bool) -> list[str]:
                 if got != value:
                     problems.append(f"{name} O first {board} {to_move}: table {got}, reference {value}")
     return problems[:20]
+
+
+def formats_differ(variant: Variant, ranked: Table, folded: Table) -> list[str]:
+    """Where a format-3 table answers otherwise than the format-2 one: every position, each looked up in
+    both (vectorised)."""
+    problems = []
+    for tier in range(variant.cells + 1):
+        for first, second in tier_positions(variant.cells, tier):
+            differ = ranked.values[ranked.ranks(first, second)] != folded.values[folded.ranks(first, second)]
+            if differ.any():
+                problems.append(f"{variant.name} tier {tier}: {int(differ.sum())} positions differ")
+    return problems
 
 
 class _TablesByName(dict[str, Table]):

@@ -16,18 +16,17 @@ from service.engine import (
     IllegalSequenceError,
     InvalidPositionError,
     Position,
-    Table,
     UnknownVariantError,
     Variant,
     geometry_of,
     get_variant,
     moves_from_boards,
     review_game,
-    solve,
     supported_variants,
 )
 from service.engine.play.heuristic import WIN, depth_limited_move, search_value
 from service.engine.rules import gravity as gravity_module
+from tests.engine.boards import solved_table
 from tests.reference import Rules
 from tests.reference import opponent as other
 
@@ -218,7 +217,7 @@ def test_a_game_that_plays_above_an_empty_cell_names_its_ply() -> None:
         2,
         "boards",
     )
-    table = Table.in_memory(variant, solve(variant))
+    table = solved_table(variant)
     with pytest.raises(IllegalSequenceError) as from_moves:
         review_game(table, [6, 0])
     assert (from_moves.value.code, from_moves.value.ply, from_moves.value.field) == ("not_lowest", 2, "moves")

@@ -10,8 +10,9 @@ import sys
 import numpy as np
 import pytest
 
-from service.engine import Position, Table, TableStore, Variant, get_variant, solve, summarize
+from service.engine import Position, TableStore, Variant, get_variant, summarize
 from service.engine.search import Budget, SearchEngine
+from tests.engine.boards import solved_table
 from tests.engine.test_gravity_rules import reachable, rules_of
 from tests.reference import Reference
 
@@ -22,7 +23,7 @@ WHOLE = ["3x4k3-gravity", "4x3k3-gravity", "3x4k3-gravity-misere", "2x5k3-gravit
 def test_every_reachable_position_against_the_reference(name: str) -> None:
     sys.setrecursionlimit(10_000)
     variant = get_variant(name)
-    table = Table.in_memory(variant, solve(variant))
+    table = solved_table(variant)
     reference = Reference(rules_of(variant))
     for first in "XO":
         reference.memo.clear()
@@ -38,7 +39,7 @@ def test_every_reachable_position_against_the_reference(name: str) -> None:
 @pytest.mark.parametrize("name", ["3x4k3-gravity", "4x4k4-gravity"])
 def test_the_table_holds_exactly_the_positions_play_reaches(name: str) -> None:
     variant = get_variant(name)
-    table = Table.in_memory(variant, solve(variant))
+    table = solved_table(variant)
     walked = {
         table.rank(Position.parse(board, to_move, variant))
         for board, to_move in reachable(rules_of(variant), "X")
@@ -49,7 +50,7 @@ def test_the_table_holds_exactly_the_positions_play_reaches(name: str) -> None:
 def test_the_solve_table_of_a_gravity_board() -> None:
     """Summaries count the reachable positions, and the classes under the mirror alone."""
     variant = get_variant("3x4k3-gravity")
-    table = Table.in_memory(variant, solve(variant))
+    table = solved_table(variant)
     walked = reachable(rules_of(variant), "X")
     assert summarize(table).positions == len(walked) == table.positions
     mirrored = {

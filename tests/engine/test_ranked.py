@@ -16,8 +16,10 @@ from service.engine import Position, Table, TableStore, Variant, get_variant, so
 from service.engine.rules.geometry import geometry_of
 from service.engine.rules.values import NOT_REACHABLE
 from service.engine.tables import solver as solver_module
+from service.engine.tables.classes import class_counts, class_layout_of
 from service.engine.tables.layout import layout_of
-from tests.engine.boards import table_of
+from service.engine.tables.table_file import build_record
+from tests.engine.boards import burnside_classes, table_of
 from tests.engine.dense_solver import dense_indices, dense_solve
 from tests.engine.test_reference import assert_agrees_on_samples
 
@@ -54,16 +56,18 @@ def test_ranked_tables_equal_the_dense_solvers_on_every_small_variant(variant: V
 @pytest.mark.parametrize("name", ["4x4k3", "4x4k4", "4x4k3-misere", "4x4k4-torus"])
 def test_ranked_tables_equal_the_dense_solvers_on_4x4(name: str) -> None:
     variant = get_variant(name)
-    assert_same_as_dense(variant, np.asarray(table_of(variant).values))
+    assert_same_as_dense(variant, solve(variant))
 
 
-def test_threads_and_pieces_of_rows_change_no_byte(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("reduce", [False, True], ids=["format 2", "format 3"])
+def test_threads_and_pieces_of_rows_change_no_byte(monkeypatch: pytest.MonkeyPatch, reduce: bool) -> None:
     variant = get_variant("3x4k3-misere")
-    whole = solve(variant)
-    monkeypatch.setattr(solver_module, "PIECE", 50)  # every block cut into pieces of a row or a few
-    assert any(len(solver_module.pieces(layout_of(12), t)) > len(layout_of(12).tiers[t]) for t in range(13))
-    assert np.array_equal(solve(variant, threads=2), whole)
-    assert np.array_equal(solve(variant, threads=1), whole)
+    layout = class_layout_of(variant, reduce)
+    whole = solve(variant, layout, fold_small=False)
+    monkeypatch.setattr(solver_module, "PIECE", 50)  # every panel cut into pieces of a row or a few
+    assert any(len(solver_module.pieces(layout, t)) > len(layout.tiers[t]) for t in range(13))
+    assert np.array_equal(solve(variant, layout, threads=2, fold_small=False), whole)
+    assert np.array_equal(solve(variant, layout, threads=1, fold_small=False), whole)
 
 
 @pytest.fixture(scope="session")
@@ -89,11 +93,11 @@ def test_4x5k4_is_a_draw_in_20_with_its_known_counts(table_4x5k4: Table) -> None
     variant = table_4x5k4.variant
     empty = Position.empty(variant)
     assert tuple(table_4x5k4.value(empty)) == (0, 20)
-    assert table_4x5k4.positions == 674_794_169 == np.count_nonzero(table_4x5k4.values)
-    assert count_classes(table_4x5k4) == 168_720_724
-    assert table_4x5k4.header["threads"] >= 1 and table_4x5k4.header["tiers"][10] == layout_of(20).tier_size(
-        10
-    )
+    assert table_4x5k4.positions == 674_794_169
+    # format 3 keeps one entry per class: its reachable entries are the classes Burnside's lemma counts
+    assert np.count_nonzero(table_4x5k4.values) == count_classes(table_4x5k4) == 168_720_724
+    assert build_record(table_4x5k4.path)["threads"] >= 1
+    assert table_4x5k4.header["tiers"] == list(class_counts(variant))
     # every opening move draws (none loses on so large a board)
     assert {m.value.score for m in table_4x5k4.lookup(empty).moves} == {0}
 
@@ -165,6 +169,9 @@ def test_known_values_past_16_cells() -> None:
         assert tuple(table.value(Position.empty(table.variant))) == value, name
 
 
-def test_a_table_file_is_no_larger_than_its_positions_with_legal_counts(table_4x5k4: Table) -> None:
+def test_a_table_file_is_no_larger_than_its_classes_with_legal_counts(table_4x5k4: Table) -> None:
+    """741,365,049 positions with legal counts (format 2's entries), 185,366,761 classes under the four
+    symmetries of the rectangle (Burnside, counted here without the engine's code)."""
     assert table_4x5k4.path is not None
-    assert Path(table_4x5k4.path).stat().st_size == 4096 + 741_365_049
+    assert Path(table_4x5k4.path).stat().st_size == 4096 + 185_366_761
+    assert burnside_classes(4, 5) == 185_366_761

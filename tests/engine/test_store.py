@@ -14,10 +14,13 @@ import platformdirs
 import pytest
 
 from service.engine import MISERE, NORMAL, Position, TableFileError, TableStore, Variant, get_variant, solve
+from service.engine.tables import partial as partial_module
 from service.engine.tables import store as store_module
 from service.engine.tables import table_file
+from service.engine.tables.building import write_table
+from service.engine.tables.classes import class_layout_of
 from service.engine.tables.store import default_directory
-from service.engine.tables.table_file import HEADER_SIZE, MAGIC, open_table, verify_table, write_table
+from service.engine.tables.table_file import HEADER_SIZE, MAGIC, build_record, open_table, verify_table
 
 SMALL = get_variant("3x4k3")
 
@@ -98,9 +101,11 @@ def test_a_written_table_opens_read_only_and_mapped(fresh: TableStore) -> None:
     maps = Path(f"/proc/{os.getpid()}/maps").read_text()
     assert str(table.path) in maps  # a shared file mapping, not a private copy
     assert table.header["positions"] == table.positions == 111_973
-    assert table.header["variant"] == "3x4k3" and table.header["solver"] >= 1 and table.header["format"] == 2
-    assert len(table.header["sha256"]) == 64 and table.header["built"]
-    assert sorted(p.name for p in fresh.directory.iterdir()) == ["3x4k3.table", "3x4k3.table.lock"]
+    assert table.header["variant"] == "3x4k3" and table.header["solver"] >= 1 and table.header["format"] == 3
+    assert len(table.header["sha256"]) == 64 and "built" not in table.header  # the same bytes from any build
+    assert build_record(table.path)["built"] and build_record(table.path)["threads"] >= 1
+    names = ["3x4k3.table", "3x4k3.table.build.json", "3x4k3.table.lock"]
+    assert sorted(p.name for p in fresh.directory.iterdir()) == names
     assert table.path.stat().st_mode & 0o777 == 0o444  # replaced by a rename, never written in place
 
 
@@ -118,7 +123,7 @@ def test_a_bad_file_is_detected_reported_rebuilt_and_never_used(
     with caplog.at_level(logging.WARNING, logger="service.engine.tables.store"):
         table = again.get(SMALL)
     assert any(expected in record.getMessage() for record in caplog.records)
-    assert np.array_equal(table.values, solve(SMALL))
+    assert np.array_equal(table.values, solve(SMALL, class_layout_of(SMALL)))
     open_table(path, SMALL)  # the rebuilt file checks out
 
 
@@ -134,7 +139,7 @@ def test_damaged_bytes_are_found_by_verify_and_rebuilt_by_a_build(fresh: TableSt
     assert (fresh.verify(SMALL) or "").startswith("corrupt")
     assert fresh.build(SMALL)
     assert fresh.verify(SMALL) is None
-    assert np.array_equal(TableStore(fresh.directory).get(SMALL).values, solve(SMALL))
+    assert np.array_equal(TableStore(fresh.directory).get(SMALL).values, solve(SMALL, class_layout_of(SMALL)))
 
 
 def test_listing_reads_headers_only(fresh: TableStore, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -144,7 +149,7 @@ def test_listing_reads_headers_only(fresh: TableStore, monkeypatch: pytest.Monke
     def no_checksum(*_: object) -> str:
         raise AssertionError("list read the table's bytes")
 
-    monkeypatch.setattr(table_file, "_checksum", no_checksum)
+    monkeypatch.setattr(table_file, "checksum", no_checksum)
     (info,) = fresh.list()
     assert info.variant == "3x4k3" and info.problem is None and info.positions == 111_973
 
@@ -192,10 +197,10 @@ def test_a_crash_while_writing_leaves_no_file_under_the_tables_name(
     def crash(*_: object) -> None:
         raise KeyboardInterrupt("killed while writing")
 
-    monkeypatch.setattr(table_file.os, "replace", crash)
+    monkeypatch.setattr(partial_module.os, "replace", crash)
     with pytest.raises(KeyboardInterrupt):
-        write_table(fresh.path(SMALL), SMALL, solve(SMALL))
-    assert list(fresh.directory.iterdir()) == []
+        write_table(fresh.path(SMALL), SMALL, solve(SMALL, class_layout_of(SMALL)))
+    assert not fresh.path(SMALL).exists()  # only the partial file, which a build goes on with
 
 
 def _build_in_another_process(directory: str, name: str) -> str:
@@ -207,7 +212,8 @@ def test_two_processes_building_the_same_table_leave_one_good_file(tmp_path: Pat
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         sums = pool.starmap(_build_in_another_process, [(str(tmp_path), "4x4k4")] * 2)
     assert sums[0] == sums[1]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["4x4k4.table", "4x4k4.table.lock"]
+    names = ["4x4k4.table", "4x4k4.table.build.json", "4x4k4.table.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == names
     assert open_table(tmp_path / "4x4k4.table", get_variant("4x4k4")).checksum == sums[0]
 
 

@@ -18,6 +18,7 @@ from service.engine.search.book_arrays import BookBoardError, array_board
 from service.engine.search.book_file import WIN_IN_ONE, read_book, stored, write_book
 from service.engine.search.book_retrograde import IncompleteBookError, Layer, build_layers, retrograde
 from service.engine.search.books import Book
+from service.engine.tables.layout import layout_of
 from service.engine.tables.solver import solve
 
 CASES = [("4x4k3-gravity", 7), ("4x4k4-gravity", 8), ("3x4k3", 3)]
@@ -25,7 +26,7 @@ CASES = [("4x4k3-gravity", 7), ("4x4k4-gravity", 8), ("3x4k3", 3)]
 
 def table_of(name: str) -> Table:
     variant = get_variant(name)
-    return Table.in_memory(variant, solve(variant))
+    return Table.in_memory(variant, solve(variant), layout_of(variant.cells))  # format 2, as solved
 
 
 def reference_layers(variant_name: str, plies: int) -> list[dict[tuple[int, int], Position]]:

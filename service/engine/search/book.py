@@ -64,11 +64,13 @@ def build_book(
     seconds: float | None = None,
     report: Report | None = None,
     advance: Advance | None = None,
+    ray_address: str | None = None,
 ) -> list[PlyCount]:
     """Prove every position of the first `plies` plies into `store` (a search may take `seconds` per
     position: one it does not finish keeps what it proved, and the plies above it are searched too);
     what each ply took, from the empty board down. `report` gets a line per ply, `advance` each
-    searched position."""
+    searched position. The searches run on `processes` processes here, or as tasks on the Ray cluster
+    at `ray_address`."""
     counts = []
     for ply, layer in reversed(list(enumerate(book_positions(variant, plies)))):
         started = time.perf_counter()
@@ -82,7 +84,9 @@ def build_book(
                 searched.append(position)
             else:
                 store.put(position, moves, BOOK)
-        for done, (position, proofs) in enumerate(prove_all(searched, processes, Budget(seconds)), 1):
+        for done, (position, proofs) in enumerate(
+            prove_all(searched, processes, Budget(seconds), ray_address), 1
+        ):
             store.put(position, proofs, BOOK)
             if advance is not None:
                 advance(f"ply {ply}", done, len(searched))
@@ -125,10 +129,17 @@ def _finished(position: Position) -> Value:
 
 
 def prove_all(
-    positions: list[Position], processes: int, budget: Budget
+    positions: list[Position], processes: int, budget: Budget, ray_address: str | None = None
 ) -> Iterator[tuple[Position, list[MoveProof]]]:
-    """Every move of each position searched (within `budget` each), on `processes` processes."""
+    """Every move of each position searched (within `budget` each), on `processes` processes here or
+    as tasks on the Ray cluster at `ray_address`."""
     tasks = [(position, budget) for position in positions]
+    if ray_address is not None:  # one task a position, in the order they finish
+        from ..cluster import remote, run_tasks  # ray is an optional extra
+
+        for (task,), proofs in run_tasks(ray_address, remote(_prove), [(task,) for task in tasks]):
+            yield task[0], proofs
+        return
     if processes <= 1 or len(positions) <= 1:
         yield from zip(positions, (_prove(task) for task in tasks), strict=True)
         return

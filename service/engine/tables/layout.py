@@ -36,10 +36,10 @@ Group = tuple[int, int]  # (the first player's marks, the second player's marks)
 
 @dataclass(frozen=True)
 class Part:
-    """A run of consecutive cells and every way to fill them (3**length), as arrays by part index."""
+    """A set of cells and every way to fill them (3**length), as arrays by part index. The ranked layout's
+    parts are runs of consecutive cells; the class layout's (`classes`) are unions of the cells' orbits."""
 
-    start: int  # first cell
-    length: int
+    cells: tuple[int, ...]  # ascending: the first is the most significant digit of a part index
     first: MaskArray  # the first player's cells, as bits of the whole board
     second: MaskArray
     groups: dict[Group, IndexArray]  # group -> its part indices, in order: a filling's slot is its place
@@ -48,19 +48,27 @@ class Part:
     keys: tuple[Group, ...]  # the groups by mark counts
 
     @property
+    def start(self) -> int:
+        return self.cells[0]
+
+    @property
+    def length(self) -> int:
+        return len(self.cells)
+
+    @property
     def bits(self) -> int:
         return (1 << self.length) - 1
 
     def place(self, cell: int) -> int:
         """The place value of `cell` (a cell of this part) within a part index."""
-        return int(3 ** (self.start + self.length - 1 - cell))
+        return int(3 ** (self.length - 1 - self.cells.index(cell)))
 
     def place_sums(self) -> IndexArray:
         """For every set of this part's cells (as bits from the part's first cell): its place values' sum."""
         masks = np.arange(1 << self.length, dtype=np.int64)
         sums = np.zeros(len(masks), dtype=np.int64)
-        for offset in range(self.length):
-            sums += ((masks >> offset) & 1) * self.place(self.start + offset)
+        for offset, cell in enumerate(self.cells):
+            sums += ((masks >> offset) & 1) * self.place(cell)
         return sums
 
     def child_slots(self, group: Group, cell: int, digit: int, missing: int) -> IndexArray:
@@ -72,12 +80,24 @@ class Part:
         return np.where(empty, self.slot[indices + digit * place * empty], missing)
 
 
-@cache
 def part(start: int, length: int) -> Part:
-    first, second, groups, group_id, slot, keys = _fillings(length)
-    return Part(
-        start, length, first << np.uint32(start), second << np.uint32(start), groups, group_id, slot, keys
-    )
+    return part_of(tuple(range(start, start + length)))
+
+
+@cache
+def part_of(cells: tuple[int, ...]) -> Part:
+    first, second, groups, group_id, slot, keys = _fillings(len(cells))
+    return Part(cells, deposit(first, cells), deposit(second, cells), groups, group_id, slot, keys)
+
+
+def deposit(compact: MaskArray, cells: tuple[int, ...]) -> MaskArray:
+    """Masks whose bit i stands for cells[i], as masks of the whole board."""
+    if cells == tuple(range(cells[0], cells[0] + len(cells))):
+        return compact << np.uint32(cells[0])
+    out = np.zeros_like(compact)
+    for offset, cell in enumerate(cells):
+        out |= ((compact >> np.uint32(offset)) & np.uint32(1)) << np.uint32(cell)
+    return out
 
 
 @cache

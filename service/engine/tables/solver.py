@@ -1,28 +1,32 @@
-"""The retrograde solver: every position's value, tier by tier, from the full board back to the empty one.
+"""The retrograde solver: every entry's value, tier by tier, from the full board back to the empty one.
 
 A tier is the positions with the same number of marks; each one's children are in the next tier, solved
-before it, so only two tiers are ever needed at once. Tiers are produced one at a time, in the ranked
-layout of `layout` (one byte per position, see `values`), for X moving first: `solve` gathers them into
-one array, a table file's writer writes each to its place as it comes.
+before it, so only two tiers are ever needed at once. Tiers are produced one at a time, in a layout of
+`classes` (one byte per class of symmetric positions, or with the identity alone one per position, see
+`values`), for X moving first: `solve` gathers them into one array, a build writes each to its place in
+the file as it comes (`building`).
 
-A move in the leading part maps each row of a block to a row of one block of the next tier and leaves
-the columns alone (and the other way round for the trailing part), so a block is solved with whole-row
-and whole-column takes from two contiguous slices of the next tier, never a search and never a Python
-object per position. The blocks of a tier are independent: large tiers are split into pieces of rows
-and solved on several threads (numpy lets go of the interpreter inside its loops).
+A move in the leading part maps each row of a panel to a row of one panel of the next tier and its
+columns by one map (the symmetry that brings the new leading filling to its representative), and a move
+in the trailing part keeps the row and maps the columns; so a panel is solved with whole-row and
+whole-column takes from the next tier, never a search and never a Python object per position. The
+panels of a tier are independent: they are cut into pieces of rows, solved on several threads (numpy
+lets go of the interpreter inside its loops) or as Ray tasks (`cluster`).
 
 Which positions are legal needs no search either: a position with legal counts can arise by play exactly
 when the side to move holds no line and the other side's lines, if any, share a cell (its last move).
 Not under gravity, where the order of the marks in a column matters and nearly every entry is out of
-reach: gravity tables, in the same layout, are solved over the reachable positions (`gravity_solver`).
+reach: gravity tables are solved over the reachable positions in the ranked layout (`gravity_solver`)
+and folded into the classes afterwards.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -30,88 +34,153 @@ import numpy.typing as npt
 from ..rules.geometry import LINES_APART, NO_LINE, geometry_of
 from ..rules.values import NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
 from ..rules.variants import Variant
+from .classes import IDENTITY_ONLY, ClassLayout, Panel, class_layout_of
 from .gravity_solver import solve_gravity_tiers
-from .layout import FIRST_DIGIT, SECOND_DIGIT, Block, IndexArray, Layout, layout_of
+from .layout import FIRST_DIGIT, SECOND_DIGIT, IndexArray
 
 SOLVER_VERSION = 1  # bump when a change could alter any value in a table: older files are then rebuilt
 ByteArray = npt.NDArray[np.uint8]
 NO_CHILD = 255  # above every child's byte, so it never wins the minimum
 PIECE = 1 << 20  # positions solved at once: bounds the temporary arrays (about 16 bytes a position)
+FOLD_CELLS = 16  # boards this small are solved in the ranked layout and folded (see `solve_tiers`)
+MAPS_KEPT = 6  # panels whose maps are kept (threads work on pieces of one or two panels at a time)
 Progress = Callable[[int, int], None]
 Tier = tuple[int, ByteArray]  # a tier's number of marks and its values in rank order
 
 
 @dataclass(frozen=True)
 class Piece:
-    """Rows `start` to `stop` of one block: a unit of work."""
+    """Rows `start` to `stop` of one panel: a unit of work."""
 
-    block: Block
+    panel: Panel
     start: int
     stop: int
 
+    @property
+    def size(self) -> int:
+        return (self.stop - self.start) * len(self.panel.cols)
 
-class _TierSolver:
-    """What every piece of a tier needs: the board's facts, the tier's output and the next tier's values."""
 
-    def __init__(self, variant: Variant, layout: Layout, line_state: ByteArray) -> None:
+@dataclass(frozen=True)
+class LeadMoves:
+    """Where a move in the leading part takes each row of a panel: the child's row, and the key (symmetry
+    * 256 + stabilizer) that says how its columns map; -1 where the cell is taken."""
+
+    rows: IndexArray
+    keys: IndexArray
+
+
+class PanelMaps:
+    """Where the moves from one panel's rows and columns lead, each worked out on first use."""
+
+    def __init__(self, layout: ClassLayout, panel: Panel) -> None:
+        self.layout, self.panel = layout, panel
+        self._lead: dict[int, LeadMoves] = {}
+        self._trail: dict[int, IndexArray] = {}
+        self._columns: dict[tuple[int, int], IndexArray | None] = {}
+
+    def lead(self, cell: int, digit: int) -> LeadMoves:
+        found = self._lead.get(cell)
+        if found is None:
+            layout, rows = self.layout, self.panel.rows
+            place = layout.lead.place(cell)
+            empty = (rows // place) % 3 == 0
+            child = rows + digit * place * empty
+            stabilizer = layout.key_stabilizer[layout.row_key[child]]
+            keys = layout.lead_symmetry[child].astype(np.int64) * 256 + stabilizer
+            found = self._lead[cell] = LeadMoves(
+                layout.row[child].astype(np.int64), np.where(empty, keys, -1)
+            )
+        return found
+
+    def columns(self, g: int, h: int) -> IndexArray | None:
+        """Where the columns go in a child panel of stabilizer `h` once the leading part is mapped by
+        symmetry `g`; None when they stay (the identity, with nothing to fold)."""
+        if (g, h) not in self._columns:
+            panel = self.panel
+            same = g == 0 and h == panel.stabilizer == IDENTITY_ONLY
+            image = self.layout.trail_images[g][panel.cols]
+            self._columns[(g, h)] = None if same else self.layout.trail_slots(h)[image]
+        return self._columns[(g, h)]
+
+    def trail(self, cell: int, digit: int) -> IndexArray:
+        """For each column: its column in the child panel when `cell` is played, -1 where it is taken."""
+        found = self._trail.get(cell)
+        if found is None:
+            cols = self.panel.cols
+            place = self.layout.trail.place(cell)
+            empty = (cols // place) % 3 == 0
+            slots = self.layout.trail_slots(self.panel.stabilizer)[cols + digit * place * empty]
+            found = self._trail[cell] = np.where(empty, slots, -1)
+        return found
+
+
+class TierSolver:
+    """What every piece of a tier needs: the board's facts and the maps of the panels being solved."""
+
+    def __init__(self, variant: Variant, layout: ClassLayout, line_state: ByteArray) -> None:
         self.layout, self.line_state = layout, line_state
         # The side to move finds the other side's line on the board: it lost, or under misère it won.
         self.line_made = encode(Value(1, 0) if variant.misere else Value(-1, 0))
         self.full = encode(Value(0, 0))
-        self.blocks = {(b.tier, b.lead_group): b for b in layout.blocks()}
-        self._slots: dict[tuple[bool, tuple[int, int], int, int], IndexArray] = {}
+        self._maps: OrderedDict[tuple[int, int], PanelMaps] = OrderedDict()
+        self._lock = threading.Lock()
 
-    def slots(self, leading: bool, group: tuple[int, int], cell: int, digit: int) -> IndexArray:
-        """`Part.child_slots` with -1 where the cell is taken, worked out once per block, not per piece."""
-        key = (leading, group, cell, digit)
-        found = self._slots.get(key)
-        if found is None:
-            part = self.layout.lead if leading else self.layout.trail
-            found = self._slots[key] = part.child_slots(group, cell, digit, -1)
+    def maps(self, panel: Panel) -> PanelMaps:
+        """The panel's maps, kept for the last few panels only (5x5: tens of megabytes a panel)."""
+        key = (panel.tier, panel.offset)
+        with self._lock:
+            found = self._maps.get(key)
+            if found is None:
+                found = self._maps[key] = PanelMaps(self.layout, panel)
+                while len(self._maps) > MAPS_KEPT:
+                    self._maps.popitem(last=False)
+            self._maps.move_to_end(key)
         return found
 
-    def solve_piece(self, piece: Piece, out: ByteArray, children: ByteArray | None) -> None:
-        """The values of the piece's positions, written to `out` (the tier being solved); `children` is
-        the next tier, or None for the full board."""
-        block, lead, trail = piece.block, self.layout.lead, self.layout.trail
-        rows = lead.groups[block.lead_group][piece.start : piece.stop]
-        cols = trail.groups[block.trail_group]
-        first = lead.first[rows][:, None] | trail.first[cols][None, :]
-        second = lead.second[rows][:, None] | trail.second[cols][None, :]
-        mover, last = (first, second) if block.first_to_move else (second, first)
+    def solve_piece(self, piece: Piece, children: ByteArray | None) -> ByteArray:
+        """The values of the piece's positions, row by row; `children` is the next tier (None for the
+        full board)."""
+        panel = piece.panel
+        first, second = self.layout.entries(panel, piece.start, piece.stop)
+        mover, last = (first, second) if panel.first_to_move else (second, first)
         del first, second
         mover_state, last_state = self.line_state[mover], self.line_state[last]
         del mover, last
         if children is None:
             values = np.full(mover_state.shape, self.full, dtype=np.uint8)
         else:
-            values = SEEN_BY_MOVER[self._best_child(piece, children)]
+            values = SEEN_BY_MOVER[self._best_child(piece, children).ravel()]
         values[last_state != NO_LINE] = self.line_made
         values[(mover_state != NO_LINE) | (last_state == LINES_APART)] = NOT_REACHABLE
-        begin = block.offset - self.layout.tier_offset[block.tier] + piece.start * block.cols
-        out[begin : begin + values.size] = values.ravel()
+        return values
 
     def _best_child(self, piece: Piece, children: ByteArray) -> ByteArray:
         """The smallest byte among each position's children, NO_CHILD where it has none."""
-        block, layout = piece.block, self.layout
-        digit = FIRST_DIGIT if block.first_to_move else SECOND_DIGIT
-        up = (1, 0) if block.first_to_move else (0, 1)
-        best = np.full((piece.stop - piece.start, block.cols), NO_CHILD, dtype=np.uint8)
+        panel, layout, maps = piece.panel, self.layout, self.maps(piece.panel)
+        digit = FIRST_DIGIT if panel.first_to_move else SECOND_DIGIT
+        up = (1, 0) if panel.first_to_move else (0, 1)
+        best = np.full((piece.stop - piece.start, len(panel.cols)), NO_CHILD, dtype=np.uint8)
         scratch = np.empty_like(best)
-        base = layout.tier_offset[block.tier + 1]
-        lead_child = self.blocks.get((block.tier + 1, _plus(block.lead_group, up)))
-        if lead_child is not None:  # its trailing group is this block's
-            child = _values_of(children, lead_child, base)
-            for cell in range(layout.lead.start, layout.lead.start + layout.lead.length):
-                slots = self.slots(True, block.lead_group, cell, digit)[piece.start : piece.stop]
-                np.take(child, np.maximum(slots, 0), axis=0, out=scratch)
-                scratch[slots < 0, :] = NO_CHILD
-                np.minimum(best, scratch, out=best)
-        trail_child = self.blocks.get((block.tier + 1, block.lead_group))
-        if trail_child is not None:  # its trailing group is this block's, one mark up
+        base = layout.tier_offset[panel.tier + 1]
+        child_lead = _plus(panel.lead_group, up)
+        for cell in layout.lead.cells:
+            moves = maps.lead(cell, digit)
+            child_rows, keys = moves.rows[piece.start : piece.stop], moves.keys[piece.start : piece.stop]
+            scratch.fill(NO_CHILD)
+            for key in np.unique(keys[keys >= 0]).tolist():
+                chosen = np.flatnonzero(keys == key)
+                g, h = divmod(key, 256)
+                child = _values_of(children, layout.panel_at[(panel.tier + 1, child_lead, h)], base)
+                taken = np.take(child, child_rows[chosen], axis=0)
+                columns = maps.columns(g, h)
+                scratch[chosen] = taken if columns is None else np.take(taken, columns, axis=1)
+            np.minimum(best, scratch, out=best)
+        trail_child = layout.panel_at.get((panel.tier + 1, panel.lead_group, panel.stabilizer))
+        if trail_child is not None:  # the same rows, the trailing group one mark up
             child = _values_of(children, trail_child, base)[piece.start : piece.stop]
-            for cell in range(layout.trail.start, layout.trail.start + layout.trail.length):
-                slots = self.slots(False, block.trail_group, cell, digit)
+            for cell in layout.trail.cells:
+                slots = maps.trail(cell, digit)
                 np.take(child, np.maximum(slots, 0), axis=1, out=scratch)
                 scratch[:, slots < 0] = NO_CHILD
                 np.minimum(best, scratch, out=best)
@@ -122,49 +191,110 @@ def _plus(group: tuple[int, int], up: tuple[int, int]) -> tuple[int, int]:
     return group[0] + up[0], group[1] + up[1]
 
 
-def _values_of(tier: ByteArray, block: Block, tier_offset: int) -> ByteArray:
-    begin = block.offset - tier_offset
-    return tier[begin : begin + block.size].reshape(block.rows, block.cols)
+def _values_of(tier: ByteArray, panel: Panel, tier_offset: int) -> ByteArray:
+    begin = panel.offset - tier_offset
+    return tier[begin : begin + panel.size].reshape(len(panel.rows), len(panel.cols))
 
 
-def pieces(layout: Layout, tier: int) -> list[Piece]:
-    """The tier's blocks cut into runs of rows of about PIECE positions, largest first."""
+def pieces(layout: ClassLayout, tier: int, most: int | None = None) -> list[Piece]:
+    """The tier's panels cut into runs of rows of about `most` (PIECE) positions, in rank order."""
+    most = most or PIECE
     out = []
-    for block in layout.tiers[tier]:
-        step = max(1, PIECE // block.cols)
-        out += [Piece(block, start, min(start + step, block.rows)) for start in range(0, block.rows, step)]
-    return sorted(out, key=lambda p: -(p.stop - p.start) * p.block.cols)
+    for panel in layout.tiers[tier]:
+        step = max(1, most // len(panel.cols))
+        out += [
+            Piece(panel, start, min(start + step, len(panel.rows)))
+            for start in range(0, len(panel.rows), step)
+        ]
+    return out
 
 
-def solve_tiers(variant: Variant, threads: int = 1) -> Iterator[Tier]:
-    """Each tier's values, from the full board down to the empty one, as (tier, values in rank order)."""
-    if variant.gravity:
-        yield from solve_gravity_tiers(variant)
+def piece_offset(layout: ClassLayout, piece: Piece) -> int:
+    """Where the piece's values start within its tier."""
+    panel = piece.panel
+    return panel.offset - layout.tier_offset[panel.tier] + piece.start * len(panel.cols)
+
+
+PieceDone = Callable[[int], None]  # told the number of positions of each piece solved
+
+
+def solve_tier(
+    solver: TierSolver,
+    tier: int,
+    children: ByteArray | None,
+    pool: ThreadPoolExecutor | None = None,
+    piece_done: PieceDone | None = None,
+) -> ByteArray:
+    """One tier's values from the next one's, its pieces on the pool's threads if there is one."""
+    layout = solver.layout
+    values = np.empty(layout.tier_size(tier), dtype=np.uint8)
+
+    def run(piece: Piece) -> None:
+        begin = piece_offset(layout, piece)
+        values[begin : begin + piece.size] = solver.solve_piece(piece, children)
+        if piece_done is not None:
+            piece_done(piece.size)
+
+    work = pieces(layout, tier)  # in rank order: the threads work on neighbouring pieces of one panel
+    if pool is not None and len(work) > 1:
+        list(pool.map(run, work))
+    else:
+        for piece in work:
+            run(piece)
+    return values
+
+
+def solve_tiers(
+    variant: Variant,
+    layout: ClassLayout,
+    threads: int = 1,
+    top: int | None = None,
+    children: ByteArray | None = None,
+    piece_done: PieceDone | None = None,
+    fold_small: bool = True,
+) -> Iterator[Tier]:
+    """Each tier's values in `layout`, from tier `top` (default: the full board, whose `children` are
+    None) down to the empty board, as (tier, values in rank order). A small board (`fold_small`: at most
+    FOLD_CELLS cells, its panels tiny, hundreds of numpy calls for a few thousand entries) is solved in
+    the ranked layout and folded, in a tenth of the time."""
+    if variant.gravity:  # solved whole in the ranked layout, then folded (small: seconds to minutes)
+        yield from fold_tiers(layout, solve_gravity_tiers(variant))
         return
-    layout = layout_of(variant.cells)
-    solver = _TierSolver(variant, layout, geometry_of(variant).line_state_table())
-    children: ByteArray | None = None
+    from_the_top = top is None or top == variant.cells
+    small = fold_small and variant.cells <= FOLD_CELLS and from_the_top
+    if small and layout is not (ranked := class_layout_of(variant, reduce=False)):
+        yield from fold_tiers(layout, solve_tiers(variant, ranked, threads))
+        return
+    solver = TierSolver(variant, layout, geometry_of(variant).line_state_table())
+    top = variant.cells if top is None else top
     with ThreadPoolExecutor(max(1, threads)) as pool:
-        for tier in range(variant.cells, -1, -1):
-            values = np.empty(layout.tier_size(tier), dtype=np.uint8)
-            work = pieces(layout, tier)
-            solve_piece = partial(solver.solve_piece, out=values, children=children)
-            if threads > 1 and len(work) > 1:
-                list(pool.map(solve_piece, work))
-            else:
-                for piece in work:
-                    solve_piece(piece)
+        for tier in range(top, -1, -1):
+            children = solve_tier(solver, tier, children, pool if threads > 1 else None, piece_done)
+            yield tier, children
+
+
+def fold_tiers(layout: ClassLayout, ranked: Iterator[Tier]) -> Iterator[Tier]:
+    """Tiers of the ranked layout as tiers of `layout`: each class's entry is its representative's."""
+    full = class_layout_of(layout.variant, reduce=False)
+    for tier, values in ranked:
+        if full is layout:
             yield tier, values
-            children = values
+            continue
+        out = np.empty(layout.tier_size(tier), dtype=np.uint8)
+        for piece in pieces(layout, tier):
+            first, second = layout.entries(piece.panel, piece.start, piece.stop)
+            begin = piece_offset(layout, piece)
+            out[begin : begin + piece.size] = values[full.ranks(first, second) - full.tier_offset[tier]]
+        yield tier, out
 
 
-def solve(variant: Variant, progress: Progress | None = None, threads: int = 1) -> ByteArray:
-    """The solved table of `variant`: one byte per position with legal counts, in rank order.
-    `progress(done, tiers)` is called after each tier."""
-    layout = layout_of(variant.cells)
+def solve(
+    variant: Variant, layout: ClassLayout | None = None, threads: int = 1, fold_small: bool = True
+) -> ByteArray:
+    """The solved table of `variant` in `layout` (default: the ranked layout of format 2): one byte per
+    entry, in rank order."""
+    layout = layout or class_layout_of(variant, reduce=False)
     table = np.empty(layout.size, dtype=np.uint8)
-    for done, (tier, values) in enumerate(solve_tiers(variant, threads), 1):
+    for tier, values in solve_tiers(variant, layout, threads, fold_small=fold_small):
         table[layout.tier_offset[tier] : layout.tier_offset[tier + 1]] = values
-        if progress is not None:
-            progress(done, variant.cells + 1)
     return table

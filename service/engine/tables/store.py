@@ -13,7 +13,6 @@ import logging
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,15 +20,16 @@ import platformdirs
 
 from ..rules.variants import Variant, get_variant
 from .build_plan import check_resources
+from .building import BuildProgress, build_file
+from .classes import class_layout_of
 from .locks import build_lock
-from .solver import Tier, solve, solve_tiers
+from .solver import solve
 from .table import Table
-from .table_file import TableFileError, checked_header, open_table, read_header, verify_table, write_tiers
+from .table_file import TableFileError, build_record, checked_header, open_table, read_header, verify_table
 
 SUFFIX = ".table"
 ENVIRONMENT_VARIABLE = "SANMOKU_TABLES_DIR"
 RECHECK_SECONDS = 2.0  # how often an open table's file is looked at again (a stat): replacements show
-Progress = Callable[[int, int], None]
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +167,8 @@ class TableStore:
             log.warning(
                 "the %s table is solved in memory, its file cannot be written: %s", variant.name, because
             )
-            table = self._memory[variant] = Table.in_memory(variant, solve(variant))
+            layout = class_layout_of(variant)
+            table = self._memory[variant] = Table.in_memory(variant, solve(variant, layout), layout)
         return table
 
     def is_building(self, variant: Variant) -> bool:
@@ -176,10 +177,17 @@ class TableStore:
             return not held
 
     def build(
-        self, variant: Variant, wait: bool = True, progress: Progress | None = None, threads: int = 1
+        self,
+        variant: Variant,
+        wait: bool = True,
+        progress: BuildProgress | None = None,
+        threads: int = 1,
+        ray_address: str | None = None,
+        reduce: bool = True,
     ) -> bool:
-        """Solve and write the table unless a good file is there; False if another builder holds the
-        lock and `wait` is off. BuildRefusedError if the disk or the memory cannot hold it."""
+        """Solve and write the table unless a good file is there (going on with a stopped build of it);
+        False if another builder holds the lock and `wait` is off. BuildRefusedError if the disk or the
+        memory cannot hold it. `ray_address`: build on that Ray cluster; `reduce` off: format 2."""
         path = self.path(variant)
         with build_lock(path, wait) as held:
             if not held:
@@ -188,10 +196,8 @@ class TableStore:
                 return True  # another process built it while this one waited for the lock
             if path.is_dir():  # fail now, not after the solve, when the file is renamed into place
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-            check_resources(variant, self.directory, threads)
-            started = time.perf_counter()
-            tiers = _reporting(solve_tiers(variant, threads), variant, progress)
-            write_tiers(path, variant, tiers, started, threads)
+            check_resources(variant, self.directory, threads, reduce)
+            build_file(path, variant, threads, progress, reduce, ray_address)
         self._open.pop(variant, None)
         return True
 
@@ -231,12 +237,6 @@ class TableStore:
             problem = f"{error.problem}: {error.detail}"
         except ValueError as error:  # the header names no supported variant
             problem = f"foreign: {error}"
-        positions, built = header.get("positions"), header.get("built")
+        positions = header.get("positions")
+        built = header.get("built") or build_record(path).get("built")  # format 2 kept it in the header
         return TableInfo(path, str(header.get("variant")), positions, size, built, problem)
-
-
-def _reporting(tiers: Iterator[Tier], variant: Variant, progress: Progress | None) -> Iterator[Tier]:
-    for done, item in enumerate(tiers, 1):
-        yield item
-        if progress is not None:
-            progress(done, variant.cells + 1)

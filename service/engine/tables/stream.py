@@ -86,10 +86,8 @@ def remoteness_of(values: ByteArray) -> npt.NDArray[np.int64]:
     return np.where(win, WIN_TOP - wide, np.where(wide >= DRAW_BASE, wide - DRAW_BASE, wide - LOSS_BASE))
 
 
-def tier_positions(
-    cells: int, tier: int, most: int = CHUNK
-) -> Iterator[tuple[IndexArray, MaskArray, MaskArray]]:
-    """Every position of a tier with legal counts (X first), in board order, with each side's cells, in
+def tier_positions(cells: int, tier: int, most: int = CHUNK) -> Iterator[tuple[MaskArray, MaskArray]]:
+    """Every position of a tier with legal counts (X first), in board order, as each side's cells, in
     slices of about `most` positions (whole leading-part rows: a row never exceeds a few hundred).
     Board order is the order of `board_keys`: the leading part's index, then the trailing part's."""
     layout = layout_of(cells)
@@ -110,7 +108,7 @@ def tier_positions(
         trail_part = np.concatenate([trail.groups[found[i].trail_group] for i in owner[start:stop]])
         first = lead.first[lead_part] | trail.first[trail_part]
         second = lead.second[lead_part] | trail.second[trail_part]
-        yield layout.ranks(first, second), first, second
+        yield first, second
         start = stop
 
 
@@ -119,7 +117,8 @@ def chunks(table: Table, first: str = "X", canonical: bool = False, size: int = 
     opener = Mark(first)
     cells = table.variant.cells
     for tier in range(cells + 1):
-        for ranks, first_cells, second_cells in tier_positions(cells, tier, size):
+        for first_cells, second_cells in tier_positions(cells, tier, size):
+            ranks = table.ranks(first_cells, second_cells)  # the table's own layout (format 2 or 3)
             keep = table.values[ranks] != NOT_REACHABLE
             if canonical:
                 keep[keep] = _smallest_image(table, first_cells[keep], second_cells[keep])

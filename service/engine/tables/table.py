@@ -2,7 +2,8 @@
 
 Tables are for X moving first; a position of a game that O opened is read with the colours swapped
 (its first player's marks are ranked as the first player's, see `layout`), and its value for the side
-to move is the same.
+to move is the same. A table of format 3 holds one entry per class of symmetric positions (`classes`),
+one of format 2 one per position (`layout`): both layouts rank a position and its children alike.
 """
 
 from __future__ import annotations
@@ -19,8 +20,11 @@ import numpy.typing as npt
 from ..rules.game import GamePosition
 from ..rules.position import Position
 from ..rules.values import DECODED, SEEN_BY_MOVER, Value
-from ..rules.variants import MAX_TABLE_CELLS, Variant
-from .layout import FIRST_DIGIT, SECOND_DIGIT, Layout, layout_of
+from ..rules.variants import Variant
+from .classes import MAX_CELLS, ClassLayout, class_layout_of
+from .layout import FIRST_DIGIT, SECOND_DIGIT, Layout
+
+Layouts = Layout | ClassLayout
 
 # A child's byte -> the value of that move for the side that plays it.
 MOVE_VALUE: tuple[Value | None, ...] = tuple(DECODED[b] for b in SEEN_BY_MOVER.tolist())
@@ -34,7 +38,7 @@ class MoveValue:
 
 # A child's byte and a cell -> that move's MoveValue, made once: a lookup makes none (None: no value).
 MOVES: tuple[tuple[MoveValue, ...] | None, ...] = tuple(
-    None if value is None else tuple(MoveValue(cell, value) for cell in range(MAX_TABLE_CELLS))
+    None if value is None else tuple(MoveValue(cell, value) for cell in range(MAX_CELLS))
     for value in MOVE_VALUE
 )
 
@@ -64,6 +68,7 @@ class Table:
         header: dict[str, Any] | None = None,
         path: Path | None = None,
         identity: tuple[int, int] | None = None,
+        layout: Layouts | None = None,
     ) -> None:
         self.variant = variant
         self.header = header or {}
@@ -71,15 +76,25 @@ class Table:
         self.identity = identity  # (device, inode) of the file it was read from: a replaced file differs
         self._payload = payload  # a memoryview: indexing it gives an int, the fastest scalar read
         self.values: npt.NDArray[np.uint8] = np.frombuffer(payload, dtype=np.uint8)
-        self.layout: Layout = layout_of(variant.cells)
+        self.layout: Layouts = layout or class_layout_of(variant)
         if len(self.values) != self.layout.size:
             raise ValueError(f"a {variant.name} table has {self.layout.size} bytes, not {len(self.values)}")
 
     @classmethod
-    def in_memory(cls, variant: Variant, values: npt.NDArray[np.uint8]) -> Table:
+    def in_memory(
+        cls, variant: Variant, values: npt.NDArray[np.uint8], layout: Layouts | None = None
+    ) -> Table:
+        """A table over values solved in this process (in the class layout unless `layout` says)."""
         frozen = values.copy()
         frozen.flags.writeable = False
-        return cls(variant, frozen.data, {"positions": int(np.count_nonzero(frozen))})
+        chosen = layout or class_layout_of(variant)
+        if isinstance(chosen, ClassLayout):  # an entry stands for its class's positions
+            tiers = range(variant.cells + 1)
+            offsets = chosen.tier_offset
+            positions = sum(chosen.positions(t, frozen[offsets[t] : offsets[t + 1]]) for t in tiers)
+        else:
+            positions = int(np.count_nonzero(frozen))
+        return cls(variant, frozen.data, {"positions": positions}, layout=chosen)
 
     @property
     def positions(self) -> int:
@@ -97,6 +112,10 @@ class Table:
     def rank(self, position: Position) -> int:
         first = position.first
         return self.layout.rank(position.mask(first), position.mask(first.other))
+
+    def ranks(self, first: npt.NDArray[np.uint32], second: npt.NDArray[np.uint32]) -> npt.NDArray[np.int64]:
+        """The entries of arrays of positions (the first player's cells and the other's)."""
+        return self.layout.ranks(first, second)
 
     def value(self, position: Position) -> Value:
         self._check_variant(position)

@@ -1,15 +1,20 @@
 """The table file format: a header naming what the table is, then the table's bytes.
 
-    bytes 0..13      b"SANMOKU TABLE\\n"
-    bytes 14..4095   a JSON object, padded with spaces: format, layout ("ranked"), variant and its
-                     parameters, solver, entries, tiers (the entries of each tier, from the empty board
-                     up), positions (reachable ones), sha256 (of the table's bytes), built (UTC time),
-                     build_seconds, threads (that solved it)
-    bytes 4096..     the table: one byte per entry, in the order of `layout` (see `values`)
+    bytes 0..13      b"SANMOKU TABLE\n"
+    bytes 14..4095   a JSON object, padded with spaces: format (3), layout ("classes"), variant and its
+                     parameters, solver, symmetries (folded), entries, tiers (the entries of each tier,
+                     from the empty board up), positions (entries of positions play reaches), sha256 (of
+                     the table's bytes)
+    bytes 4096..     the table: one byte per entry, in the order of `classes` (see `values`)
 
-A file is written under a temporary name in the same directory (its space reserved first, so that a
-full disk fails at once), each tier as the solver finishes it; then its checksum is computed, the header
-written, the bytes flushed to disk, the file made read-only and renamed into place, so that a crashed or
+The header holds what the table is and nothing about how it was built, so a build gives the same bytes
+wherever it runs (on one host or on a Ray cluster); when, how long and on what are in a record beside the
+file (`NAME.table.build.json`). Files of format 2 (layout "ranked", every position: see `layout`; the
+header had the build's time) are still read and answered from; a build writes format 3.
+
+A file is written under a temporary name in the same directory (`partial`: its space reserved first, so
+that a full disk fails at once), each tier as it is solved; then its checksum is computed, the header
+written, the bytes flushed to disk, the file made read-only and renamed into place, so that a stopped or
 concurrent build never leaves a half-written file under a table's name. A table is replaced only by
 renaming a new file over it, never by writing into it: readers map it.
 
@@ -21,29 +26,25 @@ checksum reads every byte (seconds for gigabytes), so it is checked when a table
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import mmap
 import os
 import stat
-import tempfile
-import time
-from collections.abc import Iterable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from ..rules.variants import Variant
+from .classes import class_counts, class_layout_of
 from .layout import layout_of
-from .solver import SOLVER_VERSION, Tier
-from .table import Table
+from .solver import SOLVER_VERSION
+from .table import Layouts, Table
 
-FORMAT_VERSION = 2  # 1 was a dense base-3 index of 3**cells entries
-LAYOUT = "ranked"
+FORMAT_VERSION = 3  # 1 was a dense base-3 index of 3**cells entries, 2 the ranked layout of every position
+LAYOUT = "classes"
+RANKED_FORMAT, RANKED_LAYOUT = 2, "ranked"  # read, no longer written
+LAYOUTS = {FORMAT_VERSION: LAYOUT, RANKED_FORMAT: RANKED_LAYOUT}
+BUILD_RECORD = ".build.json"  # the record of a table's build, beside it: NAME.table.build.json
 MAGIC = b"SANMOKU TABLE\n"
 HEADER_SIZE = 4096
 READ_ONLY = stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
@@ -69,70 +70,61 @@ def variant_fields(variant: Variant) -> dict[str, Any]:
     }
 
 
-def file_size(variant: Variant) -> int:
-    return HEADER_SIZE + layout_of(variant.cells).size
+def entries(variant: Variant, format_version: int = FORMAT_VERSION) -> int:
+    """The table's entries in that format, from the counts alone (no layout is built)."""
+    return sum(class_counts(variant, reduce=format_version == FORMAT_VERSION))
 
 
-def write_tiers(
-    path: Path, variant: Variant, tiers: Iterable[Tier], started: float, threads: int = 1
+def file_size(variant: Variant, format_version: int = FORMAT_VERSION) -> int:
+    return HEADER_SIZE + entries(variant, format_version)
+
+
+def header_of(
+    variant: Variant, tiers: list[int], positions: int, sha256: str, reduce: bool = True
 ) -> dict[str, Any]:
-    """Write the table whose tiers come in any order as (tier, values); `started` is the build's start
-    (time.perf_counter) and `threads` how many solved it. Returns the header."""
-    layout = layout_of(variant.cells)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.posix_fallocate(handle, 0, HEADER_SIZE + layout.size)
-        positions = 0
-        for tier, values in tiers:
-            positions += int(np.count_nonzero(values))
-            _write_at(handle, np.ascontiguousarray(values).data, HEADER_SIZE + layout.tier_offset[tier])
-        header = {
-            "format": FORMAT_VERSION,
-            "layout": LAYOUT,
-            **variant_fields(variant),
-            "solver": SOLVER_VERSION,
-            "entries": layout.size,
-            "tiers": [layout.tier_size(t) for t in range(variant.cells + 1)],
-            "positions": positions,
-            "sha256": _checksum(handle, layout.size),
-            "built": datetime.now(UTC).isoformat(timespec="seconds"),
-            "build_seconds": round(time.perf_counter() - started, 3),
-            "threads": threads,
-        }
-        text = MAGIC + json.dumps(header).encode()
-        if len(text) >= HEADER_SIZE:
-            raise ValueError("table header too long")
-        _write_at(handle, memoryview(text.ljust(HEADER_SIZE - 1) + b"\n"), 0)
-        os.fsync(handle)  # the bytes are on disk before the name is: a crash leaves no bad table behind
-        os.fchmod(handle, READ_ONLY)
-        os.close(handle)
-        handle = -1
-        os.replace(temporary, path)
-    except BaseException:
-        if handle >= 0:
-            os.close(handle)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    return header
+    """A table's header: what it is, nothing of how it was built (the same bytes from every build)."""
+    format_version = FORMAT_VERSION if reduce else RANKED_FORMAT
+    return {
+        "format": format_version,
+        "layout": LAYOUTS[format_version],
+        **variant_fields(variant),
+        "solver": SOLVER_VERSION,
+        "symmetries": len(class_layout_of(variant, reduce).group),
+        "entries": sum(tiers),
+        "tiers": tiers,
+        "positions": positions,
+        "sha256": sha256,
+    }
 
 
-def write_table(path: Path, variant: Variant, values: npt.NDArray[np.uint8]) -> dict[str, Any]:
-    """Write a table solved whole (see `solver.solve`)."""
-    layout = layout_of(variant.cells)
-    tiers = ((t, values[layout.tier_offset[t] : layout.tier_offset[t + 1]]) for t in range(variant.cells + 1))
-    return write_tiers(path, variant, tiers, time.perf_counter())
+def header_bytes(header: dict[str, Any]) -> bytes:
+    text = MAGIC + json.dumps(header).encode()
+    if len(text) >= HEADER_SIZE:
+        raise ValueError("table header too long")
+    return text.ljust(HEADER_SIZE - 1) + b"\n"
 
 
-def _write_at(handle: int, data: memoryview, offset: int) -> None:
+def write_at(handle: int, data: memoryview, offset: int) -> None:
     data = data.cast("B")
     while data:
         written = os.pwrite(handle, data, offset)
         data, offset = data[written:], offset + written
 
 
-def _checksum(handle: int, size: int) -> str:
+def record_path(path: Path) -> Path:
+    return path.with_name(path.name + BUILD_RECORD)
+
+
+def build_record(path: Path) -> dict[str, Any]:
+    """How the table at `path` was built (when, in how long, on what), {} if that is not known."""
+    try:
+        found = json.loads(record_path(path).read_text())
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def checksum(handle: int, size: int) -> str:
     digest = hashlib.sha256()
     for offset in range(HEADER_SIZE, HEADER_SIZE + size, HASH_PIECE):
         digest.update(os.pread(handle, min(HASH_PIECE, HEADER_SIZE + size - offset), offset))
@@ -167,10 +159,20 @@ def open_table(path: Path, variant: Variant) -> Table:
     header = checked_header(path, variant)
     with path.open("rb") as source:
         identity = os.fstat(source.fileno())
-        if identity.st_size != file_size(variant):  # replaced between the check and the open
-            raise TableFileError(path, "truncated", f"{identity.st_size} bytes, not {file_size(variant)}")
+        size = HEADER_SIZE + int(header["entries"])
+        if identity.st_size != size:  # replaced between the check and the open
+            raise TableFileError(path, "truncated", f"{identity.st_size} bytes, not {size}")
         mapped = mmap.mmap(source.fileno(), 0, access=mmap.ACCESS_READ)
-    return Table(variant, memoryview(mapped)[HEADER_SIZE:], header, path, (identity.st_dev, identity.st_ino))
+    layout = layout_in(variant, header)
+    identity_pair = (identity.st_dev, identity.st_ino)
+    return Table(variant, memoryview(mapped)[HEADER_SIZE:], header, path, identity_pair, layout)
+
+
+def layout_in(variant: Variant, header: dict[str, Any]) -> Layouts:
+    """The layout a file's header names: the classes (format 3) or every position (format 2)."""
+    if header.get("format") == RANKED_FORMAT:
+        return layout_of(variant.cells)
+    return class_layout_of(variant)
 
 
 def mapped_file(table: Table) -> memoryview | None:
@@ -185,18 +187,19 @@ def verify_table(path: Path, variant: Variant) -> dict[str, Any]:
     """Everything `open_table` checks, and the checksum of every byte; the header if all check out."""
     header = checked_header(path, variant)
     with path.open("rb") as source:
-        found = _checksum(source.fileno(), int(header["entries"]))
+        found = checksum(source.fileno(), int(header["entries"]))
     if found != header.get("sha256"):
         raise TableFileError(path, "corrupt", "the table's bytes do not match the header's checksum")
     return header
 
 
 def checked_header(path: Path, variant: Variant) -> dict[str, Any]:
-    """The header of a file that is `variant`'s table of the current format and solver, and as long as
-    it should be."""
+    """The header of a file that is `variant`'s table of a format this code reads (3, or 2) and of the
+    current solver, and as long as it should be."""
     header = read_header(path)
-    if header.get("format") != FORMAT_VERSION or header.get("layout") != LAYOUT:
-        found = f"format {header.get('format')!r}, layout {header.get('layout')!r}"
+    format_version = header.get("format")
+    if format_version not in LAYOUTS or header.get("layout") != LAYOUTS[format_version]:
+        found = f"format {format_version!r}, layout {header.get('layout')!r}"
         raise TableFileError(path, "stale", f"{found}, not {FORMAT_VERSION}, {LAYOUT!r}")
     expected = variant_fields(variant)
     found_fields = {key: header.get(key) for key in expected}
@@ -205,8 +208,8 @@ def checked_header(path: Path, variant: Variant) -> dict[str, Any]:
         raise TableFileError(path, "foreign", f"a table of {named!r}, not {variant.long_name!r}")
     if header.get("solver") != SOLVER_VERSION:
         raise TableFileError(path, "stale", f"solver {header.get('solver')!r}, not {SOLVER_VERSION}")
-    entries = layout_of(variant.cells).size
+    wanted = entries(variant, format_version)
     size = path.stat().st_size
-    if header.get("entries") != entries or size != HEADER_SIZE + entries:
-        raise TableFileError(path, "truncated", f"{size - HEADER_SIZE} table bytes, not {entries}")
+    if header.get("entries") != wanted or size != HEADER_SIZE + wanted:
+        raise TableFileError(path, "truncated", f"{size - HEADER_SIZE} table bytes, not {wanted}")
     return header

@@ -1,0 +1,376 @@
+"""The layout of format-3 tables: one entry per class of positions under the board's symmetries.
+
+The board is split into a leading and a trailing part that every symmetry of the reduction group maps
+onto themselves (each part a union of the cells' orbits: on 5x5 the twelve cells of three orbits of four,
+and the thirteen others), so a symmetry acts on each part alone and a position's class is found part by
+part, in O(cells):
+
+- the leading part's filling is replaced by its *representative*, the smallest part index among its
+  images, through the symmetry `g` that takes it there (the first such, in the group's order);
+- the trailing part is mapped by the same `g`; if the representative is kept by a larger subgroup H (its
+  *stabilizer*: an empty leading part is kept by all of them), the trailing filling is replaced by its
+  smallest image under H.
+
+The pair (representative, trailing filling canonical under H) names the class: two positions are images
+of each other exactly when they name the same pair. Entries are ranked as in the ranked layout (`layout`),
+tier by tier and block by block (a block: the leading part's counts and the trailing part's), with each
+block cut into *panels*, one per stabilizer (the identity alone first): a panel's rows are the leading
+representatives with that stabilizer, its columns the trailing fillings of the block's group that are
+canonical under it, each in ascending part index:
+
+    rank = panel offset + row * panel width + column
+
+A move in the trailing part keeps the row and maps the columns (one map per panel and cell); a move in
+the leading part leads to the row of the new filling's representative, with the columns mapped by its
+symmetry: the solver still works on whole rows and columns (see `solver`). With the identity alone as
+the group this is the ranked layout of format 2, entry for entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..rules.geometry import Symmetry, geometry_of
+from ..rules.variants import Variant
+from .layout import FIRST_DIGIT, SECOND_DIGIT, Group, IndexArray, MaskArray, Part, part_of
+
+IDENTITY_ONLY = 1  # a subgroup as a set of the group's members, bit i for member i: the identity is 0
+CHUNK_BITS = 10  # a board mask is read ten cells at a time (three lookups for up to 30 cells)
+CHUNKS = 3
+MAX_CELLS = CHUNK_BITS * CHUNKS
+SlotArray = npt.NDArray[np.int32]  # a trailing index -> its column in a panel
+COUNT_ENTRIES = 1 << 22  # entries counted at once by `positions`
+LIST_LIMIT = 3**12  # arrays up to this long are Python lists for lookups (faster), longer ones memoryviews
+
+
+@dataclass(frozen=True)
+class Panel:
+    """The entries of one block whose leading representative has one stabilizer."""
+
+    tier: int
+    lead_group: Group
+    stabilizer: int
+    trail_group: Group
+    offset: int  # rank of its first entry
+    rows: IndexArray  # leading part indices (representatives)
+    cols: IndexArray  # trailing part indices (canonical under the stabilizer)
+
+    @property
+    def size(self) -> int:
+        return len(self.rows) * len(self.cols)
+
+    @property
+    def first_to_move(self) -> bool:
+        return self.tier % 2 == 0
+
+
+def reduction_group(variant: Variant, reduce: bool = True) -> tuple[Symmetry, ...]:
+    """The symmetries a table folds: the rectangle's reflections and turns that keep the game (under
+    gravity the mirror alone). A torus's translations move every cell, so no two parts are each kept by
+    them: they are not folded. Without `reduce`, the identity alone (the ranked layout)."""
+    symmetries = geometry_of(variant).point_symmetries
+    return symmetries if reduce else symmetries[:1]
+
+
+def split(cells: int, group: tuple[Symmetry, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The leading and trailing parts: unions of orbits, the leading one as near half the board as the
+    orbits allow without passing it (the first cells//2 cells when the group is the identity alone)."""
+    orbits = sorted({frozenset(g[c] for g in group) for c in range(cells)}, key=min)
+    chosen: dict[int, tuple[int, ...]] = {0: ()}  # cells in the leading part -> the orbits chosen
+    for number, orbit in enumerate(orbits):
+        for total, picked in list(chosen.items()):
+            chosen.setdefault(total + len(orbit), (*picked, number))
+    size = max(total for total in chosen if total <= cells // 2)
+    lead = sorted(c for number in chosen[size] for c in orbits[number])
+    return tuple(lead), tuple(c for c in range(cells) if c not in lead)
+
+
+def images(part: Part, group: tuple[Symmetry, ...]) -> IndexArray:
+    """(group member, part index) -> the part index of the filling's image (int32)."""
+    size = 3**part.length
+    index = np.arange(size, dtype=np.int32)
+    out = np.zeros((len(group), size), dtype=np.int32)
+    for cell in part.cells:
+        digit = (index // part.place(cell)) % 3
+        for number, symmetry in enumerate(group):
+            out[number] += digit * part.place(symmetry[cell])
+    return out
+
+
+class ClassLayout:
+    """The ranking of a variant's classes of positions with legal counts (see the module's text)."""
+
+    def __init__(self, variant: Variant, reduce: bool = True) -> None:
+        if variant.cells > MAX_CELLS:
+            raise ValueError(f"a class layout holds boards of at most {MAX_CELLS} cells")
+        self.variant, self.cells = variant, variant.cells
+        self.group = reduction_group(variant, reduce)
+        lead_cells, trail_cells = split(variant.cells, self.group)
+        self.lead, self.trail = part_of(lead_cells), part_of(trail_cells)
+        self.lead_images, self.trail_images = images(self.lead, self.group), images(self.trail, self.group)
+        self.lead_rep = self.lead_images.min(axis=0)
+        self.lead_symmetry = self.lead_images.argmin(axis=0).astype(np.int32)
+        own = np.arange(3**self.lead.length, dtype=np.int32)
+        stabilizer = sum((self.lead_images[g] == own).astype(np.int32) << g for g in range(len(self.group)))
+        self.stabilizers = tuple(sorted({int(h) for h in np.unique(stabilizer[self.lead_rep])}))
+        self._trail_canon = {h: self._canonical_slots(h) for h in self.stabilizers}
+        self._rows: dict[tuple[Group, int], IndexArray] = {}
+        self._cols: dict[tuple[int, Group], IndexArray] = {}
+        rep_stabilizer = stabilizer[self.lead_rep]
+        self.row_key = np.zeros(len(own), dtype=np.int32)  # leading index -> its representative's key
+        self.row = np.zeros(len(own), dtype=np.int32)  # -> that representative's row in its panels
+        self.keys: list[tuple[Group, int]] = []  # (leading group, stabilizer) of each key number
+        for group_key in self.lead.keys:
+            members = self.lead.groups[group_key]
+            for h in self.stabilizers:
+                rows = members[(self.lead_rep[members] == members) & (stabilizer[members] == h)]
+                if len(rows):
+                    self._rows[(group_key, h)] = rows
+                    key = len(self.keys)
+                    self.keys.append((group_key, h))
+                    chosen = members[rep_stabilizer[members] == h]
+                    self.row_key[chosen] = key
+                    self.row[chosen] = np.searchsorted(rows, self.lead_rep[chosen])
+        self.key_stabilizer = np.array([h for _, h in self.keys], dtype=np.int64)
+        self._lay_out()
+        self._lists()
+
+    def _canonical_slots(self, h: int) -> tuple[SlotArray, dict[Group, IndexArray]]:
+        """For the subgroup `h`: each trailing index's slot (that of its smallest image under h, among
+        the canonical fillings of its group), and each group's canonical fillings."""
+        members = [g for g in range(len(self.group)) if h >> g & 1]
+        canon = self.trail_images[members].min(axis=0)
+        slot = np.empty(len(canon), dtype=np.int32)
+        cols: dict[Group, IndexArray] = {}
+        for key in self.trail.keys:
+            group = self.trail.groups[key]
+            cols[key] = group[canon[group] == group]
+            place = np.full(len(canon), -1, dtype=np.int64)
+            place[cols[key]] = np.arange(len(cols[key]))
+            slot[group] = place[canon[group]]
+        return slot, cols
+
+    def _lay_out(self) -> None:
+        tiers: list[tuple[Panel, ...]] = []
+        self.tier_offset = [0]
+        trail_id = {key: i for i, key in enumerate(self.trail.keys)}
+        self.key_offsets = np.full((len(self.keys), len(trail_id)), -1, dtype=np.int64)
+        self.widths = {
+            h: [len(self._trail_canon[h][1][key]) for key in self.trail.keys] for h in self.stabilizers
+        }
+        key_of = {pair: number for number, pair in enumerate(self.keys)}
+        offset = 0
+        for tier in range(self.cells + 1):
+            first, second = (tier + 1) // 2, tier // 2
+            found = []
+            for lead_group in self.lead.keys:
+                trail_group = (first - lead_group[0], second - lead_group[1])
+                if trail_group not in self.trail.groups:
+                    continue
+                for h in self.stabilizers:
+                    rows = self._rows.get((lead_group, h))
+                    if rows is None:
+                        continue
+                    cols = self._trail_canon[h][1][trail_group]
+                    found.append(Panel(tier, lead_group, h, trail_group, offset, rows, cols))
+                    self.key_offsets[key_of[(lead_group, h)], trail_id[trail_group]] = offset
+                    offset += len(rows) * len(cols)
+            tiers.append(tuple(found))
+            self.tier_offset.append(offset)
+        self.tiers = tuple(tiers)
+        self.size = offset
+        self.panel_at = {(p.tier, p.lead_group, p.stabilizer): p for p in self.panels()}
+
+    def _lists(self) -> None:
+        """The arrays a single lookup reads, in the form Python indexes fastest."""
+        self._row_key, self._row = _fast(self.row_key), _fast(self.row)
+        self._symmetry = _fast(self.lead_symmetry)
+        self._trail_image = [_fast(image) for image in self.trail_images]
+        self._trail_group = _fast(self.trail.group_id.astype(np.int32))
+        self._key_offsets: list[list[int]] = self.key_offsets.tolist()
+        stabilizer_of = [h for _, h in self.keys]
+        slots = {h: _fast(self._trail_canon[h][0]) for h in self.stabilizers}  # shared by its keys
+        self._key_slots = [slots[h] for h in stabilizer_of]
+        self._key_widths = [self.widths[h] for h in stabilizer_of]
+        self._trail_size = 3**self.trail.length
+        packed = [np.zeros(1 << CHUNK_BITS, dtype=np.int64) for _ in range(CHUNKS)]
+        for part, scale in ((self.lead, self._trail_size), (self.trail, 1)):
+            for cell in part.cells:
+                chunk, bit = divmod(cell, CHUNK_BITS)
+                packed[chunk] += ((np.arange(1 << CHUNK_BITS) >> bit) & 1) * part.place(cell) * scale
+        self._packed = [p.tolist() for p in packed]
+        self._packed_arrays = packed
+        self._steps = {
+            digit: tuple(
+                digit
+                * (self.lead.place(c) * self._trail_size if c in self.lead.cells else self.trail.place(c))
+                for c in range(self.cells)
+            )
+            for digit in (FIRST_DIGIT, SECOND_DIGIT)
+        }
+
+    def digest(self) -> str:
+        """A fingerprint of the ranking (parts, group, panels): a stopped build goes on only with its own."""
+        digest = hashlib.sha256(repr((self.lead.cells, self.trail.cells, self.group, self.keys)).encode())
+        digest.update(self.key_offsets.tobytes())
+        return digest.hexdigest()[:16]
+
+    def panels(self) -> list[Panel]:
+        return [panel for panels in self.tiers for panel in panels]
+
+    def tier_size(self, tier: int) -> int:
+        return self.tier_offset[tier + 1] - self.tier_offset[tier]
+
+    def trail_slots(self, h: int) -> SlotArray:
+        """Each trailing index's column in the panels of stabilizer `h`."""
+        return self._trail_canon[h][0]
+
+    def _packed_index(self, first: int, second: int) -> int:
+        """The leading part index times 3**(trailing cells), plus the trailing part index."""
+        p0, p1, p2 = self._packed
+        return (
+            FIRST_DIGIT * (p0[first & 1023] + p1[(first >> 10) & 1023] + p2[first >> 20])
+            + p0[second & 1023]
+            + p1[(second >> 10) & 1023]
+            + p2[second >> 20]
+        )
+
+    def _rank_of_parts(self, lead: int, trail: int) -> int:
+        key = self._row_key[lead]
+        group = self._trail_group[trail]
+        column = self._key_slots[key][self._trail_image[self._symmetry[lead]][trail]]
+        rank: int = self._key_offsets[key][group] + self._row[lead] * self._key_widths[key][group] + column
+        return rank
+
+    def rank(self, first: int, second: int) -> int:
+        """The rank of the class of the position where the first player holds `first`, the other `second`."""
+        return self._rank_of_parts(*divmod(self._packed_index(first, second), self._trail_size))
+
+    def with_children(self, first: int, second: int, cells: list[int], digit: int) -> tuple[int, list[int]]:
+        """The position's rank, and the rank of each child where the side with `digit` plays one of
+        `cells` (all empty), in the order of `cells`: as `Layout.with_children`."""
+        packed = self._packed_index(first, second)
+        size = self._trail_size
+        lead, trail = divmod(packed, size)
+        key, row = self._row_key[lead], self._row[lead]
+        offsets, widths, slots = self._key_offsets[key], self._key_widths[key], self._key_slots[key]
+        image = self._trail_image[self._symmetry[lead]]
+        trail_group, rank_of_parts, steps = self._trail_group, self._rank_of_parts, self._steps[digit]
+        children = []
+        for cell in cells:
+            step = steps[cell]
+            if step >= size:  # a move in the leading part
+                children.append(rank_of_parts(lead + step // size, trail))
+            else:
+                child = trail + step
+                group = trail_group[child]
+                children.append(offsets[group] + row * widths[group] + slots[image[child]])
+        return offsets[trail_group[trail]] + row * widths[trail_group[trail]] + slots[image[trail]], children
+
+    def part_indices(self, first: MaskArray, second: MaskArray) -> tuple[IndexArray, IndexArray]:
+        """The leading and trailing part indices of arrays of positions."""
+        total = np.zeros(len(first), dtype=np.int64)
+        for chunk, packed in enumerate(self._packed_arrays):
+            shift = np.uint32(chunk * CHUNK_BITS)
+            total += FIRST_DIGIT * packed[(first >> shift) & np.uint32(1023)]
+            total += packed[(second >> shift) & np.uint32(1023)]
+        lead, trail = np.divmod(total, self._trail_size)
+        return lead, trail
+
+    def ranks(self, first: MaskArray, second: MaskArray) -> IndexArray:
+        """`rank` for arrays of positions with legal counts."""
+        lead, trail = self.part_indices(first, second)
+        key = self.row_key[lead]
+        image = self.trail_images[self.lead_symmetry[lead], trail]
+        group = self.trail.group_id[trail]
+        columns = np.empty(len(lead), dtype=np.int64)
+        widths = np.empty(len(lead), dtype=np.int64)
+        for number, (_, h) in enumerate(self.keys):
+            chosen = key == number
+            if chosen.any():
+                columns[chosen] = self._trail_canon[h][0][image[chosen]]
+                widths[chosen] = np.asarray(self.widths[h])[group[chosen]]
+        ranks: IndexArray = self.key_offsets[key, group] + self.row[lead] * widths + columns
+        return ranks
+
+    def orbit_sizes(self, panel: Panel) -> IndexArray:
+        """For each column of the panel: how many positions each of its entries stands for (the group's
+        size over that of the symmetries that keep the position: those of the stabilizer that keep the
+        trailing filling)."""
+        kept = np.zeros(len(panel.cols), dtype=np.int64)
+        for g in range(len(self.group)):
+            if panel.stabilizer >> g & 1:
+                kept += self.trail_images[g][panel.cols] == panel.cols
+        sizes: IndexArray = len(self.group) // kept
+        return sizes
+
+    def positions(self, tier: int, values: npt.NDArray[np.uint8]) -> int:
+        """How many positions the tier's nonzero entries stand for (`values`: the tier's bytes)."""
+        total = 0
+        for panel in self.tiers[tier]:
+            begin = panel.offset - self.tier_offset[tier]
+            grid = values[begin : begin + panel.size].reshape(len(panel.rows), len(panel.cols))
+            held = np.zeros(len(panel.cols), dtype=np.int64)
+            step = max(1, COUNT_ENTRIES // len(panel.cols))  # a 5x5 panel is gigabytes: a few rows at once
+            for start in range(0, len(panel.rows), step):
+                held += np.count_nonzero(grid[start : start + step], axis=0)
+            total += int(held @ self.orbit_sizes(panel))
+        return total
+
+    def entries(self, panel: Panel, start: int = 0, stop: int | None = None) -> tuple[MaskArray, MaskArray]:
+        """Both sides' cells of rows `start` to `stop` of a panel's entries, row by row."""
+        rows = panel.rows[start:stop]
+        first = self.lead.first[rows][:, None] | self.trail.first[panel.cols][None, :]
+        second = self.lead.second[rows][:, None] | self.trail.second[panel.cols][None, :]
+        return first.ravel(), second.ravel()
+
+
+def _fast(array: Any) -> Any:
+    """A list where it is short enough (indexing one is about four times as fast), else a memoryview."""
+    return array.tolist() if len(array) <= LIST_LIMIT else np.ascontiguousarray(array, np.int32).data
+
+
+@cache
+def class_layout_of(variant: Variant, reduce: bool = True) -> ClassLayout:
+    """The layout of the variant's format-3 table (with `reduce` off: of its ranked table)."""
+    return ClassLayout(variant, reduce)
+
+
+@cache
+def class_counts(variant: Variant, reduce: bool = True) -> tuple[int, ...]:
+    """The entries of each tier of the variant's table without building its layout (a plan's figures):
+    by Burnside's lemma, a tier's classes are the mean over the group of the positions each symmetry
+    keeps, and a symmetry keeps a position when each of its cycles of cells is empty or one side's."""
+    cells = variant.cells
+    totals = [0] * (cells + 1)
+    group = reduction_group(variant, reduce)
+    for symmetry in group:
+        cycles = _cycle_lengths(symmetry)
+        kept = {(0, 0): 1}  # (first player's marks, second's) -> fillings of the cycles so far
+        for length in cycles:
+            grown: dict[tuple[int, int], int] = {}
+            for (x, o), ways in kept.items():
+                for key in ((x, o), (x + length, o), (x, o + length)):
+                    grown[key] = grown.get(key, 0) + ways
+            kept = grown
+        for tier in range(cells + 1):
+            totals[tier] += kept.get(((tier + 1) // 2, tier // 2), 0)
+    return tuple(total // len(group) for total in totals)
+
+
+def _cycle_lengths(symmetry: Symmetry) -> list[int]:
+    seen, lengths = set(), []
+    for start in range(len(symmetry)):
+        length, cell = 0, start
+        while cell not in seen:
+            seen.add(cell)
+            cell, length = symmetry[cell], length + 1
+        if length:
+            lengths.append(length)
+    return lengths
