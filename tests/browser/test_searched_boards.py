@@ -1,7 +1,7 @@
 """The boards the search answers (issue 28, items 2 and 6): listed in the variant menu apart from the
-tables' boards, "nothing proven here; shallow guesses" on 7×7 with the guesses behind a toggle, the
+tables' boards, "nothing proven here; shallow guesses" on 8×8 with the guesses behind a toggle, the
 review of a searched game with its unjudged plies shown as such in the list, the counts and the chart,
-and the docs' screenshots of Connect Four and of a searched 7×7 board."""
+and the docs' screenshots of Connect Four and of a searched 8×8 board."""
 
 from __future__ import annotations
 
@@ -34,23 +34,26 @@ def counted(summary: str, side: str, verdict: str) -> int:
     return int(found.group(1)) if found else 0
 
 
-def test_a_searched_7x7_game_says_what_is_not_proven(new_page: PageFactory) -> None:
+def test_a_searched_8x8_game_says_what_is_not_proven(new_page: PageFactory) -> None:
     page = new_page(DESKTOP, color_scheme="light", reduced_motion="reduce")
-    analysing(page, "variant=7x7k5&moves=24,25,17")
+    # 8×8: on 7×7 the provers settle some moves this early (issue 26); here nothing is proven in 1 s
+    analysing(page, "variant=8x8k5&moves=27,28,36")
     page.wait_for_selector("#review[data-state='ready']")
     # Nothing proven: said in words, no move ranked, the guesses' numbers behind their toggle.
     assert page.inner_text("#unsettled-words") == "Nothing proven here; shallow guesses only."
     assert page.is_hidden("#ranking") and page.is_hidden("#guessed")
-    assert "≈" not in page.inner_text("#board") and page.locator("#board .cell-value:text('?')").count() >= 40
+    shown = page.eval_on_selector_all("#board .cell-value", "cells => cells.map(c => c.textContent)")
+    # Unknown, or a bound the provers proved (no move wins, say): never a guess's number
+    assert shown.count("") == 3 and set(shown) <= {"", "?", "≤draw", "≥draw"}, shown  # "": the marks
     page.click("#guesses summary")
-    assert page.locator("#guessed li").count() == 46 and "≈" in page.inner_text("#board")
+    assert page.locator("#guessed li").count() == 61 and "≈" in page.inner_text("#board")
     assert "a score for O, who plays the move" in page.inner_text("#guesses-scale")
     # The review: every unjudged ply said so, in the list, the counts and the chart.
     verdicts = page.eval_on_selector_all("#move-list > li", "rows => rows.map(r => r.dataset.verdict)")
     details = page.inner_text("#move-list")
     summary = page.inner_text("#review-summary")
     unjudged = {side: verdicts[index::2].count("unknown") for index, side in enumerate("XO")}
-    assert sum(unjudged.values()) == 3, verdicts  # nothing is proven this early on 7×7
+    assert sum(unjudged.values()) == 3, verdicts  # nothing is proven this early on 8×8
     assert counted(summary, "X", "not judged") == 2 and counted(summary, "O", "not judged") == 1, summary
     assert counted(summary, "X", "best") == 0 and "not judged" in page.inner_text("#verdict-legend")
     assert not re.search(r"best was ,|which not|which at", details + summary), details
@@ -60,4 +63,4 @@ def test_a_searched_7x7_game_says_what_is_not_proven(new_page: PageFactory) -> N
     assert "judged" in page.inner_text("#review-state")
     assert axe_violations(page) == []
     page.evaluate("window.scrollTo(0, 0)")
-    docs_shot(page, "searched-7x7")
+    docs_shot(page, "searched-8x8")

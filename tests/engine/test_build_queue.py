@@ -114,8 +114,8 @@ def test_a_build_is_refused_when_the_disk_cannot_hold_it(
     with pytest.raises(BuildRefusedError) as caught:
         store.build(variant)
     assert caught.value.message == (
-        f"the 4x5k4 table cannot be built here: it needs {needed / 1e6:,.1f} MB more on disk and "
-        f"{store.directory} has 200.0 MB free"
+        f"the 4x5k4 table cannot be built here: it needs {needed / 1e6:,.1f} MB more on disk, with "
+        f"{build_plan.DISK_MARGIN / 1e6:,.1f} MB left free beside it, and {store.directory} has 200.0 MB free"
     )
     assert not list(store.directory.iterdir()) or all(
         p.name.endswith(".lock") for p in store.directory.iterdir()

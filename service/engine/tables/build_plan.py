@@ -135,7 +135,8 @@ def check_resources(variant: Variant, directory: Path, threads: int = 1, reduce:
     if needed + DISK_MARGIN > free:
         raise BuildRefusedError(
             variant.name,
-            f"it needs {_size(needed)} more on disk and {directory} has {_size(free)} free",
+            f"it needs {_size(needed)} more on disk, with {_size(DISK_MARGIN)} left free beside it, and "
+            f"{directory} has {_size(free)} free",
         )
     available = available_memory()
     if available is not None and planned.peak_memory * MEMORY_MARGIN > available:
