@@ -1,4 +1,4 @@
-"""A bounded soak: 60 s of mixed GET and POST load through nginx (deploy/nginx.conf on loopback) in
+"""A bounded soak: 30 s of mixed GET and POST load through nginx (deploy/nginx.conf on loopback) in
 front of two gunicorn backends, one of them stopped (SIGTERM to master and workers) and started again
 on its port every 10 s. Every request must be answered 200 with its whole body; the latency
 percentiles are printed (README, Performance).
@@ -27,7 +27,7 @@ import pytest
 from tests.serving import harness
 from tests.serving.harness import HOST, Server
 
-SECONDS = 60.0
+SECONDS = 30.0
 KILL_EVERY = 10.0
 CLIENTS = 4
 BOARDS = ["X...O....", "........X", "XO.......", ".........", "XOX.O....", "X.O.X.O.."]
