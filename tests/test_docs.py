@@ -16,7 +16,7 @@ import pytest
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from service.app import create_app
-from service.engine import Table, measure_strength, strength_table
+from service.engine import Table, TableStore, measure_strength, strength_table
 from tests.requires import require
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,8 +32,16 @@ class QuietHandler(WSGIRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[BaseWSGIServer]:
-    httpd = make_server("127.0.0.1", 0, create_app(), threaded=True, request_handler=QuietHandler)
+def server(store: TableStore, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BaseWSGIServer]:
+    """A server as a reader starts one: the session's tables and books (linked, not built again), and a
+    store of proven positions of its own, not the one every other test has written to (after a whole
+    run its /readyz once said "degraded"; a reader's fresh server says "ready")."""
+    tables = tmp_path_factory.mktemp("docs-tables")
+    for path in [*store.directory.glob("*.table"), store.directory / "books"]:
+        if path.exists():
+            (tables / path.name).symlink_to(path)
+    app = create_app({"TABLES_DIR": str(tables)})
+    httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield httpd
