@@ -143,8 +143,10 @@ def prove_all(
     if processes <= 1 or len(positions) <= 1:
         yield from zip(positions, (_prove(task) for task in tasks), strict=True)
         return
-    # fork: the workers inherit the imports; each keeps one engine (and its table) for all its tasks
-    with multiprocessing.get_context("fork").Pool(processes) as pool:
+    # forkserver: workers forked from a clean server process, never from this one, whose other threads
+    # (a server's, Ray's) may hold a lock at the fork (such a child hung in the tests);
+    # each keeps one engine (and its table) for all its tasks
+    with multiprocessing.get_context("forkserver").Pool(processes) as pool:
         yield from zip(positions, pool.imap(_prove, tasks, chunksize=1), strict=True)
 
 

@@ -95,8 +95,10 @@ def proven_values(positions: list[Position], nodes: int, processes: int) -> Iter
     if processes <= 1 or len(positions) <= 1:
         yield from map(_proven, tasks)
         return
-    # fork: the workers inherit the imports; each keeps one table per board, cleared for every search
-    with multiprocessing.get_context("fork").Pool(processes) as pool:
+    # forkserver: workers forked from a clean server process, never from this one, whose other threads
+    # (a server's, Ray's) may hold a lock at the fork (such a child hung in the tests);
+    # each keeps one table per board, cleared for every search
+    with multiprocessing.get_context("forkserver").Pool(processes) as pool:
         yield from pool.imap(_proven, tasks, chunksize=16)
 
 
