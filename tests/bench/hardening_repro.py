@@ -195,31 +195,25 @@ print(f"search {{a.status_code}}, /readyz {{r['status']}}")
 """
 
 
+def store_fault(checkout: Path, kind: str) -> str:
+    """A search answer and /readyz beside a store of proven positions made `kind` (damaged, ...)."""
+    script = STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, variant="5x5k4-misere", budget=200)
+    return python(checkout, script, kind)
+
+
 @finding("2 a damaged proven.sqlite: a search answer, /readyz")
 def damaged(checkout: Path) -> str:
-    return python(
-        checkout,
-        STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, variant="5x5k4-misere", budget=200),
-        "damaged",
-    )
+    return store_fault(checkout, "damaged")
 
 
 @finding("2 a truncated proven.sqlite: a search answer, /readyz")
 def truncated(checkout: Path) -> str:
-    return python(
-        checkout,
-        STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, variant="5x5k4-misere", budget=200),
-        "truncated",
-    )
+    return store_fault(checkout, "truncated")
 
 
 @finding("2 a foreign proven.sqlite: a search answer, /readyz")
 def foreign(checkout: Path) -> str:
-    return python(
-        checkout,
-        STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, variant="5x5k4-misere", budget=200),
-        "foreign",
-    )
+    return store_fault(checkout, "foreign")
 
 
 READ_ONLY = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" && exec "$@"'
