@@ -13,7 +13,6 @@ import re
 import sys
 from collections.abc import Sequence
 from importlib.metadata import version
-from pathlib import Path
 from typing import Any
 
 from ..engine import (
@@ -33,10 +32,8 @@ from ..http.payloads import answer_payload, dumps
 from ..http.problems import FieldsError
 from ..http.schemas import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, AnalyzeRequest, load
 from ..http.solve_formats import FORMATS, SYMMETRIES, SolveRequest, render
-from . import prove_command, proven_commands, table_commands
+from . import prove_command, proven_commands, serve, table_commands
 
-GUNICORN_CONF = Path(__file__).resolve().parent.parent / "gunicorn_conf.py"
-APP = "service.app:create_app()"
 RESULT_LETTER = {"win": "W", "draw": "D", "loss": "L"}
 # A word made only of board characters is a board even when it starts with "-" (an empty cell).
 BOARD_WORD = re.compile(r"[XOxo.\-_/]*[XOxo._/][XOxo.\-_/]*|-{6,}")
@@ -48,17 +45,6 @@ _analyze_request = AnalyzeRequest()  # the API's: the command line takes what th
 
 class RefusedError(Exception):
     """A request the command refuses as the API does (its 422), with the API's sentence."""
-
-
-def serve(args: argparse.Namespace) -> int:
-    # The settings live in gunicorn_conf.py and read the environment; flags only fill it in.
-    if args.bind:
-        os.environ["SANMOKU_BIND"] = args.bind
-    if args.workers:
-        os.environ["WEB_CONCURRENCY"] = str(args.workers)
-    command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), APP]
-    # exec, not a child: gunicorn's master becomes this process and gets the signals (PID 1 in a container)
-    os.execv(sys.executable, command)
 
 
 def local_supply() -> TableSupply:
@@ -168,10 +154,9 @@ def parser() -> argparse.ArgumentParser:
     main.add_argument("--version", action="version", version=f"%(prog)s {version('sanmoku')}")
     commands = main.add_subparsers(dest="command", required=True)
 
-    serve_cmd = commands.add_parser("serve", help="serve the REST API with gunicorn")
-    serve_cmd.add_argument("--bind", help="HOST:PORT (default: $SANMOKU_BIND or 127.0.0.1:8000)")
-    serve_cmd.add_argument("--workers", type=int, help="worker processes (default: $WEB_CONCURRENCY or 2)")
-    serve_cmd.set_defaults(run=serve)
+    serve_cmd = commands.add_parser(serve.NAME, help=serve.HELP)
+    serve.add_arguments(serve_cmd)
+    serve_cmd.set_defaults(run=serve.serve)
 
     analyze_cmd = commands.add_parser("analyze", help="analyse one position")
     analyze_cmd.add_argument(

@@ -18,13 +18,13 @@ import argparse
 import json
 import os
 import re
-import shutil
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -137,13 +137,22 @@ def first_answer(port: int, process: subprocess.Popen[bytes], timeout: float = 3
     raise TimeoutError("no answer")
 
 
-def start_to_first_answer(tables: Path, workers: int) -> float:
+def serve_command(checkout: Path) -> list[str]:
+    """`sanmoku serve` as the checkout's console script runs it: its entry point in its pyproject.toml."""
+    scripts = tomllib.loads((checkout / "pyproject.toml").read_text())["project"]["scripts"]
+    module, function = scripts["sanmoku"].split("#")[0].strip().split(":")
+    entry = f"import sys; from {module} import {function}; sys.exit({function}())"
+    return [sys.executable, "-c", entry, "serve"]
+
+
+def start_to_first_answer(tables: Path, workers: int, checkout: Path = harness.REPO) -> float:
     port = harness.free_port()
     env = {**os.environ, "SANMOKU_TABLES_DIR": str(tables), "SANMOKU_BIND": f"127.0.0.1:{port}"}
     env["WEB_CONCURRENCY"] = str(workers)
     started = time.monotonic()
     process = subprocess.Popen(
-        [shutil.which("sanmoku") or "sanmoku", "serve"],
+        serve_command(checkout),
+        cwd=checkout,  # where `service` is imported from
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -158,16 +167,22 @@ def start_to_first_answer(tables: Path, workers: int) -> float:
         time.sleep(0.5)  # let a background build started by that server finish or die with it
 
 
-def start_ups(samples: int, workers: int) -> dict[str, list[float]]:
+def start_ups(samples: int, workers: int, checkouts: dict[str, Path] | None = None) -> dict[str, list[float]]:
+    """Seconds to the first answer, `samples` starts with each tables directory; with `checkouts` (name:
+    folder), each checkout's starts interleaved with the others', keyed "<name>, empty" and so on."""
     filled = default_directory()
     store = TableStore(filled)
     for variant in PRESETS:
         store.get(variant)
-    out: dict[str, list[float]] = {"empty": [], "filled": []}
+    checkouts = checkouts or {"": harness.REPO}
+    out: dict[str, list[float]] = {}
     for _ in range(samples):
-        with tempfile.TemporaryDirectory(prefix="sanmoku-empty-") as empty:
-            out["empty"].append(start_to_first_answer(Path(empty), workers))
-        out["filled"].append(start_to_first_answer(filled, workers))
+        for name, checkout in checkouts.items():
+            prefix = f"{name}, " if name else ""
+            with tempfile.TemporaryDirectory(prefix="sanmoku-empty-") as empty:
+                one = start_to_first_answer(Path(empty), workers, checkout)
+                out.setdefault(f"{prefix}empty", []).append(one)
+            out.setdefault(f"{prefix}filled", []).append(start_to_first_answer(filled, workers, checkout))
     return out
 
 

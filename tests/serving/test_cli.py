@@ -6,6 +6,8 @@ import json
 import math
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import suppress
 from pathlib import Path
@@ -15,6 +17,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.cli import main as cli
+from service.cli import serve
 from service.engine.tables import build_plan
 
 
@@ -124,6 +127,25 @@ def test_serve_execs_gunicorn_with_the_one_config(monkeypatch: pytest.MonkeyPatc
     assert argv[5] == "service.app:create_app()"
     assert os.environ["SANMOKU_BIND"] == "127.0.0.1:9999"
     assert os.environ["WEB_CONCURRENCY"] == "3"
+
+
+def test_the_entry_point_execs_serve_before_importing_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    # In a fresh interpreter: the entry point's module imports no engine, no schemas, no numpy, and
+    # `serve` execs gunicorn from there (issue 30: those imports were half of the start to the first answer).
+    probe = (
+        "import os, sys; from service.cli import serve; os.execv = lambda path, argv: print(argv); "
+        "serve.main(['serve']); "
+        "print(sorted(m for m in sys.modules if m.startswith(('service.engine', 'service.http', 'numpy'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    argv, imported = done.stdout.splitlines()
+    assert "service.app:create_app()" in argv
+    assert imported == "[]"
+
+
+def test_the_entry_point_runs_every_other_command(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    assert serve.main(["analyze", "XXX.OO..."]) == 0
+    assert "X has won" in capsysbinary.readouterr().out.decode()
 
 
 def test_the_readme_example_is_what_the_command_prints(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
