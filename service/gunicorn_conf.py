@@ -67,6 +67,7 @@ graceful_timeout = 10
 keepalive = 5  # idle keep-alive connections (nginx's upstream pool) are closed after this
 max_requests = 0  # no leak to hide: the tables are read-only
 control_socket_disable = True  # gunicorn >= 25 opens a control socket by default; nothing uses it
+WARM_AFTER = 1.0  # seconds after a worker's start at most before its searches are readied (post_worker_init)
 
 accesslog = None
 logger_class = AppAccessLogger
@@ -106,12 +107,17 @@ def post_worker_init(worker: Any) -> None:
 
     if getattr(worker, "sanmoku_term", False):
         worker.alive = False  # what gunicorn's own SIGTERM handler does: a graceful exit
-    sources.warm(worker.wsgi)  # after gevent's patching: the slots' semaphore is the worker's own
+    # The searches are readied after the worker's first answer (post_request), or WARM_AFTER seconds
+    # after its start if no request comes first: not before its first answer (issue 30).
+    worker.sanmoku_warm = sources.Warming(worker.wsgi)
+    if isinstance(worker, GeventWorker):
+        gevent.spawn_later(WARM_AFTER, worker.sanmoku_warm)
 
 
 def post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
     # A greenlet yields only when it waits, and a keep-alive client that sends its next request at
     # once never makes it wait: that one connection was served again and again while the others
     # queued (the worker benchmark's p99 went from hundreds of milliseconds to tens; README).
+    worker.sanmoku_warm()  # once; at once after this first time
     if isinstance(worker, GeventWorker):
         gevent.sleep(0)

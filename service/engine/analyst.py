@@ -68,30 +68,38 @@ class EnginePool:
         self.slots, self._table_bits = slots, table_bits
         self._owner = -1
         self._free: list[TranspositionTable] = []
+        self._made = 0  # tables made in this process: warm() makes the rest of `slots`, no more
         self._available = threading.BoundedSemaphore(slots)
 
-    def _for_this_process(self) -> threading.BoundedSemaphore:
+    def for_this_process(self) -> None:
+        """Make this process's semaphore (and forget a parent's tables): a gevent worker's must be made
+        on its own event loop, after the patching, so the server calls this there before warm()."""
         if self._owner != os.getpid():
-            self._owner, self._free = os.getpid(), []
+            self._owner, self._free, self._made = os.getpid(), [], 0
             self._available = threading.BoundedSemaphore(self.slots)
-        return self._available
+
+    def _table(self) -> TranspositionTable:
+        self._made += 1
+        return TranspositionTable(self._table_bits)
 
     def warm(self) -> None:
-        """Make every slot's table now (at a worker's start), not in its first searches' budgets: a
-        32 MB table takes tens of milliseconds to map and fill."""
-        self._for_this_process()
-        while len(self._free) < self.slots:
-            self._free.append(TranspositionTable(self._table_bits))
+        """Make every slot's table now, not in its first searches' budgets: a 32 MB table takes tens of
+        milliseconds to map and fill (hundreds on a busy host), which is why a server runs this on a
+        thread of its own after a worker's first answer."""
+        self.for_this_process()
+        while self._made < self.slots:
+            self._free.append(self._table())
 
     @contextlib.contextmanager
     def engine(self, variant: Variant, wait: float | None) -> Iterator[SearchEngine]:
-        available = self._for_this_process()
+        self.for_this_process()
+        available = self._available
         if not available.acquire(timeout=wait):
             raise SearchBusyError(f"all {self.slots} search slots of this worker stayed busy")
         try:
             # No lock around the list: the semaphore lets at most `slots` borrowers in, and a list's pop
-            # and append are atomic.
-            table = self._free.pop() if self._free else TranspositionTable(self._table_bits)
+            # and append are atomic (a warm() beside them makes one table too many at worst).
+            table = self._free.pop() if self._free else self._table()
             try:
                 yield SearchEngine(variant, table=table)
             finally:

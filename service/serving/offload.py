@@ -52,6 +52,15 @@ def offload(work: Callable[[], T], cancel: Cancel | None = None) -> T:
             return done
 
 
+def in_background(work: Callable[[], object]) -> None:
+    """Start `work` on a pool thread, at the searches' lower priority, when gevent runs this worker, and
+    return at once; elsewhere, run it here."""
+    if not is_module_patched("threading"):
+        work()
+        return
+    get_hub().threadpool.spawn(_yielding, work)
+
+
 def _connection() -> Any:
     """The socket of the request being answered (gunicorn's), or None (a test client, no request)."""
     return request.environ.get("gunicorn.socket") if has_request_context() else None

@@ -23,7 +23,7 @@ from ..engine import (
     open_books,
     variants_at_start,
 )
-from .offload import offload
+from .offload import in_background, offload
 
 SUPPLY, ANALYST = "sanmoku.supply", "sanmoku.analyst"
 
@@ -55,13 +55,31 @@ def init_app(app: Flask) -> None:
     app.extensions[ANALYST] = Analyst(supply.available, proven, pool, offload, books)
 
 
-def warm(app: Flask) -> None:
-    """Ready a worker's searches before it takes requests (gunicorn's post_worker_init): their tables
-    would otherwise be made within the first searches' budgets."""
-    analyst: Analyst = app.extensions[ANALYST]
-    analyst.pool.warm()
-    if analyst.proven is not None:
-        analyst.proven.open()
+class Warming:
+    """Readies a worker's searches once: their tables, which the first searches would otherwise make
+    within their budgets (32 MB each to map and fill), and the store of proven positions. Made on the
+    worker's event loop, after gevent's patching (the slots' semaphore is the worker's own); called
+    (gunicorn's post_request, and a timer) it starts the work on a thread and returns, so that neither
+    the worker's start nor its first answer waits for it (it was most of the start on a busy host)."""
+
+    def __init__(self, app: Flask) -> None:
+        # None: an app without sources has nothing to ready (the benchmarks' bare Flask app)
+        self.analyst: Analyst | None = app.extensions.get(ANALYST)
+        if self.analyst is not None:
+            self.analyst.pool.for_this_process()
+        self.started = self.analyst is None
+
+    def __call__(self) -> None:
+        if not self.started:
+            self.started = True
+            in_background(self.now)
+
+    def now(self) -> None:
+        if self.analyst is None:
+            return
+        self.analyst.pool.warm()
+        if self.analyst.proven is not None:
+            self.analyst.proven.open()
 
 
 def get_supply() -> TableSupply:

@@ -1,0 +1,59 @@
+"""A worker's searches are readied once, after its start (issue 30): as many transposition tables as it has
+search slots, counting those its searches made meanwhile, and the store of proven positions opened."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from service.app import create_app
+from service.engine import NORMAL, EnginePool
+from service.engine import analyst as analyst_module
+from service.serving import sources
+
+
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The transposition tables made, by their size in bits (none of 32 MB is really made)."""
+    sizes: list[int] = []
+
+    def table(bits: int) -> object:
+        sizes.append(bits)
+        return object()
+
+    monkeypatch.setattr(analyst_module, "TranspositionTable", table)
+    monkeypatch.setattr(analyst_module, "SearchEngine", lambda variant, table: table)
+    return sizes
+
+
+def test_warm_makes_what_the_searches_have_not_made(made: list[int]) -> None:
+    pool = EnginePool(3, table_bits=12)
+    with pool.engine(NORMAL, wait=None), pool.engine(NORMAL, wait=None):
+        assert made == [12, 12]
+        pool.warm()  # beside two searches: one more, not three
+    assert made == [12, 12, 12]
+    pool.warm()
+    with pool.engine(NORMAL, wait=None), pool.engine(NORMAL, wait=None), pool.engine(NORMAL, wait=None):
+        pass
+    assert len(made) == 3
+
+
+def test_a_worker_is_warmed_once_however_often_asked(made: list[int], tmp_path: Path) -> None:
+    app = create_app(
+        {"TESTING": True, "ACCESS_LOG": False, "TABLES_DIR": str(tmp_path), "TABLES_AT_START": []}
+    )
+    warming = sources.Warming(app)
+    assert made == []  # made, not started: a worker's start waits for nothing
+    warming()
+    warming()
+    assert len(made) == app.config["SEARCH_SLOTS"]
+    assert (tmp_path / "proven.sqlite").exists()
+
+
+def test_an_app_without_sources_has_nothing_to_warm() -> None:
+    # the benchmarks serve a bare Flask app with the service's gunicorn settings
+    warming = sources.Warming(Flask("bare"))
+    warming()
+    warming.now()
