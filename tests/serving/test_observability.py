@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
+import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
+import gevent
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -137,3 +141,41 @@ def test_each_app_counts_on_its_own(client: FlaskClient) -> None:
     client.get("/healthz")
     other = create_app({"TESTING": True}).test_client()
     assert sum(samples(other, "flask_http_request_total").values()) == 0
+
+
+@pytest.mark.parametrize(
+    "nanoseconds",
+    [
+        1_700_000_000_123_456_789,
+        1_700_000_000_999_999_999,  # the last millisecond of a second, then the next second
+        1_700_000_001_000_000_000,
+        1_704_067_199_999_000_000,  # the last millisecond of 2023
+        1_704_067_200_000_500_000,
+    ],
+)
+def test_the_access_time_is_what_datetime_writes(monkeypatch: pytest.MonkeyPatch, nanoseconds: int) -> None:
+    expected = (
+        datetime.fromtimestamp(nanoseconds // 10**9, UTC)
+        .replace(microsecond=nanoseconds // 1000 % 10**6)
+        .isoformat(timespec="milliseconds")
+    )
+    clock = observability.Clock()
+    monkeypatch.setattr(time, "time_ns", lambda: nanoseconds - 10**9)  # a second before
+    clock.now()
+    monkeypatch.setattr(time, "time_ns", lambda: nanoseconds)
+    assert clock.now() == expected
+
+
+def test_a_gevent_worker_writes_the_lines_of_one_loop_turn_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(observability, "is_module_patched", lambda name: True)
+    writes: list[str] = []
+    monkeypatch.setattr(sys, "stdout", type("Out", (), {"write": writes.append, "flush": id})())
+    lines = observability.AccessLog()
+    lines.write("one\n")
+    lines.write("two\n")
+    assert writes == []
+    gevent.sleep(0)  # the loop's turn ends
+    assert writes == ["one\ntwo\n"]
+    lines.write("three\n")
+    gevent.sleep(0)
+    assert writes == ["one\ntwo\n", "three\n"]
