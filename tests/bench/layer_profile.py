@@ -43,6 +43,7 @@ from service.http.body_limit import ChunkedBodyLimit
 from service.serving import observability
 from tests.bench.ceiling_app import REQUESTS
 from tests.bench.feature_cost import BODY, environ
+from tests.bench.overhead_bench import workers_cpu
 from tests.bench.wrk import POST, wrk, wrk_arguments
 from tests.serving import harness
 
@@ -182,17 +183,9 @@ def worker_cpu_per_request(app: str, path: str, args: argparse.Namespace, workdi
         harness.wait_ready(server, "/ceiling/3x3" if "ceiling" in app else "/readyz")
         url = server.url + path
         wrk(url, args, POST, duration=2)  # warm-up
-        master = server.process.pid
-        workers = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-
-        def ticks() -> int:
-            fields = [Path(f"/proc/{w}/stat").read_text().rsplit(")", 1)[1].split() for w in workers]
-            return sum(int(f[11]) + int(f[12]) for f in fields)  # utime, stime
-
-        before = ticks()
+        used = workers_cpu(server)
         run = wrk(url, args, POST)
-        seconds = (ticks() - before) / os.sysconf("SC_CLK_TCK")
-        return float(seconds / (run.rps * args.duration) * 1e6)
+        return float((workers_cpu(server) - used) / (run.rps * args.duration) * 1e6)
     finally:
         server.kill()
 

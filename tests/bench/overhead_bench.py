@@ -8,7 +8,9 @@ Every server runs `service/gunicorn_conf.py` (2 gevent workers, --preload), all 
 - the same two for REF (git archive into a temporary folder, this checkout's compiled core).
 wrk POSTs (and GETs) /analyze on a 3x3 board with 8 connections, every target once per round, rounds
 interleaved; each round's req/s is divided by bare Flask's in that round, and the median of those
-ratios is reported with their spread (the machine is shared: its load average is printed). Then
+ratios is reported with their spread (the machine is shared: its load average is printed). So is the
+workers' CPU time per request (/proc), and bare Flask's over it: on a shared machine req/s follow the
+other processes' load, while the CPU a request costs moves far less. Then
 `sanmoku serve` from process start to the first 200, with an empty and a filled tables directory,
 each checkout's starts interleaved (`http_bench.start_ups`).
 """
@@ -40,6 +42,10 @@ class Target:
     name: str
     server: str  # a key of the servers below
     post: bool
+
+    @property
+    def method(self) -> str:
+        return "POST" if self.post else "GET"
 
     def path(self) -> str:
         if self.server == BARE:
@@ -75,39 +81,58 @@ def servers(workdir: Path, before: Path, baseline: str) -> Iterator[dict[str, Se
         yield started
 
 
-def rounds(args: argparse.Namespace, before: Path, workdir: Path) -> dict[str, list[tuple[float, float]]]:
-    """Each target's (req/s, ratio to bare Flask's same method in that round), round by round."""
+def workers_cpu(server: Server) -> float:
+    """CPU seconds (user and system) the server's workers have used so far."""
+    master = server.process.pid
+    workers = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    fields = [Path(f"/proc/{w}/stat").read_text().rsplit(")", 1)[1].split() for w in workers]
+    return sum(int(f[11]) + int(f[12]) for f in fields) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class Sample:
+    rps: float
+    cpu_us: float  # the workers' CPU per request
+    ratio: float  # req/s over bare Flask's, same method, same round
+    cpu_ratio: float  # bare Flask's CPU per request over this one's: the req/s ratio on a quiet machine
+
+
+def rounds(args: argparse.Namespace, before: Path, workdir: Path) -> dict[str, list[Sample]]:
+    """Each target's samples, round by round."""
     wanted = targets(args.baseline)
-    runs: dict[str, list[tuple[float, float]]] = {t.name: [] for t in wanted}
+    runs: dict[str, list[Sample]] = {t.name: [] for t in wanted}
     with servers(workdir, before, args.baseline) as found:
 
-        def rps(target: Target, duration: int | None = None) -> float:
+        def measure(target: Target, duration: int | None = None) -> tuple[float, float]:
+            server = found[target.server]
             extra = POST if target.post else ()
-            return wrk(found[target.server].url + target.path(), args, extra, duration).rps
+            used = workers_cpu(server)
+            rps = wrk(server.url + target.path(), args, extra, duration).rps
+            cpu = workers_cpu(server) - used
+            return rps, cpu / (rps * (duration or args.duration)) * 1e6
 
         for target in wanted:  # warm-up: the body caches, and the workers' searches readied
-            rps(target, duration=2)
+            measure(target, duration=2)
         for number in range(args.rounds):
-            measured = {t.name: rps(t) for t in wanted}
+            measured = {t.name: measure(t) for t in wanted}
             for target in wanted:
-                bare = measured[f"{BARE}, {'POST' if target.post else 'GET'}"]
-                runs[target.name].append((measured[target.name], measured[target.name] / bare))
+                (rps, cpu), (bare_rps, bare_cpu) = measured[target.name], measured[f"{BARE}, {target.method}"]
+                runs[target.name].append(Sample(rps, cpu, rps / bare_rps, bare_cpu / cpu))
             load = os.getloadavg()[0]
             print(f"round {number + 1}: load average {load:.1f}", flush=True)
     return runs
 
 
-def report(
-    runs: dict[str, list[tuple[float, float]]], starts: dict[str, list[float]], args: argparse.Namespace
-) -> None:
+def report(runs: dict[str, list[Sample]], starts: dict[str, list[float]], args: argparse.Namespace) -> None:
     print(f"\nwrk -t{args.threads} -c{args.connections} -d{args.duration}s, {args.rounds} interleaved rounds")
-    print("| target | req/s (median) | ratio to bare Flask (median) | ratio, lowest-highest round |")
-    print("|---|---:|---:|---:|")
+    print("| target | req/s | ratio to bare Flask (lowest-highest) | workers' CPU per request | CPU ratio |")
+    print("|---|---:|---:|---:|---:|")
     for name, samples in runs.items():
-        ratios = [ratio for _, ratio in samples]
-        rate = statistics.median(r for r, _ in samples)
-        spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
-        print(f"| {name} | {rate:,.0f} | {statistics.median(ratios):.2f} | {spread} |")
+        ratios, cpu_ratios = [x.ratio for x in samples], [x.cpu_ratio for x in samples]
+        rate, cpu = statistics.median(x.rps for x in samples), statistics.median(x.cpu_us for x in samples)
+        spread = f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+        cpu_spread = f"{statistics.median(cpu_ratios):.2f} ({min(cpu_ratios):.2f}-{max(cpu_ratios):.2f})"
+        print(f"| {name} | {rate:,.0f} | {spread} | {cpu:.0f} µs | {cpu_spread} |")
     print("\n| `sanmoku serve` to the first 200 | median | lowest-highest | starts |")
     print("|---|---:|---:|---:|")
     for name, times in starts.items():
