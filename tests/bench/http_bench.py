@@ -137,6 +137,9 @@ def first_answer(port: int, process: subprocess.Popen[bytes], timeout: float = 3
     raise TimeoutError("no answer")
 
 
+Starter = Path | list[str]
+
+
 def serve_command(checkout: Path) -> list[str]:
     """`sanmoku serve` as the checkout's console script runs it: its entry point in its pyproject.toml."""
     scripts = tomllib.loads((checkout / "pyproject.toml").read_text())["project"]["scripts"]
@@ -145,14 +148,16 @@ def serve_command(checkout: Path) -> list[str]:
     return [sys.executable, "-c", entry, "serve"]
 
 
-def start_to_first_answer(tables: Path, workers: int, checkout: Path = harness.REPO) -> float:
+def start_to_first_answer(tables: Path, workers: int, starter: Starter = harness.REPO) -> float:
+    """`starter`: a checkout, started by its `sanmoku serve`, or a command run here (a reference)."""
+    command, cwd = (serve_command(starter), starter) if isinstance(starter, Path) else (starter, harness.REPO)
     port = harness.free_port()
     env = {**os.environ, "SANMOKU_TABLES_DIR": str(tables), "SANMOKU_BIND": f"127.0.0.1:{port}"}
     env["WEB_CONCURRENCY"] = str(workers)
     started = time.monotonic()
     process = subprocess.Popen(
-        serve_command(checkout),
-        cwd=checkout,  # where `service` is imported from
+        command,
+        cwd=cwd,  # where `service` is imported from
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -167,9 +172,12 @@ def start_to_first_answer(tables: Path, workers: int, checkout: Path = harness.R
         time.sleep(0.5)  # let a background build started by that server finish or die with it
 
 
-def start_ups(samples: int, workers: int, checkouts: dict[str, Path] | None = None) -> dict[str, list[float]]:
+def start_ups(
+    samples: int, workers: int, checkouts: dict[str, Starter] | None = None
+) -> dict[str, list[float]]:
     """Seconds to the first answer, `samples` starts with each tables directory; with `checkouts` (name:
-    folder), each checkout's starts interleaved with the others', keyed "<name>, empty" and so on."""
+    a folder or a command, as start_to_first_answer takes), each one's starts interleaved with the
+    others', keyed "<name>, empty" and so on."""
     filled = default_directory()
     store = TableStore(filled)
     for variant in PRESETS:

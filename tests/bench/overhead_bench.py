@@ -12,7 +12,8 @@ ratios is reported with their spread (the machine is shared: its load average is
 workers' CPU time per request (/proc), and bare Flask's over it: on a shared machine req/s follow the
 other processes' load, while the CPU a request costs moves far less. Then
 `sanmoku serve` from process start to the first 200, with an empty and a filled tables directory,
-each checkout's starts interleaved (`http_bench.start_ups`).
+each checkout's starts interleaved with those of a bare Flask app under the same gunicorn settings
+(`tests/bench/bare_app.py`, the reference: `http_bench.start_ups`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.bench.ceiling_app import REQUESTS
-from tests.bench.http_bench import start_ups
+from tests.bench.http_bench import Starter, start_ups
 from tests.bench.stream_bench import baseline_checkout
 from tests.bench.wrk import POST, wrk, wrk_arguments
 from tests.serving import harness
@@ -151,7 +152,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="sanmoku-overhead-") as tmp:
         before = baseline_checkout(args.baseline, Path(tempfile.mkdtemp(dir=tmp)))
         runs = {} if args.no_http else rounds(args, before, Path(tmp))
-        checkouts = {"after": harness.REPO, f"before ({args.baseline})": before}
+        bare = harness.gunicorn_command("tests.bench.bare_app:app")
+        checkouts: dict[str, Starter] = {
+            "after": harness.REPO,
+            f"before ({args.baseline})": before,
+            BARE: bare,
+        }
         starts = start_ups(args.starts, 2, checkouts) if args.starts else {}
     report(runs, starts, args)
 

@@ -7,11 +7,12 @@ import logging
 import os
 import threading
 import time
-from typing import Never, TextIO
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING, Never, TextIO
 
 from ..rules.variants import Variant
+
+if TYPE_CHECKING:  # imported where a bar is drawn: a server never draws one, and starts without it
+    from tqdm import tqdm
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,8 @@ class BarProgress(_Tally):
 
     def begin(self, variant: Variant, tiers: list[int], done: list[int]) -> None:
         super().begin(variant, tiers, done)
+        from tqdm import tqdm
+
         sized = _width(self.out) > 0  # a terminal that reports no size (a bare pty) gets 80 columns
         self._bar = tqdm(
             total=self.entries_left,
