@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .analyst import Analyst, EnginePool
 from .answer import Answer, Answers, GameAnswers, Source, answers_from, table_answers
-from .book_supply import build_book_file, open_books
+from .book_supply import build_book_file, open_books, read_large_books
 from .errors import (
     BuildRefusedError,
     ClusterUnavailableError,
@@ -221,6 +221,7 @@ __all__ = [
     "player",
     "positions",
     "progress_for",
+    "read_large_books",
     "read_position",
     "review_boards",
     "review_game",

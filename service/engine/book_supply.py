@@ -44,16 +44,20 @@ Report = Callable[[str], None]
 log = logging.getLogger(__name__)
 
 
-def open_books(tables_directory: Path, build: bool, read_now: bool = False) -> Books:
+def open_books(tables_directory: Path, build: bool) -> Books:
     """The books of the app's tables directory, the host's and the package's; with `build`, the
     Connect Four book's build started in the background when a Connect Four position is asked about
-    and it is missing; with `read_now`, that book read (its checksum checked: a few tenths of a second)
-    now rather than on first use, so that a server reads it once, before it forks its workers."""
+    and it is missing. Nothing is read yet (see read_large_books)."""
     host = default_directory()
-    books = Books([tables_directory, host], on_missing=BackgroundBuild(host) if build else None)
-    if read_now:
-        books.book(CONNECT4)
-    return books
+    return Books([tables_directory, host], on_missing=BackgroundBuild(host) if build else None)
+
+
+def read_large_books(books: Books) -> None:
+    """The Connect Four book read now (its checksum checked: a few tenths of a second), not within the
+    budget of the first request that asks for it. A server's workers do it after their first answer
+    (the file is mapped: every process shares its pages); its master did it before, and every start
+    waited for it (issue 30)."""
+    books.book(CONNECT4)
 
 
 class BackgroundBuild:

@@ -21,6 +21,7 @@ from ..engine import (
     TableStore,
     TableSupply,
     open_books,
+    read_large_books,
     variants_at_start,
 )
 from .offload import in_background, offload
@@ -50,14 +51,16 @@ def init_app(app: Flask) -> None:
     proven.open()  # a store it cannot use is logged now, once (the workers inherit what it found)
     proven.close()  # not carried across gunicorn's fork
     pool = EnginePool(app.config["SEARCH_SLOTS"])
-    # The opening books, and the Connect Four book's build in the background if it is missing.
-    books = open_books(store.directory, app.config["BACKGROUND_BUILDS"], read_now=True)
+    # The opening books, and the Connect Four book's build in the background if it is missing; the
+    # large books are read by each worker after its first answer (Warming).
+    books = open_books(store.directory, app.config["BACKGROUND_BUILDS"])
     app.extensions[ANALYST] = Analyst(supply.available, proven, pool, offload, books)
 
 
 class Warming:
     """Readies a worker's searches once: their tables, which the first searches would otherwise make
-    within their budgets (32 MB each to map and fill), and the store of proven positions. Made on the
+    within their budgets (32 MB each to map and fill), the store of proven positions and the large
+    opening books (checked whole before their first use: a tenth of a second or more). Made on the
     worker's event loop, after gevent's patching (the slots' semaphore is the worker's own); called
     (gunicorn's post_request, and a timer) it starts the work on a thread and returns, so that neither
     the worker's start nor its first answer waits for it (it was most of the start on a busy host)."""
@@ -80,6 +83,8 @@ class Warming:
         self.analyst.pool.warm()
         if self.analyst.proven is not None:
             self.analyst.proven.open()
+        if self.analyst.books is not None:
+            read_large_books(self.analyst.books)
 
 
 def get_supply() -> TableSupply:

@@ -1,5 +1,6 @@
 """A worker's searches are readied once, after its start (issue 30): as many transposition tables as it has
-search slots, counting those its searches made meanwhile, and the store of proven positions opened."""
+search slots, counting those its searches made meanwhile, the store of proven positions opened and the
+large opening books read."""
 
 from __future__ import annotations
 
