@@ -23,6 +23,8 @@ import argparse
 import http.client
 import json
 import re
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -129,6 +131,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="sanmoku-instructions-") as tmp:
         before = baseline_checkout(args.baseline, Path(tempfile.mkdtemp(dir=tmp)))
+        for checkout in (harness.REPO, before):  # no run may compile what the other finds compiled
+            subprocess.run(
+                [sys.executable, "-m", "compileall", "-q", "service", "tests"], cwd=checkout, check=True
+            )
         counts = {}
         for target in targets(before, args.baseline):
             counts[target.name] = instructions(target, args.requests, Path(tmp))
