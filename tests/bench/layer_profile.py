@@ -43,9 +43,9 @@ from service.http.body_limit import ChunkedBodyLimit
 from service.serving import observability
 from tests.bench.ceiling_app import REQUESTS
 from tests.bench.feature_cost import BODY, environ
-from tests.bench.overhead_bench import workers_cpu
 from tests.bench.wrk import POST, wrk, wrk_arguments
 from tests.serving import harness
+from tests.serving.harness import Server
 
 LAYERS = (
     "request id",
@@ -174,6 +174,14 @@ def in_process(args: argparse.Namespace, cached: bool, log: Path) -> tuple[dict[
         plain_wholes = [answer(plain, args.requests, cached) for _ in range(args.rounds)]
     medians = {layer: statistics.median(samples) for layer, samples in layers.items()}
     return medians, statistics.median(wholes), statistics.median(plain_wholes)
+
+
+def workers_cpu(server: Server) -> float:
+    """CPU seconds (user and system) the server's workers have used so far."""
+    master = server.process.pid
+    workers = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    fields = [Path(f"/proc/{w}/stat").read_text().rsplit(")", 1)[1].split() for w in workers]
+    return sum(int(f[11]) + int(f[12]) for f in fields) / os.sysconf("SC_CLK_TCK")
 
 
 def worker_cpu_per_request(app: str, path: str, args: argparse.Namespace, workdir: Path) -> float:

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from tests.bench.ceiling_app import REQUESTS
 from tests.bench.http_bench import Starter, start_ups
+from tests.bench.layer_profile import workers_cpu
 from tests.bench.stream_bench import baseline_checkout
 from tests.bench.wrk import POST, wrk, wrk_arguments
 from tests.serving import harness
@@ -80,14 +81,6 @@ def servers(workdir: Path, before: Path, baseline: str) -> Iterator[dict[str, Se
         for name, server in started.items():
             harness.wait_ready(server, "/ceiling/3x3" if name == BARE else "/readyz")
         yield started
-
-
-def workers_cpu(server: Server) -> float:
-    """CPU seconds (user and system) the server's workers have used so far."""
-    master = server.process.pid
-    workers = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    fields = [Path(f"/proc/{w}/stat").read_text().rsplit(")", 1)[1].split() for w in workers]
-    return sum(int(f[11]) + int(f[12]) for f in fields) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass(frozen=True)
