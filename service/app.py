@@ -19,6 +19,7 @@ from .http import (
     meta_views,
     page_views,
     play_views,
+    repeated,
     security,
     tree_views,
     variant_views,
@@ -87,6 +88,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(play_views.bp)
     app.register_blueprint(tree_views.bp)
     app.register_blueprint(page_views.bp)
+    repeated.init_app(app)
     security.init_app(app)
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
     app.wsgi_app = cors.CrossOrigin(app.wsgi_app)  # type: ignore[method-assign]

@@ -10,12 +10,14 @@ from flask import Flask
 from flask_cors import CORS
 
 from service.app import create_app
-from service.http import cors
+from service.http import cors, repeated
 
 
 def with_flask_cors(config: dict[str, Any]) -> Flask:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(cors, "CrossOrigin", lambda wsgi_app: wsgi_app)
+        # flask-cors works in Flask's hooks: every answer must come through Flask, none from the edge
+        patch.setattr(repeated, "init_app", lambda app: None)
         app = create_app(config)
     CORS(
         app,

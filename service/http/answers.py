@@ -9,6 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Response, current_app, request
+from werkzeug.http import quote_etag
+from werkzeug.utils import get_content_type
 
 from ..engine import Deadline, Source, Variant
 from ..serving.sources import get_analyst, get_supply
@@ -43,13 +45,17 @@ def answer_body(params: AnalyzeParams, shared: Deadline | None = None) -> Body:
     return bodies.keep(key, make_body(dumps(payload), lasting=lasting, table=table))
 
 
+def raw_key(method: str, raw: bytes | None) -> tuple[str, bytes] | None:
+    """What keys a request's answer by its bytes: None when `raw` is None or too long to keep."""
+    return None if raw is None or len(raw) > RAW_LIMIT else (method, raw)
+
+
 def by_raw_request(method: str, raw: bytes | None, answer: Callable[[], Body]) -> Body:
     """The same bytes always ask the same question: a repeated request skips JSON, the schema and the
     engine's parse (most of an answer's time). Only answers are kept, so errors take the whole path;
     `raw` None (too long to key the cache) takes it too."""
-    if raw is None or len(raw) > RAW_LIMIT:
-        return answer()
-    return get_bodies().body((method, raw), answer)
+    key = raw_key(method, raw)
+    return answer() if key is None else get_bodies().body(key, answer)
 
 
 def short_body(environ: dict[str, Any]) -> bytes | None:
@@ -64,15 +70,26 @@ def short_body(environ: dict[str, Any]) -> bytes | None:
     return raw
 
 
-def send(body: Body, cacheable: bool = False) -> Response:
-    """The body as a response; a `cacheable` one (if lasting: a table's answer) with its ETag and the
-    app's Cache-Control, anything else marked for no cache to keep (a search may prove more later)."""
-    response = Response(body.data, mimetype=body.mimetype)
+def answer_headers(body: Body, cacheable: bool, cache_control: str) -> list[tuple[str, str]]:
+    """The headers of an answer (with Flask's and the middleware's own): a `cacheable` one (if lasting:
+    a table's answer) with its ETag and the app's Cache-Control, anything else marked for no cache to
+    keep (a search may prove more later). The view and `repeated` both send these."""
+    headers = [
+        ("Content-Type", get_content_type(body.mimetype, "utf-8")),
+        ("Content-Length", str(len(body.data))),
+    ]
     if not body.lasting:
-        response.headers["Cache-Control"] = "no-store"
+        headers.append(("Cache-Control", "no-store"))
     elif cacheable:
-        response.set_etag(body.etag)
-        response.headers["Cache-Control"] = current_app.config["CACHE_CONTROL"]
-        if "HTTP_IF_NONE_MATCH" in request.environ:  # the only validator we answer; skip the work otherwise
-            response.make_conditional(request)
+        headers += [("ETag", quote_etag(body.etag)), ("Cache-Control", cache_control)]
+    return headers
+
+
+def send(body: Body, cacheable: bool = False) -> Response:
+    response = Response(
+        body.data, headers=answer_headers(body, cacheable, current_app.config["CACHE_CONTROL"])
+    )
+    # the only validator we answer; skip the work otherwise
+    if cacheable and body.lasting and "HTTP_IF_NONE_MATCH" in request.environ:
+        response.make_conditional(request)
     return response

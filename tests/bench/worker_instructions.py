@@ -6,7 +6,8 @@ Run: python -m tests.bench.worker_instructions [--baseline main] [--requests 400
 Each target is served by gunicorn with `service/gunicorn_conf.py` and one gevent worker, the whole server
 under `valgrind --tool=callgrind`, twice: once answering WARM_UP requests, once WARM_UP + `requests`,
 one after another on one keep-alive connection, then stopped (SIGTERM); the difference between the two
-workers' counts (their dumps at exit), divided by `requests`, is what a request costs. That is the
+workers' counts (their dumps at exit), divided by `requests`, is what a request costs (after its first
+answer, each worker is left to finish what it readies then: see serving.sources.Warming). That is the
 worker's whole path
 (gunicorn parsing the request, gevent, the middleware, Flask, the view, writing the answer) in user
 space; the system calls' time inside the kernel is not counted (the same calls for every target: one
@@ -72,6 +73,17 @@ def wait_for(connection_port: int, target: Target, timeout: float = 900) -> None
     raise TimeoutError(f"{target.name} did not answer")
 
 
+def wait_idle(pid: str, quiet_seconds: float = 3) -> None:
+    """Until the process has used no CPU for `quiet_seconds` (its threads' work after a first answer)."""
+    used, still = -1, 0.0
+    while still < quiet_seconds:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        now = int(fields[11]) + int(fields[12])
+        still = still + 0.5 if now == used else 0.0
+        used = now
+        time.sleep(0.5)
+
+
 def worker_total(target: Target, requests: int, workdir: Path) -> int:
     """The instructions of a worker that answered `requests` and stopped (its callgrind dump at exit,
     which counts what the master did before the fork as well)."""
@@ -94,6 +106,8 @@ def worker_total(target: Target, requests: int, workdir: Path) -> int:
         connection = http.client.HTTPConnection(harness.HOST, port, timeout=120)
         for _ in range(requests - 1):
             target.request(connection)
+            if _ == 0:  # what a worker readies after its first answer, done in both runs alike
+                wait_idle(worker)
         connection.close()
     finally:
         server.stop()  # SIGTERM: the worker exits, and callgrind writes its dump

@@ -7,6 +7,7 @@ fills the cache, the second is served from it). Status, headers (but the request
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -121,3 +122,34 @@ def test_long_bodies_are_answered_but_not_kept() -> None:
     response = app.test_client().post("/analyze", data=padded, content_type="application/json")
     assert response.status_code == 200
     assert not [key for key in bodies_of(app).held_keys() if key[0] == "POST"]
+
+
+def test_repeated_requests_are_answered_before_flask_with_the_same_headers_in_order() -> None:
+    app = create_app({"TESTING": True})
+    client = app.test_client()
+
+    def both() -> list[TestResponse]:
+        return [post(app, {"board": "X...O...."}), client.get("/analyze?board=X...O....&variant=normal")]
+
+    first = both()  # rendered by the view, and kept
+    views: list[str] = []
+
+    def counted(name: str, view: Callable[..., Any]) -> Callable[[], Any]:
+        def answer() -> Any:
+            views.append(name)
+            return view()
+
+        return answer
+
+    for name in ("api.analyze_post", "api.analyze_get"):
+        app.view_functions[name] = counted(name, app.view_functions[name])
+    again = both()
+    assert views == []  # answered before Flask
+    for full, repeated in zip(first, again, strict=True):
+        assert (repeated.status, repeated.data) == (full.status, full.data)
+        assert [h for h in repeated.headers.items() if h[0] != "X-Request-ID"] == [
+            h for h in full.headers.items() if h[0] != "X-Request-ID"
+        ]
+    etag = again[1].headers["ETag"]
+    conditional = client.get("/analyze?board=X...O....&variant=normal", headers={"If-None-Match": etag})
+    assert (conditional.status_code, views) == (304, ["api.analyze_get"])  # a 304 is the view's
