@@ -103,11 +103,10 @@ def worker_total(target: Target, requests: int, workdir: Path) -> int:
         wait_for(port, target)  # the worker's first request
         master = server.process.pid
         worker = Path(f"/proc/{master}/task/{master}/children").read_text().split()[0]
+        wait_idle(worker)  # what a worker readies after its first answer, done in both runs alike
         connection = http.client.HTTPConnection(harness.HOST, port, timeout=120)
         for _ in range(requests - 1):
             target.request(connection)
-            if _ == 0:  # what a worker readies after its first answer, done in both runs alike
-                wait_idle(worker)
         connection.close()
     finally:
         server.stop()  # SIGTERM: the worker exits, and callgrind writes its dump
