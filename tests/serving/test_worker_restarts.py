@@ -1,5 +1,6 @@
 """Workers that die and are respawned leave no metrics files behind (each one left made every scrape
-slower) and the counts stay right; a graceful reload (SIGHUP) keeps the counts too (service/worker_metrics.py)."""
+slower) and the counts stay right; a graceful reload (SIGHUP) keeps the counts too
+(service/serving/worker_metrics.py)."""
 
 from __future__ import annotations
 
