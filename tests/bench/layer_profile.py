@@ -47,6 +47,7 @@ except ImportError:  # a baseline without the edge
 from service.http.body_limit import ChunkedBodyLimit
 from service.serving import observability
 from tests.bench.ceiling_app import REQUESTS
+from tests.bench.ceiling_app import bare as ceiling_bare
 from tests.bench.feature_cost import BODY, environ
 from tests.bench.wrk import POST, wrk, wrk_arguments
 from tests.serving import harness
@@ -166,10 +167,10 @@ def made_app(timers: Timers | None) -> Flask:
     return app
 
 
-def answer(app: Flask, requests: int, cached: bool) -> float:
-    """Microseconds per request, the whole app."""
-    template = environ("/analyze")
-    cache = app.extensions[bodies.EXTENSION]
+def answer(app: Flask, requests: int, cached: bool, path: str = "/analyze") -> float:
+    """Microseconds per request, the whole app; not `cached`: its body cache emptied before each."""
+    template = environ(path)
+    cache: Any = app.extensions.get(bodies.EXTENSION)  # bare Flask has none (it is always "cached")
 
     def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
         assert status.startswith("200"), status
@@ -238,7 +239,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="sanmoku-layers-") as tmp:
         log = Path(tmp) / "access.log"
         found = {cached: in_process(args, cached, log) for cached in (True, False)}
-        bare = answer_bare(args)
+        bare = statistics.median(
+            answer(ceiling_bare, args.requests, True, "/ceiling/3x3") for _ in range(args.rounds)
+        )
         server = {}
         if not args.no_server:
             server["bare"] = worker_cpu_per_request(
@@ -261,22 +264,6 @@ def main() -> None:
         print(f"| gunicorn workers' CPU per request, the service | {server['service']:.1f} | |")
         server_only = server["bare"] - bare
         print(f"| WSGI server (gunicorn, gevent): bare Flask's CPU less in-process | {server_only:.1f} | |")
-
-
-def answer_bare(args: argparse.Namespace) -> float:
-    from tests.bench.ceiling_app import bare
-
-    template = environ("/ceiling/3x3")
-    samples = []
-    for _ in range(args.rounds):
-        started = time.perf_counter_ns()
-        for _ in range(args.requests):
-            env = dict(template)
-            env["wsgi.input"] = io.BytesIO(BODY)
-            for _chunk in bare(env, lambda *a: None):  # type: ignore[arg-type]
-                pass
-        samples.append((time.perf_counter_ns() - started) / args.requests / 1000)
-    return float(statistics.median(samples))
 
 
 if __name__ == "__main__":
