@@ -38,7 +38,7 @@ def test_a_won_board_is_proven_won_and_nothing_is_kept(tmp_path: Path) -> None:
 
 
 def test_a_stopped_run_resumes_from_its_saved_state(tmp_path: Path) -> None:
-    position = Position.empty(get_variant("5x5k4"))  # a draw, about 20 s of proof: stopped long before
+    position = Position.empty(get_variant("8x8k5"))  # a draw, 17.4 h in the literature: stopped long before
     first = ProofRun(position, tmp_path, BITS)
     assert not first.resumed
     seen: list[ProofProgress] = []
@@ -71,7 +71,7 @@ def test_the_command(tmp_path: Path) -> None:
 def test_the_command_stops_at_a_signal_within_a_slice(tmp_path: Path) -> None:
     """SIGTERM in the middle of a long slice: the run saves its state and stops at once (within a few
     seconds, not at the slice's end)."""
-    command = [sys.executable, "-m", "service.cli.main", "prove", "5x5k4", "--dir", str(tmp_path)]
+    command = [sys.executable, "-m", "service.cli.main", "prove", "8x8k5", "--dir", str(tmp_path)]
     command += ["--table-bits", str(BITS), "--slice", "600"]
     with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as running:
         assert running.stdout is not None
@@ -83,4 +83,4 @@ def test_the_command_stops_at_a_signal_within_a_slice(tmp_path: Path) -> None:
         assert time.monotonic() - started < 30
     assert running.returncode == 3
     assert "stopped; run the same command again" in out
-    assert (tmp_path / "prove-5x5k4.pntable").exists()
+    assert (tmp_path / "prove-8x8k5.pntable").exists()
