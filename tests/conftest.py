@@ -1,7 +1,10 @@
 """Session-wide fixtures: one tables directory with the presets built once, the app and its client.
 
 SANMOKU_TABLES_DIR points at that directory for the whole session, so that servers the tests start
-(gunicorn, the CLI) find the same tables instead of building their own.
+(gunicorn, the CLI) find the same tables instead of building their own. The suite runs on two
+pytest-xdist workers (pyproject's addopts): they share that directory (the store's locks let one
+process build a table and the other wait for it); a file's tests run on one worker (`--dist loadfile`),
+so what a module shares (a browser, a Ray cluster, a long comparison) is made once.
 """
 
 from __future__ import annotations
@@ -23,7 +26,12 @@ from tests import background
 
 pytest_plugins = ["tests.ray_cluster"]  # the session's Ray cluster, started by the first test that asks
 
-_SESSION_DIR = Path(tempfile.mkdtemp(prefix="sanmoku-test-tables-"))
+WORKER = os.environ.get("PYTEST_XDIST_WORKER")  # None in the controller, or when xdist is off
+# A worker inherits the directory the controller made (its configure runs before workers start).
+if WORKER:
+    _SESSION_DIR = Path(os.environ["SANMOKU_TABLES_DIR"])
+else:
+    _SESSION_DIR = Path(tempfile.mkdtemp(prefix="sanmoku-test-tables-"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -32,6 +40,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the long comparisons of the modules this session runs (see tests/background.py)."""
+    if WORKER:  # a worker does not know yet which tests it will run: the modules start their own
+        background.workers = 1
+        return
     # In the order they run: the work the session needs first is submitted first.
     modules = list(dict.fromkeys(item.module for item in session.items if isinstance(item, pytest.Function)))
     starts = [m.start_in_background for m in modules if hasattr(m, "start_in_background")]
@@ -43,7 +54,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     background.shut_down()
-    shutil.rmtree(_SESSION_DIR, ignore_errors=True)
+    if not WORKER:
+        shutil.rmtree(_SESSION_DIR, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

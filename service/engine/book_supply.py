@@ -18,9 +18,7 @@ import argparse
 import importlib.util
 import logging
 import os
-import shutil
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -34,7 +32,7 @@ from .search.books import FOLDER, RECHECK_SECONDS, Books
 from .search.connect4_book import build_connect4_book
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .search.published_book import MODULE, PACKAGE
-from .tables.builder import BACKGROUND_NICENESS
+from .tables.builder import BACKGROUND_NICENESS, spawn_build
 from .tables.locks import file_lock
 from .tables.store import TableStore, default_directory
 
@@ -86,13 +84,10 @@ def start_build(directory: Path) -> subprocess.Popen[bytes] | None:
     with file_lock(directory / FOLDER / BUILD_LOCK, wait=False) as free:
         if not free:
             return None  # a build is under way
-    # Niced from its first instruction, as the tables' builder: a start answers as fast without the book.
-    nice = ["nice", "-n", str(BACKGROUND_NICENESS)] if shutil.which("nice") else []
     # `main` by -c, not -m: the front door imports this module, which -m would then run a second time.
     entry = f"import sys; from {__name__} import main; sys.exit(main(sys.argv[1:]))"
-    command = [*nice, sys.executable, "-c", entry, "--dir", str(directory)]
     log.info("building the Connect Four book in the background into %s", directory)
-    return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    return spawn_build(["-c", entry, "--dir", str(directory)], directory / FOLDER)
 
 
 def book_path(directory: Path, variant: Variant) -> Path:

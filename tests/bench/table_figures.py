@@ -17,6 +17,7 @@ import numpy as np
 
 from service.engine import Position, TableStore, get_variant
 from service.engine.tables.classes import ClassLayout
+from service.engine.tables.orbits import positions_in_tier
 from service.engine.tables.table_file import build_record
 from tests.search.test_tables import Prover, score_of
 
@@ -26,7 +27,7 @@ def tier_rows(layout: ClassLayout, values: np.ndarray) -> list[str]:
     for tier in range(layout.cells + 1):
         here = values[layout.tier_offset[tier] : layout.tier_offset[tier + 1]]
         held = int(np.count_nonzero(here))
-        positions = layout.positions(tier, here)
+        positions = positions_in_tier(layout, tier, here)
         rows.append(f"| {tier} | {len(here):,} | {held:,} | {positions:,} |")
     return rows
 

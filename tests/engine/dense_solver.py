@@ -12,7 +12,7 @@ import numpy.typing as npt
 from service.engine.rules.geometry import LINES_APART, NO_LINE, geometry_of
 from service.engine.rules.values import NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
 from service.engine.rules.variants import Variant
-from service.engine.tables.layout import FIRST_DIGIT, SECOND_DIGIT, part
+from service.engine.tables.parts import FIRST_DIGIT, SECOND_DIGIT, part
 
 ByteArray = npt.NDArray[np.uint8]
 NO_CHILD = 255

@@ -14,8 +14,9 @@ import pytest
 from service.engine import Position, Table, TableStore, get_variant, solve
 from service.engine.rules.geometry import geometry_of
 from service.engine.tables.building import build_file
-from service.engine.tables.classes import class_counts, class_layout_of
+from service.engine.tables.classes import class_layout_of
 from service.engine.tables.layout import layout_of
+from service.engine.tables.orbits import class_counts
 from service.engine.tables.stream import tier_positions
 from service.engine.tables.table_file import open_table, read_header
 from tests.engine.boards import formats_differ

@@ -16,8 +16,9 @@ from service.engine import Position, Table, TableStore, Variant, get_variant, so
 from service.engine.rules.geometry import geometry_of
 from service.engine.rules.values import NOT_REACHABLE
 from service.engine.tables import solver as solver_module
-from service.engine.tables.classes import class_counts, class_layout_of
+from service.engine.tables.classes import class_layout_of
 from service.engine.tables.layout import layout_of
+from service.engine.tables.orbits import class_counts
 from service.engine.tables.table_file import build_record
 from tests.engine.boards import burnside_classes, table_of
 from tests.engine.dense_solver import dense_indices, dense_solve

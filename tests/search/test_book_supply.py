@@ -12,6 +12,7 @@ from service.app import create_app
 from service.engine import book_supply
 from service.engine.rules.variants import CONNECT4
 from service.engine.search.books import FOLDER
+from service.engine.tables.builder import BUILD_LOG, spawn_build
 from service.engine.tables.locks import file_lock
 
 
@@ -47,3 +48,14 @@ def test_no_second_build_starts_while_one_holds_the_lock(tmp_path: Path) -> None
         assert held and book_supply.start_build(tmp_path) is None
         assert book_supply.build_book_file(CONNECT4, tmp_path, if_missing=True, wait=False) is None
     assert not (tmp_path / FOLDER / "6x7k4-gravity.book").exists()
+
+
+def test_a_background_build_writes_to_its_log_not_to_the_callers_output(tmp_path: Path) -> None:
+    """A build started by `sanmoku analyze` held the command's output open until the book was built
+    (`sanmoku analyze ... | less` waited minutes for it): what a build prints goes to a log beside it."""
+    script = "import sys; print('to stdout'); print('to stderr', file=sys.stderr)"
+    child = spawn_build(["-c", script], tmp_path / FOLDER)
+    assert child.stdout is None and child.stderr is None and child.wait(timeout=60) == 0
+    assert (tmp_path / FOLDER / BUILD_LOG).read_text().splitlines() == ["to stdout", "to stderr"]
+    assert spawn_build(["-c", "print('again')"], tmp_path / FOLDER).wait(timeout=60) == 0
+    assert (tmp_path / FOLDER / BUILD_LOG).read_text().splitlines()[-1] == "again"  # appended

@@ -15,6 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.serving import harness
 from tests.serving.slow_clients import allowed_latency
 
@@ -72,6 +74,7 @@ def test_a_proof_is_shared_by_the_workers_and_kept_across_a_restart(tmp_path: Pa
         restarted.stop()
 
 
+@pytest.mark.usefixtures("alone_on_the_host")
 def test_a_worker_answers_while_two_searches_run(tmp_path: Path) -> None:
     server = harness.start_gunicorn(tmp_path, workers=1, settings=settings(tmp_path / "tables"))
     try:

@@ -1,6 +1,6 @@
 """What building a table takes (its tiers, bytes on disk, peak memory, time and core-hours), and the
 check that the machine has it, made before a build starts rather than discovered by a full disk an hour
-in. Every figure comes from the counts of classes (`classes.class_counts`), without building the layout.
+in. Every figure comes from the counts of classes (`orbits.class_counts`), without building the layout.
 
 The peak memory is the two largest neighbouring tiers (the one being solved and the one it reads), the
 pieces the threads solve at once with the maps of the panels they work on, the table of line states (one
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import BuildRefusedError
 from ..rules.variants import Variant
-from .classes import class_counts, reduction_group, split
+from .orbits import class_counts, reduction_group, split
 from .partial import PartialTable, partial_path
 from .progress import duration
 from .solver import PIECE

@@ -20,15 +20,31 @@ from .build_queue import BuildQueue, work_through
 from .store import TableStore
 
 BACKGROUND_NICENESS = 19  # a build started by the service yields the processors to its workers
+BUILD_LOG = ".build.log"  # what background builds print, kept beside what they build
+MAX_LOG_BYTES = 1 << 20  # started over past this
 
 
 def start(directory: Path) -> subprocess.Popen[bytes]:
     """Start the builder for `directory` in the background; it stops when the queue is empty."""
+    package = __package__ or "service.engine.tables"
+    return spawn_build(["-m", package, "--dir", str(directory)], directory)
+
+
+def spawn_build(arguments: list[str], directory: Path) -> subprocess.Popen[bytes]:
+    """Run `python ARGUMENTS` niced, its output appended to BUILD_LOG in `directory`. Not to the
+    caller's own output: a command such as `sanmoku analyze ... | less` would wait for the build."""
     # Niced from its first instruction (its imports alone take a fifth of a second of processor), so
     # that a start with an empty directory answers as fast as one with the tables built.
     nice = ["nice", "-n", str(BACKGROUND_NICENESS)] if shutil.which("nice") else []
-    command = [*nice, sys.executable, "-m", __package__ or "service.engine.tables", "--dir", str(directory)]
-    return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    command = [*nice, sys.executable, *arguments]
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        log = directory / BUILD_LOG
+        mode = "wb" if log.exists() and log.stat().st_size > MAX_LOG_BYTES else "ab"
+        with log.open(mode) as out:
+            return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+    except OSError:  # a directory we may not write to: the build says why in the service's log instead
+        return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 
 
 def build_queued(directory: Path | None, threads: int) -> list[str]:

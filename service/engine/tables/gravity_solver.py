@@ -30,7 +30,8 @@ import numpy.typing as npt
 from ..rules.geometry import NO_LINE, geometry_of
 from ..rules.values import NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
 from ..rules.variants import Variant
-from .layout import Group, IndexArray, Layout, MaskArray, Part, layout_of
+from .layout import Layout, layout_of
+from .parts import Group, IndexArray, MaskArray, Part
 
 ByteArray = npt.NDArray[np.uint8]
 BoolArray = npt.NDArray[np.bool_]

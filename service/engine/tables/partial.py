@@ -27,7 +27,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules.variants import Variant
-from .classes import ClassLayout, class_counts
+from .classes import ClassLayout
+from .orbits import class_counts, positions_in_tier
 from .solver import SOLVER_VERSION
 from .table_file import (
     FORMAT_VERSION,
@@ -145,7 +146,10 @@ class PartialTable:
                 os.fdatasync(handle)
         finally:
             os.close(handle)
-        self._pending[tier] = {"seconds": round(seconds, 3), "positions": self.layout.positions(tier, values)}
+        self._pending[tier] = {
+            "seconds": round(seconds, 3),
+            "positions": positions_in_tier(self.layout, tier, values),
+        }
         if self._unsynced >= SYNC_BYTES:
             self._unsynced = 0
             self._record_pending()

@@ -19,7 +19,8 @@ import numpy.typing as npt
 from ..rules.geometry import geometry_of
 from ..rules.position import Mark, Position, Status
 from ..rules.values import DRAW_BASE, LOSS_BASE, MAX_REMOTENESS, NOT_REACHABLE, WIN_TOP
-from .layout import FIRST_DIGIT, SECOND_DIGIT, IndexArray, MaskArray, layout_of
+from .layout import layout_of
+from .parts import FIRST_DIGIT, SECOND_DIGIT, IndexArray, MaskArray
 from .solver import ByteArray
 from .table import Lookup, Table
 

@@ -22,7 +22,9 @@ from ..rules.position import Position
 from ..rules.values import DECODED, SEEN_BY_MOVER, Value
 from ..rules.variants import Variant
 from .classes import MAX_CELLS, ClassLayout, class_layout_of
-from .layout import FIRST_DIGIT, SECOND_DIGIT, Layout
+from .layout import Layout
+from .orbits import positions_in_tier
+from .parts import FIRST_DIGIT, SECOND_DIGIT
 
 Layouts = Layout | ClassLayout
 
@@ -91,7 +93,7 @@ class Table:
         if isinstance(chosen, ClassLayout):  # an entry stands for its class's positions
             tiers = range(variant.cells + 1)
             offsets = chosen.tier_offset
-            positions = sum(chosen.positions(t, frozen[offsets[t] : offsets[t + 1]]) for t in tiers)
+            positions = sum(positions_in_tier(chosen, t, frozen[offsets[t] : offsets[t + 1]]) for t in tiers)
         else:
             positions = int(np.count_nonzero(frozen))
         return cls(variant, frozen.data, {"positions": positions}, layout=chosen)

@@ -35,8 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from ..rules.variants import Variant
-from .classes import class_counts, class_layout_of
+from .classes import class_layout_of
 from .layout import layout_of
+from .orbits import class_counts
 from .solver import SOLVER_VERSION
 from .table import Layouts, Table
 
