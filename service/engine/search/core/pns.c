@@ -27,6 +27,11 @@
    threat first; the defender's chosen move adds its cell. Every zone keeps at least one empty cell of
    each line left to the attacker, so that no position that agrees on it holds an attacker's line.
    (Disproven entries keep their zone in the table; a zone missing from it counts as the whole board.)
+
+   Monotony (the same rule): a position with one defender's mark more than a disproven one is disproven,
+   with the same zone; one with one attacker's mark fewer too; and the other way round for proofs. A node
+   missing from the table takes such an entry when there is one (inherited()): the questions of one
+   analysis share their work this way.
 */
 #include <stdlib.h>
 #include <string.h>
