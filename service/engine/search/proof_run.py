@@ -6,10 +6,10 @@ The side to move cannot force a line when it cannot after any of its moves (one 
 symmetries that fix the position). The null move of core/pns.c, one level up, can spare most of them:
 when the other side, moving first instead, keeps it from a line (the pass, job 0), with a disproof that
 depends only on a zone Z of cells, the moves outside Z need no job of their own. Every job runs from the
-start (the pass is the first): on an empty board the pass is the hardest of them (the other side moving
-first on an empty board; on 8x8k5 not settled in 0.07 processor-hours) and its zone the whole board,
-while a move's job settles in hundreds of nodes (X on r3c3 of 8x8k5: 592). One of the moves' jobs
-proven: the side to move can force a line. The other side's question is the same, with the side to move
+start (the pass is the first): on an empty board the pass is the other side moving first on an empty
+board, no easier than the moves' jobs (on 8x8k5 not settled in 0.07 processor-hours), and its zone
+spares little (on 7x7k5, 48 of 49 cells). One of the moves' jobs proven: the side to move can force a
+line. The other side's question is the same, with the side to move
 passing first (on the empty board it is the same question, and asked once).
 
 Each job gets a slice of time in turn, the easiest finish first; all share one proof-number table. The
