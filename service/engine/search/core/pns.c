@@ -304,7 +304,6 @@ static pn_node child_of(pn_node n, int cell) {
     return c;
 }
 
-/* The child's numbers from the table, else from what settles it (then kept in the table). */
 /* A solved entry that settles `n` by monotony (a mark of one's own never hurts): a disproof of the
    position with one defender's mark fewer, or a proof of it with one attacker's mark fewer. The zone of
    such a disproof holds for `n` too: a position that agrees with `n` on it is one that agrees with the
@@ -327,6 +326,8 @@ static const pn_entry *inherited(const ss_pn_table *t, pn_node n) {
     return NULL;
 }
 
+/* The child's numbers from the table (or inherited), else from what settles it (then kept in the
+   table). */
 static void look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
     pn_node c = child_of(n, ch->cell[i]);
     const pn_entry *e = lookup(s->t, c);
@@ -417,7 +418,8 @@ static uint64_t disproof_zone(pn_search *s, pn_node n, const pn_class *k, const 
 }
 
 static uint32_t threshold(uint32_t th, uint32_t second, int attacker) {
-    uint64_t widened = (uint64_t)second + (attacker ? second / ATTACKER_WIDENING : (uint64_t)second * DEFENDER_WIDENING) + 1;
+    uint64_t more = attacker ? second / ATTACKER_WIDENING : (uint64_t)second * DEFENDER_WIDENING;
+    uint64_t widened = (uint64_t)second + more + 1;
     return widened < th ? (uint32_t)widened : th;
 }
 
