@@ -74,6 +74,10 @@ class Probe:
             return float("inf")
         return statistics.quantiles(self.latencies, n=100)[98]
 
+    @property
+    def median(self) -> float:
+        return statistics.median(self.latencies) if self.latencies else float("inf")
+
 
 CALM_SECONDS = 2.0
 LOAD_RATIO = 5  # how much slower than the same probe alone a probe beside a load may be

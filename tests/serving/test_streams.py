@@ -51,12 +51,14 @@ def test_ten_streams_leave_short_requests_fast(tmp_path: Path, capsys: pytest.Ca
     """Every stream admitted (the cap raised to ten per worker): what keeps /analyze fast is the pause
     between pieces, not the cap. Before it: p50 1.78 s, p99 6.87 s (issue 20). The p99 on a quiet
     machine (about 11 ms) is the benchmark's to report (`tests.bench.stream_bench`); here it must stay
-    far below a blocked worker's seconds, beside whatever else the session runs."""
+    far below a blocked worker's seconds, beside whatever else the session runs: the median within
+    the limit of a calm probe of the same server, every answer but the slowest hundredth within 1 s
+    (a busy machine's bursts reach the tail, a blocked worker reaches the median)."""
     env = {"SANMOKU_SOLVE_STREAMS_PER_WORKER": str(STREAMS)}
     server = harness.start_gunicorn(tmp_path, workers=2, settings=env)
     try:
         harness.wait_ready(server)
-        limit = allowed_latency(f"{server.url}/analyze?board=X...O....", 0.250)
+        limit = allowed_latency(f"{server.url}/analyze?board=X...O....", 0.100)
         with stream_readers(server.url + STREAM, STREAMS, READ_SECONDS, tmp_path) as attempts:
             time.sleep(1.5)  # every reader is streaming
             measured = probe(f"{server.url}/analyze?board=X...O....", PROBE_SECONDS)
@@ -66,13 +68,15 @@ def test_ten_streams_leave_short_requests_fast(tmp_path: Path, capsys: pytest.Ca
     with capsys.disabled():
         print(
             f"\n/analyze beside {STREAMS} streams ({at_once:.1f} at once): {len(measured.latencies)} "
-            f"answers in {PROBE_SECONDS:.0f} s, p99 {measured.p99 * 1000:.1f} ms"
+            f"answers in {PROBE_SECONDS:.0f} s, median {measured.median * 1000:.1f} ms, "
+            f"p99 {measured.p99 * 1000:.1f} ms"
         )
     assert {a.status for a in attempts} == {200}
     assert at_once >= STREAMS - 1, attempts
     assert measured.failures == 0
     assert len(measured.latencies) > 100, "too few answers to speak of a p99"
-    assert measured.p99 <= limit, f"p99 {measured.p99 * 1000:.1f} ms beside {STREAMS} streams"
+    assert measured.median <= limit, f"median {measured.median * 1000:.1f} ms beside {STREAMS} streams"
+    assert measured.p99 <= 1.0, f"p99 {measured.p99 * 1000:.1f} ms beside {STREAMS} streams"
 
 
 def test_a_stream_whose_client_reads_nothing_is_closed_and_its_slot_freed(tmp_path: Path) -> None:
