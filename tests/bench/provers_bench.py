@@ -1,6 +1,7 @@
 """Provers benchmark (issue 26): the goals' table, every row measured in one run on one machine.
 
-Run: python -m tests.bench.provers_bench [--positions 10] [--seed 1] [--cap 60]
+Run: python -m tests.bench.provers_bench [--positions 10] [--seed 1] [--cap 60] [--boards 7x7k5,8x8k5]
+     [--tables 1,2,3]
 
 1. The empty 6x6k5 and 7x7k5 boards: every move's result proven (a draw: every move's value), from a
    cold start (new tables), within --cap seconds.
@@ -35,6 +36,7 @@ from tests.search.positions import position_of
 
 DEFAULT_BUDGET = DEFAULT_BUDGET_MS / 1000
 TABLE_BITS = 20
+BOARDS = ["6x6k5", "7x7k5", "8x8k5", "5x5k4", "6x6k4"]
 
 
 @contextmanager
@@ -109,13 +111,19 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=10, help="positions per row of table 2")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cap", type=float, default=60.0, help="seconds for an empty board at most")
+    parser.add_argument("--boards", default=",".join(BOARDS), help="the boards of table 2")
+    parser.add_argument("--tables", default="1,2,3", help="which tables to measure")
     args = parser.parse_args()
-    empty_boards(["6x6k5", "7x7k5"], args.cap)
-    print()
-    boards = [Variant(6, 6, 5), Variant(7, 7, 5), Variant(8, 8, 5), Variant(5, 5, 4), Variant(6, 6, 4)]
-    shares(boards, [4, 8, 12], args.positions, args.seed)
-    print()
-    empty_boards(["5x5k5", "6x6k6", "7x7k7", "8x8k8", "7x7k6", "8x8k6", "8x8k7", "4x8k5"], args.cap)
+    tables = args.tables.split(",")
+    if "1" in tables:
+        empty_boards(["6x6k5", "7x7k5"], args.cap)
+        print()
+    if "2" in tables:
+        boards = [get_variant(name) for name in args.boards.split(",")]
+        shares(boards, [4, 8, 12], args.positions, args.seed)
+        print()
+    if "3" in tables:
+        empty_boards(["5x5k5", "6x6k6", "7x7k7", "8x8k8", "7x7k6", "8x8k6", "8x8k7", "4x8k5"], args.cap)
 
 
 if __name__ == "__main__":

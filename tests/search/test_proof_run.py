@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from service.engine import Cancel, Position, ProofProgress, ProofRun, ProvenStore, get_variant
 
 BITS = 12  # a small table: these proofs need a few hundred positions
@@ -22,13 +24,16 @@ def run_to_the_end(position: Position, directory: Path) -> int | None:
     return outcome
 
 
-def test_a_drawn_board_is_proven_a_draw_and_its_moves_kept_exact(tmp_path: Path) -> None:
-    position = Position.empty(get_variant("4x5k4"))  # a draw (its table, and the field notes)
+@pytest.mark.parametrize("name", ["4x5k4", "7x7k5"])
+def test_a_drawn_board_is_proven_a_draw_and_its_moves_kept_exact(tmp_path: Path, name: str) -> None:
+    """Draws: 4,5,4 (its table, and the field notes), 7,7,5 (Hsu et al. 2020; a second or so here)."""
+    variant = get_variant(name)
+    position = Position.empty(variant)
     assert run_to_the_end(position, tmp_path) == -1
     kept = ProvenStore(tmp_path).get(position)
     assert kept is not None and kept.exact
-    assert len(kept.moves) == 20
-    assert all(m.lower == m.upper == 0 and m.remoteness == 20 for m in kept.moves)
+    assert len(kept.moves) == variant.cells
+    assert all(m.lower == m.upper == 0 and m.remoteness == variant.cells for m in kept.moves)
 
 
 def test_a_won_board_is_proven_won_and_nothing_is_kept(tmp_path: Path) -> None:
@@ -38,7 +43,7 @@ def test_a_won_board_is_proven_won_and_nothing_is_kept(tmp_path: Path) -> None:
 
 
 def test_a_stopped_run_resumes_from_its_saved_state(tmp_path: Path) -> None:
-    position = Position.empty(get_variant("5x5k4"))  # a draw, about 20 s of proof: stopped long before
+    position = Position.empty(get_variant("8x8k5"))  # a draw, 17.4 h in the literature: stopped long before
     first = ProofRun(position, tmp_path, BITS)
     assert not first.resumed
     seen: list[ProofProgress] = []
@@ -71,7 +76,7 @@ def test_the_command(tmp_path: Path) -> None:
 def test_the_command_stops_at_a_signal_within_a_slice(tmp_path: Path) -> None:
     """SIGTERM in the middle of a long slice: the run saves its state and stops at once (within a few
     seconds, not at the slice's end)."""
-    command = [sys.executable, "-m", "service.cli.main", "prove", "5x5k4", "--dir", str(tmp_path)]
+    command = [sys.executable, "-m", "service.cli.main", "prove", "8x8k5", "--dir", str(tmp_path)]
     command += ["--table-bits", str(BITS), "--slice", "600"]
     with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as running:
         assert running.stdout is not None
@@ -83,4 +88,4 @@ def test_the_command_stops_at_a_signal_within_a_slice(tmp_path: Path) -> None:
         assert time.monotonic() - started < 30
     assert running.returncode == 3
     assert "stopped; run the same command again" in out
-    assert (tmp_path / "prove-5x5k4.pntable").exists()
+    assert (tmp_path / "prove-8x8k5.pntable").exists()

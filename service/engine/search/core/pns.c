@@ -27,6 +27,11 @@
    threat first; the defender's chosen move adds its cell. Every zone keeps at least one empty cell of
    each line left to the attacker, so that no position that agrees on it holds an attacker's line.
    (Disproven entries keep their zone in the table; a zone missing from it counts as the whole board.)
+
+   Monotony (the same rule): a position with one defender's mark more than a disproven one is disproven,
+   with the same zone; one with one attacker's mark fewer too; and the other way round for proofs. A node
+   missing from the table takes such an entry when there is one (inherited()): the questions of one
+   analysis share their work this way.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +50,13 @@ enum { PAIRING_STEPS = 300, LOOKAHEAD_STEPS = 300, PAIRINGS_PER_CHECK = 16 };
 enum { THREAT_NODES = 1000 };
 enum { PN_WAYS = 4, NULL_MOVE = -1, MAX_CHILDREN = SS_MAX_CELLS + 1 };
 enum { OPEN = 0, PROVEN = 1, DISPROVEN = 2 };
-#define EPSILON_DIVISOR 4 /* thresholds of the best child: the second best's number times 1 + 1/4 */
+/* The thresholds of the best child: the second best's number widened to 1 + 1/4 of it at the attacker's
+   nodes, and to 4 times it at the defender's. The questions asked are mostly draws, so most of the work
+   is in disproofs, where the defender needs one reply that holds: widened by a quarter only, df-pn
+   spread its work over every reply of the empty 7x7k5 board's hard positions (X on the centre: 1.8
+   million nodes, not settled); held on one reply for longer, it settles each in about 500 nodes
+   (tests/bench/provers_bench.py; docs/pages/provers.md). */
+enum { ATTACKER_WIDENING = 4 /* 1 + 1/4 */, DEFENDER_WIDENING = 3 /* 1 + 3 */ };
 
 typedef struct {
     uint64_t att, def;
@@ -56,7 +67,7 @@ typedef struct {
     const ss_game *g;
     ss_pn_table *t;
     meter m;
-    int64_t pairings, threat_wins, pairing_calls;
+    int64_t pairings, threat_wins, pairing_calls, inherited;
 } pn_search;
 
 /* What a node settles before any search. */
@@ -293,10 +304,34 @@ static pn_node child_of(pn_node n, int cell) {
     return c;
 }
 
-/* The child's numbers from the table, else from what settles it (then kept in the table). */
+/* A solved entry that settles `n` by monotony (a mark of one's own never hurts): a disproof of the
+   position with one defender's mark fewer, or a proof of it with one attacker's mark fewer. The zone of
+   such a disproof holds for `n` too: a position that agrees with `n` on it is one that agrees with the
+   smaller position on it, or that one with a defender's mark more. This is what shares work between the
+   questions of one analysis: after the side to move plays c, the other side's moves m were searched
+   already, without c, by the question asked with the side to move passing. */
+static const pn_entry *inherited(const ss_pn_table *t, pn_node n) {
+    for (uint64_t m = n.def; m; m &= m - 1) {
+        pn_node fewer = n;
+        fewer.def &= ~bit(lowest_cell(m));
+        const pn_entry *e = lookup(t, fewer);
+        if (e && e->dn == 0) return e;
+    }
+    for (uint64_t m = n.att; m; m &= m - 1) {
+        pn_node fewer = n;
+        fewer.att &= ~bit(lowest_cell(m));
+        const pn_entry *e = lookup(t, fewer);
+        if (e && e->pn == 0) return e;
+    }
+    return NULL;
+}
+
+/* The child's numbers from the table (or inherited), else from what settles it (then kept in the
+   table). */
 static void look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
     pn_node c = child_of(n, ch->cell[i]);
     const pn_entry *e = lookup(s->t, c);
+    if (!e && (e = inherited(s->t, c)) != NULL) s->inherited++;
     if (e) {
         ch->pn[i] = e->pn;
         ch->dn[i] = e->dn;
@@ -324,14 +359,28 @@ static void look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
     store(s->t, c, ch->pn[i], ch->dn[i], ch->zone[i], 0, k.rule);
 }
 
+/* How good a move looks for the side to move: the attacker's by its lines and the defender's; the
+   defender's by the attacker's lines it blocks first (it wins the question by blocking: its own lines
+   count only as threats that force the attacker), which settled more of the moves of random 7x7k5
+   positions within a node budget than the plain score. */
+static int move_score(const ss_game *g, int cell, pn_node n) {
+    if (n.att_to_move) return cell_score(g, cell, n.att, n.def);
+    int blocks = 0, own = 0;
+    for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
+        uint64_t line = g->through[i];
+        if (!(line & n.def)) blocks += 1 << (2 * count(line & n.att));
+        if (!(line & n.att)) own += 1 << (2 * count(line & n.def));
+    }
+    return 4 * blocks + own;
+}
+
 /* Append the moves of `moves` best first (for the side to move), each looked at; stop at one that
    settles the node: a proven move of the attacker, a disproven move of the defender. */
 static void add_moves(pn_search *s, pn_node n, uint64_t moves, pn_children *ch) {
-    uint64_t mine = n.att_to_move ? n.att : n.def, theirs = n.att_to_move ? n.def : n.att;
     int score[MAX_CHILDREN];
     int first = ch->n;
     for (; moves; moves &= moves - 1) {
-        int cell = lowest_cell(moves), v = cell_score(s->g, cell, mine, theirs), i = ch->n++;
+        int cell = lowest_cell(moves), v = move_score(s->g, cell, n), i = ch->n++;
         for (; i > first && score[i - 1] < v; i--) {
             score[i] = score[i - 1];
             ch->cell[i] = ch->cell[i - 1];
@@ -368,8 +417,9 @@ static uint64_t disproof_zone(pn_search *s, pn_node n, const pn_class *k, const 
     return zone;
 }
 
-static uint32_t threshold(uint32_t th, uint32_t second) {
-    uint64_t widened = (uint64_t)second + second / EPSILON_DIVISOR + 1;
+static uint32_t threshold(uint32_t th, uint32_t second, int attacker) {
+    uint64_t more = attacker ? second / ATTACKER_WIDENING : (uint64_t)second * DEFENDER_WIDENING;
+    uint64_t widened = (uint64_t)second + more + 1;
     return widened < th ? (uint32_t)widened : th;
 }
 
@@ -459,10 +509,10 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn) break;
         uint32_t child_thpn, child_thdn;
         if (n.att_to_move) {
-            child_thpn = threshold(thpn, second);
+            child_thpn = threshold(thpn, second, 1);
             child_thdn = thdn - dn + ch.dn[best];
         } else {
-            child_thdn = threshold(thdn, second);
+            child_thdn = threshold(thdn, second, 0);
             child_thpn = thpn - pn + ch.pn[best];
         }
         pn_value v = mid(s, child_of(n, ch.cell[best]), child_thpn, child_thdn, ply + 1);
@@ -482,7 +532,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
 
 void ss_pn_prove(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
                  const ss_budget *budget, ss_pn_result *result) {
-    pn_search s = {g, t, {0}, 0, 0, 0};
+    pn_search s = {g, t, {0}, 0, 0, 0, 0};
     meter_start(&s.m, budget);
     if (t->fingerprint != g->fingerprint) {
         ss_pn_table_clear(t);
