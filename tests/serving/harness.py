@@ -7,6 +7,7 @@ deadline.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -183,3 +184,20 @@ def nginx(upstream_ports: list[int]) -> Iterator[Server]:
     finally:
         server.kill(signal.SIGQUIT)  # graceful: lets nginx remove its pid file
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+AccessLine = dict[str, object]
+
+
+def access_lines(
+    server: Server, until: Callable[[list[AccessLine]], bool] = bool, seconds: float = 2.0
+) -> list[AccessLine]:
+    """The server's JSON access lines, read again until `until` holds of them (or `seconds` pass): a
+    worker writes the lines of one turn of its event loop together, just after the answers went out."""
+    deadline = time.monotonic() + seconds
+    while True:
+        text = server.stdout.read_text()
+        lines = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+        if until(lines) or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.02)

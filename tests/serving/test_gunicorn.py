@@ -70,7 +70,9 @@ def totals(server: Server) -> dict[str, float]:
     return by_status
 
 
-def access_lines(server: Server) -> list[dict[str, object]]:
+def access_lines(server: Server, request_id: str) -> list[dict[str, object]]:
+    """Every line of the server's output (each must be JSON), once the request's own is there."""
+    harness.access_lines(server, lambda lines: any(line.get("request_id") == request_id for line in lines))
     return [json.loads(line) for line in server.stdout.read_text().splitlines()]
 
 
@@ -100,7 +102,7 @@ def test_metrics_count_every_request_across_workers(served: Server) -> None:
     after = totals(served)
     gained = {status: after.get(status, 0.0) - before.get(status, 0.0) for status in after}
     assert gained == {"200": REQUESTS / 2 + len(heavy), "404": REQUESTS / 4, "422": REQUESTS / 4}
-    lines = access_lines(served)
+    lines = access_lines(served, f"test-{REQUESTS - 1}")
     assert (
         len(
             {line["pid"] for line in lines if line["path"] == "/analyze/batch"}
@@ -112,7 +114,7 @@ def test_metrics_count_every_request_across_workers(served: Server) -> None:
 
 def test_one_json_access_line_per_request(served: Server) -> None:
     assert call(served, 1003) == 404  # 1003 % 4 == 3: an unknown URL, with request id test-1003
-    lines = access_lines(served)  # every line parsed as JSON, the odd user agent's included
+    lines = access_lines(served, "test-1003")  # every line parsed as JSON, the odd user agent's included
     [line] = [line for line in lines if line.get("request_id") == "test-1003"]
     assert (line["method"], line["status"], line["user_agent"], line["logger"]) == (
         "GET",

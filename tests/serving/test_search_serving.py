@@ -41,10 +41,14 @@ def analyze(
         return error.code, json.loads(error.read())
 
 
+def has_analyze(lines: list[harness.AccessLine]) -> bool:
+    return any(line.get("path") == "/analyze" for line in lines)
+
+
 def answering_workers(server: harness.Server) -> set[int]:
     """The processes that answered /analyze, from the JSON access lines."""
-    lines = (json.loads(line) for line in server.stdout.read_text().splitlines() if line.startswith("{"))
-    return {line["pid"] for line in lines if line.get("path") == "/analyze"}
+    lines = harness.access_lines(server, has_analyze)
+    return {int(str(line["pid"])) for line in lines if line.get("path") == "/analyze"}
 
 
 def test_a_proof_is_shared_by_the_workers_and_kept_across_a_restart(tmp_path: Path) -> None:
@@ -135,11 +139,10 @@ def test_a_search_whose_client_hangs_up_stops(tmp_path: Path) -> None:
             time.sleep(0.5)  # the search is under way
         status, after = analyze(server, {**HARD, "budget_ms": 3000})  # waits 0.3 s at most for the slot
         assert status == 200 and after["source"] == "search"
-        hung_up = next(
-            line
-            for line in (json.loads(x) for x in server.stdout.read_text().splitlines() if x.startswith("{"))
-            if line.get("path") == "/analyze"
+        lines = harness.access_lines(
+            server, lambda lines: any(line.get("path") == "/analyze" for line in lines)
         )
+        hung_up = next(line for line in lines if line.get("path") == "/analyze")
         assert hung_up["duration_ms"] < 3000, hung_up
     finally:
         server.stop()
