@@ -22,7 +22,8 @@ from .proof_number import Prover, Question, ask, thread_table
 Bounds = tuple[int, int]  # on a score, for the side that plays the move
 # The questions about the position itself each get at most this share of what is left: when they are
 # not settled by then, the moves' own questions (smaller) get the rest.
-ROOT_SHARE = 0.25
+ROOT_SHARE = float(__import__("os").environ.get("P8_ROOT", "0.25"))
+ROUND_SHARE = float(__import__("os").environ.get("P8_ROUND", "0.5"))
 
 
 def result_known(lower: int, upper: int) -> bool:
@@ -60,27 +61,47 @@ class ResultProver:
             self._narrow(self._open(), 0, None, losses.prover)
         if spending.spent:
             return
-        # Each move left open: an even share of what is left, then what the others did not spend.
-        open_cells = self._open()
-        for i, cell in enumerate(open_cells):
-            if spending.spent:
+        # Each move left open: its questions in rounds, each round ROUND_SHARE of what is left shared
+        # evenly among the questions still open (what one leaves goes to the next), until all are settled.
+        while not spending.spent:
+            questions = self._questions(wins.outcome != -1)
+            if not questions:
                 return
-            part = spending.part(1 / (len(open_cells) - i))
+            round_spending = spending if len(questions) == 1 else spending.part(ROUND_SHARE)
+            for i, (cell, won) in enumerate(questions):
+                if round_spending.spent:
+                    break
+                if not result_known(*self.bounds[cell]):
+                    self._settle(cell, won, round_spending.part(1 / (len(questions) - i)))
+            if spending.unlimited:  # each question ran to its end
+                return
+
+    def _questions(self, may_win: bool) -> list[tuple[int, bool]]:
+        """The questions still open: (cell, True) whether the move wins, (cell, False) whether it loses."""
+        questions = []
+        for cell in self._open():
             lower, upper = self.bounds[cell]
-            after = mine | 1 << cell
-            if upper > 0 and wins.outcome != -1:
-                won = self._ask(after, theirs, False, part)
-                if won.outcome == 1:
-                    self._narrow([cell], self.win, None, won.prover)
-                elif won.outcome == -1:
-                    self._narrow([cell], None, 0, won.prover)
-            lower, upper = self.bounds[cell]
-            if lower < 0 and not result_known(lower, upper):
-                lost = self._ask(theirs, after, True, part)
-                if lost.outcome == 1:
-                    self._narrow([cell], None, -self.win, lost.prover)
-                elif lost.outcome == -1:
-                    self._narrow([cell], 0, None, lost.prover)
+            if upper > 0 and may_win:
+                questions.append((cell, True))
+            if lower < 0:
+                questions.append((cell, False))
+        return questions
+
+    def _settle(self, cell: int, won: bool, spending: Spending) -> None:
+        """Ask whether the move wins (`won`) or loses, and narrow its bounds by the answer."""
+        after = self.mine | 1 << cell
+        if won:
+            question = self._ask(after, self.theirs, False, spending)
+            if question.outcome == 1:
+                self._narrow([cell], self.win, None, question.prover)
+            elif question.outcome == -1:
+                self._narrow([cell], None, 0, question.prover)
+        else:
+            question = self._ask(self.theirs, after, True, spending)
+            if question.outcome == 1:
+                self._narrow([cell], None, -self.win, question.prover)
+            elif question.outcome == -1:
+                self._narrow([cell], 0, None, question.prover)
 
     def _open(self) -> list[int]:
         return [cell for cell, bounds in self.bounds.items() if not result_known(*bounds)]

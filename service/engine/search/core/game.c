@@ -9,6 +9,39 @@ static uint64_t mix(uint64_t h, uint64_t v) {
     return h * 0xBF58476D1CE4E5B9ULL;
 }
 
+static int family_root(int *parent, int i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* g->family_start and g->family_line: a union of the lines sharing two cells or more; 0 when out of
+   memory. */
+static int families_setup(ss_game *g) {
+    int n = g->n_lines;
+    int *parent = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    g->family_start = malloc(sizeof(int) * (size_t)(n + 1));
+    g->family_line = malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (!parent || !g->family_start || !g->family_line) {
+        free(parent);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) parent[i] = i;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (more_than_one(g->lines[i] & g->lines[j])) parent[family_root(parent, i)] = family_root(parent, j);
+    int at = 0;
+    g->n_families = 0;
+    for (int i = 0; i < n; i++) {
+        if (family_root(parent, i) != i) continue;
+        g->family_start[g->n_families++] = at;
+        for (int j = 0; j < n; j++)
+            if (family_root(parent, j) == i) g->family_line[at++] = j;
+    }
+    g->family_start[g->n_families] = at;
+    free(parent);
+    return 1;
+}
+
 ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const uint64_t *lines, int n_lines) {
     if (rows < 1 || cols < 1 || rows * cols > SS_MAX_CELLS || n_lines < 0 || (n_lines && !lines))
         return NULL;
@@ -41,6 +74,10 @@ ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const uint64_t
     uint64_t h = mix(mix(mix(mix(0, (uint64_t)rows), (uint64_t)cols), (uint64_t)g->misere), (uint64_t)g->gravity);
     for (int i = 0; i < n_lines; i++) h = mix(h, lines[i]);
     g->fingerprint = h;
+    if (!families_setup(g)) {
+        ss_game_free(g);
+        return NULL;
+    }
     columns_setup(g);
     return g;
 }
@@ -49,6 +86,8 @@ void ss_game_free(ss_game *g) {
     if (!g) return;
     free(g->lines);
     free(g->through);
+    free(g->family_start);
+    free(g->family_line);
     free(g);
 }
 

@@ -16,6 +16,11 @@ struct ss_game {
     uint64_t *lines;
     int through_start[SS_MAX_CELLS + 1]; /* lines through cell c: through[through_start[c] ..[c + 1]) */
     uint64_t *through;
+    /* The lines in families: lines linked through sharing two cells or more (on a flat board, the
+       windows of one row, column or diagonal), family f's lines being lines[family_line[i]] for i in
+       family_start[f] .. family_start[f + 1]; the pairing search only links lines of one family. */
+    int n_families;
+    int *family_start, *family_line;
     uint64_t fingerprint;       /* tells a table which game its entries belong to */
     columns col;                /* col.on: searched on column bitboards (column.h) */
 };

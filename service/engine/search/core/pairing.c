@@ -100,36 +100,43 @@ int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64
     if (!mine && !(mine = malloc(sizeof *mine))) return 0;
     pairing_state *st = mine;
     uint64_t empty = g->full & ~(attacker | defender);
-    uint64_t live[SS_MAX_CELLS * 4];
-    int n = 0, parent[SS_MAX_CELLS * 4];
-    for (int i = 0; i < g->n_lines && n < SS_MAX_CELLS * 4; i++) {
-        if (g->lines[i] & defender) continue;
-        uint64_t gaps = g->lines[i] & empty;
-        if (!more_than_one(gaps)) return 0;
-        int keep = 1; /* a line whose gaps hold another's needs no pair of its own */
-        for (int j = 0; j < n && keep; j++) {
-            if ((live[j] & gaps) == live[j]) keep = 0;
-            else if ((live[j] & gaps) == gaps) live[j--] = live[--n];
-        }
-        if (keep) live[n++] = gaps;
-    }
-    for (int i = 0; i < n; i++) parent[i] = i;
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-            if (more_than_one(live[i] & live[j])) parent[root_of(parent, i)] = root_of(parent, j);
     st->steps = 0;
     st->budget = budget;
     st->n_groups = st->n_covers = st->n_pool = 0;
-    uint64_t members[MAX_GROUP_LINES];
-    for (int i = 0; i < n; i++) {
-        if (root_of(parent, i) != i) continue;
-        int m = 0;
-        for (int j = 0; j < n; j++) {
-            if (root_of(parent, j) != i) continue;
-            if (m == MAX_GROUP_LINES) return 0;
-            members[m++] = live[j];
+    /* Lines linked through two cells share them on the board, so they are of one family (game.h): the
+       groups are made family by family, each family's few lines compared with each other only. */
+    for (int f = 0; f < g->n_families; f++) {
+        uint64_t live[SS_MAX_CELLS * 4];
+        int n = 0, parent[SS_MAX_CELLS * 4];
+        for (int at = g->family_start[f]; at < g->family_start[f + 1]; at++) {
+            uint64_t line = g->lines[g->family_line[at]];
+            if (line & defender) continue;
+            uint64_t gaps = line & empty;
+            if (!more_than_one(gaps)) return 0;
+            int keep = 1; /* a line whose gaps hold another's needs no pair of its own */
+            for (int j = 0; j < n && keep; j++) {
+                if ((live[j] & gaps) == live[j]) keep = 0;
+                else if ((live[j] & gaps) == gaps) live[j--] = live[--n];
+            }
+            if (!keep) continue;
+            if (n == SS_MAX_CELLS * 4) return 0;
+            live[n++] = gaps;
         }
-        if (st->n_groups == MAX_GROUPS || !add_group(st, members, m)) return 0;
+        for (int i = 0; i < n; i++) parent[i] = i;
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++)
+                if (more_than_one(live[i] & live[j])) parent[root_of(parent, i)] = root_of(parent, j);
+        uint64_t members[MAX_GROUP_LINES];
+        for (int i = 0; i < n; i++) {
+            if (root_of(parent, i) != i) continue;
+            int m = 0;
+            for (int j = 0; j < n; j++) {
+                if (root_of(parent, j) != i) continue;
+                if (m == MAX_GROUP_LINES) return 0;
+                members[m++] = live[j];
+            }
+            if (st->n_groups == MAX_GROUPS || !add_group(st, members, m)) return 0;
+        }
     }
     static _Thread_local choice *start; /* 1 KB: not on the stack either */
     if (!start && !(start = malloc(sizeof *start))) return 0;

@@ -44,12 +44,21 @@
 /* A pairing search stops after PAIRING_STEPS steps (a fraction of a millisecond): most pairings that
    exist are found in far fewer, and a failed search costs its whole budget. The clock is read every
    PAIRINGS_PER_CHECK searches as well as every CHECK_EVERY nodes. */
-enum { PAIRING_STEPS = 300, LOOKAHEAD_STEPS = 300, PAIRINGS_PER_CHECK = 16 };
-/* A threat sequence is looked for within this many nodes when a node is expanded (deep), a tenth of it
-   one ply ahead. */
+enum { PAIRING_STEPS = 300, PAIRINGS_PER_CHECK = 16 };
+/* A threat sequence is looked for within this many nodes when a node is expanded, a tenth of it one ply
+   ahead. */
 enum { THREAT_NODES = 1000 };
+/* How much of the costlier checks (the threat sequence, the pairing) a node gets: none (a child looked
+   at by the defender's node); when first seen as a child of the attacker's (LOOK_AHEAD: the threat
+   sequence within a tenth of the nodes, the pairing); when expanded (EXPAND). Both searches give the
+   same answer every time they are asked the same position with the same budget, so a node expanded
+   after its look-ahead skips the pairing (EXPAND_AFTER_LOOK: the same steps failed), and a node expanded
+   again (df-pn comes back to a node each time its thresholds grow) skips both (EXPAND_AGAIN): on random
+   7x7k5 positions, 2.1 million pairing searches for 0.83 million nodes before. */
+enum { SHALLOW = 0, LOOK_AHEAD = 1, EXPAND = 2, EXPAND_AFTER_LOOK = 3, EXPAND_AGAIN = 4 };
 enum { PN_WAYS = 4, NULL_MOVE = -1, MAX_CHILDREN = SS_MAX_CELLS + 1 };
 enum { OPEN = 0, PROVEN = 1, DISPROVEN = 2 };
+enum { SOLVED_BITS_LOG = 20 };
 /* The thresholds of the best child: the second best's number widened to 1 + 1/4 of it at the attacker's
    nodes, and to 4 times it at the defender's. The questions asked are mostly draws, so most of the work
    is in disproofs, where the defender needs one reply that holds: widened by a quarter only, df-pn
@@ -93,7 +102,10 @@ ss_pn_table *ss_pn_table_new(int log2_slots) {
     ss_pn_table *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->slots = calloc((size_t)1 << log2_slots, sizeof(pn_entry));
-    if (!t->slots) {
+    t->solved = calloc((size_t)1 << (SOLVED_BITS_LOG - 6), sizeof(uint64_t));
+    if (!t->slots || !t->solved) {
+        free(t->slots);
+        free(t->solved);
         free(t);
         return NULL;
     }
@@ -104,10 +116,14 @@ ss_pn_table *ss_pn_table_new(int log2_slots) {
 void ss_pn_table_free(ss_pn_table *t) {
     if (!t) return;
     free(t->slots);
+    free(t->solved);
     free(t);
 }
 
-void ss_pn_table_clear(ss_pn_table *t) { memset(t->slots, 0, (size_t)(t->mask + 1) * sizeof(pn_entry)); }
+void ss_pn_table_clear(ss_pn_table *t) {
+    memset(t->slots, 0, (size_t)(t->mask + 1) * sizeof(pn_entry));
+    memset(t->solved, 0, sizeof(uint64_t) << (SOLVED_BITS_LOG - 6));
+}
 
 void *ss_pn_table_memory(ss_pn_table *t, uint64_t *bytes) {
     *bytes = (t->mask + 1) * sizeof(pn_entry);
@@ -116,15 +132,44 @@ void *ss_pn_table_memory(ss_pn_table *t, uint64_t *bytes) {
 
 uint64_t ss_pn_table_game(const ss_pn_table *t) { return t->fingerprint; }
 
-void ss_pn_table_set_game(ss_pn_table *t, uint64_t fingerprint) { t->fingerprint = fingerprint; }
-
-static pn_entry *bucket_of(const ss_pn_table *t, pn_node n) {
+static uint64_t hash_of(pn_node n) {
     uint64_t h = n.att * 0x9E3779B97F4A7C15ULL ^ (n.def + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
     h ^= (uint64_t)n.att_to_move * 0xD6E8FEB86659FD93ULL;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ULL;
     h ^= h >> 32;
-    return t->slots + (h & t->mask & ~(uint64_t)(PN_WAYS - 1));
+    return h;
+}
+
+static pn_entry *bucket_of(const ss_pn_table *t, pn_node n) {
+    return t->slots + (hash_of(n) & t->mask & ~(uint64_t)(PN_WAYS - 1));
+}
+
+/* The position's bit in t->solved: from the hash's high bits (the low ones pick the bucket). */
+static uint64_t solved_bit(pn_node n, uint64_t *word) {
+    uint64_t i = (hash_of(n) * 0x94D049BB133111EBULL) >> (64 - SOLVED_BITS_LOG);
+    *word = i >> 6;
+    return (uint64_t)1 << (i & 63);
+}
+
+static void mark_solved(ss_pn_table *t, pn_node n) {
+    uint64_t word, b = solved_bit(n, &word);
+    t->solved[word] |= b;
+}
+
+static int maybe_solved(const ss_pn_table *t, pn_node n) {
+    uint64_t word, b = solved_bit(n, &word);
+    return (t->solved[word] & b) != 0;
+}
+
+/* After the slots were read from a file: the solved bits of what they hold. */
+void ss_pn_table_set_game(ss_pn_table *t, uint64_t fingerprint) {
+    t->fingerprint = fingerprint;
+    memset(t->solved, 0, sizeof(uint64_t) << (SOLVED_BITS_LOG - 6));
+    for (uint64_t i = 0; i <= t->mask; i++) {
+        const pn_entry *e = t->slots + i;
+        if (e->to_move && (e->pn == 0 || e->dn == 0)) mark_solved(t, (pn_node){e->att, e->def, e->to_move == 1});
+    }
 }
 
 static uint8_t side_of(pn_node n) { return n.att_to_move ? 1 : 2; }
@@ -159,6 +204,7 @@ static void store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t 
     slot->dn = dn;
     slot->zone = zone;
     slot->work = work > 0xFFFFFFFF ? 0xFFFFFFFF : (uint32_t)work;
+    if (pn == 0 || dn == 0) mark_solved(t, n);
 }
 
 /* What settles a node */
@@ -207,17 +253,19 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     int8_t pairs[SS_MAX_CELLS / 2][2];
     int n_pairs;
     uint64_t paired;
-    if (!deep) return;
+    if (deep == SHALLOW || deep == EXPAND_AGAIN) return;
     uint64_t sequence_cells;
     int64_t sequence_nodes;
-    if (tss_find(g, att, def, deep > 1 ? THREAT_NODES : THREAT_NODES / 10, &sequence_cells, &sequence_nodes)) {
+    int threat_nodes = deep == LOOK_AHEAD ? THREAT_NODES / 10 : THREAT_NODES;
+    if (tss_find(g, att, def, threat_nodes, &sequence_cells, &sequence_nodes)) {
         s->threat_wins++;
         c->status = PROVEN;
         c->rule = SS_BY_THREATS;
         return;
     }
+    if (deep == EXPAND_AFTER_LOOK) return;
     if (++s->pairing_calls % PAIRINGS_PER_CHECK == 0) s->m.next_check = s->m.nodes; /* read the clock */
-    if (pairing_search(g, att, def, deep > 1 ? PAIRING_STEPS : LOOKAHEAD_STEPS, &paired, pairs, &n_pairs)) {
+    if (pairing_search(g, att, def, PAIRING_STEPS, &paired, pairs, &n_pairs)) {
         s->pairings++;
         c->status = DISPROVEN;
         c->rule = SS_BY_PAIRING;
@@ -269,13 +317,12 @@ static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
     c->moves = their_doubles ? (answers | makers) & empty : empty;
     uint64_t sequence_cells;
     int64_t sequence_nodes;
-    if (deep && c->moves && tss_find(g, att, def, THREAT_NODES, &sequence_cells, &sequence_nodes))
+    if (deep != SHALLOW && c->moves && tss_find(g, att, def, THREAT_NODES, &sequence_cells, &sequence_nodes))
         c->moves &= sequence_cells | makers; /* the defence check: any other move loses (tss.c) */
     if (!c->moves) c->status = PROVEN;
 }
 
-/* `deep`: with the costlier checks (the pairing), done when the node is expanded, not when it is first
-   seen as a child. */
+/* `deep`: how much of the costlier checks (SHALLOW ... EXPAND_AGAIN above). */
 static void settle(pn_search *s, pn_node n, pn_class *c, int deep) {
     if (n.att_to_move) settle_attacker(s, n, c, deep);
     else settle_defender(s, n, c, deep);
@@ -314,13 +361,13 @@ static const pn_entry *inherited(const ss_pn_table *t, pn_node n) {
     for (uint64_t m = n.def; m; m &= m - 1) {
         pn_node fewer = n;
         fewer.def &= ~bit(lowest_cell(m));
-        const pn_entry *e = lookup(t, fewer);
+        const pn_entry *e = maybe_solved(t, fewer) ? lookup(t, fewer) : NULL;
         if (e && e->dn == 0) return e;
     }
     for (uint64_t m = n.att; m; m &= m - 1) {
         pn_node fewer = n;
         fewer.att &= ~bit(lowest_cell(m));
-        const pn_entry *e = lookup(t, fewer);
+        const pn_entry *e = maybe_solved(t, fewer) ? lookup(t, fewer) : NULL;
         if (e && e->pn == 0) return e;
     }
     return NULL;
@@ -339,7 +386,7 @@ static void look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
         return;
     }
     pn_class k;
-    settle(s, c, &k, c.att_to_move);
+    settle(s, c, &k, c.att_to_move ? LOOK_AHEAD : SHALLOW);
     ch->zone[i] = 0;
     if (k.status == PROVEN) {
         ch->pn[i] = 0;
@@ -442,7 +489,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         return out;
     }
     pn_class k;
-    settle(s, n, &k, 2);
+    settle(s, n, &k, !known ? EXPAND : known->work ? EXPAND_AGAIN : n.att_to_move ? EXPAND_AFTER_LOOK : EXPAND);
     if (k.status != OPEN) {
         out.pn = k.status == PROVEN ? 0 : PN_INF;
         out.dn = k.status == PROVEN ? PN_INF : 0;

@@ -23,6 +23,10 @@ struct ss_pn_table {
     pn_entry *slots; /* buckets of PN_WAYS consecutive slots */
     uint64_t mask;   /* slots - 1 */
     uint64_t fingerprint;
+    /* A bit per hash of the positions solved (set when one is stored, never cleared but with the
+       table; 128 KB, in the caches where the slots are not): the inherited entries' probes, one per
+       mark and most of them finding nothing, read the slots only where a bit is set. */
+    uint64_t *solved;
 };
 
 #endif
