@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from ..rules.variants import Variant
 from .orbits import images, reduction_group, split
-from .parts import FIRST_DIGIT, SECOND_DIGIT, Group, IndexArray, MaskArray, part_of
+from .parts import FIRST_DIGIT, SECOND_DIGIT, Group, IndexArray, MaskArray, distinct, part_of
 
 IDENTITY_ONLY = 1  # a subgroup as a set of the group's members, bit i for member i: the identity is 0
 CHUNK_BITS = 10  # a board mask is read ten cells at a time (three lookups for up to 30 cells)
@@ -84,7 +84,7 @@ class ClassLayout:
         self.lead_symmetry = self.lead_images.argmin(axis=0).astype(np.int32)
         own = np.arange(3**self.lead.length, dtype=np.int32)
         stabilizer = sum((self.lead_images[g] == own).astype(np.int32) << g for g in range(len(self.group)))
-        self.stabilizers = tuple(sorted({int(h) for h in np.unique(stabilizer[self.lead_rep])}))
+        self.stabilizers = tuple(distinct(stabilizer[self.lead_rep]))
         self._trail_canon = {h: self._canonical_slots(h) for h in self.stabilizers}
         self._rows: dict[tuple[Group, int], IndexArray] = {}
         self._cols: dict[tuple[int, Group], IndexArray] = {}

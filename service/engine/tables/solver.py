@@ -37,7 +37,7 @@ from ..rules.variants import Variant
 from .classes import ClassLayout, Panel, class_layout_of
 from .gravity_solver import solve_gravity_tiers
 from .panel_maps import PanelMaps
-from .parts import FIRST_DIGIT, SECOND_DIGIT
+from .parts import FIRST_DIGIT, SECOND_DIGIT, distinct
 
 SOLVER_VERSION = 1  # bump when a change could alter any value in a table: older files are then rebuilt
 ByteArray = npt.NDArray[np.uint8]
@@ -115,7 +115,7 @@ class TierSolver:
             moves = maps.lead(cell, digit)
             child_rows, keys = moves.rows[piece.start : piece.stop], moves.keys[piece.start : piece.stop]
             scratch.fill(NO_CHILD)
-            for key in np.unique(keys[keys >= 0]).tolist():
+            for key in distinct(keys[keys >= 0]):
                 chosen = np.flatnonzero(keys == key)
                 g, h = divmod(key, 256)
                 child = _values_of(children, layout.panel_at[(panel.tier + 1, child_lead, h)], base)
