@@ -35,7 +35,7 @@ from ..rules.geometry import LINES_APART, NO_LINE, geometry_of
 from ..rules.values import NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
 from ..rules.variants import Variant
 from .classes import ClassLayout, Panel, class_layout_of
-from .gravity_solver import solve_gravity_tiers
+from .gravity_solver import fold_reachable, solve_gravity_tiers
 from .panel_maps import PanelMaps
 from .parts import FIRST_DIGIT, SECOND_DIGIT, distinct
 
@@ -204,8 +204,8 @@ def solve_tiers(
     None) down to the empty board, as (tier, values in rank order). A small board (`fold_small`: at most
     FOLD_CELLS cells, its panels tiny, hundreds of numpy calls for a few thousand entries) is solved in
     the ranked layout and folded, in a tenth of the time."""
-    if variant.gravity:  # solved whole in the ranked layout, then folded (small: seconds to minutes)
-        yield from fold_tiers(layout, solve_gravity_tiers(variant))
+    if variant.gravity:  # solved whole in the ranked layout, then folded (small: seconds)
+        yield from fold_reachable(layout, solve_gravity_tiers(variant))
         return
     from_the_top = top is None or top == variant.cells
     small = fold_small and variant.cells <= FOLD_CELLS and from_the_top
