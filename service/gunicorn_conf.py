@@ -7,6 +7,7 @@ PROMETHEUS_MULTIPROC_DIR (metrics files shared by the workers; a private tempora
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import shutil
 import signal
@@ -59,7 +60,7 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # take 16 threads. Measured against sync in tests/bench/worker_bench.py (README, Performance). A long
 # /solve stream also needs it: a sync worker sends no heartbeat while it streams, and is killed after
 # `timeout` seconds; a gevent worker's heartbeat greenlet runs between the stream's writes.
-worker_class = "gevent"
+worker_class = "service.serving.gevent_worker.Worker"  # gunicorn's gevent worker, started sooner
 worker_connections = 1000  # per worker: greenlets, so slow clients up to this many cost little
 preload_app = True  # the app (and its imports) loads once; every worker maps the same table files
 timeout = 30  # a lookup takes microseconds; a worker silent this long is stuck
@@ -81,6 +82,10 @@ def on_starting(server: Any) -> None:
     # again, and emptying the folder there reset every counter to 0 (issue 20, item 7). The app is
     # preloaded by now, and has written no metrics file in the master.
     worker_metrics.forget_previous_run(metrics_dir)
+    # The app is loaded: its objects go where collections never look, in this master and in the workers
+    # forked from it (their pages stay shared), and collections resume (stopped by `sanmoku serve`).
+    gc.freeze()
+    gc.enable()
 
 
 def pre_fork(server: Any, worker: Any) -> None:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from service.engine import Position, Table, TableStore, get_variant, solve
 from service.engine.rules.geometry import geometry_of
@@ -17,6 +19,7 @@ from service.engine.tables.building import build_file
 from service.engine.tables.classes import class_layout_of
 from service.engine.tables.layout import layout_of
 from service.engine.tables.orbits import class_counts
+from service.engine.tables.parts import distinct
 from service.engine.tables.stream import tier_positions
 from service.engine.tables.table_file import open_table, read_header
 from tests.engine.boards import formats_differ
@@ -115,3 +118,10 @@ def test_a_format_2_file_is_still_read(tmp_path: Path) -> None:
     assert len(old.values) == 143_365 and len(new.values) == 36_253
     empty = Position.empty(variant)
     assert old.lookup(empty) == new.lookup(empty) and old.positions == new.positions == 111_973
+
+
+@given(st.lists(st.integers(min_value=0, max_value=2047), max_size=50))
+def test_distinct_is_what_np_unique_says(values: list[int]) -> None:
+    # the tables' stand-in for np.unique (whose first call imports numpy.ma before a server's first answer)
+    array = np.array(values, dtype=np.int64)
+    assert distinct(array) == np.unique(array).tolist()

@@ -12,6 +12,9 @@ import pytest
 
 from service.engine import Position, TableStore, Variant, get_variant, summarize
 from service.engine.search import Budget, SearchEngine
+from service.engine.tables.classes import class_layout_of
+from service.engine.tables.gravity_solver import fold_reachable, solve_gravity_tiers
+from service.engine.tables.solver import fold_tiers
 from tests.engine.boards import solved_table
 from tests.engine.test_gravity_rules import reachable, rules_of
 from tests.reference import Reference
@@ -102,3 +105,16 @@ def test_known_results_and_counts(store: TableStore, name: str, positions: int) 
 def test_5x4k4_gravity_is_a_draw(store: TableStore) -> None:
     variant = get_variant("5x4k4-gravity")  # Tromp's 4 columns x 5 rows
     assert tuple(store.get(variant).value(Position.empty(variant))) == (0, 20)
+
+
+@pytest.mark.parametrize("name", ["3x4k3-gravity-misere", "4x4k3-torus-gravity-misere", "2x5k3-gravity"])
+def test_folding_the_reachable_positions_is_folding_every_entry(name: str) -> None:
+    # The gravity build folds only what play reaches into the class layout; every entry, as the other
+    # boards are folded, gives the same bytes (the unreachable ones NOT_REACHABLE).
+    variant = get_variant(name)
+    layout = class_layout_of(variant)
+    every_entry = list(fold_tiers(layout, solve_gravity_tiers(variant)))
+    reachable_only = list(fold_reachable(layout, solve_gravity_tiers(variant)))
+    assert [tier for tier, _ in reachable_only] == [tier for tier, _ in every_entry]
+    for (_, ours), (_, theirs) in zip(reachable_only, every_entry, strict=True):
+        assert np.array_equal(ours, theirs)

@@ -115,32 +115,46 @@ def test_bad_options_exit_2(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
     assert exit_.value.code == 2
 
 
-def test_serve_execs_gunicorn_with_the_one_config(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, list[str]]] = []
-    monkeypatch.setattr(os, "execv", lambda path, argv: calls.append((path, argv)))
-    monkeypatch.delenv("SANMOKU_BIND", raising=False)
-    monkeypatch.delenv("WEB_CONCURRENCY", raising=False)
-    cli.main(["serve", "--bind", "127.0.0.1:9999", "--workers", "3"])
-    [(_, argv)] = calls
-    assert argv[1:4] == ["-m", "gunicorn", "-c"]
-    assert Path(argv[4]) == Path(cli.__file__).parent.parent / "gunicorn_conf.py"
-    assert argv[5] == "service.app:create_app()"
-    assert os.environ["SANMOKU_BIND"] == "127.0.0.1:9999"
-    assert os.environ["WEB_CONCURRENCY"] == "3"
+SERVE_PROBE = """
+import json, sys
+from gunicorn.app.base import BaseApplication
+from service.cli import serve
+
+HEAVY = ("service.engine", "service.http", "numpy")
+
+def run(application):  # what gunicorn would run, and what was imported before its master started
+    print(json.dumps({
+        "config": application.cfg.config,
+        "app": application.app_uri,
+        "worker_class": application.cfg.worker_class_str,
+        "bind": application.cfg.bind,
+        "workers": application.cfg.workers,
+        "argv": sys.argv,
+        "imported": sorted(m for m in sys.modules if m.startswith(HEAVY)),
+    }))
+
+BaseApplication.run = run
+sys.argv = ["sanmoku", "serve", "--bind", "127.0.0.1:9999", "--workers", "3"]
+serve.main()
+"""
 
 
-def test_the_entry_point_execs_serve_before_importing_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    # In a fresh interpreter: the entry point's module imports no engine, no schemas, no numpy, and
-    # `serve` execs gunicorn from there (issue 30: those imports were half of the start to the first answer).
-    probe = (
-        "import os, sys; from service.cli import serve; os.execv = lambda path, argv: print(argv); "
-        "serve.main(['serve']); "
-        "print(sorted(m for m in sys.modules if m.startswith(('service.engine', 'service.http', 'numpy'))))"
-    )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    argv, imported = done.stdout.splitlines()
-    assert "service.app:create_app()" in argv
-    assert imported == "[]"
+def test_serve_runs_gunicorn_with_the_one_config_before_importing_the_engine(tmp_path: Path) -> None:
+    # In a fresh interpreter (loading gunicorn's config sets process-wide state): `sanmoku serve` runs
+    # gunicorn in its own process with gunicorn_conf.py, the flags given to it through the environment,
+    # and nothing of the engine, the schemas or numpy imported before the master starts (issue 30: those
+    # imports were half of the start to the first answer; the app is imported once, by preload).
+    env = {k: v for k, v in os.environ.items() if k not in ("SANMOKU_BIND", "WEB_CONCURRENCY")}
+    env["PROMETHEUS_MULTIPROC_DIR"] = str(tmp_path)
+    done = subprocess.run([sys.executable, "-c", SERVE_PROBE], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert Path(seen["config"]) == Path(cli.__file__).parent.parent / "gunicorn_conf.py"
+    assert seen["app"] == "service.app:create_app()"
+    assert seen["worker_class"] == "service.serving.gevent_worker.Worker"
+    assert (seen["bind"], seen["workers"]) == (["127.0.0.1:9999"], 3)
+    assert seen["argv"] == ["sanmoku", "serve", "--bind", "127.0.0.1:9999", "--workers", "3"]  # a re-exec's
+    assert seen["imported"] == []
 
 
 def test_the_entry_point_runs_every_other_command(capsysbinary: pytest.CaptureFixture[bytes]) -> None:

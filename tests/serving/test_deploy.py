@@ -137,7 +137,8 @@ def test_gunicorn_config_checks_and_reads_the_environment(tmp_path: Path) -> Non
     defaults = gunicorn_config({}, tmp_path)
     assert (defaults["bind"], defaults["workers"]) == ("['127.0.0.1:8000']", "2")
     assert defaults["preload_app"] == "True"
-    assert (defaults["worker_class"], defaults["worker_connections"]) == ("gevent", "1000")
+    worker = ("service.serving.gevent_worker.Worker", "1000")  # gunicorn's gevent worker, started sooner
+    assert (defaults["worker_class"], defaults["worker_connections"]) == worker
     assert defaults["control_socket_disable"] == "True"
     assert defaults["accesslog"] == "None"
     assert (defaults["timeout"], defaults["graceful_timeout"], defaults["keepalive"]) == ("30", "10", "5")

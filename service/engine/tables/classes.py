@@ -31,21 +31,17 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..rules.variants import Variant
+from .class_lookup import MAX_CELLS, ClassLookup
 from .orbits import images, reduction_group, split
-from .parts import FIRST_DIGIT, SECOND_DIGIT, Group, IndexArray, MaskArray, part_of
+from .parts import Group, IndexArray, MaskArray, distinct, part_of
 
 IDENTITY_ONLY = 1  # a subgroup as a set of the group's members, bit i for member i: the identity is 0
-CHUNK_BITS = 10  # a board mask is read ten cells at a time (three lookups for up to 30 cells)
-CHUNKS = 3
-MAX_CELLS = CHUNK_BITS * CHUNKS
 SlotArray = npt.NDArray[np.int32]  # a trailing index -> its column in a panel
-LIST_LIMIT = 3**12  # arrays up to this long are Python lists for lookups (faster), longer ones memoryviews
 
 
 @dataclass(frozen=True)
@@ -84,7 +80,7 @@ class ClassLayout:
         self.lead_symmetry = self.lead_images.argmin(axis=0).astype(np.int32)
         own = np.arange(3**self.lead.length, dtype=np.int32)
         stabilizer = sum((self.lead_images[g] == own).astype(np.int32) << g for g in range(len(self.group)))
-        self.stabilizers = tuple(sorted({int(h) for h in np.unique(stabilizer[self.lead_rep])}))
+        self.stabilizers = tuple(distinct(stabilizer[self.lead_rep]))
         self._trail_canon = {h: self._canonical_slots(h) for h in self.stabilizers}
         self._rows: dict[tuple[Group, int], IndexArray] = {}
         self._cols: dict[tuple[int, Group], IndexArray] = {}
@@ -105,7 +101,7 @@ class ClassLayout:
                     self.row[chosen] = np.searchsorted(rows, self.lead_rep[chosen])
         self.key_stabilizer = np.array([h for _, h in self.keys], dtype=np.int64)
         self._lay_out()
-        self._lists()
+        self._lookup = ClassLookup(self)
 
     def _canonical_slots(self, h: int) -> tuple[SlotArray, dict[Group, IndexArray]]:
         """For the subgroup `h`: each trailing index's slot (that of its smallest image under h, among
@@ -153,34 +149,6 @@ class ClassLayout:
         self.size = offset
         self.panel_at = {(p.tier, p.lead_group, p.stabilizer): p for p in self.panels()}
 
-    def _lists(self) -> None:
-        """The arrays a single lookup reads, in the form Python indexes fastest."""
-        self._row_key, self._row = _fast(self.row_key), _fast(self.row)
-        self._symmetry = _fast(self.lead_symmetry)
-        self._trail_image = [_fast(image) for image in self.trail_images]
-        self._trail_group = _fast(self.trail.group_id.astype(np.int32))
-        self._key_offsets: list[list[int]] = self.key_offsets.tolist()
-        stabilizer_of = [h for _, h in self.keys]
-        slots = {h: _fast(self._trail_canon[h][0]) for h in self.stabilizers}  # shared by its keys
-        self._key_slots = [slots[h] for h in stabilizer_of]
-        self._key_widths = [self.widths[h] for h in stabilizer_of]
-        self._trail_size = 3**self.trail.length
-        packed = [np.zeros(1 << CHUNK_BITS, dtype=np.int64) for _ in range(CHUNKS)]
-        for part, scale in ((self.lead, self._trail_size), (self.trail, 1)):
-            for cell in part.cells:
-                chunk, bit = divmod(cell, CHUNK_BITS)
-                packed[chunk] += ((np.arange(1 << CHUNK_BITS) >> bit) & 1) * part.place(cell) * scale
-        self._packed = [p.tolist() for p in packed]
-        self._packed_arrays = packed
-        self._steps = {
-            digit: tuple(
-                digit
-                * (self.lead.place(c) * self._trail_size if c in self.lead.cells else self.trail.place(c))
-                for c in range(self.cells)
-            )
-            for digit in (FIRST_DIGIT, SECOND_DIGIT)
-        }
-
     def digest(self) -> str:
         """A fingerprint of the ranking (parts, group, panels): a stopped build goes on only with its own."""
         digest = hashlib.sha256(repr((self.lead.cells, self.trail.cells, self.group, self.keys)).encode())
@@ -197,57 +165,18 @@ class ClassLayout:
         """Each trailing index's column in the panels of stabilizer `h`."""
         return self._trail_canon[h][0]
 
-    def _packed_index(self, first: int, second: int) -> int:
-        """The leading part index times 3**(trailing cells), plus the trailing part index."""
-        p0, p1, p2 = self._packed
-        return (
-            FIRST_DIGIT * (p0[first & 1023] + p1[(first >> 10) & 1023] + p2[first >> 20])
-            + p0[second & 1023]
-            + p1[(second >> 10) & 1023]
-            + p2[second >> 20]
-        )
-
-    def _rank_of_parts(self, lead: int, trail: int) -> int:
-        key = self._row_key[lead]
-        group = self._trail_group[trail]
-        column = self._key_slots[key][self._trail_image[self._symmetry[lead]][trail]]
-        rank: int = self._key_offsets[key][group] + self._row[lead] * self._key_widths[key][group] + column
-        return rank
-
     def rank(self, first: int, second: int) -> int:
         """The rank of the class of the position where the first player holds `first`, the other `second`."""
-        return self._rank_of_parts(*divmod(self._packed_index(first, second), self._trail_size))
+        return self._lookup.rank(first, second)
 
     def with_children(self, first: int, second: int, cells: list[int], digit: int) -> tuple[int, list[int]]:
         """The position's rank, and the rank of each child where the side with `digit` plays one of
         `cells` (all empty), in the order of `cells`: as `Layout.with_children`."""
-        packed = self._packed_index(first, second)
-        size = self._trail_size
-        lead, trail = divmod(packed, size)
-        key, row = self._row_key[lead], self._row[lead]
-        offsets, widths, slots = self._key_offsets[key], self._key_widths[key], self._key_slots[key]
-        image = self._trail_image[self._symmetry[lead]]
-        trail_group, rank_of_parts, steps = self._trail_group, self._rank_of_parts, self._steps[digit]
-        children = []
-        for cell in cells:
-            step = steps[cell]
-            if step >= size:  # a move in the leading part
-                children.append(rank_of_parts(lead + step // size, trail))
-            else:
-                child = trail + step
-                group = trail_group[child]
-                children.append(offsets[group] + row * widths[group] + slots[image[child]])
-        return offsets[trail_group[trail]] + row * widths[trail_group[trail]] + slots[image[trail]], children
+        return self._lookup.with_children(first, second, cells, digit)
 
     def part_indices(self, first: MaskArray, second: MaskArray) -> tuple[IndexArray, IndexArray]:
         """The leading and trailing part indices of arrays of positions."""
-        total = np.zeros(len(first), dtype=np.int64)
-        for chunk, packed in enumerate(self._packed_arrays):
-            shift = np.uint32(chunk * CHUNK_BITS)
-            total += FIRST_DIGIT * packed[(first >> shift) & np.uint32(1023)]
-            total += packed[(second >> shift) & np.uint32(1023)]
-        lead, trail = np.divmod(total, self._trail_size)
-        return lead, trail
+        return self._lookup.part_indices(first, second)
 
     def ranks(self, first: MaskArray, second: MaskArray) -> IndexArray:
         """`rank` for arrays of positions with legal counts."""
@@ -257,11 +186,13 @@ class ClassLayout:
         group = self.trail.group_id[trail]
         columns = np.empty(len(lead), dtype=np.int64)
         widths = np.empty(len(lead), dtype=np.int64)
-        for number, (_, h) in enumerate(self.keys):
-            chosen = key == number
-            if chosen.any():
-                columns[chosen] = self._trail_canon[h][0][image[chosen]]
-                widths[chosen] = np.asarray(self.widths[h])[group[chosen]]
+        # By stabilizer, not by key: the keys are many (66 on 4x5), the stabilizers few (one without
+        # symmetry), and each pass reads every position: folding a 4x5 gravity table took 13 s here.
+        stabilizer = self.key_stabilizer[key] if len(self.stabilizers) > 1 else None
+        for h in self.stabilizers:
+            chosen = slice(None) if stabilizer is None else stabilizer == h
+            columns[chosen] = self._trail_canon[h][0][image[chosen]]
+            widths[chosen] = np.asarray(self.widths[h])[group[chosen]]
         ranks: IndexArray = self.key_offsets[key, group] + self.row[lead] * widths + columns
         return ranks
 
@@ -271,11 +202,6 @@ class ClassLayout:
         first = self.lead.first[rows][:, None] | self.trail.first[panel.cols][None, :]
         second = self.lead.second[rows][:, None] | self.trail.second[panel.cols][None, :]
         return first.ravel(), second.ravel()
-
-
-def _fast(array: Any) -> Any:
-    """A list where it is short enough (indexing one is about four times as fast), else a memoryview."""
-    return array.tolist() if len(array) <= LIST_LIMIT else np.ascontiguousarray(array, np.int32).data
 
 
 @cache

@@ -30,12 +30,14 @@ import numpy.typing as npt
 from ..rules.geometry import NO_LINE, geometry_of
 from ..rules.values import NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
 from ..rules.variants import Variant
+from .classes import ClassLayout, class_layout_of
 from .layout import Layout, layout_of
 from .parts import Group, IndexArray, MaskArray, Part
 
 ByteArray = npt.NDArray[np.uint8]
 BoolArray = npt.NDArray[np.bool_]
 Packed = npt.NDArray[np.uint8]  # one bit per entry of a tier, by rank
+Tiers = Iterator[tuple[int, ByteArray]]  # (tier, its values by rank), from the full board down
 NO_CHILD = 255  # above every child's byte, so it never wins the minimum
 PIECE = 1 << 20
 
@@ -128,7 +130,7 @@ def reachable(variant: Variant, layout: Layout, line_state: ByteArray) -> list[P
     return tiers
 
 
-def solve_gravity_tiers(variant: Variant) -> Iterator[tuple[int, ByteArray]]:
+def solve_gravity_tiers(variant: Variant) -> Tiers:
     """Each tier's values, from the full board down to the empty one, in rank order (as `solver`)."""
     layout = layout_of(variant.cells)
     line_state = geometry_of(variant).line_state_table()
@@ -154,3 +156,22 @@ def solve_gravity_tiers(variant: Variant) -> Iterator[tuple[int, ByteArray]]:
             out[piece] = values
         yield tier, out
         above = out
+
+
+def fold_reachable(layout: ClassLayout, ranked: Tiers) -> Tiers:
+    """The ranked tiers of `solve_gravity_tiers` in a class layout: each reachable position's value at its
+    class's entry, NOT_REACHABLE elsewhere. A class holds a position and its mirror images, reachable
+    together (gravity looks the same in a mirror). Folding entry by entry read every entry of the layout
+    (4x5: 371 million, 21 s) for the 3.9 million play reaches."""
+    ranks = _Ranks(layout_of(layout.variant.cells))
+    for tier, values in ranked:
+        if layout is class_layout_of(layout.variant, reduce=False):  # the ranked layout itself
+            yield tier, values
+            continue
+        out = np.full(layout.tier_size(tier), NOT_REACHABLE, dtype=np.uint8)
+        reached = np.flatnonzero(values != NOT_REACHABLE)
+        for start in range(0, len(reached), PIECE):
+            piece = reached[start : start + PIECE]
+            first, second = ranks.positions(tier, piece)
+            out[layout.ranks(first, second) - layout.tier_offset[tier]] = values[piece]
+        yield tier, out

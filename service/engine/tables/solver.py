@@ -35,9 +35,9 @@ from ..rules.geometry import LINES_APART, NO_LINE, geometry_of
 from ..rules.values import NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
 from ..rules.variants import Variant
 from .classes import ClassLayout, Panel, class_layout_of
-from .gravity_solver import solve_gravity_tiers
+from .gravity_solver import fold_reachable, solve_gravity_tiers
 from .panel_maps import PanelMaps
-from .parts import FIRST_DIGIT, SECOND_DIGIT
+from .parts import FIRST_DIGIT, SECOND_DIGIT, distinct
 
 SOLVER_VERSION = 1  # bump when a change could alter any value in a table: older files are then rebuilt
 ByteArray = npt.NDArray[np.uint8]
@@ -115,7 +115,7 @@ class TierSolver:
             moves = maps.lead(cell, digit)
             child_rows, keys = moves.rows[piece.start : piece.stop], moves.keys[piece.start : piece.stop]
             scratch.fill(NO_CHILD)
-            for key in np.unique(keys[keys >= 0]).tolist():
+            for key in distinct(keys[keys >= 0]):
                 chosen = np.flatnonzero(keys == key)
                 g, h = divmod(key, 256)
                 child = _values_of(children, layout.panel_at[(panel.tier + 1, child_lead, h)], base)
@@ -204,8 +204,8 @@ def solve_tiers(
     None) down to the empty board, as (tier, values in rank order). A small board (`fold_small`: at most
     FOLD_CELLS cells, its panels tiny, hundreds of numpy calls for a few thousand entries) is solved in
     the ranked layout and folded, in a tenth of the time."""
-    if variant.gravity:  # solved whole in the ranked layout, then folded (small: seconds to minutes)
-        yield from fold_tiers(layout, solve_gravity_tiers(variant))
+    if variant.gravity:  # solved whole in the ranked layout, then folded (small: seconds)
+        yield from fold_reachable(layout, solve_gravity_tiers(variant))
         return
     from_the_top = top is None or top == variant.cells
     small = fold_small and variant.cells <= FOLD_CELLS and from_the_top

@@ -21,7 +21,8 @@ from ..rules.game import GamePosition
 from ..rules.position import Position
 from ..rules.values import DECODED, SEEN_BY_MOVER, Value
 from ..rules.variants import Variant
-from .classes import MAX_CELLS, ClassLayout, class_layout_of
+from .class_lookup import MAX_CELLS
+from .classes import ClassLayout, class_layout_of
 from .layout import Layout
 from .orbits import positions_in_tier
 from .parts import FIRST_DIGIT, SECOND_DIGIT
