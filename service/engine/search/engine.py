@@ -44,7 +44,7 @@ RESULTS_SHARE_WITH_ESTIMATES = 0.7
 # make 30 of 30 positions exact in the default second, alpha-beta alone 1; with four in a row (5x5k4,
 # 6x6k4) they made no position exact that alpha-beta alone did not, and slowed it (6x6k4 after 4 plies:
 # median 0.46 s against 0.13 s); the proof-number search does not prove 6,6,4 in 30 s, alpha-beta at once.
-PROVERS_SHARE = float(__import__("os").environ.get("P8_SHARE", "0.5"))
+PROVERS_SHARE = 0.5
 PROVERS_LEAD_K = 5
 
 
