@@ -97,7 +97,7 @@ def test_the_search_agrees_with_the_table_through_the_api(client: FlaskClient) -
 
 
 def test_estimates_only_when_asked(client: FlaskClient) -> None:
-    request = {"board": "." * 49, "variant": "7x7k5", "budget_ms": 100}
+    request = {"board": "." * 64, "variant": "8x8k5", "budget_ms": 100}  # (7x7k5 is proven in 0.3 s)
     plain = post(client, "/analyze", request)
     asked = post(client, "/analyze", {**request, "estimates": True})
     assert plain["result"] == asked["result"] == "unknown" and not plain["exact"]
@@ -134,7 +134,7 @@ def test_the_main_line_only_where_exact(client: FlaskClient) -> None:
     assert proven["exact"] and line is not None and len(line["cells"]) == proven["remoteness"]
     assert line["cells"][0] in proven["best_moves"] and line["status"] == "x_won"
     unproven = post(
-        client, "/analyze", {"board": "." * 49, "variant": "7x7k5", "budget_ms": 50, "mainline": True}
+        client, "/analyze", {"board": "." * 64, "variant": "8x8k5", "budget_ms": 50, "mainline": True}
     )
     assert not unproven["exact"] and unproven["mainline"] is None
 
