@@ -125,3 +125,10 @@ def test_distinct_is_what_np_unique_says(values: list[int]) -> None:
     # the tables' stand-in for np.unique (whose first call imports numpy.ma before a server's first answer)
     array = np.array(values, dtype=np.int64)
     assert distinct(array) == np.unique(array).tolist()
+
+
+def test_one_class_layout_per_variant_and_flag_however_asked() -> None:
+    variant = get_variant("3x4k3")
+    assert class_layout_of(variant) is class_layout_of(variant, True) is class_layout_of(variant, reduce=True)
+    assert class_layout_of(variant, False) is class_layout_of(variant, reduce=False)
+    assert class_layout_of(variant) is not class_layout_of(variant, reduce=False)
