@@ -163,11 +163,11 @@ def fold_reachable(layout: ClassLayout, ranked: Tiers) -> Tiers:
     class's entry, NOT_REACHABLE elsewhere. A class holds a position and its mirror images, reachable
     together (gravity looks the same in a mirror). Folding entry by entry read every entry of the layout
     (4x5: 371 million, 21 s) for the 3.9 million play reaches."""
+    if layout is class_layout_of(layout.variant, reduce=False):  # the ranked layout itself
+        yield from ranked
+        return
     ranks = _Ranks(layout_of(layout.variant.cells))
     for tier, values in ranked:
-        if layout is class_layout_of(layout.variant, reduce=False):  # the ranked layout itself
-            yield tier, values
-            continue
         out = np.full(layout.tier_size(tier), NOT_REACHABLE, dtype=np.uint8)
         reached = np.flatnonzero(values != NOT_REACHABLE)
         for start in range(0, len(reached), PIECE):
