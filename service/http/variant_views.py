@@ -59,7 +59,7 @@ def table_file(name: str) -> Response:
     its bytes and its ETag come from one mapping, so a file replaced or removed meanwhile cannot pair
     new bytes with an old ETag (the store opens the new file within RECHECK_SECONDS)."""
     found = get_variant(name)
-    table = get_supply().table(found)
+    table = get_supply().table_on_disk(found)
     data = mapped_file(table)
     if data is None:  # a small table solved in memory: its file could not be written here
         detail = f"the {found.name} table has no file on this server: {get_supply().store.unbuildable(found)}"

@@ -61,6 +61,16 @@ def in_background(work: Callable[[], object]) -> None:
     get_hub().threadpool.spawn(_yielding, work)
 
 
+def after_this_answer(work: Callable[[], object]) -> None:
+    """Start `work` on a pool thread once the worker's loop turns again, when gevent runs this worker:
+    after the answer under way is sent, not beside it (the thread would take the interpreter's lock
+    from it). Elsewhere, run it here."""
+    if not is_module_patched("threading"):
+        work()
+        return
+    get_hub().loop.run_callback(in_background, work)
+
+
 def _connection() -> Any:
     """The socket of the request being answered (gunicorn's), or None (a test client, no request)."""
     return request.environ.get("gunicorn.socket") if has_request_context() else None

@@ -24,7 +24,7 @@ from ..engine import (
     read_large_books,
     variants_at_start,
 )
-from .offload import in_background, offload
+from .offload import after_this_answer, in_background, offload
 
 SUPPLY, ANALYST = "sanmoku.supply", "sanmoku.analyst"
 
@@ -38,9 +38,12 @@ def init_app(app: Flask) -> None:
         variants_at_start(app.config["TABLES_AT_START"]),
         app.config["BACKGROUND_BUILDS"],
         app.config["BACKGROUND_BUILD_CELLS"],
+        write_later=after_this_answer,
     )
     app.extensions[SUPPLY] = supply
-    supply.request_large_at_start()
+    # The large tables wanted at start are queued for the builder by each worker once it has answered
+    # (Warming), or by the first /readyz: a builder started here, and the look at every table's header
+    # that queueing takes, kept the first answer waiting (issue 30).
     blocked = [f"{name} ({why})" for name, why in supply.cannot_build().items()]
     unwritable = store.unwritable()
     if unwritable:
@@ -60,7 +63,8 @@ def init_app(app: Flask) -> None:
 class Warming:
     """Readies a worker's searches once: their tables, which the first searches would otherwise make
     within their budgets (32 MB each to map and fill), the store of proven positions and the large
-    opening books (checked whole before their first use: a tenth of a second or more). Made on the
+    opening books (checked whole before their first use: a tenth of a second or more); and queues the
+    large tables wanted at start for the host's builder. Made on the
     worker's event loop, after gevent's patching (the slots' semaphore is the worker's own); called
     (gunicorn's post_request, and a timer) it starts the work on a thread and returns, so that neither
     the worker's start nor its first answer waits for it (it was most of the start on a busy host)."""
@@ -68,6 +72,7 @@ class Warming:
     def __init__(self, app: Flask) -> None:
         # None: an app without sources has nothing to ready (the benchmarks' bare Flask app)
         self.analyst: Analyst | None = app.extensions.get(ANALYST)
+        self.supply: TableSupply | None = app.extensions.get(SUPPLY)
         if self.analyst is not None:
             self.analyst.pool.for_this_process()
         self.started = self.analyst is None
@@ -75,6 +80,8 @@ class Warming:
     def __call__(self) -> None:
         if not self.started:
             self.started = True
+            if self.supply is not None:  # here, on the worker's loop: gevent starts processes only there
+                self.supply.request_large_at_start()
             in_background(self.now)
 
     def now(self) -> None:

@@ -99,7 +99,7 @@ def test_requests_are_lookups_never_a_solve(app: Flask, monkeypatch: pytest.Monk
         raise AssertionError("a request solved a table")
 
     monkeypatch.setattr("service.engine.tables.building.solve_tiers", no_solving)
-    monkeypatch.setattr("service.engine.tables.store.solve", no_solving)  # the tables solved in memory
+    monkeypatch.setattr("service.engine.tables.small_tables.solve", no_solving)  # the tables solved in memory
     client = app.test_client()
     for variant in ("normal", "misere", "4x4k4", "3x3k3-torus"):
         for board, to_move in REACHABLE[::97]:

@@ -227,3 +227,24 @@ def test_a_directory_where_a_table_file_should_be(
     ready = check_serving(server, tables, {"4x4k4": "is not a regular file"}, answer=failed)
     assert "cannot_build" not in ready  # the directory itself can be written
     assert "solved in memory" in ready["tables"]["normal"]["cannot_build"]  # type: ignore[index]
+
+
+def test_an_empty_tables_directory(tmp_path: Path, serve: list[Server]) -> None:
+    """The first answer comes before any file is written (the small table from memory, its file just
+    after); the large table wanted at start is queued by the worker, unasked (no /readyz, no request
+    for it), and built by the host's builder (issue 30)."""
+    tables = tmp_path / "tables"
+    settings = {"SANMOKU_TABLES_DIR": str(tables), "SANMOKU_TABLES_AT_START": "normal,4x4k3"}
+    server = harness.start_gunicorn(tmp_path, 1, settings=settings)
+    serve.append(server)
+    harness.wait_ready(server, "/healthz")
+    status, body = get(server, "/analyze?board=.........")
+    assert status == 200 and body["source"] == "table", body
+    store = TableStore(tables)
+    deadline = time.monotonic() + 30
+    while not all(store.looks_built(get_variant(name)) for name in ("normal", "4x4k3")):
+        assert time.monotonic() < deadline, sorted(p.name for p in tables.iterdir())
+        time.sleep(0.1)
+    assert store.verify(get_variant("normal")) is None and store.verify(get_variant("4x4k3")) is None
+    assert get(server, "/readyz")[0] == 200
+    assert "Traceback" not in server.stderr.read_text()

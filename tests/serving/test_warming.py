@@ -58,3 +58,18 @@ def test_an_app_without_sources_has_nothing_to_warm() -> None:
     warming = sources.Warming(Flask("bare"))
     warming()
     warming.now()
+
+
+def test_the_tables_wanted_at_start_are_queued_by_a_worker_not_by_the_master(
+    made: list[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The master (the app's creation) queues nothing and starts no builder: a worker does, once it has
+    answered (issue 30: the look at every header and the builder's start held up the first answer)."""
+    started: list[Path] = []
+    monkeypatch.setattr("service.engine.tables.builder.start", lambda directory: started.append(directory))
+    config = {"TESTING": True, "ACCESS_LOG": False, "TABLES_DIR": str(tmp_path)}
+    app = create_app({**config, "TABLES_AT_START": "4x4k3,3x3k3"})
+    assert not (tmp_path / "queue").exists() and started == []
+    sources.Warming(app)()
+    assert [p.stem for p in (tmp_path / "queue").glob("*.json")] == ["4x4k3"]  # 3x3 is solved on request
+    assert started == [tmp_path]

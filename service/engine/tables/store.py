@@ -16,14 +16,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import platformdirs
 
 from ..rules.variants import Variant, get_variant
 from .build_plan import check_resources
-from .building import BuildProgress, build_file
-from .classes import class_layout_of
+from .building import BuildProgress, build_file, write_table
 from .locks import build_lock
-from .solver import solve
 from .table import Table
 from .table_file import TableFileError, build_record, checked_header, open_table, read_header, verify_table
 
@@ -64,7 +64,6 @@ class TableStore:
         self._open: dict[Variant, Table] = {}
         self._checked: dict[Variant, float] = {}
         self._reported: dict[Variant, str] = {}  # the last problem logged for each variant's file
-        self._memory: dict[Variant, Table] = {}  # small tables solved here: their files cannot be
         self._probed = (-RECHECK_SECONDS, "")
 
     def path(self, variant: Variant) -> Path:
@@ -159,17 +158,13 @@ class TableStore:
             self._probed = (now, why)
         return self._probed[1] or None
 
-    def in_memory(self, variant: Variant, because: str) -> Table:
-        """The table solved in this process and kept, for one whose file cannot be written here
-        (`because` says why): meant for small tables, milliseconds and kilobytes."""
-        table = self._memory.get(variant)
-        if table is None:
-            log.warning(
-                "the %s table is solved in memory, its file cannot be written: %s", variant.name, because
-            )
-            layout = class_layout_of(variant)
-            table = self._memory[variant] = Table.in_memory(variant, solve(variant, layout), layout)
-        return table
+    def write_solved(self, variant: Variant, values: npt.NDArray[np.uint8], wait: bool = False) -> None:
+        """Write the file of a table solved whole in this process (`values` in its class layout), unless
+        a good file is there by now, or another process holds the lock on building it and not `wait`."""
+        path = self.path(variant)
+        with build_lock(path, wait) as held:
+            if held and self.verify(variant) is not None:
+                write_table(path, variant, values)
 
     def is_building(self, variant: Variant) -> bool:
         """Whether some process on this host holds the lock on building the variant's table."""

@@ -1,7 +1,8 @@
 """Which table answers a variant now: the one rule, for the service and the command line alike.
 
 A table on disk that checks out answers. A missing one of up to `solve_now_cells` cells is solved on
-the spot (milliseconds). A larger one of up to `background_build_cells` cells (or named among the
+the spot (milliseconds; its file is written after the answer when `write_later` is given: see
+`small_tables`). A larger one of up to `background_build_cells` cells (or named among the
 tables wanted at start) is queued for the host's one background builder (`builder.start`): until it is
 on disk, `table` raises TableNotReadyError (ask again later) and `available` gives None, so that the
 search answers meanwhile. A larger one still takes minutes and gigabytes and is built only by an
@@ -24,6 +25,7 @@ from ..rules.variants import MAX_TABLE_CELLS, PRESETS, Variant, get_variant
 from . import builder
 from .build_plan import plan
 from .build_queue import LAST_RETRY_SECONDS, BuildQueue
+from .small_tables import Later, SmallTables
 from .store import TableStore
 from .table import Table
 
@@ -46,8 +48,10 @@ class TableSupply:
         background_build_cells: int = BACKGROUND_BUILD_CELLS,
         solve_now_cells: int = SOLVE_NOW_CELLS,
         foreground: bool = False,
+        write_later: Later | None = None,
     ) -> None:
         self.store = store
+        self.small = SmallTables(store, write_later)
         self.foreground = foreground
         self.queue = BuildQueue(store.directory)
         self.at_start = list(at_start)
@@ -68,7 +72,7 @@ class TableSupply:
         if table is not None:
             return table
         if variant.cells <= self.solve_now_cells:
-            return self._small(variant, self.store.unbuildable(variant))
+            return self.small.table(variant, self.store.unbuildable(variant))
         # A larger one goes to the builder unless no file can be written here at all (a directory in
         # its file's place fails its build at once, which the queue reports and retries later).
         if self.store.unwritable() is not None:
@@ -99,7 +103,7 @@ class TableSupply:
             return None
         table = self.ready_table(variant)
         if table is None and variant.cells <= self.solve_now_cells:
-            return self._small(variant, self.store.unbuildable(variant))
+            return self.small.table(variant, self.store.unbuildable(variant))
         if table is None and self.foreground and self.builds_on_request(variant):
             return self.store.get(variant) if self.store.unbuildable(variant) is None else None
         if table is None and self.store.unwritable() is None:
@@ -114,18 +118,17 @@ class TableSupply:
             return None
         return self.table(variant) if variant.cells <= self.solve_now_cells else self.ready_table(variant)
 
+    def table_on_disk(self, variant: Variant) -> Table:
+        """As `table`, from the table's file: a small table solved here has its file written first
+        (a download needs the file); one whose file cannot be written here comes from memory."""
+        table = self.table(variant)
+        if table.identity is None and variant.cells <= self.solve_now_cells:
+            return self.small.written(variant) or table
+        return table
+
     def ready_table(self, variant: Variant) -> Table | None:
         """The table if it is on disk and checks out, without building anything."""
         return self.store.opened(variant) or self.store.try_open(variant)
-
-    def _small(self, variant: Variant, unbuildable: str | None) -> Table:
-        """A small table from its file, built now if missing; solved in memory where no file can be."""
-        if unbuildable is None:
-            try:
-                return self.store.get(variant)
-            except OSError as error:
-                unbuildable = f"its build failed: {error}"
-        return self.store.in_memory(variant, unbuildable)
 
     def builds_on_request(self, variant: Variant) -> bool:
         return self.background_builds and (
@@ -163,8 +166,10 @@ class TableSupply:
         """The tables wanted at start that are not on disk and cannot be built here, and why."""
         found = {}
         for variant in self.at_start:
-            why = None if self.store.looks_built(variant) else self.store.unbuildable(variant)
-            if why:
+            # unbuildable first: in a directory that can be written it is None at once, while checking a
+            # file's header means working out its layout (a tenth of the master's start, issue 30)
+            why = self.store.unbuildable(variant)
+            if why and not self.store.looks_built(variant):
                 found[variant.name] = why
         return found
 

@@ -9,6 +9,7 @@ one of format 2 one per position (`layout`): both layouts rank a position and it
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,11 +40,12 @@ class MoveValue:
     value: Value
 
 
-# A child's byte and a cell -> that move's MoveValue, made once: a lookup makes none (None: no value).
-MOVES: tuple[tuple[MoveValue, ...] | None, ...] = tuple(
-    None if value is None else tuple(MoveValue(cell, value) for cell in range(MAX_CELLS))
-    for value in MOVE_VALUE
-)
+@functools.cache
+def moves_of(byte: int) -> tuple[MoveValue, ...] | None:
+    """A child's byte -> each cell's MoveValue for that move, made once: a lookup makes none (None: the
+    byte is no value). Made on first use: all 6,000 at import were a sixtieth of the start (issue 30)."""
+    value = MOVE_VALUE[byte]
+    return None if value is None else tuple(MoveValue(cell, value) for cell in range(MAX_CELLS))
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,7 @@ class Table:
         rank, children = self.layout.with_children(mine, theirs, cells, digit)
         ordered = sorted(zip(map(payload.__getitem__, children), cells, strict=True))
         try:
-            moves = tuple([MOVES[byte][cell] for byte, cell in ordered])
+            moves = tuple([moves_of(byte)[cell] for byte, cell in ordered])  # type: ignore[index]
         except TypeError:  # a parsed position's children are all in the table: the table must be wrong
             raise ValueError(f"the table holds no value for a move of {position}") from None
         return Lookup(position, self._value_at(rank), moves)
