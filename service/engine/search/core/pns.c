@@ -92,7 +92,8 @@ typedef struct {
     int status;
     int rule;       /* what settled it: SS_BY_PAIRING, SS_BY_THREATS, else SS_BY_SEARCH */
     uint64_t zone;  /* DISPROVEN: its disproof's zone; PROVEN: its proof's (proof_zone.c) */
-    uint64_t cut;   /* OPEN, defender to move: the zone that rules out the moves not in `moves` */
+    uint64_t cut;   /* OPEN, defender to move: the cells that rule out the moves not in `moves`... */
+    int cut_guard;  /* ... with the guard of three cells per line (cut_zone()) */
     int forced;     /* OPEN, attacker to move: the one cell it must take, else NULL_MOVE */
     uint64_t moves; /* OPEN, defender to move: the moves worth searching */
 } pn_class;
@@ -287,6 +288,15 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     }
 }
 
+/* The zone that rules out the defender's moves settle_defender cut: with the guard of three cells per
+   line when the cut relied on the attacker's double threats or threat sequence (a cut move inside the
+   zone leaves two: proof_zone.c), and of two (the defender never wins at once). Made only when the node
+   is proven: most nodes never are. */
+static uint64_t cut_zone(const ss_game *g, pn_node n, const pn_class *c) {
+    uint64_t zone = c->cut_guard ? pz_guard(g, n.att, n.def, 3, c->cut) : c->cut;
+    return pz_guard(g, n.att, n.def, 2, zone);
+}
+
 static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
     const ss_game *g = s->g;
     uint64_t att = n.att, def = n.def, empty = g->full & ~(att | def);
@@ -294,6 +304,7 @@ static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
     c->rule = SS_BY_SEARCH;
     c->forced = NULL_MOVE;
     c->cut = 0;
+    c->cut_guard = 0;
     uint64_t wins = pl_threats(g, def, att);
     if (wins) {
         c->status = DISPROVEN;
@@ -339,10 +350,10 @@ static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
         c->moves &= sequence_cells | makers; /* the defence check: any other move loses (tss.c) */
         c->cut |= sequence_cells;
     }
-    if (c->cut) c->cut = pz_guard(g, att, def, 3, c->cut); /* a cut move inside the zone leaves two */
+    c->cut_guard = c->cut != 0;
     if (!c->moves) {
         c->status = PROVEN;
-        c->zone = pz_guard(g, att, def, 2, c->cut);
+        c->zone = cut_zone(g, n, c);
     }
 }
 
@@ -502,7 +513,7 @@ static uint64_t proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_
         }
         return g->full;
     }
-    uint64_t zone = pz_guard(g, n.att, n.def, 2, k->cut | pass);
+    uint64_t zone = cut_zone(g, n, k) | pass;
     for (int i = 0; i < ch->n; i++) zone |= pz_known(g, ch->zone[i]);
     return zone;
 }
