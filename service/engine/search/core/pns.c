@@ -29,11 +29,10 @@
    (Disproven entries keep their zone in the table; a zone missing from it counts as the whole board.)
 
    Proof zones (proof_zone.c): a proven node keeps the cells its proof depends on, its guard against the
-   defender's own lines among them. At the defender's node, a reply proven lost whose zone leaves out the
-   reply's cell shows that every reply outside that zone loses as well: those are settled without search
-   (prune_replies). Searching the defender's pass first instead, as the attacker's is, was tried and not
-   kept: on the 30 questions of the bench's 7x7k5 positions after 4 plies, 0 of 60 settled in 300,000
-   nodes each (25 of 30 positions had both settled without it).
+   defender's own lines among them. At the defender's node, once a reply is proven lost, every reply
+   outside its zone loses as well: those are settled without search (prune_replies). Searching the
+   defender's pass first, as the attacker's is, was tried and not kept: of the 60 questions about the
+   bench's 30 7x7k5 positions after 4 plies, 2 settled within 300,000 nodes each (55 without it).
 
    Monotony (the same rule): a position with one defender's mark more than a disproven one is disproven,
    with the same zone; one with one attacker's mark fewer too; and the other way round for proofs. A node
@@ -501,8 +500,8 @@ static uint64_t disproof_zone(pn_search *s, pn_node n, const pn_class *k, const 
 }
 
 /* The zone of a proven node (proof_zone.c): the attacker's by the move that wins, the defender's by all
-   of its replies, the cuts and the guard; `pass`: the zone of the defender's pass, proven (0: none). */
-static uint64_t proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch, uint64_t pass) {
+   of its replies (those prune_replies settled hold the zone that settled them), its cuts and the guard. */
+static uint64_t proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {
     const ss_game *g = s->g;
     if (n.att_to_move) {
         for (int i = 0; i < ch->n; i++) {
@@ -513,28 +512,47 @@ static uint64_t proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_
         }
         return g->full;
     }
-    uint64_t zone = cut_zone(g, n, k) | pass;
+    uint64_t zone = cut_zone(g, n, k);
     for (int i = 0; i < ch->n; i++) zone |= pz_known(g, ch->zone[i]);
     return zone;
 }
 
-/* At the defender's node: a reply proven lost whose zone leaves out the reply's own cell shows that the
-   pass loses too, with that zone (the reply is a defender's mark outside it, and one fewer never
-   helps); then every reply outside the zone loses (proof_zone.c), and is settled so, also in the table.
-   Returns the pass's zone, 0 while none is known. */
-static uint64_t prune_replies(pn_search *s, pn_node n, pn_children *ch, uint64_t pass) {
-    for (int i = 0; i < ch->n && !pass; i++)
-        if (ch->pn[i] == 0 && ch->zone[i] && !(ch->zone[i] & bit(ch->cell[i]))) pass = ch->zone[i];
-    if (!pass) return 0;
+/* At the defender's node: once a reply d0 is proven lost with zone Z0, every reply d outside Z0 loses
+   too: M + d has one defender's mark fewer than (M + d0) + d, which Z0's proof covers (proof_zone.c).
+   Each reply refuted narrows the replies left to search to the cells inside its zone; those outside
+   are settled without search, with that zone, also in the table. */
+static void prune_replies(pn_search *s, pn_node n, pn_children *ch) {
     for (int i = 0; i < ch->n; i++) {
-        if (ch->pn[i] == 0 || (pass & bit(ch->cell[i]))) continue;
-        ch->pn[i] = 0;
-        ch->dn[i] = PN_INF;
-        ch->zone[i] = pass;
-        s->pruned++;
-        store(s->t, child_of(n, ch->cell[i]), 0, PN_INF, pass, 0, SS_BY_SEARCH);
+        if (ch->pn[i] != 0 || !ch->zone[i]) continue;
+        uint64_t zone = ch->zone[i];
+        for (int j = 0; j < ch->n; j++) {
+            if (ch->pn[j] == 0 || (zone & bit(ch->cell[j]))) continue;
+            ch->pn[j] = 0;
+            ch->dn[j] = PN_INF;
+            ch->zone[j] = zone;
+            s->pruned++;
+            store(s->t, child_of(n, ch->cell[j]), 0, PN_INF, zone, 0, SS_BY_SEARCH);
+        }
     }
-    return pass;
+}
+
+/* At the attacker's node, the same for disproofs: once a move a0 is disproven with zone Y0, every move a
+   outside Y0 fails too: (N + a0) + a agrees with N + a0 on Y0 (a is an attacker's mark outside it), and
+   N + a has the same marks but a0, one attacker's mark fewer. The two share every defender's mark (the
+   zone relies on them: a line they block needs no cell in it), so Y0 is N + a's zone as well. */
+static void prune_moves(pn_search *s, pn_node n, pn_children *ch) {
+    for (int i = 0; i < ch->n; i++) {
+        if (ch->dn[i] != 0 || ch->cell[i] == NULL_MOVE) continue;
+        uint64_t zone = ch->zone[i];
+        for (int j = 0; j < ch->n; j++) {
+            if (ch->dn[j] == 0 || ch->cell[j] == NULL_MOVE || (zone & bit(ch->cell[j]))) continue;
+            ch->pn[j] = PN_INF;
+            ch->dn[j] = 0;
+            ch->zone[j] = zone;
+            s->pruned++;
+            store(s->t, child_of(n, ch->cell[j]), PN_INF, 0, zone, 0, SS_BY_SEARCH);
+        }
+    }
 }
 
 static uint32_t threshold(uint32_t th, uint32_t second, int attacker) {
@@ -585,7 +603,8 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
     } else {
         add_moves(s, n, k.moves, &ch);
     }
-    uint64_t pass = n.att_to_move ? 0 : prune_replies(s, n, &ch, 0);
+    if (n.att_to_move) prune_moves(s, n, &ch);
+    else prune_replies(s, n, &ch);
     for (;;) {
         uint32_t pn, dn, best_value = PN_INF, second = PN_INF;
         int best = -1;
@@ -641,14 +660,16 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         ch.pn[best] = v.pn;
         ch.dn[best] = v.dn;
         ch.zone[best] = v.zone;
-        if (!n.att_to_move && v.pn == 0) pass = prune_replies(s, n, &ch, pass);
+        if (!n.att_to_move && v.pn == 0) prune_replies(s, n, &ch);
+        if (n.att_to_move && v.dn == 0) prune_moves(s, n, &ch);
         if (waiting_for_null && v.dn == 0) { /* the pass failed: the moves inside its zone now */
             waiting_for_null = 0;
             add_moves(s, n, v.zone & s->g->full & ~(n.att | n.def), &ch);
+            prune_moves(s, n, &ch);
         }
     }
     if (out.dn == 0) out.zone = disproof_zone(s, n, &k, &ch);
-    else if (out.pn == 0) out.zone = proof_zone(s, n, &k, &ch, pass);
+    else if (out.pn == 0) out.zone = proof_zone(s, n, &k, &ch);
     store(s->t, n, out.pn, out.dn, out.zone, s->m.nodes - nodes_before, SS_BY_SEARCH);
     return out;
 }

@@ -4,11 +4,13 @@
    A proof zone Z of a proven position N (either side to move) is a set of cells such that N + D is
    proven for every set D of N's empty cells outside Z given to the defender as extra marks (N + D with
    no line of the defender completed: such a position cannot arise, the game ended). With extra attacker
-   marks it stays proven as well (a mark of one's own never hurts). Use (pns.c): at the defender's node
-   M, once a reply d0 is refuted with zone Z0 and d0 lies outside Z0, M with the defender passing is M + d0
-   less a defender's mark outside Z0, proven with Z0 too; so every reply d outside Z0 loses (M + d is
-   that position plus a defender's mark outside Z0) and needs no search. The same holds when the
-   defender's pass itself was searched and proven.
+   marks it stays proven as well (a mark of one's own never hurts). Use (pns.c, prune_replies): at the
+   defender's node M, once a reply d0 is refuted with zone Z0, every reply d outside Z0 loses too: (M +
+   d0) + d is proven (d is a defender's mark outside Z0), and M + d has the same marks but d0, one
+   defender's mark fewer, which never hurts the attacker. (Were (M + d0) + d a completed line of the
+   defender, through d0 and d, the proof is either the attacker completing a line at once, which it does
+   in M + d as well, or it holds the guard below, which keeps d, the line's last empty cell, in Z0.)
+   So each reply refuted narrows the replies left to search to its zone.
 
    An extra defender's mark outside Z can matter in two ways only: by taking a cell the proof uses (so
    every cell the attacker plays, every threat cell it completes or makes the defender answer, is in Z),
@@ -35,7 +37,8 @@
      moves pns.c cuts (pns.c, settle_defender: the threat cell t when the attacker threatens one line,
      else the cells of the attacker's double-threat moves with their threats, the threat sequence's
      cells, and the guard of three cells per line: a cut move d may lie inside Z, and with three there,
-     two stay empty after it), and every searched reply's zone (a reply d: (M + D) + d is (M + d) + D).
+     two stay empty after it), and every reply's zone (a reply d searched: (M + D) + d is (M + d) + D;
+     a reply settled by a sibling's zone Z0: the zone Z0).
 */
 #include "proof_zone.h"
 
