@@ -9,6 +9,8 @@ Run: python -m tests.bench.provers_ab --base DIR [--base-python PY] [--positions
 DIR is a checkout of the other build with its core compiled (`pip install -e .` in a venv of its own:
 --base-python names that venv's python); this checkout is the new build. The worker's code is passed on
 the command line, so the other checkout needs only provers_bench.py and search_bench.py as they are.
+--shares sets the provers' share of the results' budget for each build (the engine's PROVERS_SHARE is
+0.5): with --base the same checkout, it compares shares.
 """
 
 from __future__ import annotations
@@ -25,19 +27,20 @@ WORKER = """
 import json, random, sys
 from service.engine import get_variant
 from service.engine.search import SearchEngine
-from tests.bench.provers_bench import DEFAULT_BUDGET, cold_analysis
+from tests.bench.provers_bench import DEFAULT_BUDGET, cold_analysis, provers_share
 from tests.bench.search_bench import random_position
 from tests.search.positions import position_of
 lists = {}
 for line in sys.stdin:
-    name, plies, count, seed, index = line.split()
+    name, plies, count, seed, index, share = line.split()
     key = (name, plies, count, seed)
     if key not in lists:
         variant, rng = get_variant(name), random.Random(int(seed))
         board = SearchEngine(variant, table_bits=10).board
         plays = [random_position(board, int(plies), rng) for _ in range(int(count))]
         lists[key] = [position_of(variant, *play) for play in plays]
-    run = cold_analysis(lists[key][int(index)], DEFAULT_BUDGET)
+    with provers_share(float(share)):
+        run = cold_analysis(lists[key][int(index)], DEFAULT_BUDGET)
     print(json.dumps({"exact": run.exact, "results": run.results, "seconds": run.seconds}), flush=True)
 """
 
@@ -75,7 +78,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--boards", default="7x7k5,8x8k5")
     parser.add_argument("--plies", default="4,8,12")
+    parser.add_argument(
+        "--shares", default="0.5,0.5", help="the provers' share of the results' budget: before, after"
+    )
     args = parser.parse_args()
+    shares = args.shares.split(",")
     workers = {
         "before": Worker(args.base.resolve(), args.base_python),
         "after": Worker(Path.cwd(), sys.executable),
@@ -89,7 +96,8 @@ def main() -> None:
                 for index in range(args.positions):
                     order = ["before", "after"] if index % 2 == 0 else ["after", "before"]
                     for build in order:
-                        request = f"{name} {plies} {args.positions} {args.seed} {index}"
+                        share = shares[0] if build == "before" else shares[1]
+                        request = f"{name} {plies} {args.positions} {args.seed} {index} {share}"
                         runs[build].append(workers[build].run(request))
                 exact = [sum(r["exact"] for r in runs[b]) for b in ("before", "after")]
                 results = [sum(r["results"] for r in runs[b]) for b in ("before", "after")]
