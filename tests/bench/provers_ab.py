@@ -9,8 +9,8 @@ Run: python -m tests.bench.provers_ab --base DIR [--base-python PY] [--positions
 DIR is a checkout of the other build with its core compiled (`pip install -e .` in a venv of its own:
 --base-python names that venv's python); this checkout is the new build. The worker's code is passed on
 the command line, so the other checkout needs only provers_bench.py and search_bench.py as they are.
---shares sets the provers' share of the results' budget for each build (the engine's PROVERS_SHARE is
-0.5): with --base the same checkout, it compares shares.
+--shares sets the provers' share of the results' budget for each build ("rule": the build's own
+engine.provers_share): with --base the same checkout, it compares shares.
 """
 
 from __future__ import annotations
@@ -39,8 +39,11 @@ for line in sys.stdin:
         board = SearchEngine(variant, table_bits=10).board
         plays = [random_position(board, int(plies), rng) for _ in range(int(count))]
         lists[key] = [position_of(variant, *play) for play in plays]
-    with provers_share(float(share)):
+    if share == "rule":
         run = cold_analysis(lists[key][int(index)], DEFAULT_BUDGET)
+    else:
+        with provers_share(float(share)):
+            run = cold_analysis(lists[key][int(index)], DEFAULT_BUDGET)
     print(json.dumps({"exact": run.exact, "results": run.results, "seconds": run.seconds}), flush=True)
 """
 
@@ -79,7 +82,7 @@ def main() -> None:
     parser.add_argument("--boards", default="7x7k5,8x8k5")
     parser.add_argument("--plies", default="4,8,12")
     parser.add_argument(
-        "--shares", default="0.5,0.5", help="the provers' share of the results' budget: before, after"
+        "--shares", default="rule,rule", help="the provers' share of the results' budget: before, after"
     )
     args = parser.parse_args()
     shares = args.shares.split(",")
