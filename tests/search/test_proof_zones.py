@@ -70,7 +70,7 @@ def zone_checks(name: str, empty: int, positions: int = 40) -> tuple[int, int]:
 )
 def test_a_proof_holds_with_defender_marks_outside_its_zone(name: str, empty: int, least: int) -> None:
     checked, wrong = zone_checks(name, empty)
-    assert checked >= least  # measured 1024, 1173, 834 and 1112: not a check of nothing
+    assert checked >= least  # measured 1024, 1154, 834 and 1112: not a check of nothing
     assert wrong == 0
 
 
