@@ -1,6 +1,7 @@
 """The provers against alpha-beta on many random positions of boards past 16 cells (no table), a longer
 run of test_provers_exhaustive's last test: each position's result by the two proof-number questions and
-by alpha-beta alone, each within 300,000 nodes; every position both settle must agree.
+by alpha-beta alone, each within 300,000 nodes; every position both settle must agree. Also counted:
+the defender's replies the proof zones settled (core/proof_zone.c) in the provers' searches.
 
 Run: python -m tests.bench.provers_verify (a few minutes)
 """
@@ -14,7 +15,7 @@ from service.engine import get_variant
 from service.engine.search import Board
 from service.engine.search._core import ffi
 from service.engine.search.native import Game, Limits, TranspositionTable
-from service.engine.search.proof_number import ProofTable
+from service.engine.search.proof_number import ProofTable, Question
 from tests.search.prover_checks import alpha_beta_result, prover_result
 from tests.search.test_provers_exhaustive import random_position
 
@@ -31,7 +32,7 @@ POSITIONS = 60
 
 
 def main() -> None:
-    disagreements = 0
+    disagreements = pruned = 0
     limits = Limits(0.0, 300_000, ffi.NULL)
     for name, empties in BOARDS:
         board = Board.of(get_variant(name))
@@ -42,7 +43,9 @@ def main() -> None:
             for _ in range(POSITIONS):
                 mine, theirs = random_position(board, empty, rng)
                 want = alpha_beta_result(game, table, mine, theirs, limits)
-                got = prover_result(game, proofs, mine, theirs, limits)
+                asked: list[Question] = []
+                got = prover_result(game, proofs, mine, theirs, limits, asked)
+                pruned += sum(question.pruned for question in asked)
                 settled[0] += want is not None
                 settled[1] += got is not None
                 if want is not None and got is not None:
@@ -55,7 +58,7 @@ def main() -> None:
                 f" {settled[1]}, both {settled[2]}, {time.perf_counter() - started:.1f} s",
                 flush=True,
             )
-    print("disagreements:", disagreements)
+    print("disagreements:", disagreements, "; the defender's replies settled by proof zones:", pruned)
 
 
 if __name__ == "__main__":

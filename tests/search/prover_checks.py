@@ -9,20 +9,27 @@ from service.engine import Variant
 from service.engine.search import Board, native
 from service.engine.search._core import ffi, lib
 from service.engine.search.native import Game, Limits, TranspositionTable
-from service.engine.search.proof_number import ProofTable, applies, ask, find_pairing
+from service.engine.search.proof_number import ProofTable, Question, applies, ask, find_pairing
 
 NO_LIMIT = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
 CHECKED = 1000  # positions per variant: the questions cost more than alpha-beta near the end
 
 
 def prover_result(
-    game: Game, table: ProofTable, mine: int, theirs: int, limits: Limits = NO_LIMIT
+    game: Game,
+    table: ProofTable,
+    mine: int,
+    theirs: int,
+    limits: Limits = NO_LIMIT,
+    asked: list[Question] | None = None,
 ) -> int | None:
     """The result for the side to move (holding `mine`) as the two questions give it: 1 it forces a
     line, -1 the other side does (the side to move moving first), 0 neither; None when a question is
-    not settled within `limits` or both are proven (a contradiction)."""
-    wins = ask(game, table, mine, theirs, True, limits).outcome
-    loses = ask(game, table, theirs, mine, False, limits).outcome
+    not settled within `limits` or both are proven (a contradiction). `asked`: gets both answers."""
+    questions = [ask(game, table, mine, theirs, True, limits), ask(game, table, theirs, mine, False, limits)]
+    if asked is not None:
+        asked += questions
+    wins, loses = (question.outcome for question in questions)
     if wins == 0 or loses == 0 or (wins == 1 and loses == 1):
         return None
     return 1 if wins == 1 else -1 if loses == 1 else 0

@@ -32,7 +32,9 @@ CREATE TABLE IF NOT EXISTS proof_jobs (
 ) WITHOUT ROWID;
 """
 JOBS_FILE = "prove-jobs.sqlite"
-MAGIC = b"SMKPNT01"  # a saved proof-number table: this, the game's fingerprint, the slots
+# A saved proof-number table: this, the game's fingerprint, the slots. 02: proven entries hold their proof's
+# zone (core/proof_zone.c); a table of 01 held whatever was on the stack there, and is not loaded.
+MAGIC = b"SMKPNT02"
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ _CLOSED_BY = {
 
 class Question(NamedTuple):
     outcome: int  # 1: the attacker can force a line; -1: it cannot; 0: not settled within the limits
-    zone: int  # outcome -1: the cells the disproof depends on
+    zone: int  # the cells the disproof (-1) or the proof (1: core/proof_zone.c; 0 not known) depends on
     nodes: int
     depth: int
     seconds: float
@@ -56,6 +56,7 @@ class Question(NamedTuple):
     prover: Prover  # what settled it: a pairing or a threat sequence at the position itself, or the search
     cutoffs: int = 0  # alpha-beta's statistics (SearchReport): none here
     tt_hits: int = 0
+    pruned: int = 0  # the defender's replies settled by a proof's zone (core/proof_zone.c)
 
 
 class ProofTable:
@@ -102,6 +103,7 @@ def ask(
         threat_wins=int(result.threat_wins),
         stopped=bool(result.stopped),
         prover=_CLOSED_BY[int(result.closed_by)],
+        pruned=int(result.pruned),
     )
 
 

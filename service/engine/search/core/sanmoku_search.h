@@ -129,10 +129,11 @@ typedef struct {
     int32_t outcome;     /* 1: the attacker can force a line; -1: it cannot; 0: not settled (budget) */
     int32_t stopped;     /* the budget ran out (or cancel was set) */
     int32_t depth;
-    uint64_t zone;       /* outcome -1: the cells the disproof depends on */
+    uint64_t zone;       /* outcome -1: the cells the disproof depends on; 1: the proof's (0: not known) */
     int64_t nodes;
     int64_t pairings;    /* positions the search closed by a pairing */
     int64_t threat_wins; /* positions it closed by a threat sequence */
+    int64_t pruned;      /* the defender's replies settled by a proof's zone (proof_zone.c) */
     double seconds;
     int32_t closed_by;   /* SS_BY_PAIRING or SS_BY_THREATS: the position itself was (now or before) */
 } ss_pn_result;
@@ -143,5 +144,9 @@ enum { SS_BY_SEARCH = 0, SS_BY_PAIRING = 1, SS_BY_THREATS = 2 };
    attacker to move when attacker_to_move; the position must be legal, no line completed. */
 void ss_pn_prove(const ss_game *game, ss_pn_table *table, uint64_t attacker, uint64_t defender,
                  int attacker_to_move, const ss_budget *budget, ss_pn_result *result);
+
+/* For the tests only: 0 makes the proof zones leave out the cells that guard against the defender's own
+   lines, which is unsound (proof_zone.c); 1, the default, puts them back. Not for concurrent use. */
+void ss_proof_zone_guard(int on);
 
 #endif

@@ -1,0 +1,83 @@
+/* Proof zones (relevance zones of the attacker's wins, after Hsu, Ko, Chen, Wei, Hsueh and Wu, TCS 815,
+   2020; the rules here are our own, for the question "can the attacker force a line?" of pns.c).
+
+   A proof zone Z of a proven position N (either side to move) is a set of cells such that N + D is
+   proven for every set D of N's empty cells outside Z given to the defender as extra marks (N + D with
+   no line of the defender completed: such a position cannot arise, the game ended). With extra attacker
+   marks it stays proven as well (a mark of one's own never hurts). Use (pns.c, prune_replies): at the
+   defender's node M, once a reply d0 is refuted with zone Z0, every reply d outside Z0 loses too: (M +
+   d0) + d is proven (d is a defender's mark outside Z0), and M + d has the same marks but d0, one
+   defender's mark fewer, which never hurts the attacker. (Were (M + d0) + d a completed line of the
+   defender, through d0 and d, the proof is either the attacker completing a line at once, which it does
+   in M + d as well, or it holds the guard below, which keeps d, the line's last empty cell, in Z0.)
+   So each reply refuted narrows the replies left to search to its zone.
+
+   An extra defender's mark outside Z can matter in two ways only: by taking a cell the proof uses (so
+   every cell the attacker plays, every threat cell it completes or makes the defender answer, is in Z),
+   or by giving the defender a line of its own: a four it must be answered on, or a five. The guard
+   (pz_guard) keeps two empty cells of every line still open to the defender inside Z: then marks
+   outside Z never leave such a line with one empty cell, so the defender never completes one and never
+   threatens to. Guarding with one cell per line is not enough: marks outside Z fill the rest of the
+   line and leave the defender a four the proof never answered (tests/search/test_proof_zones.py shows
+   a wrong answer when the guard is switched off: ss_proof_zone_guard(0), for the tests only).
+
+   The rules (each node's zone from its children's; a zone not known counts as the whole board):
+   - the attacker to move completes a line at t: {t} (its marks on the line never change);
+   - it plays a making two threats (t1, t2), the defender having none: {a, t1, t2} and the guard of the
+     position after a (the defender, to move, cannot win first, blocks one, the attacker completes the
+     other);
+   - a threat sequence (tss.c): its cells (the attacker's moves, the forced replies, the final threats,
+     and every empty cell of the lines through a reply free of the attacker) and the guard: a reply is
+     then never a four or a five of the defender with extra marks (its lines hold no cell outside Z), and
+     no other line of the defender gets a mark inside Z;
+   - the defender to move facing two threats: those two cells and the guard;
+   - the attacker's node proven by its move a: {a} and a's zone; by its pass (the null child proven):
+     the pass's zone and one empty cell (a move to make);
+   - the defender's node: the guard (the defender never wins at once), the zone that rules out the
+     moves pns.c cuts (pns.c, settle_defender: the threat cell t when the attacker threatens one line,
+     else the cells of the attacker's double-threat moves with their threats, the threat sequence's
+     cells, and the guard of three cells per line: a cut move d may lie inside Z, and with three there,
+     two stay empty after it), and every reply's zone (a reply d searched: (M + D) + d is (M + d) + D;
+     a reply settled by a sibling's zone Z0: the zone Z0).
+*/
+#include "proof_zone.h"
+
+/* For the tests: 0 builds zones without the guard, which is unsound (the test shows it). */
+static int guarding = 1;
+
+void ss_proof_zone_guard(int on) { guarding = on != 0; }
+
+static int lines_through(const ss_game *g, int cell) { return g->through_start[cell + 1] - g->through_start[cell]; }
+
+uint64_t pz_guard(const ss_game *g, uint64_t att, uint64_t def, int need, uint64_t zone) {
+    if (!guarding) return zone;
+    uint64_t empty = g->full & ~(att | def);
+    for (int i = 0; i < g->n_lines; i++) {
+        uint64_t line = g->lines[i];
+        if (line & att) continue;
+        uint64_t gaps = line & empty;
+        /* the cells on most lines first: one cell then guards several lines (a row's middle its windows) */
+        for (int have = count(gaps & zone); have < need && (gaps & ~zone); have++) {
+            int best = -1, most = -1;
+            for (uint64_t m = gaps & ~zone; m; m &= m - 1) {
+                int cell = lowest_cell(m), n = lines_through(g, cell);
+                if (n > most) {
+                    most = n;
+                    best = cell;
+                }
+            }
+            zone |= bit(best);
+        }
+    }
+    return zone;
+}
+
+uint64_t pz_double(const ss_game *g, uint64_t att, uint64_t def, int cell, uint64_t threats) {
+    uint64_t rest = threats & (threats - 1);
+    uint64_t two = (threats & ~rest) | (rest & ~(rest & (rest - 1)));
+    return pz_guard(g, att | bit(cell), def, 2, bit(cell) | two);
+}
+
+uint64_t pz_sequence(const ss_game *g, uint64_t att, uint64_t def, uint64_t cells) {
+    return pz_guard(g, att, def, 2, cells);
+}

@@ -1,0 +1,151 @@
+"""Why the provers miss (issue 26): the positions of provers_bench's table 2 that are not exact within
+the default second, each miss classified by which question failed, with what a longer run finds.
+
+Run: python -m tests.bench.provers_misses [--board 7x7k5] [--plies 4] [--positions 30] [--seed 1]
+     [--long 30]
+
+For each position (the bench's: the same seed, the same random plies), one cold analysis at the default
+budget, the provers leading as the engine's rule has it; every question the provers are asked is logged.
+A miss is classified as
+- `root`: a question about the position itself (can the side to move force a line? can the other side,
+  if the side to move passes?) was left open, with how many moves' results stayed unproven;
+- `moves`: both questions settled, some moves' results not;
+- `remoteness`: every result proven, some won or lost move's remoteness not.
+Then each miss is analysed again cold with --long seconds: its root questions' outcomes, how many moves'
+results stay open, whether it is exact, and the position's result when the moves' bounds decide it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from service.engine import Position, get_variant
+from service.engine.search import Budget, SearchEngine
+from service.engine.search import results as results_module
+from service.engine.search._core import ffi
+from service.engine.search.native import Limits, TranspositionTable, monotonic
+from service.engine.search.proof_number import ProofTable, Question, ask, thread_table
+from service.engine.search.report import SearchReport
+from tests.bench.provers_bench import DEFAULT_BUDGET, TABLE_BITS
+from tests.bench.search_bench import random_position
+from tests.search.positions import position_of
+
+Asked = tuple[int, int, bool, Question]
+
+
+@contextmanager
+def logged_questions() -> Iterator[list[Asked]]:
+    """Every question the provers are asked inside the block: (attacker, defender, to move, answer)."""
+    asked: list[Asked] = []
+    ask = results_module.ask
+
+    def logging_ask(
+        game: Any, table: Any, attacker: int, defender: int, to_move: bool, limits: Any
+    ) -> Question:
+        question = ask(game, table, attacker, defender, to_move, limits)
+        asked.append((attacker, defender, to_move, question))
+        return question
+
+    results_module.ask = logging_ask
+    try:
+        yield asked
+    finally:
+        results_module.ask = ask
+
+
+def analysed(position: Position, seconds: float) -> tuple[SearchReport, str, str]:
+    """A cold analysis, and the outcomes of the two questions about the position (W: proven, D:
+    disproven, ?: open, -: not asked)."""
+    thread_table().clear()
+    engine = SearchEngine(position.variant, table=TranspositionTable(TABLE_BITS))
+    with logged_questions() as asked:
+        report = engine.analyze(position, Budget(seconds=seconds), estimates=True)
+    mine, theirs = position.mine, position.theirs
+    marks = {1: "W", -1: "D", 0: "?"}
+
+    def first(attacker: int, defender: int) -> str:
+        answers = [q for a, d, m, q in asked if (a, d, m) == (attacker, defender, True)]
+        return marks[answers[0].outcome] if answers else "-"
+
+    return report, first(mine, theirs), first(theirs, mine)
+
+
+def summary(report: SearchReport) -> str:
+    moves = report.moves
+    unproven = sum(move.result is None for move in moves)
+    lower = max(move.lower for move in moves)
+    upper = max(move.upper for move in moves)
+    value = {1: "win", 0: "draw", -1: "loss"}[lower] if lower == upper else f"{lower}..{upper}"
+    counts = {r: sum(move.lower == move.upper == r for move in moves) for r in (1, 0, -1)}
+    return (
+        f"value {value}, moves W/D/L/open {counts[1]}/{counts[0]}/{counts[-1]}/{unproven}"
+        f" of {len(moves)}, exact {'yes' if report.exact else 'no'}"
+    )
+
+
+def root_questions(positions: list[Position], nodes: int) -> None:
+    """Each position's two questions, each from a new table, within `nodes` nodes (deterministic)."""
+    total = 0
+    for index, position in enumerate(positions):
+        game = SearchEngine(position.variant, table_bits=10).game
+        shown = []
+        for attacker, defender in ((position.mine, position.theirs), (position.theirs, position.mine)):
+            table = ProofTable()
+            started = monotonic()
+            question = ask(game, table, attacker, defender, True, Limits(0.0, nodes, ffi.NULL))
+            total += question.nodes
+            outcome = {1: "W", -1: "D", 0: "?"}[question.outcome]
+            seconds = monotonic() - started
+            shown.append(f"{outcome} {question.nodes:>8} nodes {seconds:6.2f} s {question.pruned:>6} pruned")
+        print(f"{index:2} win: {shown[0]} | loss: {shown[1]}", flush=True)
+    print(f"nodes in all: {total}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--board", default="7x7k5")
+    parser.add_argument("--plies", type=int, default=4)
+    parser.add_argument("--positions", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--long", type=float, default=30.0, help="seconds for each miss's second run")
+    parser.add_argument(
+        "--roots", type=int, default=0, help="instead: each position's two questions, this many nodes each"
+    )
+    args = parser.parse_args()
+    variant = get_variant(args.board)
+    rng = random.Random(args.seed)
+    board = SearchEngine(variant, table_bits=10).board
+    positions = [
+        position_of(variant, *random_position(board, args.plies, rng)) for _ in range(args.positions)
+    ]
+    if args.roots:
+        root_questions(positions, args.roots)
+        return
+    kinds: dict[str, int] = {}
+    for index, position in enumerate(positions):
+        report, wins, losses = analysed(position, DEFAULT_BUDGET)
+        if report.exact:
+            kinds["exact"] = kinds.get("exact", 0) + 1
+            print(f"{index:2} exact ({report.seconds:.2f} s)", flush=True)
+            continue
+        unproven = sum(move.result is None for move in report.moves)
+        kind = "root" if "?" in (wins, losses) else "moves" if unproven else "remoteness"
+        kinds[kind] = kinds.get(kind, 0) + 1
+        print(f"{index:2} {kind}: questions win/loss {wins}/{losses}; {summary(report)}", flush=True)
+        long_report, long_wins, long_losses = analysed(position, args.long)
+        print(
+            f"   {args.long:.0f} s: questions {long_wins}/{long_losses}; {summary(long_report)}"
+            f" ({long_report.seconds:.1f} s)",
+            flush=True,
+        )
+    print(kinds)
+
+
+if __name__ == "__main__":
+    main()
