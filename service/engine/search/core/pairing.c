@@ -51,11 +51,14 @@ static int propagate(const pairing_state *st, choice *k, uint64_t fresh) {
             group_choice *of = &k->of[g];
             uint64_t forbidden = k->taken & ~of->core, keep = 0, shared = ~(uint64_t)0;
             const cover *c = st->covers + st->groups[g].first;
+            /* without a branch: whether a cover clashes follows no pattern the processor can
+               predict, and this test was a third of choose's samples in perf (a branchless loop:
+               14 % more nodes a second on provers_nodes' questions) */
             for (uint64_t m = of->alive; m; m &= m - 1) {
                 int i = lowest_cell(m);
-                if (c[i].cells & forbidden) continue;
-                keep |= bit(i);
-                shared &= c[i].cells;
+                uint64_t cells = c[i].cells, fits = (cells & forbidden) == 0;
+                keep |= fits << i;
+                shared &= cells | (fits - 1); /* a clashing cover: all ones, no effect */
             }
             if (!keep) return 0;
             of->alive = keep;
