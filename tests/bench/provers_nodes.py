@@ -2,8 +2,8 @@
 
 Run: python -m tests.bench.provers_nodes [--save FILE | --compare FILE] [--rounds 1]
 
-A fixed set of 60 questions (10 random positions after 4 and 8 plies on 6x6k5, 7x7k5 and 8x8k5,
-provers_misses' positions with seed 1, the two questions about each: can the side to move force a line;
+A fixed set of 60 questions (on each of 6x6k5, 7x7k5 and 8x8k5, the first 5 of provers_misses' random
+positions after 4 plies and after 8, seed 1; the two questions about each: can the side to move force a line;
 can the other side, if the side to move passes), each from a new table within a node cap. Each answer's
 outcome, nodes, depth, zone, pairings, threat wins and zone-pruned replies is its fingerprint: an
 optimisation that leaves the search unchanged leaves every fingerprint unchanged (`--compare` a file
@@ -47,7 +47,8 @@ def fingerprints() -> tuple[list[list[int]], int, float]:
         for plies in PLIES:
             for position in positions(board_name, plies):
                 game = SearchEngine(position.variant, table_bits=10).game
-                for attacker, defender in ((position.mine, position.theirs), (position.theirs, position.mine)):
+                mine, theirs = position.mine, position.theirs
+                for attacker, defender in ((mine, theirs), (theirs, mine)):
                     table = ProofTable()
                     started = time.process_time()
                     q = ask(game, table, attacker, defender, True, Limits(0.0, cap, ffi.NULL))
