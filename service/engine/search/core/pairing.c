@@ -28,7 +28,7 @@ static int spent(pairing_state *st) { return st->budget && ++st->steps > st->bud
    covers[first + i]), the cells all of them share (the group's core: it will take them), and the cells
    taken (the chosen covers' and every core). A group's two words lie together, and a step copies only
    the groups there are (about 18 of MAX_GROUPS): the whole state is 1 KB, and copying it was a tenth of
-   the search's time. */
+   choose's samples in perf. */
 typedef struct {
     uint64_t alive, core;
 } group_choice;
@@ -52,8 +52,7 @@ static int propagate(const pairing_state *st, choice *k, uint64_t fresh) {
             uint64_t forbidden = k->taken & ~of->core, keep = 0, shared = ~(uint64_t)0;
             const cover *c = st->covers + st->groups[g].first;
             /* without a branch: whether a cover clashes follows no pattern the processor can
-               predict, and this test was a third of choose's samples in perf (a branchless loop:
-               14 % more nodes a second on provers_nodes' questions) */
+               predict, and this test was a third of choose's samples in perf */
             for (uint64_t m = of->alive; m; m &= m - 1) {
                 int i = lowest_cell(m);
                 uint64_t cells = c[i].cells, fits = (cells & forbidden) == 0;
