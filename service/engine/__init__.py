@@ -13,6 +13,9 @@ layer, the command line) imports from here only. No HTTP code lives in the engin
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .analyst import Analyst, EnginePool
 from .answer import Answer, Answers, GameAnswers, Source, answers_from, table_answers
 from .book_supply import build_book_file, open_books, read_large_books
@@ -46,11 +49,9 @@ from .play.review import (
     review_boards,
     review_game,
 )
-from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
 from .rules.eight import EIGHT, EightPosition
 from .rules.game import GamePosition, GameRules, final_score
 from .rules.geometry import MIN_DEPTH, Geometry, geometry_of, iter_cells
-from .rules.perft import count_games
 from .rules.position import EMPTY, MARKS, Mark, Position, Status, other
 from .rules.values import DECODED, Known, Result, Value
 from .rules.variants import (
@@ -70,11 +71,7 @@ from .rules.variants import (
     supported_variants,
 )
 from .search import Budget, Cancel, Deadline, Estimate, MoveProof
-from .search.book import book_positions, build_book
-from .search.book_check import sample_entries, verify_entries
 from .search.books import Books
-from .search.proof_run import Progress as ProofProgress
-from .search.proof_run import ProofRun
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .search.proven_file import Health
 from .tables.build_plan import BuildPlan, check_resources, plan
@@ -89,6 +86,38 @@ from .tables.table import MOVE_VALUE, Lookup, MoveValue, Table
 from .tables.table_file import TableFileError, file_size, mapped_file
 from .teach import MAX_TREE_NODES, Algorithm, Cutoff, GameTree, Leaf, Lesson, TreeTooLargeError, Visit, lesson
 from .teach import Node as TreeNode
+
+# Used by the command line and the benchmarks only: imported on first use (PEP 562), not at a server's
+# start, where they were a fifth of the engine's imports before its first answer (issue 30).
+if TYPE_CHECKING:
+    from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
+    from .rules.perft import count_games
+    from .search.book import book_positions, build_book
+    from .search.book_check import sample_entries, verify_entries
+    from .search.proof_run import Progress as ProofProgress
+    from .search.proof_run import ProofRun
+
+_STRENGTH = ("Accuracy", "Contender", "Record", "Strength", "measure_strength", "strength_table")
+_ON_FIRST_USE = {  # name: (module, its name there)
+    **{name: (".play.strength", name) for name in _STRENGTH},
+    "count_games": (".rules.perft", "count_games"),
+    "book_positions": (".search.book", "book_positions"),
+    "build_book": (".search.book", "build_book"),
+    "sample_entries": (".search.book_check", "sample_entries"),
+    "verify_entries": (".search.book_check", "verify_entries"),
+    "ProofRun": (".search.proof_run", "ProofRun"),
+    "ProofProgress": (".search.proof_run", "Progress"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _ON_FIRST_USE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attribute = _ON_FIRST_USE[name]
+    value = getattr(importlib.import_module(module, __name__), attribute)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BACKGROUND_BUILD_CELLS",
