@@ -13,9 +13,9 @@ layer, the command line) imports from here only. No HTTP code lives in the engin
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import on_first_use
 from .analyst import Analyst, EnginePool
 from .answer import Answer, Answers, GameAnswers, Source, answers_from, table_answers
 from .book_supply import build_book_file, open_books, read_large_books
@@ -87,8 +87,7 @@ from .tables.table_file import TableFileError, file_size, mapped_file
 from .teach import MAX_TREE_NODES, Algorithm, Cutoff, GameTree, Leaf, Lesson, TreeTooLargeError, Visit, lesson
 from .teach import Node as TreeNode
 
-# Used by the command line and the benchmarks only: imported on first use (PEP 562), not at a server's
-# start, where they were a fifth of the engine's imports before its first answer (issue 30).
+# The command line's parts, imported on first use (`on_first_use`): not at a server's start (issue 30).
 if TYPE_CHECKING:
     from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
     from .rules.perft import count_games
@@ -97,26 +96,9 @@ if TYPE_CHECKING:
     from .search.proof_run import Progress as ProofProgress
     from .search.proof_run import ProofRun
 
-_STRENGTH = ("Accuracy", "Contender", "Record", "Strength", "measure_strength", "strength_table")
-_ON_FIRST_USE = {  # name: (module, its name there)
-    **{name: (".play.strength", name) for name in _STRENGTH},
-    "count_games": (".rules.perft", "count_games"),
-    "book_positions": (".search.book", "book_positions"),
-    "build_book": (".search.book", "build_book"),
-    "sample_entries": (".search.book_check", "sample_entries"),
-    "verify_entries": (".search.book_check", "verify_entries"),
-    "ProofRun": (".search.proof_run", "ProofRun"),
-    "ProofProgress": (".search.proof_run", "Progress"),
-}
-
 
 def __getattr__(name: str) -> Any:
-    if name not in _ON_FIRST_USE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module, attribute = _ON_FIRST_USE[name]
-    value = getattr(importlib.import_module(module, __name__), attribute)
-    globals()[name] = value
-    return value
+    return on_first_use.resolve(name, globals())
 
 
 __all__ = [
