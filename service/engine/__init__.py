@@ -13,6 +13,9 @@ layer, the command line) imports from here only. No HTTP code lives in the engin
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from . import on_first_use
 from .analyst import Analyst, EnginePool
 from .answer import Answer, Answers, GameAnswers, Source, answers_from, table_answers
 from .book_supply import build_book_file, open_books, read_large_books
@@ -46,11 +49,9 @@ from .play.review import (
     review_boards,
     review_game,
 )
-from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
 from .rules.eight import EIGHT, EightPosition
 from .rules.game import GamePosition, GameRules, final_score
 from .rules.geometry import MIN_DEPTH, Geometry, geometry_of, iter_cells
-from .rules.perft import count_games
 from .rules.position import EMPTY, MARKS, Mark, Position, Status, other
 from .rules.values import DECODED, Known, Result, Value
 from .rules.variants import (
@@ -70,11 +71,7 @@ from .rules.variants import (
     supported_variants,
 )
 from .search import Budget, Cancel, Deadline, Estimate, MoveProof
-from .search.book import book_positions, build_book
-from .search.book_check import sample_entries, verify_entries
 from .search.books import Books
-from .search.proof_run import Progress as ProofProgress
-from .search.proof_run import ProofRun
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .search.proven_file import Health
 from .tables.build_plan import BuildPlan, check_resources, plan
@@ -89,6 +86,20 @@ from .tables.table import MOVE_VALUE, Lookup, MoveValue, Table
 from .tables.table_file import TableFileError, file_size, mapped_file
 from .teach import MAX_TREE_NODES, Algorithm, Cutoff, GameTree, Leaf, Lesson, TreeTooLargeError, Visit, lesson
 from .teach import Node as TreeNode
+
+# The command line's parts, imported on first use (`on_first_use`): not at a server's start (issue 30).
+if TYPE_CHECKING:
+    from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
+    from .rules.perft import count_games
+    from .search.book import book_positions, build_book
+    from .search.book_check import sample_entries, verify_entries
+    from .search.proof_run import Progress as ProofProgress
+    from .search.proof_run import ProofRun
+
+
+def __getattr__(name: str) -> Any:
+    return on_first_use.resolve(name, globals())
+
 
 __all__ = [
     "BACKGROUND_BUILD_CELLS",

@@ -23,13 +23,12 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import EngineError
 from .rules.variants import CONNECT4, Variant
-from .search.book import Advance, build_book, export_book
 from .search.book_file import file_name
 from .search.books import FOLDER, RECHECK_SECONDS, Books
-from .search.connect4_book import build_connect4_book
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .search.published_book import MODULE, PACKAGE
 from .tables.builder import BACKGROUND_NICENESS, spawn_build
@@ -38,6 +37,9 @@ from .tables.store import TableStore, default_directory
 
 BUILD_LOCK = ".build.lock"  # in the books folder: one build of books at a time per directory
 Report = Callable[[str], None]
+
+if TYPE_CHECKING:
+    from .search.book import Advance
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +120,11 @@ def build_book_file(
     `if_missing` and a book that checks out is there already, or if another build holds the lock and
     not `wait`. `advance` follows the search's positions (see `build_book`). The searches run on
     `processes` processes, or as tasks on the Ray cluster at `ray_address`."""
+    # The builders are imported here, where a book is built: a server imports this module at start
+    # for `open_books` and would otherwise load them (and multiprocessing) before its first answer.
+    from .search.book import build_book, export_book
+    from .search.connect4_book import build_connect4_book
+
     if variant != CONNECT4 and plies is None:
         raise EngineError(
             "plies_needed", f"{variant.name}: say how many plies (only connect4 has a published book)"

@@ -38,10 +38,10 @@ from .classes import ClassLayout, Panel, class_layout_of
 from .gravity_solver import fold_reachable, solve_gravity_tiers
 from .panel_maps import PanelMaps
 from .parts import FIRST_DIGIT, SECOND_DIGIT, distinct
+from .small_solver import NO_CHILD, SMALL_CELLS, small_tiers
 
 SOLVER_VERSION = 1  # bump when a change could alter any value in a table: older files are then rebuilt
 ByteArray = npt.NDArray[np.uint8]
-NO_CHILD = 255  # above every child's byte, so it never wins the minimum
 PIECE = 1 << 20  # positions solved at once: bounds the temporary arrays (about 16 bytes a position)
 FOLD_CELLS = 16  # boards this small are solved in the ranked layout and folded (see `solve_tiers`)
 MAPS_KEPT = 6  # panels whose maps are kept (threads work on pieces of one or two panels at a time)
@@ -201,13 +201,16 @@ def solve_tiers(
     fold_small: bool = True,
 ) -> Iterator[Tier]:
     """Each tier's values in `layout`, from tier `top` (default: the full board, whose `children` are
-    None) down to the empty board, as (tier, values in rank order). A small board (`fold_small`: at most
-    FOLD_CELLS cells, its panels tiny, hundreds of numpy calls for a few thousand entries) is solved in
-    the ranked layout and folded, in a tenth of the time."""
+    None) down to the empty board, as (tier, values in rank order). With `fold_small`, a board of at most
+    SMALL_CELLS cells is solved over all its arrangements at once (`small_solver`), one of at most
+    FOLD_CELLS in the ranked layout and folded: their panels are tiny, hundreds of numpy calls a tier."""
     if variant.gravity:  # solved whole in the ranked layout, then folded (small: seconds)
         yield from fold_reachable(layout, solve_gravity_tiers(variant))
         return
     from_the_top = top is None or top == variant.cells
+    if fold_small and from_the_top and variant.cells <= SMALL_CELLS:  # a few thousand entries: at once
+        yield from small_tiers(variant, layout)
+        return
     small = fold_small and variant.cells <= FOLD_CELLS and from_the_top
     if small and layout is not (ranked := class_layout_of(variant, reduce=False)):
         yield from fold_tiers(layout, solve_tiers(variant, ranked, threads))
