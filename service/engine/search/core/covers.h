@@ -28,7 +28,9 @@ typedef struct {
     int8_t pool[MAX_POOL][2];
     int n_pool;
     int chosen[MAX_GROUPS];   /* the cover of each group, -1: none yet */
+    uint64_t open;            /* the groups with no cover chosen yet */
     uint64_t reach[MAX_GROUPS]; /* the cells of all the group's covers */
+    uint64_t groups_at[SS_MAX_CELLS]; /* the groups whose reach holds the cell */
 } pairing_state;
 
 /* Appends the group of `lines` (each line's empty cells) with its covers, fewest cells first, at most
