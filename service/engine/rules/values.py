@@ -104,3 +104,4 @@ def _seen_by_mover() -> npt.NDArray[np.uint8]:
 
 
 SEEN_BY_MOVER = _seen_by_mover()
+NO_CHILD = 255  # above every child's byte, so it never wins the minimum of a position's children

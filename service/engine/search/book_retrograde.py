@@ -17,12 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..rules.values import SEEN_BY_MOVER, Value, encode
+from ..rules.values import NO_CHILD, SEEN_BY_MOVER, Value, encode
 from .book_arrays import ArrayBoard, Masks, masks
 
 Bytes = npt.NDArray[np.uint8]
 Indices = npt.NDArray[np.int32]  # a layer holds fewer than 2**31 positions
-NO_CHILD = 255  # above every child's byte, so it never wins the minimum
 LINE, FULL = -1, -2  # a link's target when the move ended the game
 # A finished game's value for the side to move: the other side made a line (a loss), or filled the board.
 LINE_MADE, FULL_BOARD = encode(Value(-1, 0)), encode(Value(0, 0))

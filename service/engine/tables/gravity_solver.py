@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules.geometry import NO_LINE, geometry_of
-from ..rules.values import NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
+from ..rules.values import NO_CHILD, NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
 from ..rules.variants import Variant
 from .classes import ClassLayout, class_layout_of
 from .layout import Layout, layout_of
@@ -38,7 +38,6 @@ ByteArray = npt.NDArray[np.uint8]
 BoolArray = npt.NDArray[np.bool_]
 Packed = npt.NDArray[np.uint8]  # one bit per entry of a tier, by rank
 Tiers = Iterator[tuple[int, ByteArray]]  # (tier, its values by rank), from the full board down
-NO_CHILD = 255  # above every child's byte, so it never wins the minimum
 PIECE = 1 << 20
 
 

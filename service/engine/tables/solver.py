@@ -32,13 +32,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules.geometry import LINES_APART, NO_LINE, geometry_of
-from ..rules.values import NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
+from ..rules.values import NO_CHILD, NOT_REACHABLE, SEEN_BY_MOVER, Value, encode
 from ..rules.variants import Variant
 from .classes import ClassLayout, Panel, class_layout_of
 from .gravity_solver import fold_reachable, solve_gravity_tiers
 from .panel_maps import PanelMaps
 from .parts import FIRST_DIGIT, SECOND_DIGIT, distinct
-from .small_solver import NO_CHILD, SMALL_CELLS, small_tiers
+from .small_solver import SMALL_CELLS, small_tiers
 
 SOLVER_VERSION = 1  # bump when a change could alter any value in a table: older files are then rebuilt
 ByteArray = npt.NDArray[np.uint8]
