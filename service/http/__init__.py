@@ -5,3 +5,8 @@ RFC 9110; `body_limit`, `cors` and `security` are the middleware around the app.
 
 Imports the engine's front door and the serving layer's accessors; the engine never imports it.
 """
+
+from .deferred_patterns import compiled_on_first_use
+
+with compiled_on_first_use("marshmallow.validate"):  # before any view or schema imports marshmallow
+    import marshmallow  # noqa: F401
