@@ -38,6 +38,9 @@ Bounds = tuple[int, int]  # on a score, for the side that plays the move
 # When estimates are asked for: the results get this share of the budget, the estimates their nodes
 # (see estimates.py), the remoteness what is left.
 RESULTS_SHARE_WITH_ESTIMATES = 0.7
+# ... and where the provers lead, this share: their answers are mostly draws, which need no remoteness,
+# and the estimates are made of the moves left unproven only (none when the answer is exact).
+PROVERS_RESULTS_SHARE_WITH_ESTIMATES = 0.9
 # Where the provers apply (results.py) and lead, they get this share of the results' budget first;
 # alpha-beta gets what they leave. They lead on boards whose lines are five long or longer. Measured
 # (tests/bench/provers_bench.py, docs/pages/provers.md): after 4, 8 and 12 random plies of 6x6k5 they
@@ -141,8 +144,9 @@ class _Narrowing:
             return self._analysis()
         wins = threats(self.engine.game, self.mine, self.theirs) if self.classes else 0
         self.bounds = {cell: self._settled(cell, wins) for cell in self.classes}
-        results = spending.part(RESULTS_SHARE_WITH_ESTIMATES) if estimates else spending
         share = provers_share(self.board.variant)
+        with_estimates = PROVERS_RESULTS_SHARE_WITH_ESTIMATES if share else RESULTS_SHARE_WITH_ESTIMATES
+        results = spending.part(with_estimates) if estimates else spending
         if share:
             prover = ResultProver(
                 self.engine.game, self.board.cells, self.mine, self.theirs, self.bounds, self.closed_by
