@@ -65,6 +65,11 @@ enum { THREAT_NODES = 1000 };
 enum { SHALLOW = 0, LOOK_AHEAD = 1, EXPAND = 2, EXPAND_AFTER_LOOK = 3, EXPAND_AGAIN = 4 };
 enum { PN_WAYS = 4, NULL_MOVE = -1, MAX_CHILDREN = SS_MAX_CELLS + 1 };
 enum { OPEN = 0, PROVEN = 1, DISPROVEN = 2 };
+/* In an open attacker's node's entry (beside its rule): no pairing was found for it. By monotony none
+   exists for the position with an attacker's mark more either (its lines open to the attacker are the
+   same, its empty cells fewer: a pairing of it would be one of the smaller position), so its pairing
+   search is skipped, and it carries the flag on. */
+enum { UNPAIRED = 0x80 };
 enum { SOLVED_BITS_LOG = 20 };
 /* The thresholds of the best child: the second best's number widened to 1 + 1/4 of it at the attacker's
    nodes, and to 4 times it at the defender's. The questions asked are mostly draws, so most of the work
@@ -94,6 +99,7 @@ typedef struct {
     uint64_t cut;   /* OPEN, defender to move: the cells that rule out the moves not in `moves`... */
     int cut_guard;  /* ... with the guard of three cells per line (cut_zone()) */
     int forced;     /* OPEN, attacker to move: the one cell it must take, else NULL_MOVE */
+    int unpaired;   /* OPEN, attacker to move: it has no pairing (none found, or none by monotony) */
     uint64_t moves; /* OPEN, defender to move: the moves worth searching */
 } pn_class;
 
@@ -205,9 +211,13 @@ static void store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t 
             if (better || (solved(slot) == solved(b + i) && b[i].work < slot->work)) slot = b + i;
         }
     }
+    /* an open node stored again keeps its flag (mid() stores it without a search of its pairing) */
+    int keep = slot->to_move == side_of(n) && (slot->rule & UNPAIRED) && slot->att == n.att && slot->def == n.def;
     slot->att = n.att;
     slot->def = n.def;
     slot->to_move = side_of(n);
+    if (pn == 0 || dn == 0) rule &= ~UNPAIRED;
+    else if (keep) rule |= UNPAIRED;
     slot->rule = (uint8_t)rule;
     slot->pn = pn;
     slot->dn = dn;
@@ -223,12 +233,24 @@ static uint64_t lowest_two(uint64_t mask) {
     return (mask & ~rest) | (rest & ~(rest & (rest - 1)));
 }
 
+/* Whether the position with one of the attacker's marks fewer is known to have no pairing (UNPAIRED). */
+static int unpaired_below(const ss_pn_table *t, pn_node n) {
+    for (uint64_t m = n.att; m; m &= m - 1) {
+        pn_node fewer = n;
+        fewer.att &= ~bit(lowest_cell(m));
+        const pn_entry *e = lookup(t, fewer);
+        if (e && (e->rule & UNPAIRED)) return 1;
+    }
+    return 0;
+}
+
 static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     const ss_game *g = s->g;
     uint64_t att = n.att, def = n.def, empty = g->full & ~(att | def);
     c->status = OPEN;
     c->rule = SS_BY_SEARCH;
     c->forced = NULL_MOVE;
+    c->unpaired = 0;
     uint64_t completes = pl_threats(g, att, def);
     if (completes) {
         c->status = PROVEN;
@@ -278,12 +300,18 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
         return;
     }
     if (deep == EXPAND_AFTER_LOOK) return;
+    if (unpaired_below(s->t, n)) {
+        c->unpaired = 1;
+        return;
+    }
     if (++s->pairing_calls % PAIRINGS_PER_CHECK == 0) s->m.next_check = s->m.nodes; /* read the clock */
     if (pairing_search(g, att, def, PAIRING_STEPS, &paired, pairs, &n_pairs)) {
         s->pairings++;
         c->status = DISPROVEN;
         c->rule = SS_BY_PAIRING;
         c->zone = paired;
+    } else {
+        c->unpaired = 1;
     }
 }
 
@@ -302,6 +330,7 @@ static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
     c->status = OPEN;
     c->rule = SS_BY_SEARCH;
     c->forced = NULL_MOVE;
+    c->unpaired = 0;
     c->cut = 0;
     c->cut_guard = 0;
     uint64_t wins = pl_threats(g, def, att);
@@ -438,7 +467,7 @@ static void look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
         ch->pn[i] = c.att_to_move ? 1 : (uint32_t)count(k.moves);
         ch->dn[i] = c.att_to_move ? (uint32_t)count(empty) : 1;
     }
-    store(s->t, c, ch->pn[i], ch->dn[i], ch->zone[i], 0, k.rule);
+    store(s->t, c, ch->pn[i], ch->dn[i], ch->zone[i], 0, k.rule | (k.unpaired ? UNPAIRED : 0));
 }
 
 /* How good a move looks for the side to move: the attacker's by its lines and the defender's; the
@@ -670,7 +699,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
     }
     if (out.dn == 0) out.zone = disproof_zone(s, n, &k, &ch);
     else if (out.pn == 0) out.zone = proof_zone(s, n, &k, &ch);
-    store(s->t, n, out.pn, out.dn, out.zone, s->m.nodes - nodes_before, SS_BY_SEARCH);
+    store(s->t, n, out.pn, out.dn, out.zone, s->m.nodes - nodes_before, SS_BY_SEARCH | (k.unpaired ? UNPAIRED : 0));
     return out;
 }
 
