@@ -4,6 +4,8 @@ and the answers' exactness. (Against the tables on every board up to 16 cells: t
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from service.engine import Position, Result, get_variant
@@ -65,6 +67,31 @@ def test_no_pairing_where_a_forced_win_is() -> None:
     assert find_pairing(game, x, o, defender_to_move=False) is None
     assert Reference(rules).value(UNPAIRED_WIN, "X")[0] == 1  # brute force: X wins
     assert question("4x4k4", x, o, True) == 1
+
+
+def test_an_attackers_mark_more_never_makes_a_pairing_possible() -> None:
+    """What lets pns.c skip the pairing search below a position that has none (UNPAIRED): a pairing of
+    the position with an attacker's mark more is one of the position itself (checked from the
+    reference's lines), so the search finds one there too. A defender's mark more can make one (it
+    closes lines): that side is not carried over."""
+    variant, rules = get_variant("6x6k5"), Rules(6, 6, 5)
+    game, rng = Game(Board.of(variant)), random.Random(7)
+    larger_paired = made_by_defender = 0
+    for _ in range(300):
+        cells = rng.sample(range(36), rng.randint(4, 12))
+        x = sum(1 << c for c in cells[0::2])
+        o = sum(1 << c for c in cells[1::2])
+        empty = [c for c in range(36) if not (x | o) >> c & 1]
+        cell = rng.choice(empty)
+        smaller = find_pairing(game, x, o, defender_to_move=False)
+        larger = find_pairing(game, x | 1 << cell, o, defender_to_move=False)
+        if larger is not None:
+            larger_paired += 1
+            check_pairing(rules, larger, x, o)
+            assert smaller is not None
+        if smaller is None and find_pairing(game, x, o | 1 << cell, defender_to_move=False) is not None:
+            made_by_defender += 1
+    assert larger_paired >= 50 and made_by_defender >= 20  # both cases were met
 
 
 def test_the_threat_sequence_of_the_hand_made_win() -> None:
