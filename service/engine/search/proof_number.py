@@ -72,6 +72,13 @@ class ProofTable:
     def clear(self) -> None:
         lib.ss_pn_table_clear(self.pointer)
 
+    def numbers(self, attacker: int, defender: int, attacker_to_move: bool) -> tuple[int, int] | None:
+        """The (proof, disproof) numbers the table holds for the position, or None."""
+        pn, dn = ffi.new("uint32_t *"), ffi.new("uint32_t *")
+        if not lib.ss_pn_table_numbers(self.pointer, attacker, defender, int(attacker_to_move), pn, dn):
+            return None
+        return int(pn[0]), int(dn[0])
+
 
 _per_thread = threading.local()
 

@@ -192,6 +192,15 @@ static const pn_entry *lookup(const ss_pn_table *t, pn_node n) {
 
 static int solved(const pn_entry *e) { return e->pn == 0 || e->dn == 0; }
 
+int ss_pn_table_numbers(const ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move, uint32_t *pn,
+                        uint32_t *dn) {
+    const pn_entry *e = lookup(t, (pn_node){att, def, att_to_move != 0});
+    if (!e) return 0;
+    *pn = e->pn;
+    *dn = e->dn;
+    return 1;
+}
+
 static void store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t zone, int64_t work, int rule) {
     pn_entry *b = bucket_of(t, n), *slot = NULL;
     for (int i = 0; i < PN_WAYS && !slot; i++)
