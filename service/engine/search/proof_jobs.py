@@ -98,6 +98,15 @@ class JobStore:
             ),
         )
 
+    def spent(self, variant: str) -> tuple[int, float]:
+        """Nodes and processor seconds of every job of the variant's proofs in this directory, split ones
+        and those under a refuted reply included."""
+        nodes, seconds = self._db.execute(
+            "SELECT coalesce(sum(nodes), 0), coalesce(sum(seconds), 0) FROM proof_jobs WHERE variant = ?",
+            (variant,),
+        ).fetchone()
+        return int(nodes), float(seconds)
+
     def replies(self, variant: str, key: JobKey) -> tuple[int | None, set[int]]:
         """At a split job (the defender to move): the reply chosen and not refuted (or None), and the
         replies refuted (the attacker forces a line after them)."""

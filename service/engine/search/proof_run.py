@@ -59,9 +59,9 @@ class Job(NamedTuple):
 class Progress:
     elapsed: float  # seconds of this session
     spent: float  # processor seconds over every session (the machine is shared: wall time says little)
-    nodes: int  # over every session
+    nodes: int  # over every session, split jobs and those under a refuted reply included
     done: int  # jobs settled
-    jobs: int  # jobs known so far (the moves' jobs appear once job 0 is disproven)
+    jobs: int  # the jobs of the proof as split so far
     outcome: int | None  # of the whole proof: 1 a side wins, -1 a draw, None open
     note: str
 
@@ -217,10 +217,11 @@ class ProofRun:
     def _progress(self, elapsed: float, note: str, outcome: int | None = None) -> Progress:
         keys = {job.key for q in self.questions() for job in self.leaves(*q, open_only=False)}
         states = [self.store.get(self.variant, key) for key in keys]
+        nodes, spent = self.store.spent(self.variant)
         return Progress(
             elapsed,
-            sum(s.seconds for s in states),
-            sum(s.nodes for s in states),
+            spent,
+            nodes,
             sum(s.outcome != 0 for s in states),
             len(states),
             outcome,
