@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from service.engine import Cancel, Mark, Position, ProofProgress, ProofRun, ProvenStore, get_variant
+from service.engine.search._core import ffi
+from service.engine.search.native import Limits, monotonic
+from service.engine.search.proof_number import ask
 
 BITS = 12  # a small table: these proofs need a few hundred positions
 
@@ -123,3 +126,12 @@ def test_the_table_gives_a_positions_numbers(tmp_path: Path) -> None:
     assert run.run(None, 5.0, Cancel(), lambda progress: None) == 1
     proven = [run.table.numbers(1 << cell, 0, False) for cell in range(variant.cells)]
     assert (0, 2**32 - 1) in proven or any(n is not None and n[0] == 0 for n in proven)
+
+
+def test_a_stopped_search_says_which_reply_it_was_working_on(tmp_path: Path) -> None:
+    """A slice that stops inside a reply's subtree names it: the reply whose numbers the table lacks."""
+    run = ProofRun(Position.empty(get_variant("8x8k5")), tmp_path, 16)
+    centre = 1 << 27
+    found = ask(run.game, run.table, centre, 0, False, Limits(monotonic() + 0.5, 0, ffi.NULL))
+    assert found.outcome == 0 and found.focus is not None and found.focus != 27
+    assert 0 <= found.focus < 64

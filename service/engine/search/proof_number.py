@@ -57,6 +57,7 @@ class Question(NamedTuple):
     cutoffs: int = 0  # alpha-beta's statistics (SearchReport): none here
     tt_hits: int = 0
     pruned: int = 0  # the defender's replies settled by a proof's zone (core/proof_zone.c)
+    focus: int | None = None  # the move (or reply) the search went into last: its most promising one
 
 
 class ProofTable:
@@ -111,6 +112,7 @@ def ask(
         stopped=bool(result.stopped),
         prover=_CLOSED_BY[int(result.closed_by)],
         pruned=int(result.pruned),
+        focus=None if result.focus == NO_MOVE else int(result.focus),
     )
 
 

@@ -41,7 +41,7 @@ from .budget import Cancel
 from .engine import move_classes
 from .native import Game, Limits, monotonic
 from .proof_jobs import JobKey, JobState, JobStore
-from .proof_number import ProofTable, ask
+from .proof_number import ProofTable, Question, ask
 from .proven import ProvenMove, ProvenStore
 
 DEFAULT_TABLE_BITS = 23  # 2**23 slots of 40 bytes: 335 MB
@@ -145,19 +145,20 @@ class ProofRun:
             return False
         return self.store.get(self.variant, job.key).outcome == 0
 
-    def _split(self, key: JobKey) -> None:
-        """Choose the defender's reply at an open job by the numbers its slices left in the table: the
-        reply after which the attacker looks easiest to stop (the least disproof number; replies the
-        search never reached come last). No reply left unrefuted: the attacker forces a line."""
+    def _split(self, key: JobKey, focus: int | None) -> None:
+        """Choose the defender's reply at an open job: the one its slice was searching when it stopped
+        (df-pn goes into the reply with the least disproof number, and stays in it: a child's numbers
+        reach the table only when the search comes back from it), else by the numbers in the table.
+        No reply left unrefuted: the attacker forces a line."""
         refuted = self.store.replies(self.variant, key)[1]
         ranked = []
-        for cell in move_classes(self.board, key.defender, key.attacker):
+        for cell, orbit in move_classes(self.board, key.defender, key.attacker).items():
             if cell not in refuted:
                 numbers = self.table.numbers(key.attacker, key.defender | 1 << cell, True)
                 proof, disproof = numbers or (0, UNREACHED)
-                ranked.append((disproof, -proof, cell))
+                ranked.append((focus not in orbit, disproof, -proof, cell))
         if ranked:
-            self.store.put_reply(self.variant, key, min(ranked)[2], refuted=False)
+            self.store.put_reply(self.variant, key, min(ranked)[-1], refuted=False)
         else:
             self.store.put(self.variant, key, replace(self.store.get(self.variant, key), outcome=1))
 
@@ -181,9 +182,9 @@ class ProofRun:
                 if cancel.is_set or (left is not None and left <= 0):
                     self.store.save_table(self.variant, self.table)
                     return None
-                self._slice(job.key, min(slice_seconds, left or slice_seconds), cancel)
+                found = self._slice(job.key, min(slice_seconds, left or slice_seconds), cancel)
                 if self._splits(job, cancel):
-                    self._split(job.key)
+                    self._split(job.key, found.focus)
                 slices += 1
                 if slices % 4 == 0:
                     self.store.save_table(self.variant, self.table)
@@ -193,7 +194,7 @@ class ProofRun:
         show(self._progress(monotonic() - started, "done", result))
         return result
 
-    def _slice(self, key: JobKey, seconds: float, cancel: Cancel) -> None:
+    def _slice(self, key: JobKey, seconds: float, cancel: Cancel) -> Question:
         state = self.store.get(self.variant, key)
         limits = Limits(monotonic() + seconds, 0, cancel.cell)
         processor = time.process_time()
@@ -201,6 +202,7 @@ class ProofRun:
         spent = time.process_time() - processor
         total = JobState(found.outcome, found.zone, state.nodes + found.nodes, state.seconds + spent)
         self.store.put(self.variant, key, total)
+        return found
 
     def _result(self) -> int | None:
         outcomes = [self.outcome(*question) for question in self.questions()]

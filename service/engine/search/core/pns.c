@@ -84,6 +84,7 @@ typedef struct {
     ss_pn_table *t;
     meter m;
     int64_t pairings, threat_wins, pairing_calls, inherited, pruned;
+    int focus; /* the root's child searched last */
 } pn_search;
 
 /* What a node settles before any search. */
@@ -664,6 +665,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
             child_thdn = threshold(thdn, second, 0);
             child_thpn = thpn - pn + ch.pn[best];
         }
+        if (ply == 0) s->focus = ch.cell[best];
         pn_value v = mid(s, child_of(n, ch.cell[best]), child_thpn, child_thdn, ply + 1);
         if (s->m.halted) return out;
         ch.pn[best] = v.pn;
@@ -685,7 +687,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
 
 void ss_pn_prove(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
                  const ss_budget *budget, ss_pn_result *result) {
-    pn_search s = {g, t, {0}, 0, 0, 0, 0, 0};
+    pn_search s = {g, t, {0}, 0, 0, 0, 0, 0, SS_NO_MOVE};
     meter_start(&s.m, budget);
     if (t->fingerprint != g->fingerprint) {
         ss_pn_table_clear(t);
@@ -703,4 +705,5 @@ void ss_pn_prove(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, i
     result->pruned = s.pruned;
     result->seconds = ss_monotonic() - s.m.started;
     result->closed_by = result->outcome ? v.rule : SS_BY_SEARCH;
+    result->focus = s.focus;
 }

@@ -140,6 +140,8 @@ typedef struct {
     int64_t pruned;      /* the defender's replies settled by a proof's zone (proof_zone.c) */
     double seconds;
     int32_t closed_by;   /* SS_BY_PAIRING or SS_BY_THREATS: the position itself was (now or before) */
+    int32_t focus;       /* the position's move (or reply) the search went into last: its most promising
+                            when stopped (SS_NO_MOVE: none, or the attacker's pass) */
 } ss_pn_result;
 
 enum { SS_BY_SEARCH = 0, SS_BY_PAIRING = 1, SS_BY_THREATS = 2 };
