@@ -33,7 +33,8 @@ def prove(args: argparse.Namespace) -> int:
     outcomes: list[int | None] = []
 
     def work() -> None:  # the run's store and table belong to the thread that makes them
-        run = ProofRun(Position.empty(variant), args.dir or default_directory(), args.table_bits)
+        directory = args.dir or default_directory()
+        run = ProofRun(Position.empty(variant), directory, args.table_bits, args.split_plies)
         print(
             f"{variant.name}: {'resumed from the saved table' if run.resumed else 'a new table'}", flush=True
         )
@@ -73,5 +74,12 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     cmd.add_argument(
         "--table-bits", type=int, default=23, help="2**bits slots of 40 bytes (default 23: 335 MB)"
+    )
+    cmd.add_argument(
+        "--split-plies",
+        type=int,
+        default=1,
+        help="split a move's job open after its slice into the jobs after the defender's reply, down to"
+        " this many plies from the start (default 1: one job per first move)",
     )
     cmd.set_defaults(run=prove)

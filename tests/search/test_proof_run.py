@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import Cancel, Position, ProofProgress, ProofRun, ProvenStore, get_variant
+from service.engine import Cancel, Mark, Position, ProofProgress, ProofRun, ProvenStore, get_variant
+from service.engine.search._core import ffi
+from service.engine.search.native import Limits, monotonic
+from service.engine.search.proof_number import ask
 
 BITS = 12  # a small table: these proofs need a few hundred positions
 
@@ -89,3 +92,46 @@ def test_the_command_stops_at_a_signal_within_a_slice(tmp_path: Path) -> None:
     assert running.returncode == 3
     assert "stopped; run the same command again" in out
     assert (tmp_path / "prove-8x8k5.pntable").exists()
+
+
+# 5x5k4: the empty board a draw (its known result; the search's); X on r1c1 against O on r4c3, X to move:
+# a side forces a line (what the run finds unsplit, in 17,000 nodes).
+SPLIT_CASES = [(0, 0, -1, 0.002), (1 << 6, 1 << 23, 1, 0.0005)]
+
+
+@pytest.mark.parametrize(("x", "o", "result", "slice_seconds"), SPLIT_CASES)
+def test_a_run_split_into_the_jobs_after_the_defenders_replies_proves_the_same(
+    tmp_path: Path, x: int, o: int, result: int, slice_seconds: float
+) -> None:
+    """Slices too short to settle a first move's job: each is split into the jobs after the defender's
+    reply chosen by the table's numbers (a reply refuted, another is chosen), and the run's result is
+    the unsplit run's."""
+    position = Position(get_variant("5x5k4"), x, o, Mark.X)
+    assert ProofRun(position, tmp_path / "whole", BITS + 2).run(60.0, 5.0, Cancel(), lambda p: None) == result
+    run = ProofRun(position, tmp_path / "split", BITS + 2, split_plies=3)
+    shown: list[ProofProgress] = []
+    assert run.run(60.0, slice_seconds, Cancel(), shown.append) == result
+    assert shown[-1].outcome == result
+    jobs = {job.key: job for question in run.questions() for job in run.leaves(*question, open_only=False)}
+    assert max(job.plies for job in jobs.values()) == 3
+    assert all(len(job.name.split()) == job.plies for job in jobs.values())
+    if result == -1:
+        assert shown[-1].done == shown[-1].jobs == len(jobs) and ProvenStore(tmp_path / "split").get(position)
+
+
+def test_the_table_gives_a_positions_numbers(tmp_path: Path) -> None:
+    variant = get_variant("4x4k3")
+    run = ProofRun(Position.empty(variant), tmp_path, BITS)
+    assert run.table.numbers(0, 0, True) is None
+    assert run.run(None, 5.0, Cancel(), lambda progress: None) == 1
+    proven = [run.table.numbers(1 << cell, 0, False) for cell in range(variant.cells)]
+    assert (0, 2**32 - 1) in proven or any(n is not None and n[0] == 0 for n in proven)
+
+
+def test_a_stopped_search_says_which_reply_it_was_working_on(tmp_path: Path) -> None:
+    """A slice that stops inside a reply's subtree names it: the reply whose numbers the table lacks."""
+    run = ProofRun(Position.empty(get_variant("8x8k5")), tmp_path, 16)
+    centre = 1 << 27
+    found = ask(run.game, run.table, centre, 0, False, Limits(monotonic() + 0.5, 0, ffi.NULL))
+    assert found.outcome == 0 and found.focus is not None and found.focus != 27
+    assert 0 <= found.focus < 64

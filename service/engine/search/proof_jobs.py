@@ -30,6 +30,14 @@ CREATE TABLE IF NOT EXISTS proof_jobs (
     stored REAL NOT NULL,
     PRIMARY KEY (variant, attacker, defender, attacker_to_move)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS proof_replies (
+    variant TEXT NOT NULL,
+    attacker INTEGER NOT NULL,
+    defender INTEGER NOT NULL,
+    reply INTEGER NOT NULL,
+    refuted INTEGER NOT NULL,
+    PRIMARY KEY (variant, attacker, defender, reply)
+) WITHOUT ROWID;
 """
 JOBS_FILE = "prove-jobs.sqlite"
 # A saved proof-number table: this, the game's fingerprint, the slots. 02: proven entries hold their proof's
@@ -88,6 +96,31 @@ class JobStore:
                 state.seconds,
                 time.time(),
             ),
+        )
+
+    def spent(self, variant: str) -> tuple[int, float]:
+        """Nodes and processor seconds of every job of the variant's proofs in this directory, split ones
+        and those under a refuted reply included."""
+        nodes, seconds = self._db.execute(
+            "SELECT coalesce(sum(nodes), 0), coalesce(sum(seconds), 0) FROM proof_jobs WHERE variant = ?",
+            (variant,),
+        ).fetchone()
+        return int(nodes), float(seconds)
+
+    def replies(self, variant: str, key: JobKey) -> tuple[int | None, set[int]]:
+        """At a split job (the defender to move): the reply chosen and not refuted (or None), and the
+        replies refuted (the attacker forces a line after them)."""
+        rows = self._db.execute(
+            "SELECT reply, refuted FROM proof_replies WHERE variant = ? AND attacker = ? AND defender = ?",
+            (variant, _signed(key.attacker), _signed(key.defender)),
+        ).fetchall()
+        chosen = [int(reply) for reply, refuted in rows if not refuted]
+        return (chosen[0] if chosen else None), {int(reply) for reply, refuted in rows if refuted}
+
+    def put_reply(self, variant: str, key: JobKey, reply: int, refuted: bool) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO proof_replies VALUES (?, ?, ?, ?, ?)",
+            (variant, _signed(key.attacker), _signed(key.defender), reply, int(refuted)),
         )
 
     def table_path(self, variant: str) -> Path:

@@ -57,6 +57,7 @@ class Question(NamedTuple):
     cutoffs: int = 0  # alpha-beta's statistics (SearchReport): none here
     tt_hits: int = 0
     pruned: int = 0  # the defender's replies settled by a proof's zone (core/proof_zone.c)
+    focus: int | None = None  # the move (or reply) the search went into last: its most promising one
 
 
 class ProofTable:
@@ -71,6 +72,13 @@ class ProofTable:
 
     def clear(self) -> None:
         lib.ss_pn_table_clear(self.pointer)
+
+    def numbers(self, attacker: int, defender: int, attacker_to_move: bool) -> tuple[int, int] | None:
+        """The (proof, disproof) numbers the table holds for the position, or None."""
+        pn, dn = ffi.new("uint32_t *"), ffi.new("uint32_t *")
+        if not lib.ss_pn_table_numbers(self.pointer, attacker, defender, int(attacker_to_move), pn, dn):
+            return None
+        return int(pn[0]), int(dn[0])
 
 
 _per_thread = threading.local()
@@ -104,6 +112,7 @@ def ask(
         stopped=bool(result.stopped),
         prover=_CLOSED_BY[int(result.closed_by)],
         pruned=int(result.pruned),
+        focus=None if result.focus == NO_MOVE else int(result.focus),
     )
 
 

@@ -17,14 +17,22 @@ jobs' outcomes and the time spent on them are kept in the store (proof_jobs.py) 
 table every few slices: stopped (Ctrl-C, a signal, the time limit) and started again, a run goes on
 where it was. When both questions are disproven the position is a draw, every move of it too, and its
 moves go into the store of proven positions as exact draws: the service answers them at once.
+
+Split deeper (`split_plies` 3, 5, ...), a move's job left open after its slice is replaced by the
+question after the defender's reply, chosen by the numbers the slice left in the table (the reply
+after which the attacker looks easiest to stop), and that question's jobs: the pass and the attacker's
+moves. So the work is many small jobs, and how many of them settle in an hour says how far a proof has
+got (Hsu et al. split theirs into jobs the same way, at the top of the tree). A reply refuted (the
+attacker forces a line after it) is marked so, and the job is split again with another.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from ..rules.geometry import iter_cells
 from ..rules.position import Position
@@ -33,26 +41,37 @@ from .budget import Cancel
 from .engine import move_classes
 from .native import Game, Limits, monotonic
 from .proof_jobs import JobKey, JobState, JobStore
-from .proof_number import ProofTable, ask
+from .proof_number import ProofTable, Question, ask
 from .proven import ProvenMove, ProvenStore
 
 DEFAULT_TABLE_BITS = 23  # 2**23 slots of 40 bytes: 335 MB
+UNREACHED = 2**32  # ranks a reply the search never reached after every one it did
+
+
+class Job(NamedTuple):
+    name: str  # the moves from the start, e.g. "r3c3 r4c4 r0c7" (X, O's reply chosen, X)
+    key: JobKey
+    plies: int  # below the start
+    splittable: bool  # a move's job, not a pass: the defender's reply can be chosen there
 
 
 @dataclass(frozen=True)
 class Progress:
     elapsed: float  # seconds of this session
     spent: float  # processor seconds over every session (the machine is shared: wall time says little)
-    nodes: int  # over every session
+    nodes: int  # over every session, split jobs and those under a refuted reply included
     done: int  # jobs settled
-    jobs: int  # jobs known so far (the moves' jobs appear once job 0 is disproven)
+    jobs: int  # the jobs of the proof as split so far
     outcome: int | None  # of the whole proof: 1 a side wins, -1 a draw, None open
     note: str
 
 
 class ProofRun:
-    def __init__(self, position: Position, directory: Path, table_bits: int = DEFAULT_TABLE_BITS) -> None:
+    def __init__(
+        self, position: Position, directory: Path, table_bits: int = DEFAULT_TABLE_BITS, split_plies: int = 1
+    ) -> None:
         self.position, self.variant = position, position.variant.long_name
+        self.split_plies = split_plies
         self.board = Board.of(position.variant)
         self.game = Game(self.board)
         self.store = JobStore(directory)
@@ -66,27 +85,82 @@ class ProofRun:
         mine, theirs = self.position.mine, self.position.theirs
         return list(dict.fromkeys([(mine, theirs), (theirs, mine)]))
 
-    def jobs(self, attacker: int, defender: int) -> list[tuple[str, JobKey]]:
-        """The jobs of one question still needed: the pass, then one per class of moves, but once the
-        pass is disproven, only the moves inside its zone (and the pass no more)."""
-        cols = self.position.variant.cols
+    def children(self, attacker: int, defender: int) -> list[tuple[str, JobKey]]:
+        """The question's children still needed (the defender to move in each): the pass, then one per
+        class of moves, but once the pass is disproven, only the moves inside its zone (and the pass no
+        more)."""
         passing = JobKey(attacker, defender, False)
         state = self.store.get(self.variant, passing)
         out = [("pass", passing)] if state.outcome != -1 else []
         zone = state.zone if state.outcome == -1 else self.board.full
         for cell in move_classes(self.board, attacker, defender):
             if zone >> cell & 1:
-                out.append((f"r{cell // cols}c{cell % cols}", JobKey(attacker | 1 << cell, defender, False)))
+                out.append((self._cell(cell), JobKey(attacker | 1 << cell, defender, False)))
         return out
 
     def outcome(self, attacker: int, defender: int) -> int | None:
         """1: the attacker can force a line, -1: it cannot, None: not known yet."""
-        states = [self.store.get(self.variant, key).outcome for _, key in self.jobs(attacker, defender)]
+        states = [self._settled(child) for _, child in self.children(attacker, defender)]
         if 1 in states:
             return 1
         if all(s == -1 for s in states):  # every move needed disproven (the pass with them, or not needed)
             return -1
         return None
+
+    def leaves(self, attacker: int, defender: int, open_only: bool, plies: int = 0) -> list[Job]:
+        """The jobs of the question: its children, and in place of a child split, the jobs of the
+        question after the defender's reply chosen there (`open_only`: those still open)."""
+        out: list[Job] = []
+        for name, child in self.children(attacker, defender):
+            if open_only and self._settled(child):
+                continue
+            reply = None if name == "pass" else self.store.replies(self.variant, child)[0]
+            if reply is None:
+                out.append(Job(name, child, plies + 1, name != "pass"))
+                continue
+            below = self.leaves(child.attacker, child.defender | 1 << reply, open_only, plies + 2)
+            out.extend(job._replace(name=f"{name} {self._cell(reply)} {job.name}") for job in below)
+        return out
+
+    def _settled(self, child: JobKey) -> int:
+        """A child's outcome: its own job's, or the question's after the defender's reply chosen there.
+        A reply refuted (the attacker forces a line after it) is marked so: the child is a job again,
+        and is split with another reply after its next slice."""
+        own = self.store.get(self.variant, child)
+        reply = None if own.outcome else self.store.replies(self.variant, child)[0]
+        if reply is None:
+            return own.outcome
+        found = self.outcome(child.attacker, child.defender | 1 << reply)
+        if found == -1:
+            self.store.put(self.variant, child, replace(own, outcome=-1))
+            return -1
+        if found == 1:
+            self.store.put_reply(self.variant, child, reply, refuted=True)
+        return 0
+
+    def _splits(self, job: Job, cancel: Cancel) -> bool:
+        """Whether a move's job, open after its slice, is split: when the question after the defender's
+        reply still lies within `split_plies` of the start."""
+        if not job.splittable or job.plies + 2 > self.split_plies or cancel.is_set:
+            return False
+        return self.store.get(self.variant, job.key).outcome == 0
+
+    def _split(self, key: JobKey, focus: int | None) -> None:
+        """Choose the defender's reply at an open job: the one its slice was searching when it stopped
+        (df-pn goes into the reply with the least disproof number, and stays in it: a child's numbers
+        reach the table only when the search comes back from it), else by the numbers in the table.
+        No reply left unrefuted: the attacker forces a line."""
+        refuted = self.store.replies(self.variant, key)[1]
+        ranked = []
+        for cell, orbit in move_classes(self.board, key.defender, key.attacker).items():
+            if cell not in refuted:
+                numbers = self.table.numbers(key.attacker, key.defender | 1 << cell, True)
+                proof, disproof = numbers or (0, UNREACHED)
+                ranked.append((focus not in orbit, disproof, -proof, cell))
+        if ranked:
+            self.store.put_reply(self.variant, key, min(ranked)[-1], refuted=False)
+        else:
+            self.store.put(self.variant, key, replace(self.store.get(self.variant, key), outcome=1))
 
     def run(
         self, seconds: float | None, slice_seconds: float, cancel: Cancel, show: Callable[[Progress], None]
@@ -96,30 +170,31 @@ class ProofRun:
         started, slices = monotonic(), 0
         while True:
             open_jobs = [
-                (name, key)
+                job
                 for question in self.questions()
                 if self.outcome(*question) is None
-                for name, key in self.jobs(*question)
-                if self.store.get(self.variant, key).outcome == 0
+                for job in self.leaves(*question, open_only=True)
             ]
             if not open_jobs:
                 break
-            for name, key in open_jobs:
+            for job in open_jobs:
                 left = None if seconds is None else seconds - (monotonic() - started)
                 if cancel.is_set or (left is not None and left <= 0):
                     self.store.save_table(self.variant, self.table)
                     return None
-                self._slice(name, key, min(slice_seconds, left or slice_seconds), cancel)
+                found = self._slice(job.key, min(slice_seconds, left or slice_seconds), cancel)
+                if self._splits(job, cancel):
+                    self._split(job.key, found.focus)
                 slices += 1
                 if slices % 4 == 0:
                     self.store.save_table(self.variant, self.table)
-                show(self._progress(monotonic() - started, name))
+                show(self._progress(monotonic() - started, job.name))
         self.store.save_table(self.variant, self.table)
         result = self._result()
         show(self._progress(monotonic() - started, "done", result))
         return result
 
-    def _slice(self, name: str, key: JobKey, seconds: float, cancel: Cancel) -> None:
+    def _slice(self, key: JobKey, seconds: float, cancel: Cancel) -> Question:
         state = self.store.get(self.variant, key)
         limits = Limits(monotonic() + seconds, 0, cancel.cell)
         processor = time.process_time()
@@ -127,6 +202,7 @@ class ProofRun:
         spent = time.process_time() - processor
         total = JobState(found.outcome, found.zone, state.nodes + found.nodes, state.seconds + spent)
         self.store.put(self.variant, key, total)
+        return found
 
     def _result(self) -> int | None:
         outcomes = [self.outcome(*question) for question in self.questions()]
@@ -141,14 +217,19 @@ class ProofRun:
         return None
 
     def _progress(self, elapsed: float, note: str, outcome: int | None = None) -> Progress:
-        keys = {key for q in self.questions() for key in [JobKey(*q, False)] + [k for _, k in self.jobs(*q)]}
+        keys = {job.key for q in self.questions() for job in self.leaves(*q, open_only=False)}
         states = [self.store.get(self.variant, key) for key in keys]
+        nodes, spent = self.store.spent(self.variant)
         return Progress(
             elapsed,
-            sum(s.seconds for s in states),
-            sum(s.nodes for s in states),
+            spent,
+            nodes,
             sum(s.outcome != 0 for s in states),
             len(states),
             outcome,
             note,
         )
+
+    def _cell(self, cell: int) -> str:
+        cols = self.position.variant.cols
+        return f"r{cell // cols}c{cell % cols}"

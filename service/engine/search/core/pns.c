@@ -91,6 +91,7 @@ typedef struct {
     ss_pn_table *t;
     meter m;
     int64_t pairings, threat_wins, pairing_calls, inherited, pruned;
+    int focus; /* the root's child searched last */
 } pn_search;
 
 /* What a node settles before any search. */
@@ -199,6 +200,15 @@ static const pn_entry *lookup(const ss_pn_table *t, pn_node n) {
 }
 
 static int solved(const pn_entry *e) { return e->pn == 0 || e->dn == 0; }
+
+int ss_pn_table_numbers(const ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move, uint32_t *pn,
+                        uint32_t *dn) {
+    const pn_entry *e = lookup(t, (pn_node){att, def, att_to_move != 0});
+    if (!e) return 0;
+    *pn = e->pn;
+    *dn = e->dn;
+    return 1;
+}
 
 static void store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t zone, int64_t work, int rule) {
     pn_entry *b = bucket_of(t, n), *slot = NULL;
@@ -686,6 +696,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
             child_thdn = threshold(thdn, second, 0);
             child_thpn = thpn - pn + ch.pn[best];
         }
+        if (ply == 0) s->focus = ch.cell[best];
         pn_value v = mid(s, child_of(n, ch.cell[best]), child_thpn, child_thdn, ply + 1);
         if (s->m.halted) return out;
         ch.pn[best] = v.pn;
@@ -707,7 +718,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
 
 void ss_pn_prove(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
                  const ss_budget *budget, ss_pn_result *result) {
-    pn_search s = {g, t, {0}, 0, 0, 0, 0, 0};
+    pn_search s = {g, t, {0}, 0, 0, 0, 0, 0, SS_NO_MOVE};
     meter_start(&s.m, budget);
     if (t->fingerprint != g->fingerprint) {
         ss_pn_table_clear(t);
@@ -725,4 +736,5 @@ void ss_pn_prove(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, i
     result->pruned = s.pruned;
     result->seconds = ss_monotonic() - s.m.started;
     result->closed_by = result->outcome ? v.rule : SS_BY_SEARCH;
+    result->focus = s.focus;
 }

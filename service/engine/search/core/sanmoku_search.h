@@ -124,6 +124,10 @@ void ss_pn_table_clear(ss_pn_table *table);
 void *ss_pn_table_memory(ss_pn_table *table, uint64_t *bytes);
 uint64_t ss_pn_table_game(const ss_pn_table *table);
 void ss_pn_table_set_game(ss_pn_table *table, uint64_t fingerprint);
+/* The proof and disproof numbers the table holds for a position (a long proof chooses the defender's
+   reply by them): 1 with *pn and *dn set when it holds an entry, else 0. */
+int ss_pn_table_numbers(const ss_pn_table *table, uint64_t attacker, uint64_t defender, int attacker_to_move,
+                        uint32_t *pn, uint32_t *dn);
 
 typedef struct {
     int32_t outcome;     /* 1: the attacker can force a line; -1: it cannot; 0: not settled (budget) */
@@ -136,6 +140,8 @@ typedef struct {
     int64_t pruned;      /* the defender's replies settled by a proof's zone (proof_zone.c) */
     double seconds;
     int32_t closed_by;   /* SS_BY_PAIRING or SS_BY_THREATS: the position itself was (now or before) */
+    int32_t focus;       /* the position's move (or reply) the search went into last: its most promising
+                            when stopped (SS_NO_MOVE: none, or the attacker's pass) */
 } ss_pn_result;
 
 enum { SS_BY_SEARCH = 0, SS_BY_PAIRING = 1, SS_BY_THREATS = 2 };
