@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from service.app import create_app
 from service.engine import Position, get_variant
 from service.engine.tables.table_file import open_table
+from tests.api.build_queue import queue_left
 from tests.api.contract import analyze, check_response
 from tests.engine.boards import burnside_classes, rules_of, table_of
 from tests.reference import Reference
@@ -172,11 +173,7 @@ def test_a_table_being_built_is_answered_by_the_search_then_by_the_table(tmp_pat
         k: v for k, v in first.items() if k not in strip
     }
     assert sorted(p.name for p in tmp_path.glob("*.table")) == ["4x4k4.table"]
-    # The builder takes the table off its queue after the file is in place (a builder stopped between the
-    # two builds it again rather than lose it): so the queue empties a moment after the table answers.
-    while any((tmp_path / "queue").iterdir()) and time.monotonic() < deadline + 10:
-        time.sleep(0.05)
-    assert not any((tmp_path / "queue").iterdir())
+    assert queue_left(tmp_path) == []
 
 
 def test_solve_streams_any_variant_and_refuses_json_for_large_ones(client: FlaskClient) -> None:
