@@ -19,11 +19,11 @@ where it was. When both questions are disproven the position is a draw, every mo
 moves go into the store of proven positions as exact draws: the service answers them at once.
 
 Split deeper (`split_plies` 3, 5, ...), a move's job left open after its slice is replaced by the
-question after the defender's reply, chosen by the numbers the slice left in the table (the reply
-after which the attacker looks easiest to stop), and that question's jobs: the pass and the attacker's
-moves. So the work is many small jobs, and how many of them settle in an hour says how far a proof has
-got (Hsu et al. split theirs into jobs the same way, at the top of the tree). A reply refuted (the
-attacker forces a line after it) is marked so, and the job is split again with another.
+question after the defender's reply, the one the slice's search went into last (df-pn's most
+promising: the least disproof number), and that question's jobs: the pass and the attacker's moves.
+So the work is many small jobs, and how many of them settle in an hour says how far a proof has got
+(Hsu et al. split theirs into jobs the same way, at the top of the tree). A reply refuted (the attacker
+forces a line after it) is marked so, and the job is split again with another.
 """
 
 from __future__ import annotations
