@@ -21,6 +21,7 @@ from tests.serving import harness
 from tests.serving.slow_clients import allowed_latency
 
 PROVEN = {"board": "XO.X./.OX../O..../...../.....", "variant": "5x5k4"}  # proven in tens of milliseconds
+BLOCKED = 0.6  # seconds: a probe waiting for a search of HARD's budget, started 0.1 s in, waits 0.9 s
 HARD = {"board": "." * 64, "variant": "8x8k5", "budget_ms": 1000}  # not proven in a second (7x7k5 now is)
 
 
@@ -84,7 +85,7 @@ def test_a_worker_answers_while_two_searches_run(tmp_path: Path) -> None:
     try:
         harness.wait_ready(server)
         url = server.url + "/analyze?board=X...O....&variant=normal"
-        limit = allowed_latency(url, 0.25, most=0.5)  # blocked, it would wait for a search (1 s)
+        limit = allowed_latency(url, 0.25, most=0.5)
         with ThreadPoolExecutor(2) as pool:
             searches = [pool.submit(analyze, server, HARD) for _ in range(2)]
             time.sleep(0.1)  # both under way
@@ -97,7 +98,11 @@ def test_a_worker_answers_while_two_searches_run(tmp_path: Path) -> None:
             answers = [s.result() for s in searches]
         assert [status for status, _ in answers] == [200, 200]
         assert all(a["source"] == "search" and a["search"]["time_ms"] >= 500 for _, a in answers)
-        assert len(latencies) >= 20 and max(latencies) < limit, statistics.quantiles(latencies, n=100)[-1]
+        # A blocked worker would answer a handful of probes, each after the rest of a search (0.9 s).
+        # The p99, as the other latency tests: one probe beside the searches' start once took 0.28 s
+        # on a loaded CI machine (p99 0.035 s), a scheduling stall, not a wait for a search.
+        p99 = statistics.quantiles(latencies, n=100)[-1]
+        assert len(latencies) >= 20 and p99 < limit and max(latencies) < BLOCKED, (p99, max(latencies))
     finally:
         server.stop()
 
