@@ -39,9 +39,9 @@ import time
 from dataclasses import dataclass, field
 
 from service.engine import get_variant
+from service.engine.search._core import ffi
 from service.engine.search.board import Board
 from service.engine.search.engine import move_classes
-from service.engine.search._core import ffi
 from service.engine.search.native import Game, Limits, monotonic
 from service.engine.search.proof_number import ProofTable, Question, ask
 
@@ -147,18 +147,20 @@ def hours(seconds: float) -> str:
 
 def report(probes: list[Probe]) -> None:
     estimates = [p.estimate for p in probes]
-    mean = statistics.fmean(estimates)
+    mean, median = statistics.fmean(estimates), statistics.median(estimates)
     error = statistics.stdev(estimates) / math.sqrt(len(estimates)) if len(estimates) > 1 else math.inf
     logs = [math.log10(e) for e in estimates if e > 0]
-    print(f"probes {len(probes)}, {sum(p.spent for p in probes) / 3600:.2f} processor-hours")
-    print(f"ends: { {end: sum(p.end == end for p in probes) for end in ('disproven', 'refuted', 'deep')} }")
-    print(f"leaf plies: median {statistics.median(p.plies for p in probes)}, most {max(p.plies for p in probes)}")
+    ends = {end: sum(p.end == end for p in probes) for end in ("disproven", "refuted", "deep")}
+    plies = [p.plies for p in probes]
+    print(f"probes {len(probes)}, {sum(p.spent for p in probes) / 3600:.2f} processor-hours, ends {ends}")
+    print(f"leaf plies: median {statistics.median(plies)}, most {max(plies)}")
     print(f"estimate (processor time of the split proof): mean {hours(mean)}, standard error {hours(error)}")
-    print(f"  median {hours(statistics.median(estimates))}, range {hours(min(estimates))} .. {hours(max(estimates))}")
+    print(f"  median {hours(median)}, range {hours(min(estimates))} .. {hours(max(estimates))}")
     if logs:
         print(f"  geometric mean {hours(10 ** statistics.fmean(logs))}")
     print(f"  nodes: mean {statistics.fmean(p.nodes for p in probes):,.0f}")
-    print(f"against the published {PUBLISHED_HOURS} h: mean / published = {mean / 3600 / PUBLISHED_HOURS:.3g}")
+    ratio = mean / 3600 / PUBLISHED_HOURS
+    print(f"against the published {PUBLISHED_HOURS} h: mean / published = {ratio:.3g}")
 
 
 def main() -> None:
