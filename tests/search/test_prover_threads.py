@@ -87,9 +87,8 @@ def test_one_thread_and_two_give_the_same_results_on_6x6k5() -> None:
 
 
 def test_each_familys_answers_are_the_questions_answers_alone() -> None:
-    """Run to their ends (no limit), the two families' questions: each position's question first on a
-    fresh table, so its answer and its nodes are those of the same question asked alone; each move's
-    question's answer that of the question alone (its nodes fewer: it inherits from the first)."""
+    """Run to their ends (no limit), the two families' questions (the first helped by the other thread
+    when its own family is done): each answer is that of the same question asked alone."""
     variant, rng = get_variant("6x6k5"), random.Random(5)
     board = Board.of(variant)
     game, no_limit = Game(board), Limits(0.0, 0, ffi.NULL)
@@ -103,15 +102,32 @@ def test_each_familys_answers_are_the_questions_answers_alone() -> None:
         tables = (ProofTable(16), ProofTable(16))
         answers = prove_families(game, tables, (wins, losses), helper, no_limit, 0.8, 0.5)
         for asks, answered in zip((wins, losses), answers, strict=True):
-            root = answered[0]
-            assert root is not None
-            alone = ask(game, ProofTable(16), *asks[0][:3], no_limit)
-            assert (root.outcome, root.nodes) == (alone.outcome, alone.nodes)
-            for one, question in zip(asks[1:], answered[1:], strict=True):
+            root = answered.answers[0]
+            assert root is not None and root.nodes > 0
+            assert root.outcome == ask(game, ProofTable(16), *asks[0][:3], no_limit).outcome
+            for one, question in zip(asks[1:], answered.answers[1:], strict=True):
                 if root.outcome == -1:  # it settles every move's question: none asked
                     assert question is None
                 elif question is not None:
                     assert question.outcome == ask(game, ProofTable(16), *one[:3], no_limit).outcome
+
+
+def test_a_hard_first_question_helped_by_the_free_thread() -> None:
+    """A 7x7k5 position after 8 plies (provers_ab's 21st with seed 1, X to move) where the side to move
+    cannot force a line (settled at once) and the other side cannot either, even if X passes (about a
+    second alone): the free thread helps with that question, and the answer is the question's alone."""
+    variant = get_variant("7x7k5")
+    game, no_limit = Game(Board.of(variant)), Limits(0.0, 0, ffi.NULL)
+    mine, theirs = 0x27, 0x100100400080
+    helper = thread_helper()
+    assert helper is not None
+    tables = (ProofTable(16), ProofTable(16))
+    wins, losses = [Ask(mine, theirs, True)], [Ask(theirs, mine, True)]
+    settled, helped = prove_families(game, tables, (wins, losses), helper, no_limit, 0.8, 0.5)
+    assert settled.answers[0] is not None and settled.answers[0].outcome == -1
+    assert settled.helping.nodes > 0 and helped.helping.nodes == 0
+    root = helped.answers[0]
+    assert root is not None and root.outcome == ask(game, ProofTable(16), theirs, mine, True, no_limit).outcome
 
 
 def test_the_cancel_flag_stops_both_threads() -> None:

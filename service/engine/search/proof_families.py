@@ -60,7 +60,12 @@ def thread_helper() -> Helper | None:
     return helper
 
 
-Answers = list[Question | None]  # per Ask, in order: None when it was never asked
+class Answered(NamedTuple):
+    """A family's answers, per Ask in order (None: never asked), and what its thread spent helping the
+    other family's first question (its nodes and depth; core/families.c)."""
+
+    answers: list[Question | None]
+    helping: Question
 
 
 def prove_families(
@@ -71,7 +76,7 @@ def prove_families(
     limits: Limits,
     root_share: float,
     round_share: float,
-) -> tuple[Answers, Answers]:
+) -> tuple[Answered, Answered]:
     """Ask both families at once, the first on the caller's thread, the second on the helper's, each on
     its table, by the rules of ss_pn_prove_families (sanmoku_search.h)."""
     structs = ffi.new("ss_pn_family[2]")
@@ -86,7 +91,10 @@ def prove_families(
     budget = budget_of(limits)
     lib.ss_pn_prove_families(game.pointer, structs, helper.pointer, root_share, round_share, budget)
     first, second = (
-        [question_of(q.result) if q.asked else None for q in questions[0 : len(asks)]]
-        for questions, asks in zip(arrays, families, strict=True)
+        Answered(
+            [question_of(q.result) if q.asked else None for q in questions[0 : len(asks)]],
+            question_of(family.helping),
+        )
+        for family, questions, asks in zip(structs, arrays, families, strict=True)
     )
     return first, second

@@ -27,7 +27,10 @@ share a table within, and nothing across: the win family (the position's questio
 move forces a line, and each move's, a child of it) on this thread's table, and the loss family (the
 passing question and the moves' questions, which inherit its disproofs) on a second table, on a helper
 thread of the core (proof_families.py). Each family runs by the rules above on its own thread, with the
-whole budget's time; a move one family proves won or lost, the other no longer asks about.
+whole budget's time; a move one family proves won or lost, the other no longer asks about. Most often
+one family is settled at once (its first question disproven in a hundredth of a second) and the other's
+first question takes the time: the free thread then asks that question's moves one by one on its own
+table, and the question's search takes their answers in at its root (core/families.c, pns.c).
 """
 
 from __future__ import annotations
@@ -129,7 +132,8 @@ class ResultProver:
             self.game, tables, (wins, losses), helper, spending.share(), ROOT_SHARE, ROUND_SHARE
         )
         for won, asks, answered in zip((True, False), (wins, losses), answers, strict=True):
-            for one, question in zip(asks, answered, strict=True):
+            spending.charge(answered.helping)
+            for one, question in zip(asks, answered.answers, strict=True):
                 if question is None:
                     continue
                 spending.charge(question)

@@ -82,15 +82,17 @@ void ss_pn_helper_free(ss_pn_helper *h) {
 typedef struct {
     const ss_game *game;
     const ss_budget *budget;
+    ss_pn_family *families;
     double root_share, round_share;
     int64_t node_cap;              /* each family's (0: none) */
     int32_t settled[SS_MAX_CELLS]; /* read and written atomically: a move whose result a family proved */
+    pn_help help[2];               /* with each family's first question */
 } families_call;
 
 typedef struct {
     families_call *call;
-    ss_pn_family *family;
-    int64_t nodes; /* what the family spent so far */
+    int index;     /* of the family in call->families */
+    int64_t nodes; /* what the family's thread spent so far */
 } family_run;
 
 /* A part of the budget: a deadline (0: none) and the family's node count to stop at (0: none). */
@@ -120,19 +122,23 @@ static span part(const family_run *f, span s, double fraction) {
     return p;
 }
 
-static void ask(family_run *f, ss_pn_question *q, span s) {
+static void add_spent(ss_pn_result *total, const ss_pn_result *r) {
+    total->nodes += r->nodes;
+    total->pairings += r->pairings;
+    total->threat_wins += r->threat_wins;
+    total->pruned += r->pruned;
+    total->seconds += r->seconds;
+    if (r->depth > total->depth) total->depth = r->depth;
+}
+
+static void ask(family_run *f, ss_pn_question *q, span s, pn_help *help) {
     families_call *call = f->call;
     ss_budget budget = {s.deadline, s.nodes_end > 0 ? s.nodes_end - f->nodes : 0, call->budget->cancel};
     ss_pn_result r;
-    ss_pn_prove(call->game, f->family->table, q->attacker, q->defender, q->attacker_to_move, &budget, &r);
+    pn_prove_helped(call->game, call->families[f->index].table, q->attacker, q->defender, q->attacker_to_move,
+                    &budget, help, &r);
     f->nodes += r.nodes;
-    const ss_pn_result *before = &q->result;
-    r.nodes += before->nodes;
-    r.pairings += before->pairings;
-    r.threat_wins += before->threat_wins;
-    r.pruned += before->pruned;
-    r.seconds += before->seconds;
-    if (before->depth > r.depth) r.depth = before->depth;
+    add_spent(&r, &q->result);
     q->result = r;
     q->asked++;
     if (r.outcome == 1 && q->cell != SS_NO_MOVE) __atomic_store_n(&call->settled[q->cell], 1, __ATOMIC_RELAXED);
@@ -142,18 +148,56 @@ static int still_open(const family_run *f, const ss_pn_question *q) {
     return q->result.outcome == 0 && !__atomic_load_n(&f->call->settled[q->cell], __ATOMIC_RELAXED);
 }
 
+/* The other family's first question, while its search lasts: its pass, then the attacker's moves inside
+   the pass's zone from the last cell down (the search's own order is its proof numbers': it meets the
+   helper somewhere between), each to the question's deadline unless the search settled it meanwhile. */
+static void help_other(family_run *f) {
+    families_call *call = f->call;
+    pn_help *h = &call->help[1 - f->index];
+    const ss_pn_question *root = &call->families[1 - f->index].questions[0];
+    ss_pn_result *spent_helping = &call->families[f->index].helping;
+    if (call->families[1 - f->index].n == 0 || !root->attacker_to_move) return;
+    if (__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE)) return;
+    uint64_t att = root->attacker, def = root->defender, moves = ~(uint64_t)0;
+    for (int passed = 0; moves; passed = 1) {
+        int cell = passed ? 63 - __builtin_clzll(moves) : SS_NO_MOVE;
+        if (passed) moves &= ~bit(cell);
+        if (passed && (__atomic_load_n(&h->settled_at_root, __ATOMIC_RELAXED) & bit(cell))) continue;
+        span s = part(f, (span){h->deadline, call->node_cap}, 1.0);
+        if (spent(f, s)) return;
+        ss_budget budget = {s.deadline, s.nodes_end > 0 ? s.nodes_end - f->nodes : 0, &h->stop};
+        ss_pn_result r;
+        ss_pn_prove(call->game, call->families[f->index].table, passed ? att | bit(cell) : att, def, 0, &budget, &r);
+        f->nodes += r.nodes;
+        add_spent(spent_helping, &r);
+        if (!passed) { /* the pass disproven: only the moves inside its zone matter (pns.c) */
+            if (r.outcome != -1) return;
+            moves = r.zone & call->game->full & ~(att | def);
+            continue;
+        }
+        if (!r.outcome) return; /* stopped */
+        h->zone[cell] = r.zone;
+        __atomic_fetch_or(r.outcome == 1 ? &h->proven : &h->disproven, bit(cell), __ATOMIC_RELEASE);
+        if (r.outcome == 1) return; /* the question is proven */
+    }
+}
+
 /* The family's questions by the rules of ss_pn_prove_families (results.py's rounds, for one family). */
-static void run_family(void *arg) {
-    family_run *f = arg;
+static void rounds(family_run *f) {
     const families_call *call = f->call;
     const ss_budget *b = call->budget;
-    ss_pn_question *questions = f->family->questions;
-    int n = f->family->n;
+    ss_pn_question *questions = f->call->families[f->index].questions;
+    int n = f->call->families[f->index].n;
     span all = {b->deadline, call->node_cap};
     int unlimited = b->deadline <= 0 && b->max_nodes <= 0 && !b->cancel;
-    if (n == 0 || spent(f, all)) return;
-    ask(f, &questions[0], part(f, all, call->root_share));
-    if (questions[0].result.outcome == -1) return;
+    pn_help *help = &f->call->help[f->index];
+    if (n > 0 && !spent(f, all)) {
+        span first = part(f, all, call->root_share);
+        first.deadline = help->deadline;
+        ask(f, &questions[0], first, help);
+    }
+    __atomic_store_n(&help->stop, 1, __ATOMIC_RELEASE);
+    if (n == 0 || questions[0].result.outcome == -1) return;
     while (!spent(f, all)) {
         int open[SS_MAX_CELLS], k = 0;
         for (int i = 1; i < n && k < SS_MAX_CELLS; i++)
@@ -161,16 +205,33 @@ static void run_family(void *arg) {
         if (!k) return;
         span round = k == 1 ? all : part(f, all, call->round_share);
         for (int j = 0; j < k && !spent(f, round); j++)
-            if (still_open(f, &questions[open[j]])) ask(f, &questions[open[j]], part(f, round, 1.0 / (k - j)));
+            if (still_open(f, &questions[open[j]]))
+                ask(f, &questions[open[j]], part(f, round, 1.0 / (k - j)), NULL);
         if (unlimited) return; /* each question ran to its end */
     }
 }
 
+static void run_family(void *arg) {
+    family_run *f = arg;
+    rounds(f);
+    help_other(f);
+}
+
 void ss_pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper *h, double root_share,
                           double round_share, const ss_budget *budget) {
-    families_call call = {g, budget, root_share, round_share, 0, {0}};
+    static const families_call blank;
+    families_call call = blank;
+    call.game = g;
+    call.budget = budget;
+    call.families = families;
+    call.root_share = root_share;
+    call.round_share = round_share;
     if (budget->max_nodes > 0) call.node_cap = budget->max_nodes / 2 > 0 ? budget->max_nodes / 2 : 1;
-    family_run first = {&call, &families[0], 0}, second = {&call, &families[1], 0};
+    if (budget->deadline > 0) { /* the first questions' deadline, which their helpers keep to as well */
+        double now = ss_monotonic(), left = budget->deadline - now;
+        call.help[0].deadline = call.help[1].deadline = now + (left > 0 ? left : 0) * root_share;
+    }
+    family_run first = {&call, 0, 0}, second = {&call, 1, 0};
     pthread_mutex_lock(&h->lock);
     h->job = run_family;
     h->arg = &second;

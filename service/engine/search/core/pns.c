@@ -92,6 +92,7 @@ typedef struct {
     meter m;
     int64_t pairings, threat_wins, pairing_calls, inherited, pruned;
     int focus; /* the root's child searched last */
+    pn_help *help; /* another thread's answers about the root's moves (NULL: none) */
 } pn_search;
 
 /* What a node settles before any search. */
@@ -596,6 +597,32 @@ static void prune_moves(pn_search *s, pn_node n, pn_children *ch) {
     }
 }
 
+/* At the root (the attacker to move): the moves the helper settled taken in, as a sibling's zone prunes
+   them (prune_moves); and the moves settled here told to the helper, which skips them. */
+static void absorb_help(pn_search *s, pn_node n, pn_children *ch) {
+    pn_help *h = s->help;
+    uint64_t disproven = __atomic_load_n(&h->disproven, __ATOMIC_ACQUIRE);
+    uint64_t proven = __atomic_load_n(&h->proven, __ATOMIC_ACQUIRE);
+    uint64_t settled = 0;
+    int taken = 0;
+    for (int i = 0; i < ch->n; i++) {
+        int cell = ch->cell[i];
+        if (cell == NULL_MOVE) continue;
+        if (ch->pn[i] && ch->dn[i] && ((disproven | proven) & bit(cell))) {
+            int won = (proven & bit(cell)) != 0;
+            ch->pn[i] = won ? 0 : PN_INF;
+            ch->dn[i] = won ? PN_INF : 0;
+            ch->zone[i] = h->zone[cell];
+            store(s->t, child_of(n, cell), ch->pn[i], ch->dn[i], ch->zone[i], 0, SS_BY_SEARCH);
+            taken = 1;
+        }
+    }
+    if (taken) prune_moves(s, n, ch);
+    for (int i = 0; i < ch->n; i++)
+        if (ch->cell[i] != NULL_MOVE && (!ch->pn[i] || !ch->dn[i])) settled |= bit(ch->cell[i]);
+    __atomic_fetch_or(&h->settled_at_root, settled, __ATOMIC_RELAXED);
+}
+
 static uint32_t threshold(uint32_t th, uint32_t second, int attacker) {
     uint64_t more = attacker ? second / ATTACKER_WIDENING : (uint64_t)second * DEFENDER_WIDENING;
     uint64_t widened = (uint64_t)second + more + 1;
@@ -649,6 +676,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
     for (;;) {
         uint32_t pn, dn, best_value = PN_INF, second = PN_INF;
         int best = -1;
+        if (ply == 0 && s->help && n.att_to_move) absorb_help(s, n, &ch);
         if (n.att_to_move) { /* an OR node of the question */
             pn = PN_INF;
             dn = 0;
@@ -718,7 +746,12 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
 
 void ss_pn_prove(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
                  const ss_budget *budget, ss_pn_result *result) {
-    pn_search s = {g, t, {0}, 0, 0, 0, 0, 0, SS_NO_MOVE};
+    pn_prove_helped(g, t, att, def, att_to_move, budget, NULL, result);
+}
+
+void pn_prove_helped(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
+                     const ss_budget *budget, pn_help *help, ss_pn_result *result) {
+    pn_search s = {g, t, {0}, 0, 0, 0, 0, 0, SS_NO_MOVE, help};
     meter_start(&s.m, budget);
     if (t->fingerprint != g->fingerprint) {
         ss_pn_table_clear(t);

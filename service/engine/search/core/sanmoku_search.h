@@ -158,7 +158,9 @@ void ss_pn_prove(const ss_game *game, ss_pn_table *table, uint64_t attacker, uin
    position's question gets root_share of the budget; when it is disproven, the moves' questions are
    not asked (the same answer holds for each); else they go in rounds, each round_share of what is left
    (all of it when one question is left), spread evenly over the questions still open. A move's question
-   proven (outcome 1: the move wins, or loses) settles the move: the other family skips its question. */
+   proven (outcome 1: the move wins, or loses) settles the move: the other family skips its question.
+   A thread done with its family while the other's first question is still searched helps with that:
+   it asks the attacker's moves there as questions of their own, which the search takes in (pns.h). */
 typedef struct {
     uint64_t attacker, defender;
     int32_t attacker_to_move;
@@ -171,6 +173,7 @@ typedef struct {
     ss_pn_table *table;
     ss_pn_question *questions;
     int32_t n;
+    ss_pn_result helping; /* nodes, seconds, depth: the family's thread helping the other's first question */
 } ss_pn_family;
 
 /* A thread that waits for the second family of each call: one per searching thread, kept between calls
