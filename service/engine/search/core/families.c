@@ -160,9 +160,15 @@ static void help_other(family_run *f) {
     if (__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE)) return;
     uint64_t att = root->attacker, def = root->defender, moves = ~(uint64_t)0;
     for (int passed = 0; moves; passed = 1) {
-        int cell = passed ? 63 - __builtin_clzll(moves) : SS_NO_MOVE;
-        if (passed) moves &= ~bit(cell);
-        if (passed && (__atomic_load_n(&h->settled_at_root, __ATOMIC_RELAXED) & bit(cell))) continue;
+        int cell = SS_NO_MOVE;
+        if (passed) {
+            moves &= ~__atomic_load_n(&h->settled_at_root, __ATOMIC_RELAXED);
+            if (!moves) return;
+            int focus = __atomic_load_n(&h->focus, __ATOMIC_RELAXED);
+            uint64_t others = focus == SS_NO_MOVE ? moves : moves & ~bit(focus);
+            cell = 63 - __builtin_clzll(others ? others : moves);
+            moves &= ~bit(cell);
+        }
         span s = part(f, (span){h->deadline, call->node_cap}, 1.0);
         if (spent(f, s)) return;
         ss_budget budget = {s.deadline, s.nodes_end > 0 ? s.nodes_end - f->nodes : 0, &h->stop};
@@ -227,6 +233,7 @@ void ss_pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper
     call.root_share = root_share;
     call.round_share = round_share;
     if (budget->max_nodes > 0) call.node_cap = budget->max_nodes / 2 > 0 ? budget->max_nodes / 2 : 1;
+    call.help[0].focus = call.help[1].focus = SS_NO_MOVE;
     if (budget->deadline > 0) { /* the first questions' deadline, which their helpers keep to as well */
         double now = ss_monotonic(), left = budget->deadline - now;
         call.help[0].deadline = call.help[1].deadline = now + (left > 0 ? left : 0) * root_share;

@@ -37,6 +37,7 @@ typedef struct {
     uint64_t disproven, proven; /* by the helper */
     uint64_t zone[SS_MAX_CELLS];
     uint64_t settled_at_root;   /* by the question's own search */
+    int32_t focus;              /* the move the search is in (SS_NO_MOVE: none): the helper takes others */
     int32_t stop;               /* set when the question's search returns: the helper stops */
     double deadline;            /* the question's (0: none) */
 } pn_help;
