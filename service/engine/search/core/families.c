@@ -182,9 +182,14 @@ static void help_other(family_run *f) {
             continue;
         }
         if (!r.outcome) return; /* stopped */
-        h->zone[cell] = r.zone;
-        __atomic_fetch_or(r.outcome == 1 ? &h->proven : &h->disproven, bit(cell), __ATOMIC_RELEASE);
+        /* A move disproven with zone Y disproves every move outside Y with the same zone (pns.c,
+           prune_moves): those are told too, and not asked. */
+        uint64_t settled = bit(cell);
+        if (r.outcome == -1) settled |= moves & ~r.zone;
+        for (uint64_t m = settled; m; m &= m - 1) h->zone[lowest_cell(m)] = r.zone;
+        __atomic_fetch_or(r.outcome == 1 ? &h->proven : &h->disproven, settled, __ATOMIC_RELEASE);
         if (r.outcome == 1) return; /* the question is proven */
+        moves &= ~settled;
     }
 }
 
