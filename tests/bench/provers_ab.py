@@ -46,7 +46,8 @@ for line in sys.stdin:
         with provers_share(float(share)):
             run = cold_analysis(lists[key][int(index)], DEFAULT_BUDGET)
     cpu = time.process_time() - cpu
-    print(json.dumps({"exact": run.exact, "results": run.results, "seconds": run.seconds, "cpu": cpu}), flush=True)
+    answer = {"exact": run.exact, "results": run.results, "seconds": run.seconds, "cpu": cpu}
+    print(json.dumps(answer), flush=True)
 """
 
 

@@ -4,6 +4,7 @@ question by question against the same questions asked alone, and the cancel flag
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
@@ -126,8 +127,8 @@ def test_a_hard_first_question_helped_by_the_free_thread() -> None:
     settled, helped = prove_families(game, tables, (wins, losses), helper, no_limit, 0.8, 0.5)
     assert settled.answers[0] is not None and settled.answers[0].outcome == -1
     assert settled.helping.nodes > 0 and helped.helping.nodes == 0
-    root = helped.answers[0]
-    assert root is not None and root.outcome == ask(game, ProofTable(16), theirs, mine, True, no_limit).outcome
+    root, alone = helped.answers[0], ask(game, ProofTable(16), theirs, mine, True, no_limit)
+    assert root is not None and root.outcome == alone.outcome
 
 
 def test_the_cancel_flag_stops_both_threads() -> None:
@@ -148,6 +149,28 @@ def test_the_cancel_flag_stops_both_threads() -> None:
     quick = time.perf_counter()
     again = engine.analyze(Position.empty(variant), Budget(seconds=0.2))
     assert not again.exact and again.nodes > 0 and time.perf_counter() - quick < 20.0
+
+
+def test_a_forked_process_makes_its_own_helper() -> None:
+    """A helper inherited through a fork (gunicorn's preloaded workers) has no thread in the child: the
+    child makes its own, and its two families are answered (the child exits 0 only then)."""
+    parent = thread_helper()
+    assert parent is not None
+    pid = os.fork()
+    if pid == 0:  # the child: no pytest here, only an exit code
+        code = 1
+        try:
+            helper = thread_helper()
+            variant = get_variant("6x6k5")
+            game, tables = Game(Board.of(variant)), (ProofTable(12), ProofTable(12))
+            families = ([Ask(0, 0, True)], [Ask(0, 0, False)])
+            assert helper is not None and helper is not parent and helper.pid == os.getpid()
+            first, second = prove_families(game, tables, families, helper, Limits(0.0, 0, ffi.NULL), 0.8, 0.5)
+            code = 0 if first.answers[0] and second.answers[0] and first.answers[0].outcome == -1 else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_the_threads_setting() -> None:
