@@ -12,7 +12,6 @@ get one (a `nice` in another session does not yield to this one under the kernel
 
 from __future__ import annotations
 
-import argparse
 import random
 
 from service.engine import get_variant
@@ -22,20 +21,13 @@ from service.engine.search.native import Game, Limits, TranspositionTable, monot
 from service.engine.search.proof_families import Ask, prove_families, thread_helper
 from service.engine.search.proof_number import ProofTable, ask, thread_table
 from tests.bench.provers_bench import DEFAULT_BUDGET
+from tests.bench.provers_misses import arguments
 from tests.bench.search_bench import random_position
 from tests.search.positions import position_of
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--board", default="7x7k5")
-    parser.add_argument("--plies", type=int, default=8)
-    parser.add_argument("--positions", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--long", type=float, default=10.0)
-    args = parser.parse_args()
+    args = arguments(__doc__, 8, 10.0).parse_args()
     variant, rng = get_variant(args.board), random.Random(args.seed)
     board = Board.of(variant)
     game, helper = Game(board), thread_helper()
