@@ -54,7 +54,7 @@ def test_a_deadline_is_kept() -> None:
     engine = SearchEngine(OPEN_BOARD, table_bits=14)
     started = time.monotonic()
     analysis = engine.analyze(Position.empty(OPEN_BOARD), Budget(seconds=0.2))
-    assert time.monotonic() - started < 0.5
+    assert time.monotonic() - started < 1.0  # unbounded, the empty 8x8k5 board takes hours
     assert not analysis.exact
     assert all(move.result is None for move in analysis.moves)
 
@@ -83,7 +83,7 @@ def test_cancel_from_another_thread() -> None:
     cancelled = time.monotonic()
     cancel.set()
     thread.join(timeout=5)
-    assert done and done[0] - cancelled < 0.5
+    assert done and done[0] - cancelled < 1.0  # a margin for a loaded machine; uncancelled: hours
 
 
 def test_a_search_releases_the_interpreter_and_its_engine_is_not_shared() -> None:
