@@ -12,6 +12,7 @@ from functools import cache
 
 import pytest
 
+from service.app import create_app
 from service.engine import Position, Result, Variant, get_variant
 from service.engine.search import Board, Budget, Cancel, SearchEngine
 from service.engine.search import engine as engine_module
@@ -20,6 +21,7 @@ from service.engine.search.native import Game, Limits, TranspositionTable, monot
 from service.engine.search.proof_families import Ask, prove_families, thread_helper
 from service.engine.search.proof_number import ProofTable, Prover, ask
 from service.engine.tables.table import Table
+from service.serving.sources import ANALYST
 from tests.engine.boards import solved_table
 from tests.search.positions import position_of
 from tests.search.test_provers_exhaustive import random_position
@@ -173,6 +175,13 @@ def test_a_forked_process_makes_its_own_helper() -> None:
     assert os.waitstatus_to_exitcode(status) == 0
 
 
-def test_the_threads_setting() -> None:
+def test_the_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PROVER_THREADS reaches the engines the app's pool lends (default 2; the environment's
+    SANMOKU_PROVER_THREADS as any setting); an engine refuses anything but 1 or 2."""
+    assert create_app({"TESTING": True, "ACCESS_LOG": False}).extensions[ANALYST].pool.prover_threads == 2
+    monkeypatch.setenv("SANMOKU_PROVER_THREADS", "1")
+    pool = create_app().extensions[ANALYST].pool
+    with pool.engine(get_variant("7x7k5"), wait=None) as engine:
+        assert engine.prover_threads == 1
     with pytest.raises(ValueError, match="1 or 2"):
         SearchEngine(get_variant("7x7k5"), table_bits=10, prover_threads=3)
