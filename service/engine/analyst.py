@@ -33,6 +33,7 @@ from .rules.values import Value
 from .rules.variants import Variant
 from .search import Budget, Cancel, Deadline, SearchEngine
 from .search.books import Books, contradicted
+from .search.engine import DEFAULT_PROVER_THREADS
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proven import BOOK, ProvenMove, ProvenStore
 from .search.report import MoveProof, SearchReport
@@ -64,8 +65,10 @@ class EnginePool:
     a server made before it forks its workers (and before gevent patches them) gives each worker its own,
     and a waiting request then waits as a greenlet, not as the whole worker."""
 
-    def __init__(self, slots: int, table_bits: int = DEFAULT_TABLE_BITS) -> None:
-        self.slots, self._table_bits = slots, table_bits
+    def __init__(
+        self, slots: int, table_bits: int = DEFAULT_TABLE_BITS, prover_threads: int = DEFAULT_PROVER_THREADS
+    ) -> None:
+        self.slots, self._table_bits, self.prover_threads = slots, table_bits, prover_threads
         self._owner = -1
         self._free: list[TranspositionTable] = []
         self._made = 0  # tables made in this process: warm() makes the rest of `slots`, no more
@@ -101,7 +104,7 @@ class EnginePool:
             # and append are atomic (a warm() beside them makes one table too many at worst).
             table = self._free.pop() if self._free else self._table()
             try:
-                yield SearchEngine(variant, table=table)
+                yield SearchEngine(variant, table=table, prover_threads=self.prover_threads)
             finally:
                 self._free.append(table)
         finally:

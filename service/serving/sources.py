@@ -3,8 +3,8 @@ tables directory's supply of tables, its opening books and its store of proven p
 `Analyst` that decides between them and a search; `get_analyst()` and `get_supply()` give them to views.
 
 TABLES_DIR, TABLES_AT_START, BACKGROUND_BUILDS and BACKGROUND_BUILD_CELLS set the supply's rule (see
-`engine.tables.supply`); SEARCH_SLOTS caps the searches of one worker at once; PROVEN_MAX_BYTES bounds
-the store of proven positions.
+`engine.tables.supply`); SEARCH_SLOTS caps the searches of one worker at once, PROVER_THREADS the
+threads each search's provers use (1 or 2); PROVEN_MAX_BYTES bounds the store of proven positions.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def init_app(app: Flask) -> None:
     proven = ProvenStore(store.directory, app.config["PROVEN_MAX_BYTES"])
     proven.open()  # a store it cannot use is logged now, once (the workers inherit what it found)
     proven.close()  # not carried across gunicorn's fork
-    pool = EnginePool(app.config["SEARCH_SLOTS"])
+    pool = EnginePool(app.config["SEARCH_SLOTS"], prover_threads=int(app.config["PROVER_THREADS"]))
     # The opening books, and the Connect Four book's build in the background if it is missing; the
     # large books are read by each worker after its first answer (Warming).
     books = open_books(store.directory, app.config["BACKGROUND_BUILDS"])

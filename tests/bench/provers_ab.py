@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 WORKER = """
-import json, random, sys
+import json, random, sys, time
 from service.engine import get_variant
 from service.engine.search import SearchEngine
 from tests.bench.provers_bench import DEFAULT_BUDGET, cold_analysis, provers_share
@@ -39,12 +39,15 @@ for line in sys.stdin:
         board = SearchEngine(variant, table_bits=10).board
         plays = [random_position(board, int(plies), rng) for _ in range(int(count))]
         lists[key] = [position_of(variant, *play) for play in plays]
+    cpu = time.process_time()  # of every thread of the process: the provers may use two
     if share == "rule":
         run = cold_analysis(lists[key][int(index)], DEFAULT_BUDGET)
     else:
         with provers_share(float(share)):
             run = cold_analysis(lists[key][int(index)], DEFAULT_BUDGET)
-    print(json.dumps({"exact": run.exact, "results": run.results, "seconds": run.seconds}), flush=True)
+    cpu = time.process_time() - cpu
+    answer = {"exact": run.exact, "results": run.results, "seconds": run.seconds, "cpu": cpu}
+    print(json.dumps(answer), flush=True)
 """
 
 
@@ -90,8 +93,11 @@ def main() -> None:
         "before": Worker(args.base.resolve(), args.base_python),
         "after": Worker(Path.cwd(), sys.executable),
     }
-    print("| board, plies | exact: before / after | every result proven: before / after | median s |")
-    print("|---|---|---|---|")
+    print(
+        "| board, plies | exact: before / after | every result proven: before / after | median s"
+        " | median processor s |"
+    )
+    print("|---|---|---|---|---|")
     try:
         for name in args.boards.split(","):
             for plies in args.plies.split(","):
@@ -106,9 +112,10 @@ def main() -> None:
                 results = [sum(r["results"] for r in runs[b]) for b in ("before", "after")]
                 middle = args.positions // 2
                 median = [sorted(r["seconds"] for r in runs[b])[middle] for b in ("before", "after")]
+                cpu = [sorted(r["cpu"] for r in runs[b])[middle] for b in ("before", "after")]
                 print(
                     f"| {name} after {plies} | {exact[0]} / {exact[1]} | {results[0]} / {results[1]}"
-                    f" | {median[0]:.2f} / {median[1]:.2f} |",
+                    f" | {median[0]:.2f} / {median[1]:.2f} | {cpu[0]:.2f} / {cpu[1]:.2f} |",
                     flush=True,
                 )
     finally:

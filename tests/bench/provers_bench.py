@@ -60,6 +60,7 @@ class Run(NamedTuple):
 def cold_analysis(position: Position, seconds: float) -> Run:
     """One analysis with new tables."""
     thread_table().clear()
+    thread_table(second=True).clear()  # the provers' second thread's (proof_families.py)
     engine = SearchEngine(position.variant, table=TranspositionTable(TABLE_BITS))
     started = time.perf_counter()
     report = engine.analyze(position, Budget(seconds=seconds), estimates=True)

@@ -105,15 +105,21 @@ def root_questions(positions: list[Position], nodes: int) -> None:
     print(f"nodes in all: {total}")
 
 
-def main() -> None:
+def arguments(description: str | None, plies: int, long: float) -> argparse.ArgumentParser:
+    """The arguments of the benches of provers_ab's positions that one build misses."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--board", default="7x7k5")
-    parser.add_argument("--plies", type=int, default=4)
+    parser.add_argument("--plies", type=int, default=plies)
     parser.add_argument("--positions", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--long", type=float, default=30.0, help="seconds for each miss's second run")
+    parser.add_argument("--long", type=float, default=long, help="seconds for each miss's second run")
+    return parser
+
+
+def main() -> None:
+    parser = arguments(__doc__, 4, 30.0)
     parser.add_argument(
         "--roots", type=int, default=0, help="instead: each position's two questions, this many nodes each"
     )

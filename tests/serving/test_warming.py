@@ -25,7 +25,7 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return object()
 
     monkeypatch.setattr(analyst_module, "TranspositionTable", table)
-    monkeypatch.setattr(analyst_module, "SearchEngine", lambda variant, table: table)
+    monkeypatch.setattr(analyst_module, "SearchEngine", lambda variant, table, prover_threads: table)
     return sizes
 
 

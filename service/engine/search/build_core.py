@@ -20,6 +20,10 @@ HEADER = CORE / "sanmoku_search.h"
 COMPILE_ARGS = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Werror=implicit-function-declaration"]
 if platform.machine().lower() in ("x86_64", "amd64"):
     COMPILE_ARGS.append("-mpopcnt")
+# The provers of one analysis run on two POSIX threads (core/families.c): -pthread when compiling (the
+# thread-safe variants of the C library's headers) and when linking (libpthread on older glibc).
+COMPILE_ARGS.append("-pthread")
+LINK_ARGS = ["-pthread"]
 
 
 def declarations(header: Path) -> str:
@@ -35,4 +39,5 @@ ffibuilder.set_source(
     sources=[str(path) for path in sorted(CORE.glob("*.c"))],
     include_dirs=[str(CORE)],
     extra_compile_args=COMPILE_ARGS,
+    extra_link_args=LINK_ARGS,
 )

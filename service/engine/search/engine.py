@@ -53,6 +53,9 @@ PROVERS_RESULTS_SHARE_WITH_ESTIMATES = 0.9
 # 23 / 23; 6x6k5 30 of 30 each either way): tests/bench/provers_ab.py --shares, docs/pages/provers.md.
 PROVERS_SHARE = 0.9
 PROVERS_LEAD_K = 5
+# The provers' questions on two threads (results.py): an unsettled analysis then uses up to two
+# processor-seconds per second of its budget, and a second proof-number table per searching thread.
+DEFAULT_PROVER_THREADS = 2
 
 
 def provers_share(variant: Variant) -> float:
@@ -64,10 +67,17 @@ class SearchEngine:
     """One board's engine with its own transposition table: one per process (or thread) and board."""
 
     def __init__(
-        self, variant: Variant, table_bits: int = DEFAULT_TABLE_BITS, table: TranspositionTable | None = None
+        self,
+        variant: Variant,
+        table_bits: int = DEFAULT_TABLE_BITS,
+        table: TranspositionTable | None = None,
+        prover_threads: int = DEFAULT_PROVER_THREADS,
     ) -> None:
-        """`table`: one to reuse (it clears itself for another board), else 2**table_bits new buckets."""
-        self.variant = variant
+        """`table`: one to reuse (it clears itself for another board), else 2**table_bits new buckets;
+        `prover_threads`: the threads the provers of one analysis use (1 or 2)."""
+        if prover_threads not in (1, 2):
+            raise ValueError(f"the provers run on 1 or 2 threads, not {prover_threads}")
+        self.variant, self.prover_threads = variant, prover_threads
         self.board = Board.of(variant)
         self.game = Game.of(self.board)
         self.table = table if table is not None else TranspositionTable(table_bits)
@@ -149,8 +159,15 @@ class _Narrowing:
         with_estimates = PROVERS_RESULTS_SHARE_WITH_ESTIMATES if share else RESULTS_SHARE_WITH_ESTIMATES
         results = spending.part(with_estimates) if estimates else spending
         if share:
+            engine = self.engine
             prover = ResultProver(
-                self.engine.game, self.board.cells, self.mine, self.theirs, self.bounds, self.closed_by
+                engine.game,
+                self.board.cells,
+                self.mine,
+                self.theirs,
+                self.bounds,
+                self.closed_by,
+                engine.prover_threads,
             )
             prover.run(results.part(share))
         self._narrow(GOAL_RESULT, self._unproven(), results)

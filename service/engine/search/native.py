@@ -82,7 +82,8 @@ class TranspositionTable:
         lib.ss_table_clear(self.pointer)
 
 
-def _budget(limits: Limits) -> Any:
+def budget_of(limits: Limits) -> Any:
+    """The core's ss_budget of `limits` (kept alive by the caller for the call)."""
     budget = ffi.new("ss_budget *")
     budget.deadline = limits.deadline
     budget.max_nodes = limits.nodes
@@ -119,7 +120,7 @@ def prove(
     (GOAL_RESULT: win, draw or loss; GOAL_SCORE: the exact score) or the limits are reached."""
     result = ffi.new("ss_result *")
     result.lower, result.upper = lower, upper
-    lib.ss_prove(game.pointer, table.pointer, mine, theirs, goal, _budget(limits), result)
+    lib.ss_prove(game.pointer, table.pointer, mine, theirs, goal, budget_of(limits), result)
     return _outcome(result)
 
 
@@ -140,7 +141,7 @@ def prove_moves(
     lower = ffi.new("int32_t[]", [bounds[0] for bounds in moves.values()])
     upper = ffi.new("int32_t[]", [bounds[1] for bounds in moves.values()])
     spent = ffi.new("ss_result *")
-    budget = _budget(limits)
+    budget = budget_of(limits)
     lib.ss_prove_moves(game.pointer, table.pointer, mine, theirs, cells, n, goal, budget, lower, upper, spent)
     bounds = zip(ffi.unpack(lower, n), ffi.unpack(upper, n), strict=True)
     return dict(zip(cells, bounds, strict=True)), _outcome(spent)
@@ -180,5 +181,5 @@ def estimate(
 ) -> Outcome:
     """The heuristic score of a live position, deepened a ply at a time within the limits."""
     result = ffi.new("ss_result *")
-    lib.ss_estimate(game.pointer, table.pointer, mine, theirs, max_depth, _budget(limits), result)
+    lib.ss_estimate(game.pointer, table.pointer, mine, theirs, max_depth, budget_of(limits), result)
     return _outcome(result)

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from ..rules.variants import Variant
 from ._core import ffi, lib
-from .native import NO_MOVE, Game, Limits
+from .native import NO_MOVE, Game, Limits, budget_of
 
 # 2**18 slots of 40 bytes: 10 MB per searching thread, enough for the proofs of one request.
 DEFAULT_PROOF_TABLE_BITS = 18
@@ -84,12 +84,15 @@ class ProofTable:
 _per_thread = threading.local()
 
 
-def thread_table() -> ProofTable:
+def thread_table(second: bool = False) -> ProofTable:
     """This thread's table, made on first use: a thread runs one search at a time, and what a search
-    proved stays true for the next one on the same board."""
-    table: ProofTable | None = getattr(_per_thread, "table", None)
+    proved stays true for the next one on the same board. `second`: its other table, for the family of
+    questions its provers' second thread asks (proof_families.py)."""
+    name = "second_table" if second else "table"
+    table: ProofTable | None = getattr(_per_thread, name, None)
     if table is None:
-        table = _per_thread.table = ProofTable()
+        table = ProofTable()
+        setattr(_per_thread, name, table)
     return table
 
 
@@ -97,10 +100,14 @@ def ask(
     game: Game, table: ProofTable, attacker: int, defender: int, attacker_to_move: bool, limits: Limits
 ) -> Question:
     """Whether `attacker` can force a line against `defender` (the position legal, no line completed)."""
-    budget = ffi.new("ss_budget *")
-    budget.deadline, budget.max_nodes, budget.cancel = limits.deadline, limits.nodes, limits.cancel
     result = ffi.new("ss_pn_result *")
+    budget = budget_of(limits)
     lib.ss_pn_prove(game.pointer, table.pointer, attacker, defender, int(attacker_to_move), budget, result)
+    return question_of(result)
+
+
+def question_of(result: Any) -> Question:
+    """The Question of the core's answer (an ss_pn_result)."""
     return Question(
         outcome=int(result.outcome),
         zone=int(result.zone),

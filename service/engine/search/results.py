@@ -21,12 +21,23 @@ over the questions still open), so that no hard question takes what the others n
 asked; a question asked again goes on from the table's entries. Measured on 30 random 7x7k5 positions
 after 4, 8 and 12 plies (docs/pages/provers.md): exact within the default second 13, 20 and 23 instead
 of 5, 13 and 17.
+
+With two threads (`threads`, the service's PROVER_THREADS), the questions fall into two families that
+share a table within, and nothing across: the win family (the position's question whether the side to
+move forces a line, and each move's, a child of it) on this thread's table, and the loss family (the
+passing question and the moves' questions, which inherit its disproofs) on a second table, on a helper
+thread of the core (proof_families.py). Each family runs by the rules above on its own thread, with the
+whole budget's time; a move one family proves won or lost, the other no longer asks about. Most often
+one family is settled at once (its first question disproven in a hundredth of a second) and the other's
+first question takes the time: the free thread then asks that question's moves one by one on its own
+table, and the question's search takes their answers in at its root (core/families.c, pns.c).
 """
 
 from __future__ import annotations
 
 from .budget import Spending
-from .native import BIG, Game
+from .native import BIG, NO_MOVE, Game
+from .proof_families import Ask, Helper, prove_families, thread_helper
 from .proof_number import Prover, Question, ask, thread_table
 
 Bounds = tuple[int, int]  # on a score, for the side that plays the move
@@ -44,7 +55,8 @@ def result_known(lower: int, upper: int) -> bool:
 
 class ResultProver:
     """One analysis's use of the provers: narrows `bounds` (cell -> score bounds of the side that plays
-    it) in place and records which prover settled each move's result in `closed_by` (cell -> prover)."""
+    it) in place and records which prover settled each move's result in `closed_by` (cell -> prover).
+    `threads`: 1, or 2 for the two families at once (when the system makes the helper thread)."""
 
     def __init__(
         self,
@@ -54,15 +66,21 @@ class ResultProver:
         theirs: int,
         bounds: dict[int, Bounds],
         closed_by: dict[int, str],
+        threads: int = 1,
     ) -> None:
         self.game, self.mine, self.theirs = game, mine, theirs
         self.bounds, self.closed_by = bounds, closed_by
         self.win = BIG - cells  # the least score of a win: its last mark is at most the cells-th
         self.table = thread_table()
+        self.threads = threads
 
     def run(self, spending: Spending) -> None:
         open_cells = self._open()
         if not open_cells:
+            return
+        helper = thread_helper() if self.threads > 1 else None
+        if helper is not None:
+            self._run_families(open_cells, helper, spending)
             return
         mine, theirs = self.mine, self.theirs
         wins = self._ask(mine, theirs, True, spending.part(ROOT_SHARE))
@@ -99,17 +117,48 @@ class ResultProver:
                 questions.append((cell, False))
         return questions
 
+    def _run_families(self, open_cells: list[int], helper: Helper, spending: Spending) -> None:
+        """The win family and the loss family at once, then their answers applied as one thread would:
+        the position's question first (a disproof settles the whole family), then the moves'."""
+        if spending.spent:
+            return
+        mine, theirs, bounds = self.mine, self.theirs, self.bounds
+        wins = [Ask(mine, theirs, True)]
+        wins += [Ask(mine | 1 << cell, theirs, False, cell) for cell in open_cells if bounds[cell][1] > 0]
+        losses = [Ask(theirs, mine, True)]
+        losses += [Ask(theirs, mine | 1 << cell, True, cell) for cell in open_cells if bounds[cell][0] < 0]
+        tables = (self.table, thread_table(second=True))
+        answers = prove_families(
+            self.game, tables, (wins, losses), helper, spending.share(), ROOT_SHARE, ROUND_SHARE
+        )
+        for won, asks, answered in zip((True, False), (wins, losses), answers, strict=True):
+            spending.charge(answered.helping)
+            for one, question in zip(asks, answered.answers, strict=True):
+                if question is None:
+                    continue
+                spending.charge(question)
+                if one.cell != NO_MOVE:
+                    self._apply(one.cell, won, question)
+                elif question.outcome == -1:  # no move wins (each at most draws), or none loses
+                    self._narrow(self._open(), None if won else 0, 0 if won else None, question.prover)
+
     def _settle(self, cell: int, won: bool, spending: Spending) -> None:
         """Ask whether the move wins (`won`) or loses, and narrow its bounds by the answer."""
         after = self.mine | 1 << cell
         if won:
             question = self._ask(after, self.theirs, False, spending)
+        else:
+            question = self._ask(self.theirs, after, True, spending)
+        self._apply(cell, won, question)
+
+    def _apply(self, cell: int, won: bool, question: Question) -> None:
+        """Narrow the move's bounds by the answer to its question whether it wins (`won`) or loses."""
+        if won:
             if question.outcome == 1:
                 self._narrow([cell], self.win, None, question.prover)
             elif question.outcome == -1:
                 self._narrow([cell], None, 0, question.prover)
         else:
-            question = self._ask(self.theirs, after, True, spending)
             if question.outcome == 1:
                 self._narrow([cell], None, -self.win, question.prover)
             elif question.outcome == -1:

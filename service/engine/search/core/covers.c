@@ -88,8 +88,14 @@ typedef struct {
     int8_t n_pairs[MAX_COVERS];
 } cached_group;
 
+static _Thread_local cached_group *cache; /* CACHE_SLOTS groups: 5 MB per thread that pairs */
+
+void covers_release(void) {
+    free(cache);
+    cache = NULL;
+}
+
 static cached_group *slot_of(const uint64_t *sorted, int n) {
-    static _Thread_local cached_group *cache;
     if (!cache && !(cache = calloc(CACHE_SLOTS, sizeof *cache))) return NULL;
     uint64_t h = (uint64_t)n;
     for (int i = 0; i < n; i++) h = (h ^ sorted[i]) * 0x9E3779B97F4A7C15ULL, h ^= h >> 31;

@@ -37,4 +37,7 @@ typedef struct {
    MAX_COVERS, none using a superset of another's cells; 0 when it has none (or none was found). */
 int add_group(pairing_state *st, const uint64_t *lines, int n_lines);
 
+/* Frees the calling thread's cache of the groups' covers (a thread about to end calls it). */
+void covers_release(void);
+
 #endif

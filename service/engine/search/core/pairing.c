@@ -107,11 +107,21 @@ static int root_of(int *parent, int i) {
     return i;
 }
 
+/* About 100 KB, not on the stack: one per thread, reached through a plain pointer (a thread-local
+   variable itself would cost a lookup at every use in the recursion); the search's first choice, 1 KB,
+   is not on the stack either. */
+static _Thread_local pairing_state *mine;
+static _Thread_local choice *start;
+
+void pairing_release(void) {
+    free(mine);
+    free(start);
+    mine = NULL;
+    start = NULL;
+}
+
 int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t budget, uint64_t *cells,
                    int8_t (*pairs)[2], int *n_pairs) {
-    /* about 100 KB, not on the stack: one per thread, reached through a plain pointer (a thread-local
-       variable itself would cost a lookup at every use in the recursion) */
-    static _Thread_local pairing_state *mine;
     if (!mine && !(mine = malloc(sizeof *mine))) return 0;
     pairing_state *st = mine;
     uint64_t empty = g->full & ~(attacker | defender);
@@ -153,7 +163,6 @@ int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64
             if (st->n_groups == MAX_GROUPS || !add_group(st, members, m)) return 0;
         }
     }
-    static _Thread_local choice *start; /* 1 KB: not on the stack either */
     if (!start && !(start = malloc(sizeof *start))) return 0;
     start->taken = 0;
     st->open = st->n_groups == 64 ? ~(uint64_t)0 : bit(st->n_groups) - 1;

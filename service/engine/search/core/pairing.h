@@ -14,4 +14,7 @@
 int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t budget, uint64_t *cells,
                    int8_t (*pairs)[2], int *n_pairs);
 
+/* Frees the calling thread's buffers of the search (a thread about to end calls it). */
+void pairing_release(void);
+
 #endif

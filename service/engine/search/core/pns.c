@@ -92,6 +92,9 @@ typedef struct {
     meter m;
     int64_t pairings, threat_wins, pairing_calls, inherited, pruned;
     int focus; /* the root's child searched last */
+    pn_help *help; /* another thread's answers about the root's moves (NULL: none) */
+    uint64_t root_att; /* the attacker's marks at the root: a move's node below it holds one more */
+    int abandon;       /* the helper settled the root's move searched now: unwind to its node */
 } pn_search;
 
 /* What a node settles before any search. */
@@ -596,6 +599,32 @@ static void prune_moves(pn_search *s, pn_node n, pn_children *ch) {
     }
 }
 
+/* At the root (the attacker to move): the moves the helper settled taken in, as a sibling's zone prunes
+   them (prune_moves); and the moves settled here told to the helper, which skips them. */
+static void absorb_help(pn_search *s, pn_node n, pn_children *ch) {
+    pn_help *h = s->help;
+    uint64_t disproven = __atomic_load_n(&h->disproven, __ATOMIC_ACQUIRE);
+    uint64_t proven = __atomic_load_n(&h->proven, __ATOMIC_ACQUIRE);
+    uint64_t settled = 0;
+    int taken = 0;
+    for (int i = 0; i < ch->n; i++) {
+        int cell = ch->cell[i];
+        if (cell == NULL_MOVE) continue;
+        if (ch->pn[i] && ch->dn[i] && ((disproven | proven) & bit(cell))) {
+            int won = (proven & bit(cell)) != 0;
+            ch->pn[i] = won ? 0 : PN_INF;
+            ch->dn[i] = won ? PN_INF : 0;
+            ch->zone[i] = h->zone[cell];
+            store(s->t, child_of(n, cell), ch->pn[i], ch->dn[i], ch->zone[i], 0, SS_BY_SEARCH);
+            taken = 1;
+        }
+    }
+    if (taken) prune_moves(s, n, ch);
+    for (int i = 0; i < ch->n; i++)
+        if (ch->cell[i] != NULL_MOVE && (!ch->pn[i] || !ch->dn[i])) settled |= bit(ch->cell[i]);
+    __atomic_fetch_or(&h->settled_at_root, settled, __ATOMIC_RELAXED);
+}
+
 static uint32_t threshold(uint32_t th, uint32_t second, int attacker) {
     uint64_t more = attacker ? second / ATTACKER_WIDENING : (uint64_t)second * DEFENDER_WIDENING;
     uint64_t widened = (uint64_t)second + more + 1;
@@ -608,9 +637,19 @@ typedef struct {
     int rule; /* solved before expansion: what settled it */
 } pn_value;
 
+/* Below the root, at a node of one of its moves: the helper's answer about that move, if it has one
+   (the search in it ends at once, rather than when it next comes back to the root). A search deeper
+   in that move sees the answer come (helper_settled) and unwinds to the move's node (`abandon`). */
+static int helped_move(const pn_search *s, pn_node n, pn_value *out);
+static int helper_settled(const pn_help *h, int cell);
+
 static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply) {
     pn_value out = {1, 1, 0, SS_BY_SEARCH};
     if (meter_tick(&s->m, ply)) return out;
+    if (s->help && ply >= 2 && helper_settled(s->help, s->focus)) {
+        s->abandon = 1;
+        return out;
+    }
     int64_t nodes_before = s->m.nodes;
     const pn_entry *known = lookup(s->t, n);
     if (known && solved(known)) {
@@ -649,6 +688,11 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
     for (;;) {
         uint32_t pn, dn, best_value = PN_INF, second = PN_INF;
         int best = -1;
+        if (s->help && ply == 0 && n.att_to_move) absorb_help(s, n, &ch);
+        if (s->help && ply == 1 && helped_move(s, n, &out)) {
+            store(s->t, n, out.pn, out.dn, out.zone, 0, SS_BY_SEARCH);
+            return out;
+        }
         if (n.att_to_move) { /* an OR node of the question */
             pn = PN_INF;
             dn = 0;
@@ -697,8 +741,13 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
             child_thpn = thpn - pn + ch.pn[best];
         }
         if (ply == 0) s->focus = ch.cell[best];
+        if (ply == 0 && s->help) __atomic_store_n(&s->help->focus, ch.cell[best], __ATOMIC_RELAXED);
         pn_value v = mid(s, child_of(n, ch.cell[best]), child_thpn, child_thdn, ply + 1);
-        if (s->m.halted) return out;
+        if (s->m.halted || (s->abandon && ply > 1)) return out;
+        if (s->abandon) { /* at the move's node: the helper's answer next time round */
+            s->abandon = 0;
+            continue;
+        }
         ch.pn[best] = v.pn;
         ch.dn[best] = v.dn;
         ch.zone[best] = v.zone;
@@ -716,9 +765,36 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
     return out;
 }
 
+static int helper_settled(const pn_help *h, int cell) {
+    if (cell == NULL_MOVE) return 0;
+    uint64_t settled = __atomic_load_n(&h->disproven, __ATOMIC_RELAXED) | __atomic_load_n(&h->proven, __ATOMIC_RELAXED);
+    return (settled & bit(cell)) != 0;
+}
+
+static int helped_move(const pn_search *s, pn_node n, pn_value *out) {
+    uint64_t added = n.att ^ s->root_att;
+    if (n.att_to_move || !added) return 0; /* the root's pass */
+    const pn_help *h = s->help;
+    int cell = lowest_cell(added);
+    uint64_t disproven = __atomic_load_n(&h->disproven, __ATOMIC_ACQUIRE);
+    uint64_t proven = __atomic_load_n(&h->proven, __ATOMIC_ACQUIRE);
+    if (!((disproven | proven) & bit(cell))) return 0;
+    int won = (proven & bit(cell)) != 0;
+    out->pn = won ? 0 : PN_INF;
+    out->dn = won ? PN_INF : 0;
+    out->zone = h->zone[cell];
+    out->rule = SS_BY_SEARCH;
+    return 1;
+}
+
 void ss_pn_prove(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
                  const ss_budget *budget, ss_pn_result *result) {
-    pn_search s = {g, t, {0}, 0, 0, 0, 0, 0, SS_NO_MOVE};
+    pn_prove_helped(g, t, att, def, att_to_move, budget, NULL, result);
+}
+
+void pn_prove_helped(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
+                     const ss_budget *budget, pn_help *help, ss_pn_result *result) {
+    pn_search s = {g, t, {0}, 0, 0, 0, 0, 0, SS_NO_MOVE, help, att, 0};
     meter_start(&s.m, budget);
     if (t->fingerprint != g->fingerprint) {
         ss_pn_table_clear(t);

@@ -29,4 +29,21 @@ struct ss_pn_table {
     uint64_t *solved;
 };
 
+/* A second thread's help with one question whose attacker is to move (families.c): the attacker's moves
+   there it settled, each asked as a question of its own on its own table. The question's search takes
+   them in at its root (absorb_help in pns.c) and marks the moves it settled itself, for the helper to
+   skip. Masks of cells, read and written atomically; a move's zone is written before its bit. */
+typedef struct {
+    uint64_t disproven, proven; /* by the helper */
+    uint64_t zone[SS_MAX_CELLS];
+    uint64_t settled_at_root;   /* by the question's own search */
+    int32_t focus;              /* the move the search is in (SS_NO_MOVE: none): the helper takes others */
+    int32_t stop;               /* set when the question's search returns: the helper stops */
+    double deadline;            /* the question's (0: none) */
+} pn_help;
+
+/* ss_pn_prove with a helper's answers taken in at the root (help: NULL for none). */
+void pn_prove_helped(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
+                     const ss_budget *budget, pn_help *help, ss_pn_result *result);
+
 #endif

@@ -151,6 +151,41 @@ enum { SS_BY_SEARCH = 0, SS_BY_PAIRING = 1, SS_BY_THREATS = 2 };
 void ss_pn_prove(const ss_game *game, ss_pn_table *table, uint64_t attacker, uint64_t defender,
                  int attacker_to_move, const ss_budget *budget, ss_pn_result *result);
 
+/* The provers of one analysis on two threads (families.c). A family is a list of questions on one
+   proof-number table: [0] about the position itself, then one about each move (`cell`). The caller's
+   thread runs families[0], the helper's thread families[1], each on its own table, both until the
+   budget's deadline or its cancel flag; with a node cap, each family gets half of it. In a family, the
+   position's question gets root_share of the budget; when it is disproven, the moves' questions are
+   not asked (the same answer holds for each); else they go in rounds, each round_share of what is left
+   (all of it when one question is left), spread evenly over the questions still open. A move's question
+   proven (outcome 1: the move wins, or loses) settles the move: the other family skips its question.
+   A thread done with its family while the other's first question is still searched helps with that:
+   it asks the attacker's moves there as questions of their own, which the search takes in (pns.h). */
+typedef struct {
+    uint64_t attacker, defender;
+    int32_t attacker_to_move;
+    int32_t cell;        /* the move the question is about; SS_NO_MOVE: the position's own */
+    int32_t asked;       /* how many times it was asked (0: never, its result all zero) */
+    ss_pn_result result; /* the last answer; nodes, pairings, threat_wins, pruned and seconds summed */
+} ss_pn_question;
+
+typedef struct {
+    ss_pn_table *table;
+    ss_pn_question *questions;
+    int32_t n;
+    ss_pn_result helping; /* nodes, seconds, depth: the family's thread helping the other's first question */
+} ss_pn_family;
+
+/* A thread that waits for the second family of each call: one per searching thread, kept between calls
+   (its thread-local caches stay warm and are made once). NULL when no thread can be made. */
+typedef struct ss_pn_helper ss_pn_helper;
+ss_pn_helper *ss_pn_helper_new(void);
+void ss_pn_helper_free(ss_pn_helper *helper);
+
+/* One caller at a time per helper; the call returns when both families have stopped. */
+void ss_pn_prove_families(const ss_game *game, ss_pn_family *families, ss_pn_helper *helper,
+                          double root_share, double round_share, const ss_budget *budget);
+
 /* For the tests only: 0 makes the proof zones leave out the cells that guard against the defender's own
    lines, which is unsound (proof_zone.c); 1, the default, puts them back. Not for concurrent use. */
 void ss_proof_zone_guard(int on);

@@ -1,0 +1,256 @@
+/* The provers of one analysis on two threads: the questions about a position fall into two families,
+   each with its own proof-number table (sanmoku_search.h, ss_pn_prove_families), and the families share
+   nothing but the budget and which moves are settled, so each runs on a thread of its own.
+
+   The second thread is a helper kept from call to call: a thread made per call would start with cold
+   thread-local caches (pairing.c, covers.c: 5 MB of covers that warm up over many searches) and would
+   have to free them at its end. The helper is made by the searching thread that owns it, waits on a
+   condition variable between calls, and frees its caches when it ends. It blocks every signal: the
+   process's handlers belong to the threads that asked for them (Python's main thread). */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include "covers.h"
+#include "pairing.h"
+#include "pns.h"
+
+struct ss_pn_helper {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done;
+    void (*job)(void *); /* the work handed over; NULL: none (the helper sets it back when done) */
+    void *arg;
+    int quit;
+};
+
+static void *helper_main(void *arg) {
+    ss_pn_helper *h = arg;
+    pthread_mutex_lock(&h->lock);
+    for (;;) {
+        while (!h->job && !h->quit) pthread_cond_wait(&h->wake, &h->lock);
+        if (!h->job) break;
+        void (*job)(void *) = h->job;
+        void *job_arg = h->arg;
+        pthread_mutex_unlock(&h->lock);
+        job(job_arg);
+        pthread_mutex_lock(&h->lock);
+        h->job = NULL;
+        pthread_cond_signal(&h->done);
+    }
+    pthread_mutex_unlock(&h->lock);
+    pairing_release();
+    covers_release();
+    return NULL;
+}
+
+ss_pn_helper *ss_pn_helper_new(void) {
+    ss_pn_helper *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    pthread_mutex_init(&h->lock, NULL);
+    pthread_cond_init(&h->wake, NULL);
+    pthread_cond_init(&h->done, NULL);
+    sigset_t all, before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &before); /* the helper inherits the mask */
+    int failed = pthread_create(&h->thread, NULL, helper_main, h);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    if (failed) {
+        pthread_cond_destroy(&h->done);
+        pthread_cond_destroy(&h->wake);
+        pthread_mutex_destroy(&h->lock);
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void ss_pn_helper_free(ss_pn_helper *h) {
+    if (!h) return;
+    pthread_mutex_lock(&h->lock);
+    h->quit = 1;
+    pthread_cond_signal(&h->wake);
+    pthread_mutex_unlock(&h->lock);
+    pthread_join(h->thread, NULL);
+    pthread_cond_destroy(&h->done);
+    pthread_cond_destroy(&h->wake);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+}
+
+typedef struct {
+    const ss_game *game;
+    const ss_budget *budget;
+    ss_pn_family *families;
+    double root_share, round_share;
+    int64_t node_cap;              /* each family's (0: none) */
+    int32_t settled[SS_MAX_CELLS]; /* read and written atomically: a move whose result a family proved */
+    pn_help help[2];               /* with each family's first question */
+} families_call;
+
+typedef struct {
+    families_call *call;
+    int index;     /* of the family in call->families */
+    int64_t nodes; /* what the family's thread spent so far */
+} family_run;
+
+/* A part of the budget: a deadline (0: none) and the family's node count to stop at (0: none). */
+typedef struct {
+    double deadline;
+    int64_t nodes_end;
+} span;
+
+static int spent(const family_run *f, span s) {
+    const volatile int32_t *cancel = f->call->budget->cancel;
+    if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) return 1;
+    if (s.deadline > 0 && ss_monotonic() >= s.deadline) return 1;
+    return s.nodes_end > 0 && f->nodes >= s.nodes_end;
+}
+
+/* `fraction` of what is left of `s` (as Spending.part does in budget.py). */
+static span part(const family_run *f, span s, double fraction) {
+    span p = {0, 0};
+    if (s.deadline > 0) {
+        double now = ss_monotonic(), left = s.deadline - now;
+        p.deadline = now + (left > 0 ? left : 0) * fraction;
+    }
+    if (s.nodes_end > 0) {
+        int64_t share = (int64_t)((double)(s.nodes_end - f->nodes) * fraction);
+        p.nodes_end = f->nodes + (share > 1 ? share : 1);
+    }
+    return p;
+}
+
+static void add_spent(ss_pn_result *total, const ss_pn_result *r) {
+    total->nodes += r->nodes;
+    total->pairings += r->pairings;
+    total->threat_wins += r->threat_wins;
+    total->pruned += r->pruned;
+    total->seconds += r->seconds;
+    if (r->depth > total->depth) total->depth = r->depth;
+}
+
+static void ask(family_run *f, ss_pn_question *q, span s, pn_help *help) {
+    families_call *call = f->call;
+    ss_budget budget = {s.deadline, s.nodes_end > 0 ? s.nodes_end - f->nodes : 0, call->budget->cancel};
+    ss_pn_result r;
+    pn_prove_helped(call->game, call->families[f->index].table, q->attacker, q->defender, q->attacker_to_move,
+                    &budget, help, &r);
+    f->nodes += r.nodes;
+    add_spent(&r, &q->result);
+    q->result = r;
+    q->asked++;
+    if (r.outcome == 1 && q->cell != SS_NO_MOVE) __atomic_store_n(&call->settled[q->cell], 1, __ATOMIC_RELAXED);
+}
+
+static int still_open(const family_run *f, const ss_pn_question *q) {
+    return q->result.outcome == 0 && !__atomic_load_n(&f->call->settled[q->cell], __ATOMIC_RELAXED);
+}
+
+/* The other family's first question, while its search lasts: its pass, then the attacker's moves inside
+   the pass's zone from the last cell down (the search's own order is its proof numbers': it meets the
+   helper somewhere between), each to the question's deadline unless the search settled it meanwhile. */
+static void help_other(family_run *f) {
+    families_call *call = f->call;
+    pn_help *h = &call->help[1 - f->index];
+    const ss_pn_question *root = &call->families[1 - f->index].questions[0];
+    ss_pn_result *spent_helping = &call->families[f->index].helping;
+    if (call->families[1 - f->index].n == 0 || !root->attacker_to_move) return;
+    if (__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE)) return;
+    uint64_t att = root->attacker, def = root->defender, moves = ~(uint64_t)0;
+    for (int passed = 0; moves; passed = 1) {
+        int cell = SS_NO_MOVE;
+        if (passed) {
+            moves &= ~__atomic_load_n(&h->settled_at_root, __ATOMIC_RELAXED);
+            if (!moves) return;
+            int focus = __atomic_load_n(&h->focus, __ATOMIC_RELAXED);
+            uint64_t others = focus == SS_NO_MOVE ? moves : moves & ~bit(focus);
+            cell = 63 - __builtin_clzll(others ? others : moves);
+            moves &= ~bit(cell);
+        }
+        span s = part(f, (span){h->deadline, call->node_cap}, 1.0);
+        if (spent(f, s)) return;
+        ss_budget budget = {s.deadline, s.nodes_end > 0 ? s.nodes_end - f->nodes : 0, &h->stop};
+        ss_pn_result r;
+        ss_pn_prove(call->game, call->families[f->index].table, passed ? att | bit(cell) : att, def, 0, &budget, &r);
+        f->nodes += r.nodes;
+        add_spent(spent_helping, &r);
+        if (!passed) { /* the pass disproven: only the moves inside its zone matter (pns.c) */
+            if (r.outcome != -1) return;
+            moves = r.zone & call->game->full & ~(att | def);
+            continue;
+        }
+        if (!r.outcome) return; /* stopped */
+        /* A move disproven with zone Y disproves every move outside Y with the same zone (pns.c,
+           prune_moves): those are told too, and not asked. */
+        uint64_t settled = bit(cell);
+        if (r.outcome == -1) settled |= moves & ~r.zone;
+        for (uint64_t m = settled; m; m &= m - 1) h->zone[lowest_cell(m)] = r.zone;
+        __atomic_fetch_or(r.outcome == 1 ? &h->proven : &h->disproven, settled, __ATOMIC_RELEASE);
+        if (r.outcome == 1) return; /* the question is proven */
+        moves &= ~settled;
+    }
+}
+
+/* The family's questions by the rules of ss_pn_prove_families (results.py's rounds, for one family). */
+static void rounds(family_run *f) {
+    const families_call *call = f->call;
+    const ss_budget *b = call->budget;
+    ss_pn_question *questions = f->call->families[f->index].questions;
+    int n = f->call->families[f->index].n;
+    span all = {b->deadline, call->node_cap};
+    int unlimited = b->deadline <= 0 && b->max_nodes <= 0 && !b->cancel;
+    pn_help *help = &f->call->help[f->index];
+    if (n > 0 && !spent(f, all)) {
+        span first = part(f, all, call->root_share);
+        first.deadline = help->deadline;
+        ask(f, &questions[0], first, help);
+    }
+    __atomic_store_n(&help->stop, 1, __ATOMIC_RELEASE);
+    if (n == 0 || questions[0].result.outcome == -1) return;
+    while (!spent(f, all)) {
+        int open[SS_MAX_CELLS], k = 0;
+        for (int i = 1; i < n && k < SS_MAX_CELLS; i++)
+            if (still_open(f, &questions[i])) open[k++] = i;
+        if (!k) return;
+        span round = k == 1 ? all : part(f, all, call->round_share);
+        for (int j = 0; j < k && !spent(f, round); j++)
+            if (still_open(f, &questions[open[j]]))
+                ask(f, &questions[open[j]], part(f, round, 1.0 / (k - j)), NULL);
+        if (unlimited) return; /* each question ran to its end */
+    }
+}
+
+static void run_family(void *arg) {
+    family_run *f = arg;
+    rounds(f);
+    help_other(f);
+}
+
+void ss_pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper *h, double root_share,
+                          double round_share, const ss_budget *budget) {
+    static const families_call blank;
+    families_call call = blank;
+    call.game = g;
+    call.budget = budget;
+    call.families = families;
+    call.root_share = root_share;
+    call.round_share = round_share;
+    if (budget->max_nodes > 0) call.node_cap = budget->max_nodes / 2 > 0 ? budget->max_nodes / 2 : 1;
+    call.help[0].focus = call.help[1].focus = SS_NO_MOVE;
+    if (budget->deadline > 0) { /* the first questions' deadline, which their helpers keep to as well */
+        double now = ss_monotonic(), left = budget->deadline - now;
+        call.help[0].deadline = call.help[1].deadline = now + (left > 0 ? left : 0) * root_share;
+    }
+    family_run first = {&call, 0, 0}, second = {&call, 1, 0};
+    pthread_mutex_lock(&h->lock);
+    h->job = run_family;
+    h->arg = &second;
+    pthread_cond_signal(&h->wake);
+    pthread_mutex_unlock(&h->lock);
+    run_family(&first);
+    pthread_mutex_lock(&h->lock);
+    while (h->job) pthread_cond_wait(&h->done, &h->lock);
+    pthread_mutex_unlock(&h->lock);
+}

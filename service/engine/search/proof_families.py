@@ -1,0 +1,100 @@
+"""The provers of one analysis on two threads (core/families.c): its questions in two families, each on
+its own proof-number table, the second family on a helper thread made in the core. The threads are the
+core's own, not Python's: under gunicorn's gevent workers `threading` is patched (a Thread there is a
+greenlet), and the search already runs on a native thread of gevent's pool; cffi releases the GIL for
+the whole call, which returns when both families have stopped.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any, NamedTuple
+
+from ._core import ffi, lib
+from .native import NO_MOVE, Game, Limits, budget_of
+from .proof_number import ProofTable, Question, question_of
+
+
+class Ask(NamedTuple):
+    """A question of a family: can `attacker` force a line against `defender`?"""
+
+    attacker: int
+    defender: int
+    attacker_to_move: bool
+    cell: int = NO_MOVE  # the move it is about; NO_MOVE: the position's own question (a family's first)
+
+
+class Helper:
+    """The core's helper thread (idle between calls); freed, and its thread ended, with this object."""
+
+    def __init__(self) -> None:
+        pointer = lib.ss_pn_helper_new()
+        if pointer == ffi.NULL:
+            raise OSError("no thread could be made for the provers' second family")
+        self.pointer: Any = ffi.gc(pointer, lib.ss_pn_helper_free)
+        self.pid = os.getpid()
+
+    def forget(self) -> None:
+        """Drop it without ending its thread: after a fork, the thread is not this process's."""
+        ffi.gc(self.pointer, None)
+
+
+_per_thread = threading.local()
+
+
+def thread_helper() -> Helper | None:
+    """This thread's helper, made on first use (a thread runs one search at a time); None when the
+    system makes no thread (the provers then run on the caller's thread alone). A helper inherited
+    through a fork has no thread in this process: a new one is made."""
+    helper: Helper | None = getattr(_per_thread, "helper", None)
+    if helper is not None and helper.pid != os.getpid():
+        helper.forget()
+        helper = None
+    if helper is None:
+        try:
+            helper = Helper()
+        except OSError:
+            return None
+        _per_thread.helper = helper
+    return helper
+
+
+class Answered(NamedTuple):
+    """A family's answers, per Ask in order (None: never asked), and what its thread spent helping the
+    other family's first question (its nodes and depth; core/families.c)."""
+
+    answers: list[Question | None]
+    helping: Question
+
+
+def prove_families(
+    game: Game,
+    tables: tuple[ProofTable, ProofTable],
+    families: tuple[list[Ask], list[Ask]],
+    helper: Helper,
+    limits: Limits,
+    root_share: float,
+    round_share: float,
+) -> tuple[Answered, Answered]:
+    """Ask both families at once, the first on the caller's thread, the second on the helper's, each on
+    its table, by the rules of ss_pn_prove_families (sanmoku_search.h)."""
+    structs = ffi.new("ss_pn_family[2]")
+    arrays = []
+    for family, table, asks in zip(structs, tables, families, strict=True):
+        questions = ffi.new("ss_pn_question[]", max(len(asks), 1))
+        for question, one in zip(questions, asks, strict=False):
+            question.attacker, question.defender = one.attacker, one.defender
+            question.attacker_to_move, question.cell = int(one.attacker_to_move), one.cell
+        family.table, family.questions, family.n = table.pointer, questions, len(asks)
+        arrays.append(questions)
+    budget = budget_of(limits)
+    lib.ss_pn_prove_families(game.pointer, structs, helper.pointer, root_share, round_share, budget)
+    first, second = (
+        Answered(
+            [question_of(q.result) if q.asked else None for q in questions[0 : len(asks)]],
+            question_of(family.helping),
+        )
+        for family, questions, asks in zip(structs, arrays, families, strict=True)
+    )
+    return first, second
