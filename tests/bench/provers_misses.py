@@ -28,6 +28,7 @@ from service.engine.search import Budget, SearchEngine
 from service.engine.search import results as results_module
 from service.engine.search._core import ffi
 from service.engine.search.native import Limits, TranspositionTable, monotonic
+from service.engine.search.proof_families import Answered
 from service.engine.search.proof_number import ProofTable, Question, ask, thread_table
 from service.engine.search.report import SearchReport
 from tests.bench.provers_bench import DEFAULT_BUDGET, TABLE_BITS
@@ -50,11 +51,22 @@ def logged_questions() -> Iterator[list[Asked]]:
         asked.append((attacker, defender, to_move, question))
         return question
 
-    results_module.ask = logging_ask
+    prove_families = results_module.prove_families
+
+    def logging_families(*args: Any) -> tuple[Answered, Answered]:
+        """The questions asked on two threads (PROVER_THREADS 2, the default), in the same records."""
+        answered = prove_families(*args)
+        for asks, family in zip(args[2], answered, strict=True):
+            for one, question in zip(asks, family.answers, strict=True):
+                if question is not None:
+                    asked.append((one.attacker, one.defender, one.attacker_to_move, question))
+        return answered
+
+    results_module.ask, results_module.prove_families = logging_ask, logging_families
     try:
         yield asked
     finally:
-        results_module.ask = ask
+        results_module.ask, results_module.prove_families = ask, prove_families
 
 
 def analysed(position: Position, seconds: float) -> tuple[SearchReport, str, str]:
