@@ -33,8 +33,8 @@ from .rules.values import Value
 from .rules.variants import Variant
 from .search import Budget, Cancel, Deadline, SearchEngine
 from .search.books import Books, contradicted
-from .search.engine import DEFAULT_PROVER_THREADS
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
+from .search.proof_families import DEFAULT_PROVER_THREADS, checked_prover_threads
 from .search.proven import BOOK, ProvenMove, ProvenStore
 from .search.report import MoveProof, SearchReport
 from .tables.table import Table
@@ -68,7 +68,8 @@ class EnginePool:
     def __init__(
         self, slots: int, table_bits: int = DEFAULT_TABLE_BITS, prover_threads: int = DEFAULT_PROVER_THREADS
     ) -> None:
-        self.slots, self._table_bits, self.prover_threads = slots, table_bits, prover_threads
+        self.slots, self._table_bits = slots, table_bits
+        self.prover_threads = checked_prover_threads(prover_threads)  # at start, not at each search
         self._owner = -1
         self._free: list[TranspositionTable] = []
         self._made = 0  # tables made in this process: warm() makes the rest of `slots`, no more

@@ -53,7 +53,7 @@ def init_app(app: Flask) -> None:
     proven = ProvenStore(store.directory, app.config["PROVEN_MAX_BYTES"])
     proven.open()  # a store it cannot use is logged now, once (the workers inherit what it found)
     proven.close()  # not carried across gunicorn's fork
-    pool = EnginePool(app.config["SEARCH_SLOTS"], prover_threads=int(app.config["PROVER_THREADS"]))
+    pool = EnginePool(app.config["SEARCH_SLOTS"], prover_threads=app.config["PROVER_THREADS"])
     # The opening books, and the Connect Four book's build in the background if it is missing; the
     # large books are read by each worker after its first answer (Warming).
     books = open_books(store.directory, app.config["BACKGROUND_BUILDS"])

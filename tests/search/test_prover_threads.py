@@ -185,3 +185,7 @@ def test_the_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
         assert engine.prover_threads == 1
     with pytest.raises(ValueError, match="1 or 2"):
         SearchEngine(get_variant("7x7k5"), table_bits=10, prover_threads=3)
+    for wrong in ("3", "0", '"two"', "1.5"):  # refused when the app is made, not at every search
+        monkeypatch.setenv("SANMOKU_PROVER_THREADS", wrong)
+        with pytest.raises(ValueError, match="1 or 2 threads"):
+            create_app()

@@ -30,6 +30,7 @@ from .native import (
     score_moves,
     threats,
 )
+from .proof_families import DEFAULT_PROVER_THREADS, checked_prover_threads
 from .proof_number import Prover, applies
 from .report import Estimate, MoveProof, SearchReport, move_proof
 from .results import ResultProver, result_known
@@ -53,9 +54,6 @@ PROVERS_RESULTS_SHARE_WITH_ESTIMATES = 0.9
 # 23 / 23; 6x6k5 30 of 30 each either way): tests/bench/provers_ab.py --shares, docs/pages/provers.md.
 PROVERS_SHARE = 0.9
 PROVERS_LEAD_K = 5
-# The provers' questions on two threads (results.py): an unsettled analysis then uses up to two
-# processor-seconds per second of its budget, and a second proof-number table per searching thread.
-DEFAULT_PROVER_THREADS = 2
 
 
 def provers_share(variant: Variant) -> float:
@@ -75,9 +73,7 @@ class SearchEngine:
     ) -> None:
         """`table`: one to reuse (it clears itself for another board), else 2**table_bits new buckets;
         `prover_threads`: the threads the provers of one analysis use (1 or 2)."""
-        if prover_threads not in (1, 2):
-            raise ValueError(f"the provers run on 1 or 2 threads, not {prover_threads}")
-        self.variant, self.prover_threads = variant, prover_threads
+        self.variant, self.prover_threads = variant, checked_prover_threads(prover_threads)
         self.board = Board.of(variant)
         self.game = Game.of(self.board)
         self.table = table if table is not None else TranspositionTable(table_bits)

@@ -15,6 +15,17 @@ from ._core import ffi, lib
 from .native import NO_MOVE, Game, Limits, budget_of
 from .proof_number import ProofTable, Question, question_of
 
+# The provers' questions on two threads (results.py): an unsettled analysis then uses up to two
+# processor-seconds per second of its budget, and a second proof-number table per searching thread.
+DEFAULT_PROVER_THREADS = 2
+
+
+def checked_prover_threads(threads: object) -> int:
+    """`threads` when it is 1 or 2 (a setting's value), else a ValueError that says so."""
+    if type(threads) is not int or threads not in (1, 2):
+        raise ValueError(f"the provers run on 1 or 2 threads, not {threads!r}")
+    return threads
+
 
 class Ask(NamedTuple):
     """A question of a family: can `attacker` force a line against `defender`?"""
