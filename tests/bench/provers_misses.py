@@ -73,6 +73,7 @@ def analysed(position: Position, seconds: float) -> tuple[SearchReport, str, str
     """A cold analysis, and the outcomes of the two questions about the position (W: proven, D:
     disproven, ?: open, -: not asked)."""
     thread_table().clear()
+    thread_table(second=True).clear()  # the loss family's (two threads): cold too
     engine = SearchEngine(position.variant, table=TranspositionTable(TABLE_BITS))
     with logged_questions() as asked:
         report = engine.analyze(position, Budget(seconds=seconds), estimates=True)
