@@ -700,12 +700,14 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         ch.cell[0] = NULL_MOVE;
         look_at(s, n, &ch, 0);
         waiting_for_null = ch.dn[0] != 0;
-        if (ch.dn[0] == 0) add_moves(s, n, ch.zone[0] & s->g->full & ~(n.att | n.def), &ch, NULL_MOVE);
+        if (ch.dn[0] == 0) add_moves(s, n, ch.zone[0] & s->g->full & ~(n.att | n.def), &ch, killer);
     } else {
         add_moves(s, n, k.moves, &ch, killer);
     }
     /* the attacker's node: the defender's reply that held last, for its children */
-    int child_killer = n.att_to_move && ch.n && ch.dn[0] == 0 ? ch.reply[0] : NULL_MOVE;
+    int child_killer = NULL_MOVE;
+    for (int i = 0; i < ch.n && child_killer == NULL_MOVE; i++)
+        if (n.att_to_move ? ch.dn[i] == 0 : ch.pn[i] == 0) child_killer = ch.reply[i];
     if (n.att_to_move) prune_moves(s, n, &ch);
     else prune_replies(s, n, &ch);
     for (;;) {
@@ -775,20 +777,20 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         ch.dn[best] = v.dn;
         ch.zone[best] = v.zone;
         ch.reply[best] = (int8_t)v.reply;
-        if (v.dn == 0 && v.reply != NULL_MOVE) child_killer = v.reply;
+        if ((n.att_to_move ? v.dn : v.pn) == 0 && v.reply != NULL_MOVE) child_killer = v.reply;
         if (!n.att_to_move && v.pn == 0) prune_replies(s, n, &ch);
         if (n.att_to_move && v.dn == 0) prune_moves(s, n, &ch);
         if (waiting_for_null && v.dn == 0) { /* the pass failed: the moves inside its zone now */
             waiting_for_null = 0;
-            add_moves(s, n, v.zone & s->g->full & ~(n.att | n.def), &ch, NULL_MOVE);
+            add_moves(s, n, v.zone & s->g->full & ~(n.att | n.def), &ch, killer);
             prune_moves(s, n, &ch);
         }
     }
     if (out.dn == 0) out.zone = disproof_zone(s, n, &k, &ch);
     else if (out.pn == 0) out.zone = proof_zone(s, n, &k, &ch);
-    if (out.dn == 0 && !n.att_to_move)
+    if ((n.att_to_move ? out.pn : out.dn) == 0)
         for (int i = 0; i < ch.n && out.reply == NULL_MOVE; i++)
-            if (ch.dn[i] == 0) out.reply = ch.cell[i];
+            if ((n.att_to_move ? ch.pn[i] : ch.dn[i]) == 0) out.reply = ch.cell[i];
     store(s->t, n, out.pn, out.dn, out.zone, s->m.nodes - nodes_before, SS_BY_SEARCH | (k.unpaired ? UNPAIRED : 0),
           out.reply);
     return out;
