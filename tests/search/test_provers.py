@@ -156,6 +156,42 @@ def test_the_defence_check_a_move_off_the_sequence_loses() -> None:
         assert alpha_beta(x, o | 1 << cell) == 1  # X, to move after it, wins
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(7, 7, 5),
+        Rules(8, 8, 5),
+        Rules(3, 8, 5),
+        Rules(8, 3, 3),
+        Rules(5, 4, 4),
+        Rules(6, 7, 4, gravity=True),
+        Rules(4, 4, 3, torus=True),
+        Rules(5, 5, 4, torus=True),
+        Rules(2, 11, 3),
+        Rules(8, 8, 8),
+        Rules(2, 8, 3),
+    ],
+    ids=lambda rules: rules.name,
+)
+def test_the_threats_are_the_reference_lines_missing_one_empty_cell(rules: Rules) -> None:
+    """ss_threats (all of a step's windows at once on a flat board, line by line on a torus) against
+    the reference's own lines, on random positions of every density."""
+    game, rng = Game(Board.of(get_variant(rules.name))), random.Random(rules.name)
+    for _ in range(400):
+        cells = list(range(rules.size))
+        rng.shuffle(cells)
+        marks = cells[: rng.randrange(rules.size + 1)]
+        x = sum(1 << c for c in marks[::2] if rng.random() < 0.9)
+        o = sum(1 << c for c in marks[1::2])
+        for player, other in ((x, o), (o, x)):
+            expected = 0
+            for line in lines_of(rules):
+                missing = [c for c in line if not player >> c & 1]
+                if len(missing) == 1 and not other >> missing[0] & 1:
+                    expected |= 1 << missing[0]
+            assert lib.ss_threats(game.pointer, player, other) == expected
+
+
 @pytest.mark.parametrize("name", ["5x5k5", "6x6k6", "7x7k7", "8x8k8", "3x8k5", "4x8k5", "7x7k6", "8x8k7"])
 def test_pairing_settles_these_empty_boards_at_once(name: str) -> None:
     game = Game(Board.of(get_variant(name)))

@@ -42,6 +42,27 @@ static int families_setup(ss_game *g) {
     return 1;
 }
 
+/* g->shifts and g->starts (game.h): every line a window of one length along one of four steps. */
+static void windows_setup(ss_game *g) {
+    g->n_shifts = -1;
+    int length = g->n_lines ? count(g->lines[0]) : 0, n = 0;
+    if (length < 2) return;
+    for (int i = 0; i < g->n_lines; i++) {
+        uint64_t line = g->lines[i];
+        int first = lowest_cell(line), step = lowest_cell(line & (line - 1)) - first, k = 0;
+        if (count(line) != length || first + (length - 1) * step >= SS_MAX_CELLS) return;
+        uint64_t window = 0;
+        for (int j = 0; j < length; j++) window |= bit(first + j * step);
+        if (window != line) return;
+        while (k < n && g->shifts[k] != step) k++;
+        if (k == 4) return;
+        if (k == n) g->shifts[n++] = step;
+        g->starts[k] |= bit(first);
+    }
+    g->n_shifts = n;
+    g->line_length = length;
+}
+
 ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const uint64_t *lines, int n_lines) {
     if (rows < 1 || cols < 1 || rows * cols > SS_MAX_CELLS || n_lines < 0 || (n_lines && !lines))
         return NULL;
@@ -78,6 +99,7 @@ ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const uint64_t
         ss_game_free(g);
         return NULL;
     }
+    windows_setup(g);
     columns_setup(g);
     return g;
 }
@@ -91,7 +113,27 @@ void ss_game_free(ss_game *g) {
     free(g);
 }
 
+/* The windows of each step at once: those free of `other` with exactly one empty cell (a bit-sliced
+   count of their empty cells: `one` at least one, `two` at least two), then their empty cells. */
+static uint64_t window_threats(const ss_game *g, uint64_t player, uint64_t other) {
+    uint64_t empty = g->full & ~(player | other), threats = 0;
+    for (int i = 0; i < g->n_shifts; i++) {
+        uint64_t open = g->starts[i], one = 0, two = 0;
+        int step = g->shifts[i];
+        for (int j = 0, shift = 0; j < g->line_length; j++, shift += step) {
+            uint64_t gap = empty >> shift;
+            open &= ~(other >> shift);
+            two |= one & gap;
+            one |= gap;
+        }
+        open &= one & ~two;
+        for (int j = 0, shift = 0; open && j < g->line_length; j++, shift += step) threats |= (open << shift) & empty;
+    }
+    return threats;
+}
+
 uint64_t ss_threats(const ss_game *g, uint64_t player, uint64_t other) {
+    if (g->n_shifts >= 0) return window_threats(g, player, other);
     uint64_t threats = 0;
     for (int i = 0; i < g->n_lines; i++) {
         uint64_t line = g->lines[i];

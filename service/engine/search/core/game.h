@@ -21,6 +21,13 @@ struct ss_game {
        family_start[f] .. family_start[f + 1]; the pairing search only links lines of one family. */
     int n_families;
     int *family_start, *family_line;
+    /* The lines as windows, when they all are (a flat board's rows, columns and diagonals): each of
+       line_length cells, its first cell shifted n_shifts times by one of the steps `shifts`, the first
+       cells of the windows of step shifts[i] in starts[i]; the threats are then found for all the
+       windows of a step at once (ss_threats). n_shifts = -1: they are not (a torus's lines wrap). */
+    int n_shifts, line_length;
+    int shifts[4];
+    uint64_t starts[4];
     uint64_t fingerprint;       /* tells a table which game its entries belong to */
     columns col;                /* col.on: searched on column bitboards (column.h) */
 };

@@ -81,7 +81,10 @@ enum { OPEN = 0, PROVEN = 1, DISPROVEN = 2 };
    same, its empty cells fewer: a pairing of it would be one of the smaller position), so its pairing
    search is skipped, and it carries the flag on. */
 enum { UNPAIRED = 0x80 };
-enum { SOLVED_BITS_LOG = 20 };
+#ifndef FILTER_BITS_LOG
+#define FILTER_BITS_LOG 21
+#endif
+enum { FILTER_WORDS = 1 << (FILTER_BITS_LOG - 6) };
 /* The thresholds of the best child: the second best's number widened to 1 + 1/4 of it at the attacker's
    nodes, and to 4 times it at the defender's. The questions asked are mostly draws, so most of the work
    is in disproofs, where the defender needs one reply that holds: widened by a quarter only, df-pn
@@ -133,27 +136,46 @@ ss_pn_table *ss_pn_table_new(int log2_slots) {
     ss_pn_table *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->slots = calloc((size_t)1 << log2_slots, sizeof(pn_entry));
-    t->solved = calloc((size_t)1 << (SOLVED_BITS_LOG - 6), sizeof(uint64_t));
-    if (!t->slots || !t->solved) {
-        free(t->slots);
-        free(t->solved);
+    t->proven_bits = calloc(FILTER_WORDS, sizeof(uint64_t));
+    t->disproven_bits = calloc(FILTER_WORDS, sizeof(uint64_t));
+    t->unpaired_bits = calloc(FILTER_WORDS, sizeof(uint64_t));
+    if (!t->slots || !t->proven_bits || !t->disproven_bits || !t->unpaired_bits) {
+        ss_pn_table_free(t);
         free(t);
         return NULL;
     }
     t->mask = ((uint64_t)1 << log2_slots) - 1;
+    uint64_t seed = 0x5A4E4D4F4B55ULL; /* splitmix64's sequence from a fixed seed: the same keys every run */
+    for (int i = 0; i <= 2 * SS_MAX_CELLS; i++) {
+        uint64_t z = (seed += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        z ^= z >> 31;
+        if (i < SS_MAX_CELLS) t->att_key[i] = z;
+        else if (i < 2 * SS_MAX_CELLS) t->def_key[i - SS_MAX_CELLS] = z;
+        else t->side_key = z;
+    }
     return t;
 }
 
 void ss_pn_table_free(ss_pn_table *t) {
     if (!t) return;
     free(t->slots);
-    free(t->solved);
+    free(t->proven_bits);
+    free(t->disproven_bits);
+    free(t->unpaired_bits);
     free(t);
+}
+
+static void clear_filters(ss_pn_table *t) {
+    memset(t->proven_bits, 0, FILTER_WORDS * sizeof(uint64_t));
+    memset(t->disproven_bits, 0, FILTER_WORDS * sizeof(uint64_t));
+    memset(t->unpaired_bits, 0, FILTER_WORDS * sizeof(uint64_t));
 }
 
 void ss_pn_table_clear(ss_pn_table *t) {
     memset(t->slots, 0, (size_t)(t->mask + 1) * sizeof(pn_entry));
-    memset(t->solved, 0, sizeof(uint64_t) << (SOLVED_BITS_LOG - 6));
+    clear_filters(t);
 }
 
 void *ss_pn_table_memory(ss_pn_table *t, uint64_t *bytes) {
@@ -176,30 +198,38 @@ static pn_entry *bucket_of(const ss_pn_table *t, pn_node n) {
     return t->slots + (hash_of(n) & t->mask & ~(uint64_t)(PN_WAYS - 1));
 }
 
-/* The position's bit in t->solved: from the hash's high bits (the low ones pick the bucket). */
-static uint64_t solved_bit(pn_node n, uint64_t *word) {
-    uint64_t i = (hash_of(n) * 0x94D049BB133111EBULL) >> (64 - SOLVED_BITS_LOG);
-    *word = i >> 6;
-    return (uint64_t)1 << (i & 63);
+/* The position's Zobrist key: the solved bits' hash, which a mark more or fewer changes by one key. */
+static uint64_t zobrist(const ss_pn_table *t, pn_node n) {
+    uint64_t z = n.att_to_move ? t->side_key : 0;
+    for (uint64_t m = n.att; m; m &= m - 1) z ^= t->att_key[lowest_cell(m)];
+    for (uint64_t m = n.def; m; m &= m - 1) z ^= t->def_key[lowest_cell(m)];
+    return z;
 }
 
-static void mark_solved(ss_pn_table *t, pn_node n) {
-    uint64_t word, b = solved_bit(n, &word);
-    t->solved[word] |= b;
+static void mark(uint64_t *bits, uint64_t z) {
+    uint64_t i = z >> (64 - FILTER_BITS_LOG);
+    bits[i >> 6] |= (uint64_t)1 << (i & 63);
 }
 
-static int maybe_solved(const ss_pn_table *t, pn_node n) {
-    uint64_t word, b = solved_bit(n, &word);
-    return (t->solved[word] & b) != 0;
+/* Whether the position of Zobrist key `z` may be marked in `bits` (no: it is not in the table so). */
+static int maybe(const uint64_t *bits, uint64_t z) {
+    uint64_t i = z >> (64 - FILTER_BITS_LOG);
+    return (bits[i >> 6] >> (i & 63)) & 1;
+}
+
+/* The filter bit of the entry stored for `n` (t->proven_bits and so on), if any. */
+static void mark_entry(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, int rule) {
+    uint64_t *bits = pn == 0 ? t->proven_bits : dn == 0 ? t->disproven_bits : (rule & UNPAIRED) ? t->unpaired_bits : NULL;
+    if (bits) mark(bits, zobrist(t, n));
 }
 
 /* After the slots were read from a file: the solved bits of what they hold. */
 void ss_pn_table_set_game(ss_pn_table *t, uint64_t fingerprint) {
     t->fingerprint = fingerprint;
-    memset(t->solved, 0, sizeof(uint64_t) << (SOLVED_BITS_LOG - 6));
+    clear_filters(t);
     for (uint64_t i = 0; i <= t->mask; i++) {
         const pn_entry *e = t->slots + i;
-        if (e->to_move && (e->pn == 0 || e->dn == 0)) mark_solved(t, (pn_node){e->att, e->def, e->to_move == 1});
+        if (e->to_move) mark_entry(t, (pn_node){e->att, e->def, e->to_move == 1}, e->pn, e->dn, e->rule);
     }
 }
 
@@ -250,7 +280,7 @@ static void store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t 
     slot->zone = zone;
     slot->work = work > 0xFFFFFFFF ? 0xFFFFFFFF : (uint32_t)work;
     slot->reply = (uint8_t)(reply + 1);
-    if (pn == 0 || dn == 0) mark_solved(t, n);
+    mark_entry(t, n, pn, dn, rule);
 }
 
 /* What settles a node */
@@ -262,7 +292,9 @@ static uint64_t lowest_two(uint64_t mask) {
 
 /* Whether the position with one of the attacker's marks fewer is known to have no pairing (UNPAIRED). */
 static int unpaired_below(const ss_pn_table *t, pn_node n) {
+    uint64_t z = zobrist(t, n);
     for (uint64_t m = n.att; m; m &= m - 1) {
+        if (!maybe(t->unpaired_bits, z ^ t->att_key[lowest_cell(m)])) continue;
         pn_node fewer = n;
         fewer.att &= ~bit(lowest_cell(m));
         const pn_entry *e = lookup(t, fewer);
@@ -448,17 +480,21 @@ static pn_node child_of(pn_node n, int cell) {
    questions of one analysis: after the side to move plays c, the other side's moves m were searched
    already, without c, by the question asked with the side to move passing. */
 static const pn_entry *inherited(const ss_pn_table *t, pn_node n) {
-    for (uint64_t m = n.def; m; m &= m - 1) {
-        pn_node fewer = n;
-        fewer.def &= ~bit(lowest_cell(m));
-        const pn_entry *e = maybe_solved(t, fewer) ? lookup(t, fewer) : NULL;
-        if (e && e->dn == 0) return e;
-    }
-    for (uint64_t m = n.att; m; m &= m - 1) {
-        pn_node fewer = n;
-        fewer.att &= ~bit(lowest_cell(m));
-        const pn_entry *e = maybe_solved(t, fewer) ? lookup(t, fewer) : NULL;
-        if (e && e->pn == 0) return e;
+    /* the probes the filters pass, their buckets asked of memory at once, then read */
+    pn_node fewer[SS_MAX_CELLS];
+    int k = 0;
+    uint64_t z = zobrist(t, n);
+    for (uint64_t m = n.def; m; m &= m - 1)
+        if (maybe(t->disproven_bits, z ^ t->def_key[lowest_cell(m)]))
+            fewer[k++] = (pn_node){n.att, n.def & ~bit(lowest_cell(m)), n.att_to_move};
+    int disproofs = k;
+    for (uint64_t m = n.att; m; m &= m - 1)
+        if (maybe(t->proven_bits, z ^ t->att_key[lowest_cell(m)]))
+            fewer[k++] = (pn_node){n.att & ~bit(lowest_cell(m)), n.def, n.att_to_move};
+    for (int i = 0; i < k; i++) __builtin_prefetch(bucket_of(t, fewer[i]));
+    for (int i = 0; i < k; i++) {
+        const pn_entry *e = lookup(t, fewer[i]);
+        if (e && (i < disproofs ? e->dn : e->pn) == 0) return e;
     }
     return NULL;
 }
@@ -529,6 +565,12 @@ static void add_moves(pn_search *s, pn_node n, uint64_t moves, pn_children *ch, 
         }
         score[i] = v;
         ch->cell[i] = (int8_t)cell;
+    }
+    /* every child's bucket asked of memory at once: the table is far larger than the caches, and the
+       look-ups one after the other were a quarter of the search's time, waiting for memory */
+    for (int i = first; i < ch->n; i++) {
+        const char *b = (const char *)bucket_of(s->t, child_of(n, ch->cell[i]));
+        for (size_t line = 0; line < PN_WAYS * sizeof(pn_entry); line += 64) __builtin_prefetch(b + line);
     }
     for (int i = first; i < ch->n; i++) {
         look_at(s, n, ch, i);

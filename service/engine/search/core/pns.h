@@ -24,10 +24,13 @@ struct ss_pn_table {
     pn_entry *slots; /* buckets of PN_WAYS consecutive slots */
     uint64_t mask;   /* slots - 1 */
     uint64_t fingerprint;
-    /* A bit per hash of the positions solved (set when one is stored, never cleared but with the
-       table; 128 KB, in the caches where the slots are not): the inherited entries' probes, one per
-       mark and most of them finding nothing, read the slots only where a bit is set. */
-    uint64_t *solved;
+    /* Bit filters over the positions' Zobrist keys: a bit set per position stored proven, disproven, or
+       open with no pairing (UNPAIRED); never cleared but with the table (an entry replaced leaves its
+       bit: a probe that passes still reads the slots). The probes of inherited() and unpaired_below(),
+       one per mark and most of them finding nothing, read the slots only where their bit is set, and
+       each probe costs an exclusive or: a mark more or fewer changes the key by one key of the cell. */
+    uint64_t *proven_bits, *disproven_bits, *unpaired_bits;
+    uint64_t att_key[SS_MAX_CELLS], def_key[SS_MAX_CELLS], side_key;
 };
 
 /* A second thread's help with one question whose attacker is to move (families.c): the attacker's moves
