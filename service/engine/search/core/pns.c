@@ -331,12 +331,12 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
         c->forced = lowest_cell(against);
         return;
     }
-    uint64_t after[SS_MAX_CELLS], doubles;
-    pl_threat_moves(g, att, def, after, &doubles);
+    uint64_t doubles;
+    pl_threat_makers(g, att, def, &doubles);
     if (doubles) {
         int cell = lowest_cell(doubles);
         c->status = PROVEN;
-        c->zone = pz_double(g, att, def, cell, after[cell]);
+        c->zone = pz_double(g, att, def, cell, pl_partners(g, att, def, cell));
         return;
     }
     if (!pl_has_line(g, def)) {
@@ -414,23 +414,23 @@ static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
         c->cut = threats;
         return;
     }
-    uint64_t mine[SS_MAX_CELLS], theirs[SS_MAX_CELLS], my_doubles, their_doubles;
-    uint64_t makers = pl_threat_moves(g, def, att, mine, &my_doubles);
+    uint64_t my_doubles, their_doubles;
+    uint64_t makers = pl_threat_makers(g, def, att, &my_doubles);
     if (my_doubles) { /* two threats at once, none to answer: the attacker blocks one, not both */
         int cell = lowest_cell(my_doubles);
         c->status = DISPROVEN;
-        c->zone = pl_cover(g, def, empty, bit(cell), 2, bit(cell) | lowest_two(mine[cell]));
+        c->zone = pl_cover(g, def, empty, bit(cell), 2, bit(cell) | lowest_two(pl_partners(g, def, att, cell)));
         return;
     }
-    pl_threat_moves(g, att, def, theirs, &their_doubles);
+    pl_threat_makers(g, att, def, &their_doubles);
     uint64_t answers = empty;
     for (uint64_t d = their_doubles; d; d &= d - 1) {
         int cell = lowest_cell(d);
-        uint64_t partners = theirs[cell];
+        uint64_t partners = pl_partners(g, att, def, cell);
         answers &= bit(cell) | (more_than_one(partners & (partners - 1)) ? 0 : partners);
+        c->cut |= bit(cell) | partners;
     }
     c->moves = their_doubles ? (answers | makers) & empty : empty;
-    for (uint64_t d = their_doubles; d; d &= d - 1) c->cut |= bit(lowest_cell(d)) | theirs[lowest_cell(d)];
     uint64_t sequence_cells;
     int64_t sequence_nodes;
     if (deep != SHALLOW && c->moves && tss_find(g, att, def, THREAT_NODES, &sequence_cells, &sequence_nodes)) {

@@ -35,6 +35,50 @@ static inline uint64_t pl_threat_moves(const ss_game *g, uint64_t p, uint64_t o,
     return makers;
 }
 
+/* The cells that become p's threats when p plays `cell` (after[cell] of pl_threat_moves). */
+static inline uint64_t pl_partners(const ss_game *g, uint64_t p, uint64_t o, int cell) {
+    uint64_t empty = g->full & ~(p | o), partners = 0;
+    for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
+        uint64_t line = g->through[i], gaps = line & empty & ~bit(cell);
+        if (!(line & o) && gaps && !more_than_one(gaps) && (empty & bit(cell))) partners |= gaps;
+    }
+    return partners;
+}
+
+/* pl_threat_moves without `after`: the cells where p makes a threat, and (*doubles) two at once. On a
+   flat board, all of a step's windows at once (as ss_threats): those free of `o` with exactly two empty
+   cells (a bit-sliced count), then how many such windows each cell is a gap of; a cell in two or more
+   makes two distinct threats unless the windows share their other gap, which pl_partners tells. */
+static inline uint64_t pl_threat_makers(const ss_game *g, uint64_t p, uint64_t o, uint64_t *doubles) {
+    if (g->n_shifts < 0) {
+        uint64_t after[SS_MAX_CELLS];
+        return pl_threat_moves(g, p, o, after, doubles);
+    }
+    uint64_t empty = g->full & ~(p | o), once = 0, twice = 0;
+    for (int i = 0; i < g->n_shifts; i++) {
+        uint64_t open = g->starts[i], one = 0, two = 0, three = 0;
+        int step = g->shifts[i];
+        for (int j = 0, shift = 0; j < g->line_length; j++, shift += step) {
+            uint64_t gap = empty >> shift;
+            open &= ~(o >> shift);
+            three |= two & gap;
+            two |= one & gap;
+            one |= gap;
+        }
+        open &= two & ~three;
+        for (int j = 0, shift = 0; open && j < g->line_length; j++, shift += step) {
+            uint64_t cells = (open << shift) & empty;
+            twice |= once & cells;
+            once |= cells;
+        }
+    }
+    uint64_t both = 0;
+    for (uint64_t m = twice; m; m &= m - 1)
+        if (more_than_one(pl_partners(g, p, o, lowest_cell(m)))) both |= m & -m;
+    *doubles = both;
+    return once;
+}
+
 /* Whether some line is still free of `o`'s marks (its owner could complete it). */
 static inline int pl_has_line(const ss_game *g, uint64_t o) {
     for (int i = 0; i < g->n_lines; i++)
