@@ -43,13 +43,13 @@ static int sequence(tss_search *t, uint64_t att, uint64_t def, int depth) {
     }
     uint64_t against = pl_threats(g, def, att);
     if (more_than_one(against)) return 0;
-    uint64_t after[SS_MAX_CELLS], doubles;
-    uint64_t makers = pl_threat_moves(g, att, def, after, &doubles);
+    uint64_t doubles;
+    uint64_t makers = pl_threat_makers(g, att, def, &doubles);
     uint64_t moves = against ? makers & against : makers;
     for (int pass = 0; pass < 2; pass++) { /* the moves that threaten twice first */
         for (uint64_t m = pass ? moves & ~doubles : moves & doubles; m; m &= m - 1) {
             int cell = lowest_cell(m);
-            uint64_t threats = after[cell];
+            uint64_t threats = pl_partners(g, att, def, cell);
             if (more_than_one(threats)) { /* the defender blocks one, and cannot win first */
                 t->cells |= bit(cell) | threats;
                 return 1;
