@@ -45,13 +45,14 @@
 
    Monotony (the same rule): a position with one defender's mark more than a disproven one is disproven,
    with the same zone; one with one attacker's mark fewer too; and the other way round for proofs. A node
-   missing from the table takes such an entry when there is one (inherited()): the questions of one
+   missing from the table takes such an entry when there is one (pn_table.c, pt_inherited()): the questions of one
    analysis share their work this way.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "pairing.h"
+#include "pn_table.h"
 #include "pns.h"
 #include "proof_zone.h"
 #include "prover_lines.h"
@@ -74,17 +75,8 @@ enum { THREAT_NODES = 1000 };
    again (df-pn comes back to a node each time its thresholds grow) skips both (EXPAND_AGAIN): on random
    7x7k5 positions, 2.1 million pairing searches for 0.83 million nodes before. */
 enum { SHALLOW = 0, LOOK_AHEAD = 1, EXPAND = 2, EXPAND_AFTER_LOOK = 3, EXPAND_AGAIN = 4 };
-enum { PN_WAYS = 4, NULL_MOVE = -1, MAX_CHILDREN = SS_MAX_CELLS + 1 };
+enum { NULL_MOVE = -1, MAX_CHILDREN = SS_MAX_CELLS + 1 };
 enum { OPEN = 0, PROVEN = 1, DISPROVEN = 2 };
-/* In an open attacker's node's entry (beside its rule): no pairing was found for it. By monotony none
-   exists for the position with an attacker's mark more either (its lines open to the attacker are the
-   same, its empty cells fewer: a pairing of it would be one of the smaller position), so its pairing
-   search is skipped, and it carries the flag on. */
-enum { UNPAIRED = 0x80 };
-#ifndef FILTER_BITS_LOG
-#define FILTER_BITS_LOG 21
-#endif
-enum { FILTER_WORDS = 1 << (FILTER_BITS_LOG - 6) };
 /* The thresholds of the best child: the second best's number widened to 1 + 1/4 of it at the attacker's
    nodes, and to 4 times it at the defender's. The questions asked are mostly draws, so most of the work
    is in disproofs, where the defender needs one reply that holds: widened by a quarter only, df-pn
@@ -92,11 +84,6 @@ enum { FILTER_WORDS = 1 << (FILTER_BITS_LOG - 6) };
    million nodes, not settled); held on one reply for longer, it settles each in about 500 nodes
    (tests/bench/provers_bench.py; docs/pages/provers.md). */
 enum { ATTACKER_WIDENING = 4 /* 1 + 1/4 */, DEFENDER_WIDENING = 3 /* 1 + 3 */ };
-
-typedef struct {
-    uint64_t att, def;
-    int att_to_move;
-} pn_node;
 
 typedef struct {
     const ss_game *g;
@@ -129,160 +116,6 @@ typedef struct {
     int8_t reply[MAX_CHILDREN]; /* a disproven defender's node: its reply that holds (NULL_MOVE: not known) */
 } pn_children;
 
-/* The table */
-
-ss_pn_table *ss_pn_table_new(int log2_slots) {
-    if (log2_slots < 2 || log2_slots > 34) return NULL;
-    ss_pn_table *t = calloc(1, sizeof *t);
-    if (!t) return NULL;
-    t->slots = calloc((size_t)1 << log2_slots, sizeof(pn_entry));
-    t->proven_bits = calloc(FILTER_WORDS, sizeof(uint64_t));
-    t->disproven_bits = calloc(FILTER_WORDS, sizeof(uint64_t));
-    t->unpaired_bits = calloc(FILTER_WORDS, sizeof(uint64_t));
-    if (!t->slots || !t->proven_bits || !t->disproven_bits || !t->unpaired_bits) {
-        ss_pn_table_free(t);
-        free(t);
-        return NULL;
-    }
-    t->mask = ((uint64_t)1 << log2_slots) - 1;
-    uint64_t seed = 0x5A4E4D4F4B55ULL; /* splitmix64's sequence from a fixed seed: the same keys every run */
-    for (int i = 0; i <= 2 * SS_MAX_CELLS; i++) {
-        uint64_t z = (seed += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        z ^= z >> 31;
-        if (i < SS_MAX_CELLS) t->att_key[i] = z;
-        else if (i < 2 * SS_MAX_CELLS) t->def_key[i - SS_MAX_CELLS] = z;
-        else t->side_key = z;
-    }
-    return t;
-}
-
-void ss_pn_table_free(ss_pn_table *t) {
-    if (!t) return;
-    free(t->slots);
-    free(t->proven_bits);
-    free(t->disproven_bits);
-    free(t->unpaired_bits);
-    free(t);
-}
-
-static void clear_filters(ss_pn_table *t) {
-    memset(t->proven_bits, 0, FILTER_WORDS * sizeof(uint64_t));
-    memset(t->disproven_bits, 0, FILTER_WORDS * sizeof(uint64_t));
-    memset(t->unpaired_bits, 0, FILTER_WORDS * sizeof(uint64_t));
-}
-
-void ss_pn_table_clear(ss_pn_table *t) {
-    memset(t->slots, 0, (size_t)(t->mask + 1) * sizeof(pn_entry));
-    clear_filters(t);
-}
-
-void *ss_pn_table_memory(ss_pn_table *t, uint64_t *bytes) {
-    *bytes = (t->mask + 1) * sizeof(pn_entry);
-    return t->slots;
-}
-
-uint64_t ss_pn_table_game(const ss_pn_table *t) { return t->fingerprint; }
-
-static uint64_t hash_of(pn_node n) {
-    uint64_t h = n.att * 0x9E3779B97F4A7C15ULL ^ (n.def + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-    h ^= (uint64_t)n.att_to_move * 0xD6E8FEB86659FD93ULL;
-    h ^= h >> 29;
-    h *= 0xBF58476D1CE4E5B9ULL;
-    h ^= h >> 32;
-    return h;
-}
-
-static pn_entry *bucket_of(const ss_pn_table *t, pn_node n) {
-    return t->slots + (hash_of(n) & t->mask & ~(uint64_t)(PN_WAYS - 1));
-}
-
-/* The position's Zobrist key: the solved bits' hash, which a mark more or fewer changes by one key. */
-static uint64_t zobrist(const ss_pn_table *t, pn_node n) {
-    uint64_t z = n.att_to_move ? t->side_key : 0;
-    for (uint64_t m = n.att; m; m &= m - 1) z ^= t->att_key[lowest_cell(m)];
-    for (uint64_t m = n.def; m; m &= m - 1) z ^= t->def_key[lowest_cell(m)];
-    return z;
-}
-
-static void mark(uint64_t *bits, uint64_t z) {
-    uint64_t i = z >> (64 - FILTER_BITS_LOG);
-    bits[i >> 6] |= (uint64_t)1 << (i & 63);
-}
-
-/* Whether the position of Zobrist key `z` may be marked in `bits` (no: it is not in the table so). */
-static int maybe(const uint64_t *bits, uint64_t z) {
-    uint64_t i = z >> (64 - FILTER_BITS_LOG);
-    return (bits[i >> 6] >> (i & 63)) & 1;
-}
-
-/* The filter bit of the entry stored for `n` (t->proven_bits and so on), if any. */
-static void mark_entry(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, int rule) {
-    uint64_t *bits = pn == 0 ? t->proven_bits : dn == 0 ? t->disproven_bits : (rule & UNPAIRED) ? t->unpaired_bits : NULL;
-    if (bits) mark(bits, zobrist(t, n));
-}
-
-/* After the slots were read from a file: the solved bits of what they hold. */
-void ss_pn_table_set_game(ss_pn_table *t, uint64_t fingerprint) {
-    t->fingerprint = fingerprint;
-    clear_filters(t);
-    for (uint64_t i = 0; i <= t->mask; i++) {
-        const pn_entry *e = t->slots + i;
-        if (e->to_move) mark_entry(t, (pn_node){e->att, e->def, e->to_move == 1}, e->pn, e->dn, e->rule);
-    }
-}
-
-static uint8_t side_of(pn_node n) { return n.att_to_move ? 1 : 2; }
-
-static const pn_entry *lookup(const ss_pn_table *t, pn_node n) {
-    pn_entry *b = bucket_of(t, n);
-    for (int i = 0; i < PN_WAYS; i++)
-        if (b[i].to_move == side_of(n) && b[i].att == n.att && b[i].def == n.def) return b + i;
-    return NULL;
-}
-
-static int solved(const pn_entry *e) { return e->pn == 0 || e->dn == 0; }
-
-int ss_pn_table_numbers(const ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move, uint32_t *pn,
-                        uint32_t *dn) {
-    const pn_entry *e = lookup(t, (pn_node){att, def, att_to_move != 0});
-    if (!e) return 0;
-    *pn = e->pn;
-    *dn = e->dn;
-    return 1;
-}
-
-static void store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t zone, int64_t work, int rule,
-                  int reply) {
-    pn_entry *b = bucket_of(t, n), *slot = NULL;
-    for (int i = 0; i < PN_WAYS && !slot; i++)
-        if (b[i].to_move == side_of(n) && b[i].att == n.att && b[i].def == n.def) slot = b + i;
-    for (int i = 0; i < PN_WAYS && !slot; i++)
-        if (!b[i].to_move) slot = b + i;
-    if (!slot) { /* the cheapest entry goes, an open one before a solved one */
-        slot = b;
-        for (int i = 1; i < PN_WAYS; i++) {
-            int better = solved(slot) && !solved(b + i);
-            if (better || (solved(slot) == solved(b + i) && b[i].work < slot->work)) slot = b + i;
-        }
-    }
-    /* an open node stored again keeps its flag (mid() stores it without a search of its pairing) */
-    int keep = slot->to_move == side_of(n) && (slot->rule & UNPAIRED) && slot->att == n.att && slot->def == n.def;
-    slot->att = n.att;
-    slot->def = n.def;
-    slot->to_move = side_of(n);
-    if (pn == 0 || dn == 0) rule &= ~UNPAIRED;
-    else if (keep) rule |= UNPAIRED;
-    slot->rule = (uint8_t)rule;
-    slot->pn = pn;
-    slot->dn = dn;
-    slot->zone = zone;
-    slot->work = work > 0xFFFFFFFF ? 0xFFFFFFFF : (uint32_t)work;
-    slot->reply = (uint8_t)(reply + 1);
-    mark_entry(t, n, pn, dn, rule);
-}
-
 /* What settles a node */
 
 static uint64_t lowest_two(uint64_t mask) {
@@ -290,18 +123,6 @@ static uint64_t lowest_two(uint64_t mask) {
     return (mask & ~rest) | (rest & ~(rest & (rest - 1)));
 }
 
-/* Whether the position with one of the attacker's marks fewer is known to have no pairing (UNPAIRED). */
-static int unpaired_below(const ss_pn_table *t, pn_node n) {
-    uint64_t z = zobrist(t, n);
-    for (uint64_t m = n.att; m; m &= m - 1) {
-        if (!maybe(t->unpaired_bits, z ^ t->att_key[lowest_cell(m)])) continue;
-        pn_node fewer = n;
-        fewer.att &= ~bit(lowest_cell(m));
-        const pn_entry *e = lookup(t, fewer);
-        if (e && (e->rule & UNPAIRED)) return 1;
-    }
-    return 0;
-}
 
 static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     const ss_game *g = s->g;
@@ -359,7 +180,7 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
         return;
     }
     if (deep == EXPAND_AFTER_LOOK) return;
-    if (unpaired_below(s->t, n)) {
+    if (pt_unpaired_below(s->t, n)) {
         c->unpaired = 1;
         return;
     }
@@ -473,38 +294,13 @@ static pn_node child_of(pn_node n, int cell) {
     return c;
 }
 
-/* A solved entry that settles `n` by monotony (a mark of one's own never hurts): a disproof of the
-   position with one defender's mark fewer, or a proof of it with one attacker's mark fewer. The zone of
-   such a disproof holds for `n` too: a position that agrees with `n` on it is one that agrees with the
-   smaller position on it, or that one with a defender's mark more. This is what shares work between the
-   questions of one analysis: after the side to move plays c, the other side's moves m were searched
-   already, without c, by the question asked with the side to move passing. */
-static const pn_entry *inherited(const ss_pn_table *t, pn_node n) {
-    /* the probes the filters pass, their buckets asked of memory at once, then read */
-    pn_node fewer[SS_MAX_CELLS];
-    int k = 0;
-    uint64_t z = zobrist(t, n);
-    for (uint64_t m = n.def; m; m &= m - 1)
-        if (maybe(t->disproven_bits, z ^ t->def_key[lowest_cell(m)]))
-            fewer[k++] = (pn_node){n.att, n.def & ~bit(lowest_cell(m)), n.att_to_move};
-    int disproofs = k;
-    for (uint64_t m = n.att; m; m &= m - 1)
-        if (maybe(t->proven_bits, z ^ t->att_key[lowest_cell(m)]))
-            fewer[k++] = (pn_node){n.att & ~bit(lowest_cell(m)), n.def, n.att_to_move};
-    for (int i = 0; i < k; i++) __builtin_prefetch(bucket_of(t, fewer[i]));
-    for (int i = 0; i < k; i++) {
-        const pn_entry *e = lookup(t, fewer[i]);
-        if (e && (i < disproofs ? e->dn : e->pn) == 0) return e;
-    }
-    return NULL;
-}
 
 /* The child's numbers from the table (or inherited), else from what settles it (then kept in the
    table). */
 static void look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
     pn_node c = child_of(n, ch->cell[i]);
-    const pn_entry *e = lookup(s->t, c);
-    if (!e && (e = inherited(s->t, c)) != NULL) s->inherited++;
+    const pn_entry *e = pt_lookup(s->t, c);
+    if (!e && (e = pt_inherited(s->t, c)) != NULL) s->inherited++;
     ch->reply[i] = NULL_MOVE;
     if (e) {
         ch->pn[i] = e->pn;
@@ -532,7 +328,7 @@ static void look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
         ch->pn[i] = c.att_to_move ? 1 : (uint32_t)count(k.moves);
         ch->dn[i] = c.att_to_move ? (uint32_t)count(empty) : 1;
     }
-    store(s->t, c, ch->pn[i], ch->dn[i], ch->zone[i], 0, k.rule | (k.unpaired ? UNPAIRED : 0), NULL_MOVE);
+    pt_store(s->t, c, ch->pn[i], ch->dn[i], ch->zone[i], 0, k.rule | (k.unpaired ? UNPAIRED : 0), NULL_MOVE);
 }
 
 /* How good a move looks for the side to move: the attacker's by its lines and the defender's; the
@@ -569,7 +365,7 @@ static void add_moves(pn_search *s, pn_node n, uint64_t moves, pn_children *ch, 
     /* every child's bucket asked of memory at once: the table is far larger than the caches, and the
        look-ups one after the other were a quarter of the search's time, waiting for memory */
     for (int i = first; i < ch->n; i++) {
-        const char *b = (const char *)bucket_of(s->t, child_of(n, ch->cell[i]));
+        const char *b = (const char *)pt_bucket(s->t, child_of(n, ch->cell[i]));
         for (size_t line = 0; line < PN_WAYS * sizeof(pn_entry); line += 64) __builtin_prefetch(b + line);
     }
     for (int i = first; i < ch->n; i++) {
@@ -634,7 +430,7 @@ static void prune_replies(pn_search *s, pn_node n, pn_children *ch) {
             ch->dn[j] = PN_INF;
             ch->zone[j] = zone;
             s->pruned++;
-            store(s->t, child_of(n, ch->cell[j]), 0, PN_INF, zone, 0, SS_BY_SEARCH, NULL_MOVE);
+            pt_store(s->t, child_of(n, ch->cell[j]), 0, PN_INF, zone, 0, SS_BY_SEARCH, NULL_MOVE);
         }
     }
 }
@@ -653,7 +449,7 @@ static void prune_moves(pn_search *s, pn_node n, pn_children *ch) {
             ch->dn[j] = 0;
             ch->zone[j] = zone;
             s->pruned++;
-            store(s->t, child_of(n, ch->cell[j]), PN_INF, 0, zone, 0, SS_BY_SEARCH, NULL_MOVE);
+            pt_store(s->t, child_of(n, ch->cell[j]), PN_INF, 0, zone, 0, SS_BY_SEARCH, NULL_MOVE);
         }
     }
 }
@@ -674,7 +470,7 @@ static void absorb_help(pn_search *s, pn_node n, pn_children *ch) {
             ch->pn[i] = won ? 0 : PN_INF;
             ch->dn[i] = won ? PN_INF : 0;
             ch->zone[i] = h->zone[cell];
-            store(s->t, child_of(n, cell), ch->pn[i], ch->dn[i], ch->zone[i], 0, SS_BY_SEARCH, NULL_MOVE);
+            pt_store(s->t, child_of(n, cell), ch->pn[i], ch->dn[i], ch->zone[i], 0, SS_BY_SEARCH, NULL_MOVE);
             taken = 1;
         }
     }
@@ -713,8 +509,8 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         return out;
     }
     int64_t nodes_before = s->m.nodes;
-    const pn_entry *known = lookup(s->t, n);
-    if (known && solved(known)) {
+    const pn_entry *known = pt_lookup(s->t, n);
+    if (known && pt_solved(known)) {
         out.pn = known->pn;
         out.dn = known->dn;
         out.zone = known->zone;
@@ -729,7 +525,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         out.dn = k.status == PROVEN ? PN_INF : 0;
         out.zone = k.zone;
         out.rule = k.rule;
-        store(s->t, n, out.pn, out.dn, out.zone, 1, k.rule, NULL_MOVE);
+        pt_store(s->t, n, out.pn, out.dn, out.zone, 1, k.rule, NULL_MOVE);
         return out;
     }
     pn_children ch;
@@ -757,7 +553,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         int best = -1;
         if (s->help && ply == 0 && n.att_to_move) absorb_help(s, n, &ch);
         if (s->help && ply == 1 && helped_move(s, n, &out)) {
-            store(s->t, n, out.pn, out.dn, out.zone, 0, SS_BY_SEARCH, NULL_MOVE);
+            pt_store(s->t, n, out.pn, out.dn, out.zone, 0, SS_BY_SEARCH, NULL_MOVE);
             return out;
         }
         if (n.att_to_move) { /* an OR node of the question */
@@ -833,7 +629,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
     if ((n.att_to_move ? out.pn : out.dn) == 0)
         for (int i = 0; i < ch.n && out.reply == NULL_MOVE; i++)
             if ((n.att_to_move ? ch.pn[i] : ch.dn[i]) == 0) out.reply = ch.cell[i];
-    store(s->t, n, out.pn, out.dn, out.zone, s->m.nodes - nodes_before, SS_BY_SEARCH | (k.unpaired ? UNPAIRED : 0),
+    pt_store(s->t, n, out.pn, out.dn, out.zone, s->m.nodes - nodes_before, SS_BY_SEARCH | (k.unpaired ? UNPAIRED : 0),
           out.reply);
     return out;
 }

@@ -1,0 +1,58 @@
+/* The proof-number search's table (pn_table.c): its positions, look-ups and stores, and the probes of
+   the positions one mark away that monotony settles. */
+#ifndef SS_PN_TABLE_H
+#define SS_PN_TABLE_H
+
+#include <stdint.h>
+
+#include "pns.h"
+
+/* A position of a question: the attacker's and the defender's marks, and who is to move. */
+typedef struct {
+    uint64_t att, def;
+    int att_to_move;
+} pn_node;
+
+enum { PN_WAYS = 4 };
+/* In an open attacker's node's entry (beside its rule): no pairing was found for it. By monotony none
+   exists for the position with an attacker's mark more either (its lines open to the attacker are the
+   same, its empty cells fewer: a pairing of it would be one of the smaller position), so its pairing
+   search is skipped, and it carries the flag on. */
+enum { UNPAIRED = 0x80 };
+
+static inline int pt_solved(const pn_entry *e) { return e->pn == 0 || e->dn == 0; }
+
+/* In the header, inlined: the look-ups are the search's most frequent calls. */
+static inline uint8_t pt_side(pn_node n) { return n.att_to_move ? 1 : 2; }
+
+static inline uint64_t pt_hash(pn_node n) {
+    uint64_t h = n.att * 0x9E3779B97F4A7C15ULL ^ (n.def + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= (uint64_t)n.att_to_move * 0xD6E8FEB86659FD93ULL;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+/* The bucket of PN_WAYS slots the position's entry goes in. */
+static inline pn_entry *pt_bucket(const ss_pn_table *t, pn_node n) {
+    return t->slots + (pt_hash(n) & t->mask & ~(uint64_t)(PN_WAYS - 1));
+}
+
+/* The position's entry, or NULL. */
+static inline const pn_entry *pt_lookup(const ss_pn_table *t, pn_node n) {
+    pn_entry *b = pt_bucket(t, n);
+    for (int i = 0; i < PN_WAYS; i++)
+        if (b[i].to_move == pt_side(n) && b[i].att == n.att && b[i].def == n.def) return b + i;
+    return NULL;
+}
+
+/* Keep the position's numbers, zone, the nodes spent below it (`work`), what settled it (`rule`, with
+   UNPAIRED) and the move that settled it (`reply`, -1: none); a full bucket loses its cheapest entry. */
+void pt_store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t zone, int64_t work, int rule, int reply);
+/* Whether the position with one of the attacker's marks fewer is known to have no pairing (UNPAIRED). */
+int pt_unpaired_below(const ss_pn_table *t, pn_node n);
+/* A solved entry that settles `n` by monotony, or NULL (pn_table.c). */
+const pn_entry *pt_inherited(const ss_pn_table *t, pn_node n);
+
+#endif
