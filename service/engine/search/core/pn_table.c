@@ -89,7 +89,10 @@ static int maybe(const uint64_t *bits, uint64_t z) {
 
 /* The filter bit of the entry stored for `n` (t->proven_bits and so on), if any. */
 static void mark_entry(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, int rule) {
-    uint64_t *bits = pn == 0 ? t->proven_bits : dn == 0 ? t->disproven_bits : (rule & UNPAIRED) ? t->unpaired_bits : NULL;
+    uint64_t *bits = pn == 0                ? t->proven_bits
+                     : dn == 0              ? t->disproven_bits
+                     : (rule & UNPAIRED)    ? t->unpaired_bits
+                                            : NULL;
     if (bits) mark(bits, zobrist(t, n));
 }
 

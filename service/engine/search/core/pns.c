@@ -45,8 +45,8 @@
 
    Monotony (the same rule): a position with one defender's mark more than a disproven one is disproven,
    with the same zone; one with one attacker's mark fewer too; and the other way round for proofs. A node
-   missing from the table takes such an entry when there is one (pn_table.c, pt_inherited()): the questions of one
-   analysis share their work this way.
+   missing from the table takes such an entry when there is one (pn_table.c, pt_inherited()): the
+   questions of one analysis share their work this way.
 */
 #include <stdlib.h>
 #include <string.h>

@@ -26,9 +26,10 @@ struct ss_pn_table {
     uint64_t fingerprint;
     /* Bit filters over the positions' Zobrist keys: a bit set per position stored proven, disproven, or
        open with no pairing (UNPAIRED); never cleared but with the table (an entry replaced leaves its
-       bit: a probe that passes still reads the slots). The probes of pt_inherited() and pt_unpaired_below() (pn_table.c),
-       one per mark and most of them finding nothing, read the slots only where their bit is set, and
-       each probe costs an exclusive or: a mark more or fewer changes the key by one key of the cell. */
+       bit: a probe that passes still reads the slots). The probes of pt_inherited() and
+       pt_unpaired_below() (pn_table.c), one per mark and most of them finding nothing, read the slots
+       only where their bit is set, and each probe costs an exclusive or: a mark more or fewer changes
+       the key by one key of the cell. */
     uint64_t *proven_bits, *disproven_bits, *unpaired_bits;
     uint64_t att_key[SS_MAX_CELLS], def_key[SS_MAX_CELLS], side_key;
 };
