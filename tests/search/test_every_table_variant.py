@@ -1,7 +1,9 @@
 """The search against the tables on every variant a table holds up to 16 cells (square, rectangular,
 torus, misère, gravity; 440 of them): the value and remoteness of 10,000 positions each (every
-reachable one on the smaller boards), drawn uniformly from the table itself; and, where they apply, the
-provers' results (prover_checks.py) on the first 1,000 of them. Run in two processes."""
+reachable one on the smaller boards), drawn uniformly from the table itself; the score of the won or
+lost ones among the first 1,000 again from their result's bounds alone (as the provers give it); and,
+where they apply, the provers' results (prover_checks.py) on the first 1,000 of them. Run in two
+processes."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from service.engine.rules.values import DECODED
 from service.engine.search import Board
 from service.engine.search._core import ffi
 from service.engine.search.native import (
+    BIG,
     GOAL_SCORE,
     SCORE_MAX,
     SCORE_MIN,
@@ -32,6 +35,7 @@ from tests.search.test_tables import score_of
 
 VARIANTS = supported_variants(16)
 SAMPLE = 10_000
+KNOWN_RESULTS = 1_000  # positions whose score is also found from their result's bounds alone
 
 
 def masks_of(
@@ -77,6 +81,15 @@ def disagreements(name: str) -> list[str]:
         want = score_of(value, marks, variant.cells)
         if not outcome.lower == outcome.upper == want:
             found.append(f"{name} rank {rank}: search [{outcome.lower}, {outcome.upper}], table {want}")
+        if want and len(live) <= KNOWN_RESULTS:
+            # the result known from elsewhere, as the provers give it: a win or a loss, its length open
+            win = BIG - variant.cells
+            known = (win, SCORE_MAX) if want > 0 else (SCORE_MIN, -win)
+            outcome = prove(game, table, mine, theirs, GOAL_SCORE, limits, *known)
+            if not outcome.lower == outcome.upper == want:
+                found.append(
+                    f"{name} rank {rank}: from {known} [{outcome.lower}, {outcome.upper}], table {want}"
+                )
     found += prover_disagreements(variant, live)
     return [f"{name}: {len(ranks)} of {len(reachable)} positions", *found[:10]]
 
