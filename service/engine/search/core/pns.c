@@ -38,9 +38,11 @@
    attacker's node hands the last such reply among its children (the pass's first) to the next child it
    searches, where it is tried first: the defender's answer to a move that changes little is most often
    the answer it had when the attacker passed. Before it, a defender's node looked at every reply (a
-   threat sequence and a pairing each) before the one that held; on 90 random 7x7k5 positions after 4,
-   8 and 12 plies, both questions about each within 100,000 nodes: 168 of 180 settled in 1.74 million
-   nodes, against 166 in 2.27 million (tests/bench/provers_ab: exact in the default second after 4 / 8 /
+   threat sequence and a pairing each) before the one that held. The same for proofs: a proven
+   attacker's node keeps its winning move, which the defender's node hands to its next child. The
+   defender's killers alone, on 90 random 7x7k5 positions after 4, 8 and 12 plies, both questions
+   about each within 100,000 nodes: 168 of 180 settled in 1.74 million nodes, against 166 in 2.27
+   million (the attacker's then 3-4 % fewer nodes) (tests/bench/provers_ab: exact in the default second after 4 / 8 /
    12 plies 26 / 25 / 25 of 30, from 24 / 23 / 25).
 
    Monotony (the same rule): a position with one defender's mark more than a disproven one is disproven,
@@ -113,7 +115,7 @@ typedef struct {
     int8_t cell[MAX_CHILDREN];
     uint32_t pn[MAX_CHILDREN], dn[MAX_CHILDREN];
     uint64_t zone[MAX_CHILDREN];
-    int8_t reply[MAX_CHILDREN]; /* a disproven defender's node: its reply that holds (NULL_MOVE: not known) */
+    int8_t reply[MAX_CHILDREN]; /* the move that settled the child (its entry's `reply`; NULL_MOVE: none) */
 } pn_children;
 
 /* What settles a node */
@@ -490,7 +492,7 @@ typedef struct {
     uint32_t pn, dn;
     uint64_t zone;
     int rule;  /* solved before expansion: what settled it */
-    int reply; /* a disproven defender's node: its reply that holds (NULL_MOVE: not known) */
+    int reply; /* the move that settled it: a disproven defender's reply, a proven attacker's move */
 } pn_value;
 
 /* Below the root, at a node of one of its moves: the helper's answer about that move, if it has one
@@ -499,8 +501,8 @@ typedef struct {
 static int helped_move(const pn_search *s, pn_node n, pn_value *out);
 static int helper_settled(const pn_help *h, int cell);
 
-/* `killer`, at the defender's node: the reply that held in a sibling's position (or when the attacker
-   passed), tried first. */
+/* `killer`: the move that settled a sibling's position (at the defender's node, the reply that held
+   there or when the attacker passed; at the attacker's, the winning move), tried first. */
 static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, int killer) {
     pn_value out = {1, 1, 0, SS_BY_SEARCH, NULL_MOVE};
     if (meter_tick(&s->m, ply)) return out;

@@ -17,7 +17,8 @@ typedef struct {
     uint32_t work;   /* nodes spent below it (saturated): the replacement keeps the costliest */
     uint8_t to_move; /* 1: the attacker, 2: the defender, 0: a free slot */
     uint8_t rule;    /* solved before expansion: SS_BY_PAIRING, SS_BY_THREATS; else SS_BY_SEARCH */
-    uint8_t reply;   /* a disproven defender's node: its reply that holds, plus 1 (0: not known) */
+    uint8_t reply;   /* the move that settled it, plus 1 (0: none known): a disproven defender's node's
+                        reply that holds, a proven attacker's node's winning move (pns.c: killers) */
 } pn_entry;
 
 struct ss_pn_table {

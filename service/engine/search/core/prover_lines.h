@@ -38,9 +38,10 @@ static inline uint64_t pl_threat_moves(const ss_game *g, uint64_t p, uint64_t o,
 /* The cells that become p's threats when p plays `cell` (after[cell] of pl_threat_moves). */
 static inline uint64_t pl_partners(const ss_game *g, uint64_t p, uint64_t o, int cell) {
     uint64_t empty = g->full & ~(p | o), partners = 0;
+    if (!(empty & bit(cell))) return 0;
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
         uint64_t line = g->through[i], gaps = line & empty & ~bit(cell);
-        if (!(line & o) && gaps && !more_than_one(gaps) && (empty & bit(cell))) partners |= gaps;
+        if (!(line & o) && gaps && !more_than_one(gaps)) partners |= gaps;
     }
     return partners;
 }

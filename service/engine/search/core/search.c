@@ -124,15 +124,18 @@ static int around_zero(searcher *s, root *r) {
 }
 
 /* Deepening from ply *d on: a win within d plies when d is the mover's winning parity, else no loss
-   within d. Past the last ply both questions are the ones around 0, so the result is then known. */
-static int by_length(searcher *s, root *r, int *d) {
-    for (; !result_known(r->lo, r->hi) && r->n + *d <= s->g->cells; ++*d) {
+   within d; until the result is known, or (`score`) the score. Past the last ply both questions are the
+   ones around 0, so the result is then known. 0 when halted. */
+static int lengths(searcher *s, root *r, int *d, int score) {
+    for (; (score ? r->lo < r->hi : !result_known(r->lo, r->hi)) && r->n + *d <= s->g->cells; ++*d) {
         int wins = s->g->misere ? *d % 2 == 0 : *d % 2 == 1;
         int target = wins ? win_at(r->n + *d) : loss_at(r->n + *d) + 1;
         if (r->lo < target && target <= r->hi && !probe(s, r, target)) return 0;
     }
-    return around_zero(s, r);
+    return 1;
 }
+
+static int by_length(searcher *s, root *r, int *d) { return lengths(s, r, d, 0) && around_zero(s, r); }
 
 static void prove_result(searcher *s, root *r) {
     int d = 1;
@@ -145,25 +148,18 @@ static void prove_result(searcher *s, root *r) {
     meter_allow(&s->m, 0);
 }
 
-/* The score of a result known from elsewhere (the provers: its bounds span the whole game), found as
-   by_length finds a result: the shortest lengths first, each probe a search no deeper than its length,
-   rather than halving the bounds from their middle, whose first probes ask about the end of the game
-   (a loss of 7x7k5 after 12 plies, 18 plies long: 1.05 s instead of 3.5 s). */
-static void shortest_first(searcher *s, root *r) {
-    for (int d = 1; r->lo < r->hi && r->n + d <= s->g->cells && !s->m.stopped; d++) {
-        int wins = s->g->misere ? d % 2 == 0 : d % 2 == 1;
-        int target = wins ? win_at(r->n + d) : loss_at(r->n + d) + 1;
-        if (r->lo < target && target <= r->hi && !probe(s, r, target)) return;
-    }
-}
-
 void ss_prove(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, int goal, const ss_budget *budget,
               ss_result *result) {
     searcher s;
     searcher_start(&s, g, t, budget);
     root r = root_of(g, mine, theirs, result->lower, result->upper);
     prove_result(&s, &r);
-    if (goal == SS_GOAL_SCORE) shortest_first(&s, &r);
+    /* The score of a result known from elsewhere (the provers: its bounds span the whole game) is found
+       as a result is, the shortest lengths first, each probe no deeper than its length, before halving
+       what is left: halving from the middle first asked about the end of the game (a loss of 7x7k5
+       after 12 plies, 18 plies long: 0.48 s instead of 3.5 s). */
+    int d = 1;
+    if (goal == SS_GOAL_SCORE && !s.m.stopped) lengths(&s, &r, &d, 1);
     while (goal == SS_GOAL_SCORE && r.lo < r.hi && !s.m.stopped) {
         int middle = r.lo + (r.hi - r.lo) / 2;
         if (!probe(&s, &r, middle + 1)) break;
