@@ -176,14 +176,14 @@ static void help_other(family_run *f) {
         ss_pn_prove(call->game, call->families[f->index].table, passed ? att | bit(cell) : att, def, 0, &budget, &r);
         f->nodes += r.nodes;
         add_spent(spent_helping, &r);
-        if (!passed) { /* the pass disproven: only the moves inside its zone matter (pns.c) */
+        if (!passed) { /* the pass disproven: only the moves inside its zone matter (pn_zones.c) */
             if (r.outcome != -1) return;
             moves = r.zone & call->game->full & ~(att | def);
             continue;
         }
         if (!r.outcome) return; /* stopped */
-        /* A move disproven with zone Y disproves every move outside Y with the same zone (pns.c,
-           prune_moves): those are told too, and not asked. */
+        /* A move disproven with zone Y disproves every move outside Y with the same zone (pn_zones.c,
+           pn_prune_moves): those are told too, and not asked. */
         uint64_t settled = bit(cell);
         if (r.outcome == -1) settled |= moves & ~r.zone;
         for (uint64_t m = settled; m; m &= m - 1) h->zone[lowest_cell(m)] = r.zone;

@@ -3,6 +3,7 @@
 #ifndef SS_PN_TABLE_H
 #define SS_PN_TABLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pns.h"

@@ -18,7 +18,7 @@ typedef struct {
     uint8_t to_move; /* 1: the attacker, 2: the defender, 0: a free slot */
     uint8_t rule;    /* solved before expansion: SS_BY_PAIRING, SS_BY_THREATS; else SS_BY_SEARCH */
     uint8_t reply;   /* the move that settled it, plus 1 (0: none known): a disproven defender's node's
-                        reply that holds, a proven attacker's node's winning move (pns.c: killers) */
+                        reply that holds, a proven attacker's node's winning move (pn_children.c: killers) */
 } pn_entry;
 
 struct ss_pn_table {
@@ -37,7 +37,7 @@ struct ss_pn_table {
 
 /* A second thread's help with one question whose attacker is to move (families.c): the attacker's moves
    there it settled, each asked as a question of its own on its own table. The question's search takes
-   them in at its root (absorb_help in pns.c) and marks the moves it settled itself, for the helper to
+   them in at its root (pn_absorb_help in pn_help.c) and marks the moves it settled itself, for the helper to
    skip. Masks of cells, read and written atomically; a move's zone is written before its bit. */
 typedef struct {
     uint64_t disproven, proven; /* by the helper */

@@ -4,7 +4,7 @@
    A proof zone Z of a proven position N (either side to move) is a set of cells such that N + D is
    proven for every set D of N's empty cells outside Z given to the defender as extra marks (N + D with
    no line of the defender completed: such a position cannot arise, the game ended). With extra attacker
-   marks it stays proven as well (a mark of one's own never hurts). Use (pns.c, prune_replies): at the
+   marks it stays proven as well (a mark of one's own never hurts). Use (pn_zones.c, pn_prune_replies): at the
    defender's node M, once a reply d0 is refuted with zone Z0, every reply d outside Z0 loses too: (M +
    d0) + d is proven (d is a defender's mark outside Z0), and M + d has the same marks but d0, one
    defender's mark fewer, which never hurts the attacker. (Were (M + d0) + d a completed line of the
@@ -34,7 +34,7 @@
    - the attacker's node proven by its move a: {a} and a's zone; by its pass (the null child proven):
      the pass's zone and one empty cell (a move to make);
    - the defender's node: the guard (the defender never wins at once), the zone that rules out the
-     moves pns.c cuts (pns.c, settle_defender: the threat cell t when the attacker threatens one line,
+     moves pns.c cuts (pn_settle.c, settle_defender: the threat cell t when the attacker threatens one line,
      else the cells of the attacker's double-threat moves with their threats, the threat sequence's
      cells, and the guard of three cells per line: a cut move d may lie inside Z, and with three there,
      two stay empty after it), and every reply's zone (a reply d searched: (M + D) + d is (M + d) + D;

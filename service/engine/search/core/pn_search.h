@@ -1,0 +1,98 @@
+/* What the proof-number search's files share (pns.c, pn_settle.c, pn_children.c, pn_zones.c,
+   pn_help.c): one search's state, what settles a node, a node's children and a node's value. */
+#ifndef SS_PN_SEARCH_H
+#define SS_PN_SEARCH_H
+
+#include <stdint.h>
+
+#include "pn_table.h"
+#include "pns.h"
+
+/* How much of the costlier checks (the threat sequence, the pairing) a node gets: none (a child looked
+   at by the defender's node); when first seen as a child of the attacker's (LOOK_AHEAD: the threat
+   sequence within a tenth of the nodes, the pairing); when expanded (EXPAND). Both searches give the
+   same answer every time they are asked the same position with the same budget, so a node expanded
+   after its look-ahead skips the pairing (EXPAND_AFTER_LOOK: the same steps failed), and a node expanded
+   again (df-pn comes back to a node each time its thresholds grow) skips both (EXPAND_AGAIN): on random
+   7x7k5 positions, 2.1 million pairing searches for 0.83 million nodes before. */
+enum { SHALLOW = 0, LOOK_AHEAD = 1, EXPAND = 2, EXPAND_AFTER_LOOK = 3, EXPAND_AGAIN = 4 };
+enum { NULL_MOVE = -1, MAX_CHILDREN = SS_MAX_CELLS + 1 };
+enum { OPEN = 0, PROVEN = 1, DISPROVEN = 2 };
+
+/* One question's search. */
+typedef struct {
+    const ss_game *g;
+    ss_pn_table *t;
+    meter m;
+    int64_t pairings, threat_wins, pairing_calls, inherited, pruned;
+    int focus; /* the root's child searched last */
+    pn_help *help; /* another thread's answers about the root's moves (NULL: none) */
+    uint64_t root_att; /* the attacker's marks at the root: a move's node below it holds one more */
+    int abandon;       /* the helper settled the root's move searched now: unwind to its node */
+} pn_search;
+
+/* What a node settles before any search. */
+typedef struct {
+    int status;
+    int rule;       /* what settled it: SS_BY_PAIRING, SS_BY_THREATS, else SS_BY_SEARCH */
+    uint64_t zone;  /* DISPROVEN: its disproof's zone; PROVEN: its proof's (proof_zone.c) */
+    uint64_t cut;   /* OPEN, defender to move: the cells that rule out the moves not in `moves`... */
+    int cut_guard;  /* ... with the guard of three cells per line (pn_cut_zone()) */
+    int forced;     /* OPEN, attacker to move: the one cell it must take, else NULL_MOVE */
+    int unpaired;   /* OPEN, attacker to move: it has no pairing (none found, or none by monotony) */
+    uint64_t moves; /* OPEN, defender to move: the moves worth searching */
+} pn_class;
+
+typedef struct {
+    int n;
+    int8_t cell[MAX_CHILDREN];
+    uint32_t pn[MAX_CHILDREN], dn[MAX_CHILDREN];
+    uint64_t zone[MAX_CHILDREN];
+    int8_t reply[MAX_CHILDREN]; /* the move that settled the child (its entry's `reply`; NULL_MOVE: none) */
+} pn_children;
+
+typedef struct {
+    uint32_t pn, dn;
+    uint64_t zone;
+    int rule;  /* solved before expansion: what settled it */
+    int reply; /* the move that settled it: a disproven defender's reply, a proven attacker's move */
+} pn_value;
+
+static inline pn_node child_of(pn_node n, int cell) {
+    pn_node c = n;
+    if (cell != NULL_MOVE) {
+        if (n.att_to_move) c.att |= bit(cell);
+        else c.def |= bit(cell);
+    }
+    c.att_to_move = !n.att_to_move;
+    return c;
+}
+
+/* What settles `n` before it is searched, with `deep` of the costlier checks (SHALLOW ... EXPAND_AGAIN:
+   pn_settle.c). */
+void pn_settle(pn_search *s, pn_node n, pn_class *c, int deep);
+/* The zone that rules out the defender's moves pn_settle cut (pn_settle.c). */
+uint64_t pn_cut_zone(const ss_game *g, pn_node n, const pn_class *c);
+
+/* The child i's numbers from the table (or inherited), else from what settles it, then kept in the
+   table (pn_children.c). */
+void pn_look_at(pn_search *s, pn_node n, pn_children *ch, int i);
+/* Append the moves of `moves` best first for the side to move, `killer` first of all when it is one of
+   them, each looked at; stop at one that settles the node (pn_children.c). */
+void pn_add_moves(pn_search *s, pn_node n, uint64_t moves, pn_children *ch, int killer);
+
+/* The zones of solved nodes, and the children they settle without search (pn_zones.c). */
+uint64_t pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch);
+uint64_t pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch);
+void pn_prune_replies(pn_search *s, pn_node n, pn_children *ch);
+void pn_prune_moves(pn_search *s, pn_node n, pn_children *ch);
+
+/* A second thread's answers about the root's moves (pn_help.c). Below the root, at a node of one of its
+   moves, pn_helped_move gives the helper's answer about that move, if it has one (the search in it ends
+   at once, rather than when it next comes back to the root); a search deeper in that move sees the
+   answer come (pn_helper_settled) and unwinds to the move's node (`abandon`). */
+void pn_absorb_help(pn_search *s, pn_node n, pn_children *ch);
+int pn_helped_move(const pn_search *s, pn_node n, pn_value *out);
+int pn_helper_settled(const pn_help *h, int cell);
+
+#endif
