@@ -32,13 +32,20 @@ static uint64_t lowest_two(uint64_t mask) {
     return (mask & ~rest) | (rest & ~(rest & (rest - 1)));
 }
 
-static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
-    const ss_game *g = s->g;
-    uint64_t att = n.att, def = n.def, empty = g->full & ~(att | def);
+/* A node not settled (yet): nothing forced, cut or known about its pairing. */
+static void start_open(pn_class *c) {
     c->status = OPEN;
     c->rule = SS_BY_SEARCH;
     c->forced = NULL_MOVE;
     c->unpaired = 0;
+    c->cut = 0;
+    c->cut_guard = 0;
+}
+
+static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
+    const ss_game *g = s->g;
+    uint64_t att = n.att, def = n.def, empty = g->full & ~(att | def);
+    start_open(c);
     uint64_t completes = pl_threats(g, att, def);
     if (completes) {
         c->status = PROVEN;
@@ -115,12 +122,7 @@ uint64_t pn_cut_zone(const ss_game *g, pn_node n, const pn_class *c) {
 static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
     const ss_game *g = s->g;
     uint64_t att = n.att, def = n.def, empty = g->full & ~(att | def);
-    c->status = OPEN;
-    c->rule = SS_BY_SEARCH;
-    c->forced = NULL_MOVE;
-    c->unpaired = 0;
-    c->cut = 0;
-    c->cut_guard = 0;
+    start_open(c);
     uint64_t wins = pl_threats(g, def, att);
     if (wins) {
         c->status = DISPROVEN;
