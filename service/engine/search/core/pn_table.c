@@ -158,6 +158,14 @@ int pt_unpaired_below(const ss_pn_table *t, pn_node n) {
     return 0;
 }
 
+/* Whether the solved entry `e` of a position settles the one with `cell` more, the attacker's mark or
+   the defender's (pt_inherited's rules). A proof zone 0 is not known: the whole board. */
+static int settles_with_mark(const pn_entry *e, int cell, int attackers) {
+    int outside = !(e->zone & bit(cell));
+    if (attackers) return e->pn == 0 || (e->dn == 0 && outside);
+    return e->dn == 0 || (e->pn == 0 && e->zone && outside);
+}
+
 /* A solved entry that settles `n` by monotony (a mark of one's own never hurts) or by its zone: a disproof
    of the position with one defender's mark fewer, or a proof of it with one attacker's mark fewer; and a
    disproof of the position with one attacker's mark fewer that lies outside its zone, or a proof of it
@@ -167,32 +175,25 @@ int pt_unpaired_below(const ss_pn_table *t, pn_node n) {
    anywhere; the attacker's only outside a disproof's zone), and the other way round for proofs. This
    is what shares work between the questions of one analysis: after the side to move plays c, the other
    side's moves m were searched already, without c, by the question asked with the side to move passing. */
-/* Whether the solved entry `e` of a position settles the one with `cell` more, the attacker's mark or
-   the defender's (pt_inherited's rules). A proof zone 0 is not known: the whole board. */
-static int settles_with_mark(const pn_entry *e, int cell, int attackers) {
-    int outside = !(e->zone & bit(cell));
-    if (attackers) return e->pn == 0 || (e->dn == 0 && outside);
-    return e->dn == 0 || (e->pn == 0 && e->zone && outside);
-}
-
 const pn_entry *pt_inherited(const ss_pn_table *t, pn_node n) {
     /* the probes the filters pass, their buckets asked of memory at once, then read */
     pn_node fewer[SS_MAX_CELLS];
     int removed[SS_MAX_CELLS];
     int k = 0;
     uint64_t z = zobrist(t, n);
-    for (uint64_t m = n.def; m; m &= m - 1) {
-        int cell = lowest_cell(m);
-        uint64_t key = z ^ t->def_key[cell];
-        if (maybe(t->disproven_bits, key) || maybe(t->proven_bits, key))
-            fewer[k] = (pn_node){n.att, n.def & ~bit(cell), n.att_to_move}, removed[k++] = cell;
-    }
-    int defenders = k;
-    for (uint64_t m = n.att; m; m &= m - 1) {
-        int cell = lowest_cell(m);
-        uint64_t key = z ^ t->att_key[cell];
-        if (maybe(t->proven_bits, key) || maybe(t->disproven_bits, key))
-            fewer[k] = (pn_node){n.att & ~bit(cell), n.def, n.att_to_move}, removed[k++] = cell;
+    int defenders = 0; /* the probes that take a defender's mark away come first */
+    for (int attackers = 0; attackers < 2; attackers++) {
+        const uint64_t *keys = attackers ? t->att_key : t->def_key;
+        for (uint64_t m = attackers ? n.att : n.def; m; m &= m - 1) {
+            int cell = lowest_cell(m);
+            uint64_t key = z ^ keys[cell];
+            if (!maybe(t->disproven_bits, key) && !maybe(t->proven_bits, key)) continue;
+            fewer[k] = n;
+            if (attackers) fewer[k].att &= ~bit(cell);
+            else fewer[k].def &= ~bit(cell);
+            removed[k++] = cell;
+        }
+        if (!attackers) defenders = k;
     }
     for (int i = 0; i < k; i++) __builtin_prefetch(pt_bucket(t, fewer[i]));
     for (int i = 0; i < k; i++) {

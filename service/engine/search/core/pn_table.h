@@ -53,7 +53,7 @@ static inline const pn_entry *pt_lookup(const ss_pn_table *t, pn_node n) {
 void pt_store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t zone, int64_t work, int rule, int reply);
 /* Whether the position with one of the attacker's marks fewer is known to have no pairing (UNPAIRED). */
 int pt_unpaired_below(const ss_pn_table *t, pn_node n);
-/* A solved entry that settles `n` by monotony, or NULL (pn_table.c). */
+/* A solved entry one mark away that settles `n` by monotony or by its zone, or NULL (pn_table.c). */
 const pn_entry *pt_inherited(const ss_pn_table *t, pn_node n);
 
 #endif

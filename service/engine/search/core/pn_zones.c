@@ -11,7 +11,8 @@
    every line left to the attacker (two each) that marks played outside cannot give it a line or a
    threat first; the defender's chosen move adds its cell. Every zone keeps at least one empty cell of
    each line left to the attacker, so that no position that agrees on it holds an attacker's line.
-   (Disproven entries keep their zone in the table; a zone missing from it counts as the whole board.)
+   (Disproven entries keep their zone in the table, 0 where no cell matters: a full board, no line left
+   to the attacker. A proven entry's zone 0 is one not known: the whole board.)
 
    Proof zones (proof_zone.c): a proven node keeps the cells its proof depends on, its guard against the
    defender's own lines among them. At the defender's node, once a reply is proven lost, every reply

@@ -8,9 +8,10 @@
    (pn_zones.c), a second thread's answers at the root (pn_help.c), the table (pn_table.c).
 
    Monotony (the same rule): a position with one defender's mark more than a disproven one is disproven,
-   with the same zone; one with one attacker's mark fewer too; and the other way round for proofs. A node
-   missing from the table takes such an entry when there is one (pn_table.c, pt_inherited()): the
-   questions of one analysis share their work this way.
+   with the same zone; one with one attacker's mark fewer too; and the other way round for proofs. By
+   the zones, also one with an attacker's mark more outside a disproof's zone, and one with a defender's
+   mark more outside a proof's zone. A node missing from the table takes such an entry when there is one
+   (pn_table.c, pt_inherited()): the questions of one analysis share their work this way.
 */
 #include "pn_search.h"
 
