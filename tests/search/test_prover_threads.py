@@ -189,3 +189,29 @@ def test_the_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv("SANMOKU_PROVER_THREADS", wrong)
         with pytest.raises(ValueError, match="1 or 2 threads"):
             create_app()
+
+
+def test_the_free_thread_joins_the_other_familys_rounds() -> None:
+    """provers_ab's 21st 7x7k5 position after 12 plies (seed 1, X to move): X cannot force a line (its
+    family settled at once), O can if X passes (at once too), so each of X's 37 moves needs its own
+    question whether O wins after it. Each family's thread may spend half of a node cap: the loss
+    family's moves' questions spend more than that half only when the win family's thread, free, asks
+    some of them too (on one thread, before, they spent 199,762 of 200,000)."""
+    variant = get_variant("7x7k5")
+    game, cap = Game(Board.of(variant)), 400_000
+    mine, theirs = 0x41000004484, 0x1000426020000
+    cells = [c for c in range(49) if not (mine | theirs) >> c & 1]
+    wins = [Ask(mine, theirs, True)] + [Ask(mine | 1 << c, theirs, False, c) for c in cells]
+    losses = [Ask(theirs, mine, True)] + [Ask(theirs, mine | 1 << c, True, c) for c in cells]
+    helper = thread_helper()
+    assert helper is not None
+    tables = (ProofTable(16), ProofTable(16))
+    won, lost = prove_families(game, tables, (wins, losses), helper, Limits(0.0, cap, ffi.NULL), 0.8, 0.5)
+    assert won.answers[0] is not None and won.answers[0].outcome == -1
+    assert all(answer is None for answer in won.answers[1:])
+    assert lost.answers[0] is not None and lost.answers[0].outcome == 1
+    moves = [answer for answer in lost.answers[1:] if answer is not None]
+    assert sum(answer.nodes for answer in moves) > cap // 2
+    for one, answer in zip(losses[1:], lost.answers[1:], strict=True):
+        if answer is not None and answer.outcome:
+            assert answer.outcome == ask(game, ProofTable(16), *one[:3], Limits(0.0, 0, ffi.NULL)).outcome

@@ -30,7 +30,11 @@ thread of the core (proof_families.py). Each family runs by the rules above on i
 whole budget's time; a move one family proves won or lost, the other no longer asks about. Most often
 one family is settled at once (its first question disproven in a hundredth of a second) and the other's
 first question takes the time: the free thread then asks that question's moves one by one on its own
-table, and the question's search takes their answers in at its root (core/families.c, pns.c).
+table, and the question's search takes their answers in at its root (core/families.c, pns.c). After
+that, the free thread joins the other family's moves' questions, from the end of their list (each
+question stays with the thread that first asked it, on that thread's table): a family whose first
+question is proven at once (the other side wins if the side to move passes) no longer has its moves
+asked on one thread while the other idles.
 """
 
 from __future__ import annotations

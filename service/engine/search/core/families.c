@@ -2,7 +2,9 @@
    each with its own proof-number table (sanmoku_search.h, ss_pn_prove_families), and the families share
    nothing but the budget and which moves are settled, so each runs on a thread of its own (the second
    on the helper thread, helper_thread.c). */
+#define _POSIX_C_SOURCE 200809L
 #include <stddef.h>
+#include <time.h>
 
 #include "helper_thread.h"
 #include "pns.h"
@@ -13,8 +15,13 @@ typedef struct {
     ss_pn_family *families;
     double root_share, round_share;
     int64_t node_cap;              /* each family's (0: none) */
-    int32_t settled[SS_MAX_CELLS]; /* read and written atomically: a move whose result a family proved */
-    pn_help help[2];               /* with each family's first question */
+    /* Read and written atomically: */
+    int32_t settled[SS_MAX_CELLS];           /* a move whose result a family proved */
+    int32_t answered[2][SS_MAX_CELLS + 1];   /* a family's question with its answer (proven or disproven) */
+    int32_t owner[2][SS_MAX_CELLS + 1];      /* the thread that asks a family's move question (1 + index) */
+    int32_t first_done[2];                   /* a family's first question has returned */
+    int32_t in_rounds[2], closed[2];         /* threads in a family's rounds; nothing more to ask there */
+    pn_help help[2];                         /* with each family's first question */
 } families_call;
 
 typedef struct {
@@ -72,8 +79,10 @@ static void ask(family_run *f, ss_pn_question *q, span s, pn_help *help) {
     if (r.outcome == 1 && q->cell != SS_NO_MOVE) __atomic_store_n(&call->settled[q->cell], 1, __ATOMIC_RELAXED);
 }
 
-static int still_open(const family_run *f, const ss_pn_question *q) {
-    return q->result.outcome == 0 && !__atomic_load_n(&f->call->settled[q->cell], __ATOMIC_RELAXED);
+static int still_open(const families_call *call, int family, int i) {
+    const ss_pn_question *q = &call->families[family].questions[i];
+    return !__atomic_load_n(&call->answered[family][i], __ATOMIC_ACQUIRE) &&
+           !__atomic_load_n(&call->settled[q->cell], __ATOMIC_RELAXED);
 }
 
 /* The other family's first question, while its search lasts: its pass, then the attacker's moves inside
@@ -121,39 +130,85 @@ static void help_other(family_run *f) {
     }
 }
 
-/* The family's questions by the rules of ss_pn_prove_families (results.py's rounds, for one family). */
-static void rounds(family_run *f) {
-    const families_call *call = f->call;
+/* The moves' questions of `family` in rounds (results.py's rounds, for one family), asked on the table
+   of f's thread. When the other thread is done with its own family, it joins these rounds and takes the
+   questions from the other end of the list: on 7x7k5, the loss family's moves after a passing question
+   proven at once were otherwise asked on one thread. A question stays with the thread that first asks
+   it (its search goes on in that thread's table from round to round); its share of the round counts the
+   questions still free as shared between the threads in the rounds. A thread left with no question of
+   its own or free leaves the rounds to the other. */
+static void move_rounds(family_run *f, int family) {
+    families_call *call = f->call;
     const ss_budget *b = call->budget;
-    ss_pn_question *questions = f->call->families[f->index].questions;
-    int n = f->call->families[f->index].n;
+    ss_pn_question *questions = call->families[family].questions;
+    int n = call->families[family].n, me = f->index + 1;
     span all = {b->deadline, call->node_cap};
     int unlimited = b->deadline <= 0 && b->max_nodes <= 0 && !b->cancel;
-    pn_help *help = &f->call->help[f->index];
+    __atomic_fetch_add(&call->in_rounds[family], 1, __ATOMIC_RELAXED);
+    while (!spent(f, all) && !__atomic_load_n(&call->closed[family], __ATOMIC_RELAXED)) {
+        int mine[SS_MAX_CELLS], k = 0, asked = 0;
+        for (int j = 1; j < n && k < SS_MAX_CELLS; j++) {
+            int i = family == f->index ? j : n - j; /* the joining thread from the end */
+            int owner = __atomic_load_n(&call->owner[family][i], __ATOMIC_RELAXED);
+            if ((owner == 0 || owner == me) && still_open(call, family, i)) mine[k++] = i;
+        }
+        if (!k) break;
+        span round = k == 1 ? all : part(f, all, call->round_share);
+        for (int j = 0; j < k && !spent(f, round); j++) {
+            int i = mine[j], owned = 0, free = 0, none = 0;
+            if (!__atomic_compare_exchange_n(&call->owner[family][i], &none, me, 0, __ATOMIC_RELAXED,
+                                             __ATOMIC_RELAXED) && none != me)
+                continue;
+            if (!still_open(call, family, i)) continue;
+            for (int l = j; l < k; l++) {
+                if (__atomic_load_n(&call->owner[family][mine[l]], __ATOMIC_RELAXED) == me) owned++;
+                else free++;
+            }
+            int workers = __atomic_load_n(&call->in_rounds[family], __ATOMIC_RELAXED);
+            ask(f, &questions[i], part(f, round, 1.0 / (owned + (free + workers - 1) / workers)), NULL);
+            if (questions[i].result.outcome) __atomic_store_n(&call->answered[family][i], 1, __ATOMIC_RELEASE);
+            asked = 1;
+        }
+        if (unlimited || !asked) break; /* each question ran to its end; or the other thread has them all */
+    }
+    __atomic_fetch_sub(&call->in_rounds[family], 1, __ATOMIC_RELAXED);
+}
+
+/* The family's own questions by the rules of ss_pn_prove_families: the position's, then the moves'. */
+static void rounds(family_run *f) {
+    families_call *call = f->call;
+    ss_pn_question *questions = call->families[f->index].questions;
+    int n = call->families[f->index].n;
+    span all = {call->budget->deadline, call->node_cap};
+    pn_help *help = &call->help[f->index];
     if (n > 0 && !spent(f, all)) {
         span first = part(f, all, call->root_share);
         first.deadline = help->deadline;
         ask(f, &questions[0], first, help);
     }
     __atomic_store_n(&help->stop, 1, __ATOMIC_RELEASE);
-    if (n == 0 || questions[0].result.outcome == -1) return;
-    while (!spent(f, all)) {
-        int open[SS_MAX_CELLS], k = 0;
-        for (int i = 1; i < n && k < SS_MAX_CELLS; i++)
-            if (still_open(f, &questions[i])) open[k++] = i;
-        if (!k) return;
-        span round = k == 1 ? all : part(f, all, call->round_share);
-        for (int j = 0; j < k && !spent(f, round); j++)
-            if (still_open(f, &questions[open[j]]))
-                ask(f, &questions[open[j]], part(f, round, 1.0 / (k - j)), NULL);
-        if (unlimited) return; /* each question ran to its end */
-    }
+    if (n == 0 || questions[0].result.outcome == -1) __atomic_store_n(&call->closed[f->index], 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&call->first_done[f->index], 1, __ATOMIC_RELEASE);
+    move_rounds(f, f->index);
+}
+
+/* Waits (in steps of a millisecond: a few at most, when the other family's first question ends at its
+   deadline) until the other family's first question has returned: its moves' questions are asked only
+   when it is not disproven. */
+static void join_other(family_run *f) {
+    families_call *call = f->call;
+    span all = {call->budget->deadline, call->node_cap};
+    struct timespec step = {0, 1000000};
+    while (!__atomic_load_n(&call->first_done[1 - f->index], __ATOMIC_ACQUIRE))
+        if (spent(f, all) || nanosleep(&step, NULL)) return;
+    move_rounds(f, 1 - f->index);
 }
 
 static void run_family(void *arg) {
     family_run *f = arg;
     rounds(f);
     help_other(f);
+    join_other(f);
 }
 
 void ss_pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper *h, double root_share,

@@ -160,7 +160,8 @@ void ss_pn_prove(const ss_game *game, ss_pn_table *table, uint64_t attacker, uin
    (all of it when one question is left), spread evenly over the questions still open. A move's question
    proven (outcome 1: the move wins, or loses) settles the move: the other family skips its question.
    A thread done with its family while the other's first question is still searched helps with that:
-   it asks the attacker's moves there as questions of their own, which the search takes in (pns.h). */
+   it asks the attacker's moves there as questions of their own, which the search takes in (pns.h);
+   then it joins the other family's rounds, taking their questions from the end of the list. */
 typedef struct {
     uint64_t attacker, defender;
     int32_t attacker_to_move;
