@@ -136,7 +136,7 @@ static void help_other(family_run *f) {
    proven at once were otherwise asked on one thread. A question stays with the thread that first asks
    it (its search goes on in that thread's table from round to round); its share of the round counts the
    questions still free as shared between the threads in the rounds. A thread left with no question of
-   its own or free leaves the rounds to the other. */
+   its own or free leaves the rounds to the other, and a thread leaving gives its questions up. */
 static void move_rounds(family_run *f, int family) {
     families_call *call = f->call;
     const ss_budget *b = call->budget;
@@ -170,6 +170,10 @@ static void move_rounds(family_run *f, int family) {
             asked = 1;
         }
         if (unlimited || !asked) break; /* each question ran to its end; or the other thread has them all */
+    }
+    for (int i = 1; i < n; i++) { /* its questions to the other thread, when that one goes on (a node cap) */
+        int32_t owned = me;
+        __atomic_compare_exchange_n(&call->owner[family][i], &owned, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     }
     __atomic_fetch_sub(&call->in_rounds[family], 1, __ATOMIC_RELAXED);
 }
