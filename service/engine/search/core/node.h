@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "prover_lines.h"
 
 static inline int win_at(int marks) { return SS_BIG - marks; }
 static inline int loss_at(int marks) { return marks - SS_BIG; }
@@ -63,6 +64,39 @@ static inline int settle_misere(const ss_game *g, int n, uint64_t moves, uint64_
     return 0;
 }
 
+/* Normal rule, no gravity: what the moves that make two threats at once (double threats) decide, with
+   no threat of the opponent's left unanswered (settle_normal came first: I cannot win now, and I block
+   the opponent's one threat if it has one).
+   - Mine: one of my moves makes two, and I win at n + 3 (the opponent blocks one); none does, and I
+     cannot win before n + 5.
+   - The opponent's: none now, and none after my move (a mark of mine only takes lines away), so it
+     cannot win before n + 6. With one at d and no threat to answer, a move of mine that neither makes a
+     threat of my own nor takes d (or one of d's two new threats' cells, when d makes only two) loses at
+     n + 4, the earliest loss there is: the opponent plays d, I block one threat, it completes the
+     other. Every other move scores at least that, so leaving those out keeps the score exact. */
+static inline int settle_doubles(const ss_game *g, int n, uint64_t mine, uint64_t theirs, uint64_t their_thr,
+                                 node *out, int *score) {
+    uint64_t my_doubles, their_doubles;
+    uint64_t makers = pl_threat_makers(g, mine, theirs, &my_doubles);
+    if (my_doubles & out->moves) return *score = win_at(n + 3), 1;
+    out->hi = n + 5 <= g->cells ? win_at(n + 5) : 0;
+    pl_threat_makers(g, theirs, mine, &their_doubles);
+    if (!their_doubles) {
+        out->lo = n + 6 <= g->cells ? loss_at(n + 6) : 0;
+        return 0;
+    }
+    if (their_thr & out->moves) return 0; /* my one move is the block */
+    uint64_t answers = out->moves;
+    for (uint64_t d = their_doubles; d; d &= d - 1) {
+        int cell = lowest_cell(d);
+        uint64_t partners = pl_partners(g, theirs, mine, cell);
+        answers &= bit(cell) | (more_than_one(partners & (partners - 1)) ? 0 : partners);
+    }
+    out->moves &= answers | makers;
+    if (!out->moves) return *score = loss_at(n + 4), 1;
+    return 0;
+}
+
 /* Whether some line holds none of `other`'s marks: only then can its owner still complete one. */
 static inline int has_open_line(const ss_game *g, uint64_t other) {
     for (int i = 0; i < g->n_lines; i++)
@@ -81,6 +115,7 @@ static inline int settle(const ss_game *g, uint64_t mine, uint64_t theirs, uint6
     if (g->misere ? settle_misere(g, n, moves, my_thr, their_thr, out, score)
                   : settle_normal(g, n, moves, my_thr, their_thr, out, score))
         return 1;
+    if (!g->misere && !g->gravity && settle_doubles(g, n, mine, theirs, their_thr, out, score)) return 1;
     int my_lines = has_open_line(g, theirs), their_lines = has_open_line(g, mine);
     if (!my_lines && !their_lines) return *score = 0, 1;
     int *mine_decides = g->misere ? &out->lo : &out->hi, *theirs_decides = g->misere ? &out->hi : &out->lo;
