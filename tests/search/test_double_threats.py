@@ -32,23 +32,19 @@ EMPTY_CELLS = 10  # the reference values every position below these quickly
 POSITIONS = 6  # of each kind, per board
 
 
-def gaps_after(rules: Rules, board: str, mark: str, cell: int) -> set[int]:
-    """The cells where `mark` would complete a line after playing `cell` (its new threats)."""
-    after = board[:cell] + mark + board[cell + 1 :]
+def threats_of(rules: Rules, board: str, mark: str) -> set[int]:
+    """The cells where `mark` would complete a line."""
     threats = set()
     for line in rules.lines:
-        empty = [c for c in line if after[c] == "."]
-        if len(empty) == 1 and all(after[c] in (mark, ".") for c in line):
+        empty = [c for c in line if board[c] == "."]
+        if len(empty) == 1 and all(board[c] in (mark, ".") for c in line):
             threats.add(empty[0])
     return threats
 
 
-def threats_of(rules: Rules, board: str, mark: str) -> set[int]:
-    return {
-        [c for c in line if board[c] == "."][0]
-        for line in rules.lines
-        if sum(board[c] == "." for c in line) == 1 and all(board[c] in (mark, ".") for c in line)
-    }
+def gaps_after(rules: Rules, board: str, mark: str, cell: int) -> set[int]:
+    """The cells where `mark` would complete a line after playing `cell` (its new threats)."""
+    return threats_of(rules, board[:cell] + mark + board[cell + 1 :], mark)
 
 
 def kind_of(rules: Rules, board: str) -> str | None:
