@@ -40,6 +40,7 @@ from .search.report import MoveProof, SearchReport
 from .tables.table import Table
 
 TableFor = Callable[[Variant], Table | None]  # the table that answers a variant now, if any
+Tables = tuple[TranspositionTable, TranspositionTable | None]  # an engine's own, and its second thread's
 T = TypeVar("T")
 SLOT_WAIT_SHARE = 0.1  # of its budget, the most a search waits for a slot before SearchBusyError
 
@@ -59,7 +60,8 @@ log = logging.getLogger(__name__)
 
 
 class EnginePool:
-    """`slots` transposition tables, lent one per search; a borrower waits at most `wait` seconds.
+    """`slots` transposition tables, lent one per search (two with two threads: the second for the
+    second thread's alpha-beta searches); a borrower waits at most `wait` seconds.
 
     Its tables and its semaphore are made in the process that first searches, not where the pool is made:
     a server made before it forks its workers (and before gevent patches them) gives each worker its own,
@@ -71,7 +73,7 @@ class EnginePool:
         self.slots, self._table_bits = slots, table_bits
         self.prover_threads = checked_prover_threads(prover_threads)  # at start, not at each search
         self._owner = -1
-        self._free: list[TranspositionTable] = []
+        self._free: list[Tables] = []
         self._made = 0  # tables made in this process: warm() makes the rest of `slots`, no more
         self._available = threading.BoundedSemaphore(slots)
 
@@ -82,17 +84,18 @@ class EnginePool:
             self._owner, self._free, self._made = os.getpid(), [], 0
             self._available = threading.BoundedSemaphore(self.slots)
 
-    def _table(self) -> TranspositionTable:
+    def _tables(self) -> Tables:
         self._made += 1
-        return TranspositionTable(self._table_bits)
+        second = TranspositionTable(self._table_bits) if self.prover_threads > 1 else None
+        return TranspositionTable(self._table_bits), second
 
     def warm(self) -> None:
-        """Make every slot's table now, not in its first searches' budgets: a 32 MB table takes tens of
+        """Make every slot's tables now, not in its first searches' budgets: a 32 MB table takes tens of
         milliseconds to map and fill (hundreds on a busy host), which is why a server runs this on a
         thread of its own after a worker's first answer."""
         self.for_this_process()
         while self._made < self.slots:
-            self._free.append(self._table())
+            self._free.append(self._tables())
 
     @contextlib.contextmanager
     def engine(self, variant: Variant, wait: float | None) -> Iterator[SearchEngine]:
@@ -103,11 +106,13 @@ class EnginePool:
         try:
             # No lock around the list: the semaphore lets at most `slots` borrowers in, and a list's pop
             # and append are atomic (a warm() beside them makes one table too many at worst).
-            table = self._free.pop() if self._free else self._table()
+            tables = self._free.pop() if self._free else self._tables()
+            table, second = tables
             try:
-                yield SearchEngine(variant, table=table, prover_threads=self.prover_threads)
+                threads = self.prover_threads
+                yield SearchEngine(variant, table=table, prover_threads=threads, second_table=second)
             finally:
-                self._free.append(table)
+                self._free.append(tables)
         finally:
             available.release()
 

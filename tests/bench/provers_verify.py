@@ -17,8 +17,9 @@ from service.engine import get_variant
 from service.engine.search import Board
 from service.engine.search._core import ffi
 from service.engine.search.native import Game, Limits, TranspositionTable
-from service.engine.search.proof_families import Ask, prove_families, thread_helper
+from service.engine.search.proof_families import Ask, prove_families
 from service.engine.search.proof_number import ProofTable, Question
+from service.engine.search.second_thread import thread_helper
 from tests.search.prover_checks import alpha_beta_result, prover_result
 from tests.search.test_provers_exhaustive import random_position
 

@@ -18,8 +18,9 @@ from service.engine.search import Board, Budget, Cancel, SearchEngine
 from service.engine.search import engine as engine_module
 from service.engine.search._core import ffi
 from service.engine.search.native import Game, Limits, TranspositionTable, monotonic
-from service.engine.search.proof_families import Ask, prove_families, thread_helper
+from service.engine.search.proof_families import Ask, prove_families
 from service.engine.search.proof_number import ProofTable, Prover, ask
+from service.engine.search.second_thread import thread_helper
 from service.engine.tables.table import Table
 from service.serving.sources import ANALYST
 from tests.engine.boards import solved_table

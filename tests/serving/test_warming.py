@@ -1,6 +1,6 @@
-"""A worker's searches are readied once, after its start (issue 30): as many transposition tables as it has
-search slots, counting those its searches made meanwhile, the store of proven positions opened and the
-large opening books read."""
+"""A worker's searches are readied once, after its start (issue 30): the transposition tables of as many
+search slots as it has (two a slot with two threads: the second thread's too), counting those its
+searches made meanwhile, the store of proven positions opened and the large opening books read."""
 
 from __future__ import annotations
 
@@ -25,20 +25,23 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return object()
 
     monkeypatch.setattr(analyst_module, "TranspositionTable", table)
-    monkeypatch.setattr(analyst_module, "SearchEngine", lambda variant, table, prover_threads: table)
+    monkeypatch.setattr(
+        analyst_module, "SearchEngine", lambda variant, table, prover_threads, second_table: table
+    )
     return sizes
 
 
-def test_warm_makes_what_the_searches_have_not_made(made: list[int]) -> None:
-    pool = EnginePool(3, table_bits=12)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_warm_makes_what_the_searches_have_not_made(made: list[int], threads: int) -> None:
+    pool = EnginePool(3, table_bits=12, prover_threads=threads)
     with pool.engine(NORMAL, wait=None), pool.engine(NORMAL, wait=None):
-        assert made == [12, 12]
-        pool.warm()  # beside two searches: one more, not three
-    assert made == [12, 12, 12]
+        assert made == [12] * 2 * threads
+        pool.warm()  # beside two searches: one slot more, not three
+    assert made == [12] * 3 * threads
     pool.warm()
     with pool.engine(NORMAL, wait=None), pool.engine(NORMAL, wait=None), pool.engine(NORMAL, wait=None):
         pass
-    assert len(made) == 3
+    assert len(made) == 3 * threads
 
 
 def test_a_worker_is_warmed_once_however_often_asked(made: list[int], tmp_path: Path) -> None:
@@ -49,7 +52,7 @@ def test_a_worker_is_warmed_once_however_often_asked(made: list[int], tmp_path: 
     assert made == []  # made, not started: a worker's start waits for nothing
     warming()
     warming()
-    assert len(made) == app.config["SEARCH_SLOTS"]
+    assert len(made) == app.config["SEARCH_SLOTS"] * app.config["PROVER_THREADS"]
     assert (tmp_path / "proven.sqlite").exists()
 
 

@@ -34,6 +34,7 @@ from .proof_families import DEFAULT_PROVER_THREADS, checked_prover_threads
 from .proof_number import Prover, applies
 from .report import Estimate, MoveProof, SearchReport, move_proof
 from .results import ResultProver, result_known
+from .second_thread import second_thread
 
 Bounds = tuple[int, int]  # on a score, for the side that plays the move
 # When estimates are asked for: the results get this share of the budget, the estimates their nodes
@@ -70,13 +71,17 @@ class SearchEngine:
         table_bits: int = DEFAULT_TABLE_BITS,
         table: TranspositionTable | None = None,
         prover_threads: int = DEFAULT_PROVER_THREADS,
+        second_table: TranspositionTable | None = None,
     ) -> None:
         """`table`: one to reuse (it clears itself for another board), else 2**table_bits new buckets;
-        `prover_threads`: the threads the provers of one analysis use (1 or 2)."""
+        `prover_threads`: the threads one analysis searches on (1 or 2): the provers', and with 2 the
+        alpha-beta searches of its moves shared between the two, the second thread's on
+        `second_table` (one to reuse, else one as large as `table`, made when first needed)."""
         self.variant, self.prover_threads = variant, checked_prover_threads(prover_threads)
         self.board = Board.of(variant)
         self.game = Game.of(self.board)
         self.table = table if table is not None else TranspositionTable(table_bits)
+        self._second_table = second_table
         self._estimates_table: TranspositionTable | None = None  # made when first needed
         self._in_use = threading.Lock()
 
@@ -104,6 +109,12 @@ class SearchEngine:
         if self._estimates_table is None:
             self._estimates_table = TranspositionTable(ESTIMATE_TABLE_BITS)
         return self._estimates_table
+
+    def second_table(self) -> TranspositionTable:
+        """The table of the second thread's alpha-beta searches (core/moves_two.c)."""
+        if self._second_table is None:
+            self._second_table = TranspositionTable(self.table.bits)
+        return self._second_table
 
     def _fixed(self, mine: int, theirs: int) -> bool:
         """Whether a symmetry other than the identity maps the position onto itself."""
@@ -204,8 +215,11 @@ class _Narrowing:
         moves = {cell: self.bounds[cell] for cell in cells if not _met(goal, *self.bounds[cell])}
         if not moves or spending.spent:
             return
-        game, table = self.engine.game, self.engine.table
-        bounds, spent = prove_moves(game, table, self.mine, self.theirs, moves, goal, spending.share())
+        engine = self.engine
+        second = second_thread(engine.second_table()) if engine.prover_threads > 1 else None
+        bounds, spent = prove_moves(
+            engine.game, engine.table, self.mine, self.theirs, moves, goal, spending.share(), second
+        )
         spending.charge(spent)
         for cell, (lower, upper) in bounds.items():
             if result_known(lower, upper) and not result_known(*self.bounds[cell]):

@@ -74,12 +74,17 @@ class TranspositionTable:
 
     def __init__(self, bits: int = DEFAULT_TABLE_BITS) -> None:
         pointer = lib.ss_table_new(bits)
+        self.bits = bits
         if pointer == ffi.NULL:
             raise MemoryError(f"no transposition table of 2**{bits} buckets")
         self.pointer: Any = ffi.gc(pointer, lib.ss_table_free)
 
     def clear(self) -> None:
         lib.ss_table_clear(self.pointer)
+
+    def positions(self) -> int:
+        """How many positions it holds (a pass over all of it: for tests and diagnostics)."""
+        return int(lib.ss_table_positions(self.pointer))
 
 
 def budget_of(limits: Limits) -> Any:
@@ -124,6 +129,13 @@ def prove(
     return _outcome(result)
 
 
+class SecondThread(NamedTuple):
+    """A second thread for a call (second_thread.py): the core's helper thread and its own table."""
+
+    table: TranspositionTable
+    helper: Any  # the ss_pn_helper's pointer
+
+
 def prove_moves(
     game: Game,
     table: TranspositionTable,
@@ -132,17 +144,24 @@ def prove_moves(
     moves: dict[int, tuple[int, int]],
     goal: int,
     limits: Limits,
+    second: SecondThread | None = None,
 ) -> tuple[dict[int, tuple[int, int]], Outcome]:
     """Narrow the bounds of each move of `moves` (cell -> bounds on the score of the side that plays it;
     none may end the game) toward `goal` in one call: each an even share of the limits, then each all
     that is left, in the order given. The moves' new bounds, and what the searches spent in all (one
-    Outcome: on positions near the end, one per move cost more than the searches)."""
+    Outcome: on positions near the end, one per move cost more than the searches). With `second`, on
+    two threads, unless the limits cap the nodes (ss_prove_moves_two)."""
     cells, n = list(moves), len(moves)
     lower = ffi.new("int32_t[]", [bounds[0] for bounds in moves.values()])
     upper = ffi.new("int32_t[]", [bounds[1] for bounds in moves.values()])
     spent = ffi.new("ss_result *")
     budget = budget_of(limits)
-    lib.ss_prove_moves(game.pointer, table.pointer, mine, theirs, cells, n, goal, budget, lower, upper, spent)
+    narrowed = (goal, budget, lower, upper, spent)
+    if second is None:
+        lib.ss_prove_moves(game.pointer, table.pointer, mine, theirs, cells, n, *narrowed)
+    else:
+        threads = (table.pointer, second.table.pointer, second.helper)
+        lib.ss_prove_moves_two(game.pointer, *threads, mine, theirs, cells, n, *narrowed)
     bounds = zip(ffi.unpack(lower, n), ffi.unpack(upper, n), strict=True)
     return dict(zip(cells, bounds, strict=True)), _outcome(spent)
 

@@ -1,19 +1,16 @@
 """The provers of one analysis on two threads (core/families.c): its questions in two families, each on
-its own proof-number table, the second family on a helper thread made in the core. The threads are the
-core's own, not Python's: under gunicorn's gevent workers `threading` is patched (a Thread there is a
-greenlet), and the search already runs on a native thread of gevent's pool; cffi releases the GIL for
-the whole call, which returns when both families have stopped.
+its own proof-number table, the second family on the searching thread's second thread (second_thread.py).
+The call returns when both families have stopped.
 """
 
 from __future__ import annotations
 
-import os
-import threading
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ._core import ffi, lib
 from .native import NO_MOVE, Game, Limits, budget_of
 from .proof_number import ProofTable, Question, question_of
+from .second_thread import Helper
 
 # The provers' questions on two threads (results.py): an unsettled analysis then uses up to two
 # processor-seconds per second of its budget, and a second proof-number table per searching thread.
@@ -34,41 +31,6 @@ class Ask(NamedTuple):
     defender: int
     attacker_to_move: bool
     cell: int = NO_MOVE  # the move it is about; NO_MOVE: the position's own question (a family's first)
-
-
-class Helper:
-    """The core's helper thread (idle between calls); freed, and its thread ended, with this object."""
-
-    def __init__(self) -> None:
-        pointer = lib.ss_pn_helper_new()
-        if pointer == ffi.NULL:
-            raise OSError("no thread could be made for the provers' second family")
-        self.pointer: Any = ffi.gc(pointer, lib.ss_pn_helper_free)
-        self.pid = os.getpid()
-
-    def forget(self) -> None:
-        """Drop it without ending its thread: after a fork, the thread is not this process's."""
-        ffi.gc(self.pointer, None)
-
-
-_per_thread = threading.local()
-
-
-def thread_helper() -> Helper | None:
-    """This thread's helper, made on first use (a thread runs one search at a time); None when the
-    system makes no thread (the provers then run on the caller's thread alone). A helper inherited
-    through a fork has no thread in this process: a new one is made."""
-    helper: Helper | None = getattr(_per_thread, "helper", None)
-    if helper is not None and helper.pid != os.getpid():
-        helper.forget()
-        helper = None
-    if helper is None:
-        try:
-            helper = Helper()
-        except OSError:
-            return None
-        _per_thread.helper = helper
-    return helper
 
 
 class Answered(NamedTuple):

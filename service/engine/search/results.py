@@ -41,8 +41,9 @@ from __future__ import annotations
 
 from .budget import Spending
 from .native import BIG, NO_MOVE, Game
-from .proof_families import Ask, Helper, prove_families, thread_helper
+from .proof_families import Ask, prove_families
 from .proof_number import Prover, Question, ask, thread_table
+from .second_thread import Helper, thread_helper
 
 Bounds = tuple[int, int]  # on a score, for the side that plays the move
 # The questions about the position itself each get at most this share of what is left: when they are

@@ -2,21 +2,19 @@
    positions near the end each move's search takes microseconds and a call from Python around it ten
    times that (Connect Four after 28 plies: 110 us a position through the calls, 10 us in Pons's
    solver), so the loop runs here, as the engine in Python ran it. */
-#include "budget.h"
-#include "game.h"
+#include "moves.h"
 
-static int met(int goal, int lo, int hi) {
+int moves_met(int goal, int lo, int hi) {
     return lo == hi || (goal == SS_GOAL_RESULT && (lo >= 1 || hi <= -1 || (lo >= 0 && hi <= 0)));
 }
 
-static int spent_already(const ss_budget *b, int64_t used) {
+int moves_spent(const ss_budget *b, int64_t used) {
     if (!b) return 0;
     return (b->max_nodes > 0 && used >= b->max_nodes) || (b->cancel && __atomic_load_n(b->cancel, __ATOMIC_RELAXED)) ||
            (b->deadline > 0 && ss_monotonic() >= b->deadline);
 }
 
-/* `fraction` of what is left of the budget (as the Python engine's Spending.share). */
-static ss_budget share(const ss_budget *b, int64_t used, double fraction) {
+ss_budget moves_share(const ss_budget *b, int64_t used, double fraction) {
     ss_budget out = {0, 0, 0};
     if (!b) return out;
     out.cancel = b->cancel;
@@ -36,15 +34,15 @@ void ss_prove_moves(const ss_game *g, ss_table *t, uint64_t mine, uint64_t their
     ss_result total = {SS_SCORE_MIN, SS_SCORE_MAX, SS_NO_MOVE, 0, 0, 0, 0, 0};
     for (int evenly = 1; evenly >= 0; evenly--) {
         int left = 0;
-        for (int i = 0; i < n; i++) left += !met(goal, lower[i], upper[i]);
+        for (int i = 0; i < n; i++) left += !moves_met(goal, lower[i], upper[i]);
         for (int i = 0; i < n && left; i++) {
-            if (met(goal, lower[i], upper[i])) continue;
-            if (spent_already(budget, total.nodes)) {
+            if (moves_met(goal, lower[i], upper[i])) continue;
+            if (moves_spent(budget, total.nodes)) {
                 total.stopped = 1;
                 *spent = total;
                 return;
             }
-            ss_budget part = share(budget, total.nodes, evenly ? 1.0 / left : 1.0);
+            ss_budget part = moves_share(budget, total.nodes, evenly ? 1.0 / left : 1.0);
             left--;
             ss_result child = {-upper[i], -lower[i], SS_NO_MOVE, 0, 0, 0, 0, 0};
             ss_prove(g, t, theirs, mine | bit(cells[i]), goal, budget ? &part : 0, &child);

@@ -58,6 +58,8 @@ void ss_game_free(ss_game *game);
 ss_table *ss_table_new(int log2_buckets);
 void ss_table_free(ss_table *table);
 void ss_table_clear(ss_table *table);
+/* The positions the table holds (a pass over all of it: for tests and diagnostics). */
+int64_t ss_table_positions(const ss_table *table);
 
 double ss_monotonic(void); /* CLOCK_MONOTONIC in seconds, Python's time.monotonic() on Linux */
 
@@ -177,8 +179,9 @@ typedef struct {
     ss_pn_result helping; /* nodes, seconds, depth: the family's thread helping the other's first question */
 } ss_pn_family;
 
-/* A thread that waits for the second family of each call: one per searching thread, kept between calls
-   (its thread-local caches stay warm and are made once). NULL when no thread can be made. */
+/* A searching thread's second thread, waiting between calls for the provers' second family or the
+   alpha-beta searches of half the moves: one per searching thread, kept between calls (its
+   thread-local caches stay warm and are made once). NULL when no thread can be made. */
 typedef struct ss_pn_helper ss_pn_helper;
 ss_pn_helper *ss_pn_helper_new(void);
 void ss_pn_helper_free(ss_pn_helper *helper);
@@ -186,6 +189,15 @@ void ss_pn_helper_free(ss_pn_helper *helper);
 /* One caller at a time per helper; the call returns when both families have stopped. */
 void ss_pn_prove_families(const ss_game *game, ss_pn_family *families, ss_pn_helper *helper,
                           double root_share, double round_share, const ss_budget *budget);
+
+/* ss_prove_moves on two threads, the caller's on `table` and the helper's on `second` (moves_two.c):
+   each move searched by one of them at a time, the budget shared out as there, with each move's share
+   counted for two. On one thread, as ss_prove_moves, when `second` or `helper` is NULL, when there is
+   no budget or it caps the nodes (answers that must not depend on the threads' timing), or for fewer
+   than two moves. One caller at a time per helper and per table. */
+void ss_prove_moves_two(const ss_game *game, ss_table *table, ss_table *second, ss_pn_helper *helper,
+                        uint64_t mine, uint64_t theirs, const int32_t *cells, int n, int goal,
+                        const ss_budget *budget, int32_t *lower, int32_t *upper, ss_result *spent);
 
 /* For the tests only: 0 makes the proof zones leave out the cells that guard against the defender's own
    lines, which is unsound (proof_zone.c); 1, the default, puts them back. Not for concurrent use. */

@@ -43,6 +43,13 @@ void ss_table_clear(ss_table *t) {
     t->empty = 1;
 }
 
+int64_t ss_table_positions(const ss_table *t) {
+    int64_t held = 0;
+    for (uint64_t i = 0; i <= t->mask; i++)
+        for (int w = 0; w < TT_WAYS; w++) held += t->buckets[i].mine[w] != EMPTY_KEY;
+    return held;
+}
+
 void tt_use_for(ss_table *t, uint64_t fingerprint) {
     if (t->fingerprint == fingerprint) return;
     if (!t->empty) ss_table_clear(t); /* a second clear of a cleared table costs a pass over memory */

@@ -1,0 +1,58 @@
+"""A searching thread's second thread: the core's helper thread (core/helper_thread.c), kept idle between
+calls, on which the provers' second family (proof_families.py) and half of the moves' alpha-beta
+searches (core/moves_two.c) run, the latter on a transposition table of their own (the engine's
+second_table). One per searching thread (a thread runs one search at a time). The threads are the
+core's own, not Python's: under gunicorn's gevent workers `threading` is patched (a Thread there is a
+greenlet), and the search already runs on a native thread of gevent's pool; cffi releases the GIL for
+the whole call.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+from ._core import ffi, lib
+from .native import SecondThread, TranspositionTable
+
+
+class Helper:
+    """The core's helper thread (idle between calls); freed, and its thread ended, with this object."""
+
+    def __init__(self) -> None:
+        pointer = lib.ss_pn_helper_new()
+        if pointer == ffi.NULL:
+            raise OSError("no second thread could be made for the search")
+        self.pointer: Any = ffi.gc(pointer, lib.ss_pn_helper_free)
+        self.pid = os.getpid()
+
+    def forget(self) -> None:
+        """Drop it without ending its thread: after a fork, the thread is not this process's."""
+        ffi.gc(self.pointer, None)
+
+
+_per_thread = threading.local()
+
+
+def thread_helper() -> Helper | None:
+    """This thread's helper, made on first use (a thread runs one search at a time); None when the
+    system makes no thread (the provers then run on the caller's thread alone). A helper inherited
+    through a fork has no thread in this process: a new one is made."""
+    helper: Helper | None = getattr(_per_thread, "helper", None)
+    if helper is not None and helper.pid != os.getpid():
+        helper.forget()
+        helper = None
+    if helper is None:
+        try:
+            helper = Helper()
+        except OSError:
+            return None
+        _per_thread.helper = helper
+    return helper
+
+
+def second_thread(table: TranspositionTable) -> SecondThread | None:
+    """This thread's helper, to search on `table`; None when no thread can be made."""
+    helper = thread_helper()
+    return None if helper is None else SecondThread(table, helper.pointer)
