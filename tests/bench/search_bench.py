@@ -85,6 +85,7 @@ def analyses(
     positions = [(0, 0)] if plies == 0 else [random_position(board, plies, rng) for _ in range(count)]
     for mine, theirs in positions:
         engine.table.clear()
+        engine.second_table().clear()  # the second thread's (a cold search on both)
         position = (
             Position(variant, mine, theirs, Mark.X)
             if plies % 2 == 0

@@ -25,14 +25,14 @@ from service.engine.search.native import (
     score_moves,
     threats,
 )
-from service.engine.search.second_thread import second_thread
+from service.engine.search.second_thread import SECOND_THREAD_EMPTY_CELLS, second_thread
 from tests.search.test_provers_exhaustive import random_position
 
 BOARDS = ["5x5k4", "4x6k4", "5x5k4-torus", "5x5k4-misere", "6x6k5"]
 
 
 def two_threads() -> SecondThread:
-    second = second_thread(TranspositionTable(12))
+    second = second_thread(TranspositionTable(12), SECOND_THREAD_EMPTY_CELLS)
     if second is None:
         pytest.skip("no second thread can be made here")
     return second
@@ -95,3 +95,10 @@ def test_a_pools_engines_carry_a_second_table_with_two_threads(threads: int) -> 
         if threads == 2:
             assert engine.second_table() is first  # lent again with its slot, not made anew
             assert engine.second_table() is not engine.table
+
+
+def test_positions_near_the_end_keep_to_one_thread() -> None:
+    table = TranspositionTable(12)
+    assert second_thread(table, SECOND_THREAD_EMPTY_CELLS - 1) is None
+    second = second_thread(table, SECOND_THREAD_EMPTY_CELLS)
+    assert second is None or second.table is table  # None only where no thread can be made

@@ -216,7 +216,8 @@ class _Narrowing:
         if not moves or spending.spent:
             return
         engine = self.engine
-        second = second_thread(engine.second_table()) if engine.prover_threads > 1 else None
+        empty = engine.board.cells - self.marks
+        second = second_thread(engine.second_table(), empty) if engine.prover_threads > 1 else None
         bounds, spent = prove_moves(
             engine.game, engine.table, self.mine, self.theirs, moves, goal, spending.share(), second
         )

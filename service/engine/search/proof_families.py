@@ -12,15 +12,16 @@ from .native import NO_MOVE, Game, Limits, budget_of
 from .proof_number import ProofTable, Question, question_of
 from .second_thread import Helper
 
-# The provers' questions on two threads (results.py): an unsettled analysis then uses up to two
-# processor-seconds per second of its budget, and a second proof-number table per searching thread.
+# One search on two threads: the provers' questions (results.py) and the moves' alpha-beta searches
+# (engine.py, core/moves_two.c). An unsettled analysis then uses up to two processor-seconds per second
+# of its budget, a second proof-number table per searching thread and a second transposition table.
 DEFAULT_PROVER_THREADS = 2
 
 
 def checked_prover_threads(threads: object) -> int:
     """`threads` when it is 1 or 2 (a setting's value), else a ValueError that says so."""
     if type(threads) is not int or threads not in (1, 2):
-        raise ValueError(f"the provers run on 1 or 2 threads, not {threads!r}")
+        raise ValueError(f"a search runs on 1 or 2 threads, not {threads!r}")
     return threads
 
 
