@@ -217,7 +217,7 @@ class _Narrowing:
             return
         engine = self.engine
         empty = engine.board.cells - self.marks
-        second = second_thread(engine.second_table(), empty) if engine.prover_threads > 1 else None
+        second = second_thread(engine.second_table, empty) if engine.prover_threads > 1 else None
         bounds, spent = prove_moves(
             engine.game, engine.table, self.mine, self.theirs, moves, goal, spending.share(), second
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from ._core import ffi, lib
@@ -58,8 +59,9 @@ def thread_helper() -> Helper | None:
 SECOND_THREAD_EMPTY_CELLS = 16
 
 
-def second_thread(table: TranspositionTable, empty_cells: int) -> SecondThread | None:
-    """This thread's helper, to search on `table` the moves of a position with `empty_cells`; None when
-    it is not worth waking (too few) or no thread can be made."""
+def second_thread(table: Callable[[], TranspositionTable], empty_cells: int) -> SecondThread | None:
+    """This thread's helper, to search the moves of a position with `empty_cells` on `table()` (asked
+    for only then: it may be made on first use); None when it is not worth waking (too few) or no
+    thread can be made."""
     helper = thread_helper() if empty_cells >= SECOND_THREAD_EMPTY_CELLS else None
-    return None if helper is None else SecondThread(table, helper.pointer)
+    return None if helper is None else SecondThread(table(), helper.pointer)
