@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from service.engine import get_variant
 from service.engine.search._core import ffi
 from service.engine.search.board import Board
-from service.engine.search.engine import move_classes
+from service.engine.search.narrowing import move_classes
 from service.engine.search.native import Game, Limits, monotonic
 from service.engine.search.proof_number import ProofTable, Question, ask
 

@@ -10,7 +10,7 @@ DIR is a checkout of the other build with its core compiled (`pip install -e .` 
 --base-python names that venv's python); this checkout is the new build. The worker's code is passed on
 the command line, so the other checkout needs only provers_bench.py and search_bench.py as they are.
 --shares sets the provers' share of the results' budget for each build ("rule": the build's own
-engine.provers_share): with --base the same checkout, it compares shares.
+narrowing.provers_share): with --base the same checkout, it compares shares.
 """
 
 from __future__ import annotations

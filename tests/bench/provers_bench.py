@@ -26,8 +26,8 @@ from typing import NamedTuple
 
 from service.engine import Position, Variant, get_variant
 from service.engine.search import Budget, SearchEngine
-from service.engine.search import engine as engine_module
-from service.engine.search.engine import PROVERS_SHARE
+from service.engine.search import narrowing as narrowing_module
+from service.engine.search.narrowing import PROVERS_SHARE
 from service.engine.search.native import TranspositionTable
 from service.engine.search.proof_number import applies, thread_table
 from service.http.schemas import DEFAULT_BUDGET_MS
@@ -42,12 +42,12 @@ BOARDS = ["6x6k5", "7x7k5", "8x8k5", "5x5k4", "6x6k4"]
 @contextmanager
 def provers_share(share: float) -> Iterator[None]:
     """Every board gets this share for the provers, whatever the engine's rule says."""
-    rule = engine_module.provers_share
-    engine_module.provers_share = lambda variant: share if applies(variant) else 0.0
+    rule = narrowing_module.provers_share
+    narrowing_module.provers_share = lambda variant: share if applies(variant) else 0.0
     try:
         yield
     finally:
-        engine_module.provers_share = rule
+        narrowing_module.provers_share = rule
 
 
 class Run(NamedTuple):

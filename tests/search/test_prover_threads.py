@@ -15,7 +15,7 @@ import pytest
 from service.app import create_app
 from service.engine import Position, Result, Variant, get_variant
 from service.engine.search import Board, Budget, Cancel, SearchEngine
-from service.engine.search import engine as engine_module
+from service.engine.search import narrowing as narrowing_module
 from service.engine.search._core import ffi
 from service.engine.search.native import Game, Limits, TranspositionTable, monotonic
 from service.engine.search.proof_families import Ask, prove_families
@@ -60,7 +60,7 @@ def test_the_moves_results_agree_with_the_table(
 ) -> None:
     """With the provers leading on these boards (they lead from five in a row in the service), each
     move's result, proven by them first and by alpha-beta where they leave it, is the table's."""
-    monkeypatch.setattr(engine_module, "PROVERS_LEAD_K", 3)
+    monkeypatch.setattr(narrowing_module, "PROVERS_LEAD_K", 3)
     variant, table = get_variant(name), table_of(name)
     engine = SearchEngine(variant, table_bits=14, prover_threads=threads)
     closed_by_provers, results = 0, set()

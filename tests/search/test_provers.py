@@ -10,9 +10,9 @@ import pytest
 
 from service.engine import Position, Result, get_variant
 from service.engine.search import Board, Budget, SearchEngine
-from service.engine.search import engine as engine_module
+from service.engine.search import narrowing as narrowing_module
 from service.engine.search._core import ffi, lib
-from service.engine.search.engine import provers_share
+from service.engine.search.narrowing import provers_share
 from service.engine.search.native import Game, TranspositionTable
 from service.engine.search.proof_number import Pairing, ProofTable, Prover, ask, find_pairing
 from tests.reference import Reference, Rules
@@ -222,7 +222,7 @@ def test_known_draws_with_four_in_a_row_by_the_questions(name: str) -> None:
 
 
 def test_four_in_a_row_is_left_to_alpha_beta() -> None:
-    """The measured rule (engine.provers_share): with lines of four, alpha-beta alone; it proves 6,6,4 a
+    """The measured rule (narrowing.provers_share): with lines of four, alpha-beta alone; it proves 6,6,4 a
     first-player win (known) at once, where the proof-number search does not finish in 30 s."""
     variant = get_variant("6x6k4")
     assert provers_share(variant) == 0.0 < provers_share(get_variant("6x6k5"))
@@ -235,7 +235,7 @@ def test_a_proven_win_without_its_remoteness_is_not_exact(monkeypatch: pytest.Mo
     """The provers prove a win (the sequence) but not when the game ends; with the whole budget given to
     them, none is left for alpha-beta's remoteness: the move's result is known, its value is not, and the
     answer is not exact."""
-    monkeypatch.setattr(engine_module, "PROVERS_SHARE", 1.0)
+    monkeypatch.setattr(narrowing_module, "PROVERS_SHARE", 1.0)
     x, o = masks(SEQUENCE)
     position = position_of(get_variant("8x8k5"), x, o)
     report = SearchEngine(get_variant("8x8k5"), table_bits=16).analyze(position, Budget(nodes=5000))

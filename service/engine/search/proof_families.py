@@ -13,7 +13,7 @@ from .proof_number import ProofTable, Question, question_of
 from .second_thread import Helper
 
 # One search on two threads: the provers' questions (results.py) and the moves' alpha-beta searches
-# (engine.py, core/moves_two.c). An unsettled analysis then uses up to two processor-seconds per second
+# (narrowing.py, core/moves_two.c). An unsettled analysis then uses up to two processor-seconds per second
 # of its budget, a second proof-number table per searching thread and a second transposition table.
 DEFAULT_PROVER_THREADS = 2
 

@@ -38,7 +38,7 @@ from ..rules.geometry import iter_cells
 from ..rules.position import Position
 from .board import Board
 from .budget import Cancel
-from .engine import move_classes
+from .narrowing import move_classes
 from .native import Game, Limits, monotonic
 from .proof_jobs import JobKey, JobState, JobStore
 from .proof_number import ProofTable, Question, ask

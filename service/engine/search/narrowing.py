@@ -1,0 +1,188 @@
+"""One analysis of one position (engine.py's SearchEngine.analyze): every legal move's result proven
+first (the provers first where they lead, then alpha-beta), then the remoteness of the won and lost
+ones, then, if asked, heuristic estimates of the moves left unproven; each step with its share of what
+is left of the budget, and one move per class of moves a symmetry of the position maps onto each other.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..rules.geometry import iter_cells
+from ..rules.variants import Variant
+from .board import Board
+from .budget import Spending
+from .estimates import common_depth_estimates
+from .native import BIG, GOAL_RESULT, GOAL_SCORE, SCORE_MAX, SCORE_MIN, prove_moves, score_moves, threats
+from .proof_number import Prover, applies
+from .report import Estimate, MoveProof, SearchReport, move_proof
+from .results import ResultProver, result_known
+from .second_thread import second_thread
+
+if TYPE_CHECKING:
+    from .engine import SearchEngine
+
+Bounds = tuple[int, int]  # on a score, for the side that plays the move
+# When estimates are asked for: the results get this share of the budget, the estimates their nodes
+# (see estimates.py), the remoteness what is left.
+RESULTS_SHARE_WITH_ESTIMATES = 0.7
+# ... and where the provers lead, this share: their answers are mostly draws, which need no remoteness,
+# and the estimates are made of the moves left unproven only (none when the answer is exact). 0.9, was
+# 0.7: 7x7k5 exact after 4/8/12 plies 23/22/24 of 30 against 20/22/23 (tests/bench/provers_ab.py).
+PROVERS_RESULTS_SHARE_WITH_ESTIMATES = 0.9
+# Where the provers apply (results.py) and lead, they get this share of the results' budget first;
+# alpha-beta gets what they leave. They lead on boards whose lines are five long or longer. Measured
+# (tests/bench/provers_bench.py, docs/pages/provers.md): after 4, 8 and 12 random plies of 6x6k5 they
+# make 30 of 30 positions exact in the default second, alpha-beta alone 1; with four in a row (5x5k4,
+# 6x6k4) they made no position exact that alpha-beta alone did not, and slowed it (6x6k4 after 4 plies:
+# median 0.46 s against 0.13 s); the proof-number search does not prove 6,6,4 in 30 s, alpha-beta at once.
+# 0.9, was 0.5: with the proof zones (core/proof_zone.c) most 7x7k5 positions after 4 plies the provers
+# miss need 0.4-0.9 s in all; at 0.9, 19 and 17 of 30 exact against 13 (after 8 and 12 plies 22 / 21 and
+# 23 / 23; 6x6k5 30 of 30 each either way): tests/bench/provers_ab.py --shares, docs/pages/provers.md.
+PROVERS_SHARE = 0.9
+PROVERS_LEAD_K = 5
+
+
+def provers_share(variant: Variant) -> float:
+    """The share of the results' budget the provers get first on `variant` (0: alpha-beta alone)."""
+    return PROVERS_SHARE if applies(variant) and variant.k >= PROVERS_LEAD_K else 0.0
+
+
+class Narrowing:
+    """One analysis: the bounds of each class's representative move, narrowed step by step."""
+
+    def __init__(self, engine: SearchEngine, mine: int, theirs: int, spending: Spending) -> None:
+        self.engine, self.board = engine, engine.board
+        self.mine, self.theirs, self.spending = mine, theirs, spending
+        self.marks = (mine | theirs).bit_count()
+        over = self.board.is_over(mine, theirs)
+        self.classes = {} if over else move_classes(self.board, mine, theirs)
+        self.bounds: dict[int, Bounds] = {}
+        self.estimates: dict[int, Estimate] = {}
+        self.closed_by: dict[int, str] = {}  # a move's cell -> the prover that proved its result
+
+    def run(self, remoteness: bool, estimate_budget: int) -> SearchReport:
+        """`estimate_budget`: the nodes the estimates of the moves left unproven may spend (0: none)."""
+        spending = self.spending
+        estimates = estimate_budget > 0
+        if remoteness and not estimates and spending.unlimited:
+            # Nothing to share out: the exact scores in one call (near the end, the calls and the Python
+            # around them cost more than the searches).
+            cells = sorted(self.classes)
+            scores, spent = score_moves(self.engine.game, self.engine.table, self.mine, self.theirs, cells)
+            spending.charge(spent)
+            self.bounds = {cell: (score, score) for cell, score in zip(cells, scores, strict=True)}
+            self.closed_by = dict.fromkeys(cells, Prover.ALPHA_BETA.value)
+            return self._analysis()
+        wins = threats(self.engine.game, self.mine, self.theirs) if self.classes else 0
+        self.bounds = {cell: self._settled(cell, wins) for cell in self.classes}
+        share = provers_share(self.board.variant)
+        with_estimates = PROVERS_RESULTS_SHARE_WITH_ESTIMATES if share else RESULTS_SHARE_WITH_ESTIMATES
+        results = spending.part(with_estimates) if estimates else spending
+        if share:
+            engine = self.engine
+            prover = ResultProver(
+                engine.game,
+                self.board.cells,
+                self.mine,
+                self.theirs,
+                self.bounds,
+                self.closed_by,
+                engine.prover_threads,
+            )
+            prover.run(results.part(share))
+        self._narrow(GOAL_RESULT, self._unproven(), results)
+        unproven = self._unproven()
+        if estimates and unproven:
+            self.estimates = common_depth_estimates(
+                self.engine.game,
+                self.engine.estimates_table(),
+                self.mine,
+                self.theirs,
+                unproven,
+                self.board.cells - self.marks - 1,
+                estimate_budget,
+                spending,  # their nodes bind first (the deadline is a safety), the rest is the remoteness'
+            )
+        if remoteness:  # of won moves first: the fastest win is the answer most callers want
+            known = [cell for cell in self.classes if result_known(*self.bounds[cell])]
+            self._narrow(GOAL_SCORE, sorted(known, key=lambda cell: self.bounds[cell][0] < 0), spending)
+        return self._analysis()
+
+    def _unproven(self) -> list[int]:
+        return [cell for cell in self.classes if not result_known(*self.bounds[cell])]
+
+    def _settled(self, cell: int, wins: int) -> Bounds:
+        """The score of a move that ends the game (`wins`: the moves that complete a line), else nothing
+        known."""
+        if wins >> cell & 1:
+            score = BIG - (self.marks + 1)
+            return (-score, -score) if self.board.variant.misere else (score, score)
+        if (self.mine | self.theirs | 1 << cell) == self.board.full:
+            return (0, 0)
+        return (SCORE_MIN, SCORE_MAX)
+
+    def _narrow(self, goal: int, cells: list[int], spending: Spending) -> None:
+        """Narrow each cell's bounds toward `goal`, in one call to the core, which shares the budget out
+        as it goes: first each move an even share (so that one hard move cannot starve the others),
+        then each all that is left in turn."""
+        moves = {cell: self.bounds[cell] for cell in cells if not _met(goal, *self.bounds[cell])}
+        if not moves or spending.spent:
+            return
+        engine = self.engine
+        empty = engine.board.cells - self.marks
+        second = second_thread(engine.second_table, empty) if engine.prover_threads > 1 else None
+        bounds, spent = prove_moves(
+            engine.game, engine.table, self.mine, self.theirs, moves, goal, spending.share(), second
+        )
+        spending.charge(spent)
+        for cell, (lower, upper) in bounds.items():
+            if result_known(lower, upper) and not result_known(*self.bounds[cell]):
+                self.closed_by[cell] = Prover.ALPHA_BETA.value
+        self.bounds.update(bounds)
+
+    def _analysis(self) -> SearchReport:
+        moves: list[MoveProof] = []
+        closed_by: dict[str, int] = {}
+        for representative, members in self.classes.items():
+            prover = self.closed_by.get(representative)
+            if prover is not None:
+                closed_by[prover] = closed_by.get(prover, 0) + len(members)
+            lower, upper = self.bounds[representative]
+            proof = move_proof(
+                representative, lower, upper, self.marks, self.board.cells, self.estimates.get(representative)
+            )
+            moves += [proof._replace(cell=cell) if cell != representative else proof for cell in members]
+        if len(moves) > len(self.classes):  # else the classes came in the order of their cells
+            moves.sort(key=lambda move: move.cell)
+        spending = self.spending
+        depth = spending.depth + 1 if spending.nodes else 0  # the searches start below the moves
+        return SearchReport(
+            tuple(moves),
+            spending.nodes,
+            spending.elapsed,
+            depth,
+            spending.cutoffs,
+            spending.tt_hits,
+            closed_by,
+        )
+
+
+def _met(goal: int, lower: int, upper: int) -> bool:
+    return lower == upper or (goal == GOAL_RESULT and result_known(lower, upper))
+
+
+def move_classes(board: Board, mine: int, theirs: int) -> dict[int, list[int]]:
+    """The legal moves grouped by the symmetries that fix the position (their images have equal
+    values), each class under its lowest cell."""
+    fixing = board.fixing(mine, theirs)
+    if not fixing:  # most positions: every move is a class of its own
+        return {cell: [cell] for cell in iter_cells(board.playable(mine | theirs))}
+    classes: dict[int, list[int]] = {}
+    seen: set[int] = set()
+    for cell in iter_cells(board.playable(mine | theirs)):
+        if cell not in seen:
+            orbit = sorted({cell} | {s[cell] for s in fixing})
+            seen.update(orbit)
+            classes[cell] = orbit
+    return classes
