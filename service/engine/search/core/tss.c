@@ -33,15 +33,11 @@ static uint64_t lines_through(const ss_game *g, int cell, uint64_t other, uint64
     return out;
 }
 
-static int sequence(tss_search *t, uint64_t att, uint64_t def, int depth) {
+/* `against`: the defender's threats (cells where it completes a line). Below the root the attacker has
+   none of its own: it had none, its move made one, and the defender took it. */
+static int sequence(tss_search *t, uint64_t att, uint64_t def, int depth, uint64_t against) {
     const ss_game *g = t->g;
     if (++t->nodes > t->budget || depth > MAX_SEQUENCE) return 0;
-    uint64_t wins = pl_threats(g, att, def);
-    if (wins) {
-        t->cells |= bit(lowest_cell(wins));
-        return 1;
-    }
-    uint64_t against = pl_threats(g, def, att);
     if (more_than_one(against)) return 0;
     uint64_t doubles;
     uint64_t makers = pl_threat_makers(g, att, def, &doubles);
@@ -55,7 +51,9 @@ static int sequence(tss_search *t, uint64_t att, uint64_t def, int depth) {
                 return 1;
             }
             int reply = lowest_cell(threats);
-            if (sequence(t, att | bit(cell), def | bit(reply), depth + 1)) {
+            /* the defender's threats: its one before (if any) taken by the move, those the reply makes */
+            uint64_t made = threats_after(g, 0, def, att | bit(cell), reply);
+            if (sequence(t, att | bit(cell), def | bit(reply), depth + 1, made)) {
                 uint64_t empty = g->full & ~(att | def);
                 t->cells |= bit(cell) | bit(reply) | lines_through(g, reply, att, empty);
                 return 1;
@@ -69,7 +67,13 @@ static int sequence(tss_search *t, uint64_t att, uint64_t def, int depth) {
 int tss_find(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t budget, uint64_t *cells,
              int64_t *nodes) {
     tss_search t = {g, 0, budget > 0 ? budget : INT64_MAX, 0};
-    int found = sequence(&t, attacker, defender, 0);
+    uint64_t wins = pl_threats(g, attacker, defender);
+    if (wins) {
+        *cells = bit(lowest_cell(wins));
+        *nodes = 1;
+        return 1;
+    }
+    int found = sequence(&t, attacker, defender, 0, pl_threats(g, defender, attacker));
     *cells = t.cells;
     *nodes = t.nodes;
     return found;
