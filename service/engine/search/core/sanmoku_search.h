@@ -115,6 +115,12 @@ int ss_pairing_find(const ss_game *game, uint64_t attacker, uint64_t defender, i
 int ss_threat_sequence(const ss_game *game, uint64_t attacker, uint64_t defender, int64_t budget,
                        uint64_t *cells);
 
+/* A threat tree of `attacker`, to move: 1 when it forces a line by fours, or by up to `depth` threes
+   (moves after which it would win by fours) each of whose replies it wins against in turn, found within
+   `budget` nodes (0: none); *zone then holds the cells the proof depends on (tss_threes.c). */
+int ss_threat_tree(const ss_game *game, uint64_t attacker, uint64_t defender, int depth, int64_t budget,
+                   uint64_t *zone);
+
 /* The proof-number search's table: 2**log2_slots entries of 40 bytes; one caller at a time; it clears
    itself when given another game. */
 typedef struct ss_pn_table ss_pn_table;

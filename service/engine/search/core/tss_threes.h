@@ -1,0 +1,16 @@
+/* Threat-space search with threes as well as fours (see tss_threes.c). */
+#ifndef SS_TSS_THREES_H
+#define SS_TSS_THREES_H
+
+#include <stdint.h>
+
+#include "game.h"
+
+/* 1 when the attacker, to move, forces a line by fours (unless `fours_known_not`: the caller searched
+   them already), or by up to `depth` threes each of whose answers it refutes in turn, found within
+   `budget` nodes (0: no limit; the fours searches' nodes counted): then *zone holds the proof's zone
+   (proof_zone.c). */
+int tss_threes_find(const ss_game *g, uint64_t attacker, uint64_t defender, int depth, int fours_known_not,
+                    int64_t budget, uint64_t *zone, int64_t *nodes);
+
+#endif
