@@ -1,7 +1,7 @@
 """The provers against a table's values (run by test_every_table_variant on each board up to 16 cells
 where they apply, and by test_provers_exhaustive): each position's result as the two proof-number
 questions give it, a pairing found for the side not to move (the side to move must then not win), a
-threat sequence found for the side to move (it must then win)."""
+threat sequence or a tree of threes found for the side to move (it must then win)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from service.engine.search.proof_number import ProofTable, Question, applies, as
 
 NO_LIMIT = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
 CHECKED = 1000  # positions per variant: the questions cost more than alpha-beta near the end
+TREE_DEPTH, TREE_NODES = 3, 2000  # a tree of threes (core/tss_threes.c) looked for in each position
 
 
 def prover_result(
@@ -66,4 +67,6 @@ def prover_disagreements(
             found.append(f"{variant.name} {mine:#x}/{theirs:#x}: a pairing against a win")
         if want != 1 and lib.ss_threat_sequence(game.pointer, mine, theirs, 0, cells):
             found.append(f"{variant.name} {mine:#x}/{theirs:#x}: a threat sequence where no win is")
+        if want != 1 and lib.ss_threat_tree(game.pointer, mine, theirs, TREE_DEPTH, TREE_NODES, cells):
+            found.append(f"{variant.name} {mine:#x}/{theirs:#x}: a tree of threes where no win is")
     return found

@@ -3,8 +3,8 @@
    forced (the threat's cell), unless it can complete a line of its own first. The attacker wins when a
    move makes two threats at once, or when it can complete a line; the sequence fails when the defender
    threatens twice, or threatens once and the attacker's block makes no threat. For k = 5 these threats
-   are the fours; the open threes of gomoku (threats to make two fours) are the proof-number search's
-   job (its defender's moves are cut to those that meet such a threat: see pn_settle.c).
+   are the fours; the threes of gomoku (threats to make two fours) are tss_threes.c's, and the
+   proof-number search's defender's moves are cut to those that meet such a threat (pn_settle.c).
 
    A sequence found is a proof: every defender reply is forced. As a defence check it says more: a
    defender to move whose opponent would have a sequence must play one of its cells (the attacker's moves,
