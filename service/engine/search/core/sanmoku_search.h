@@ -116,8 +116,8 @@ int ss_threat_sequence(const ss_game *game, uint64_t attacker, uint64_t defender
                        uint64_t *cells);
 
 /* A threat tree of `attacker`, to move: 1 when it forces a line by fours, or by up to `depth` threes
-   (moves after which it would win by fours) each of whose replies it wins against in turn, found within
-   `budget` nodes (0: none); *zone then holds the cells the proof depends on (tss_threes.c). */
+   (moves after which it would make two threats at once) each of whose answers it refutes in turn, found
+   within `budget` nodes (0: no limit); *zone then holds the cells the proof depends on (tss_threes.c). */
 int ss_threat_tree(const ss_game *game, uint64_t attacker, uint64_t defender, int depth, int64_t budget,
                    uint64_t *zone);
 
