@@ -94,11 +94,11 @@ static int defender_node(threes_search *t, uint64_t att, uint64_t def, int depth
         *zone = pz_guard(g, att, def, 2, threats);
         return 1;
     }
-    uint64_t defender_doubles, attacker_doubles;
-    uint64_t makers = pl_threat_makers(g, def, att, &defender_doubles);
     if (threats) {
         cut = answers = threats;
     } else {
+        uint64_t defender_doubles, attacker_doubles;
+        uint64_t makers = pl_threat_makers(g, def, att, &defender_doubles);
         if (defender_doubles) return 0; /* two fours at once: the attacker blocks one, not both */
         pl_threat_makers(g, att, def, &attacker_doubles);
         if (!attacker_doubles) return 0; /* not a three */
