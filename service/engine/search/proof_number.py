@@ -151,3 +151,13 @@ def find_pairing(
         tuple((cells[2 * i], cells[2 * i + 1]) for i in range(count[0])),
         None if first[0] == NO_MOVE else int(first[0]),
     )
+
+
+def why_unpaired(game: Game, attacker: int, defender: int, steps: int = 0) -> tuple[int, int] | None:
+    """None when the attacker to move has a pairing against it; else the reason the search found none:
+    (lines, gaps), the cells of lines that have no pairing on their own and their empty cells (lines 0:
+    not known). See ss_pairing_failure (sanmoku_search.h)."""
+    lines, gaps = ffi.new("uint64_t *"), ffi.new("uint64_t *")
+    if lib.ss_pairing_failure(game.pointer, attacker, defender, steps, lines, gaps):
+        return None
+    return int(lines[0]), int(gaps[0])

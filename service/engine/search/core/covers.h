@@ -31,6 +31,8 @@ typedef struct {
     uint64_t open;            /* the groups with no cover chosen yet */
     uint64_t reach[MAX_GROUPS]; /* the cells of all the group's covers */
     uint64_t groups_at[SS_MAX_CELLS]; /* the groups whose reach holds the cell */
+    uint64_t whole[MAX_GROUPS], gaps[MAX_GROUPS]; /* all the cells of the group's lines; the empty ones */
+    uint64_t used; /* the groups the search's reasoning used: they took cells, were chosen or failed */
 } pairing_state;
 
 /* Appends the group of `lines` (each line's empty cells) with its covers, fewest cells first, at most

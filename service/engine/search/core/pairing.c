@@ -13,7 +13,10 @@
    one line; the groups are what make the search small: about 30 on 8x8 with five in a row.
    A live line with fewer than two empty cells is a threat (or a completed line): no pairing. Capping the
    covers (and the steps of a group's walk) keeps the search sound (a pairing found is one) but may miss
-   a pairing; so does the budget, which counts the steps of the second level. */
+   a pairing; so does the budget, which counts the steps of the second level.
+   A failure names its reason (pairing_failure): the lines of the groups the search's reasoning used.
+   A group that never took a cell (its core stayed empty), was never chosen and never failed only ever
+   lost covers; without it the same steps fail the same way, so those lines alone have no pairing. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +45,7 @@ typedef struct {
    changes; only groups that can reach a cell taken anew (`fresh`) are looked at again. 0 when a group is
    left with no cover. The groups to look at come from the few fresh cells (groups_at), in the order of
    the groups, rather than from testing every group: most steps take a handful of cells. */
-static int propagate(const pairing_state *st, choice *k, uint64_t fresh) {
+static int propagate(pairing_state *st, choice *k, uint64_t fresh) {
     while (fresh) {
         uint64_t next = 0, reached = 0;
         for (uint64_t m = fresh; m; m &= m - 1) reached |= st->groups_at[lowest_cell(m)];
@@ -59,7 +62,11 @@ static int propagate(const pairing_state *st, choice *k, uint64_t fresh) {
                 keep |= fits << i;
                 shared &= cells | (fits - 1); /* a clashing cover: all ones, no effect */
             }
-            if (!keep) return 0;
+            if (!keep) {
+                st->used |= bit(g);
+                return 0;
+            }
+            if (shared & ~of->core) st->used |= bit(g);
             of->alive = keep;
             next |= shared & ~of->core; /* free of the others' cells: they were forbidden */
             k->taken |= shared;
@@ -89,6 +96,7 @@ static int choose(pairing_state *st, const choice *before, uint64_t fresh, int l
     const cover *c = st->covers + st->groups[pick].first;
     uint64_t taken = k.taken;
     st->open &= ~bit(pick);
+    st->used |= bit(pick);
     for (uint64_t m = k.of[pick].alive; m; m &= m - 1) {
         int i = lowest_cell(m);
         st->chosen[pick] = st->groups[pick].first + i;
@@ -120,8 +128,20 @@ void pairing_release(void) {
     start = NULL;
 }
 
+/* The failure of the groups in `groups`. */
+static pairing_failure failure_of(const pairing_state *st, uint64_t groups) {
+    pairing_failure why = {0, 0};
+    for (uint64_t m = groups; m; m &= m - 1) {
+        why.lines |= st->whole[lowest_cell(m)];
+        why.gaps |= st->gaps[lowest_cell(m)];
+    }
+    return why;
+}
+
 int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t budget, uint64_t *cells,
-                   int8_t (*pairs)[2], int *n_pairs) {
+                   int8_t (*pairs)[2], int *n_pairs, pairing_failure *why) {
+    static const pairing_failure unknown = {0, 0};
+    *why = unknown;
     if (!mine && !(mine = malloc(sizeof *mine))) return 0;
     pairing_state *st = mine;
     uint64_t empty = g->full & ~(attacker | defender);
@@ -131,20 +151,29 @@ int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64
     /* Lines linked through two cells share them on the board, so they are of one family (game.h): the
        groups are made family by family, each family's few lines compared with each other only. */
     for (int f = 0; f < g->n_families; f++) {
-        uint64_t live[SS_MAX_CELLS * 4];
+        uint64_t live[SS_MAX_CELLS * 4], whole[SS_MAX_CELLS * 4];
         int n = 0, parent[SS_MAX_CELLS * 4];
         for (int at = g->family_start[f]; at < g->family_start[f + 1]; at++) {
             uint64_t line = g->lines[g->family_line[at]];
             if (line & defender) continue;
             uint64_t gaps = line & empty;
-            if (!more_than_one(gaps)) return 0;
+            if (!more_than_one(gaps)) {
+                why->lines = line;
+                why->gaps = gaps;
+                return 0;
+            }
             int keep = 1; /* a line whose gaps hold another's needs no pair of its own */
             for (int j = 0; j < n && keep; j++) {
                 if ((live[j] & gaps) == live[j]) keep = 0;
-                else if ((live[j] & gaps) == gaps) live[j--] = live[--n];
+                else if ((live[j] & gaps) == gaps) {
+                    n--;
+                    whole[j] = whole[n];
+                    live[j--] = live[n];
+                }
             }
             if (!keep) continue;
             if (n == SS_MAX_CELLS * 4) return 0;
+            whole[n] = line;
             live[n++] = gaps;
         }
         for (int i = 0; i < n; i++) parent[i] = i;
@@ -154,13 +183,20 @@ int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64
         uint64_t members[MAX_GROUP_LINES];
         for (int i = 0; i < n; i++) {
             if (root_of(parent, i) != i) continue;
-            int m = 0;
+            int m = 0, at = st->n_groups;
+            if (at == MAX_GROUPS) return 0;
+            st->whole[at] = st->gaps[at] = 0;
             for (int j = 0; j < n; j++) {
                 if (root_of(parent, j) != i) continue;
                 if (m == MAX_GROUP_LINES) return 0;
                 members[m++] = live[j];
+                st->whole[at] |= whole[j];
+                st->gaps[at] |= live[j];
             }
-            if (st->n_groups == MAX_GROUPS || !add_group(st, members, m)) return 0;
+            if (!add_group(st, members, m)) {
+                *why = failure_of(st, bit(at));
+                return 0;
+            }
         }
     }
     if (!start && !(start = malloc(sizeof *start))) return 0;
@@ -175,8 +211,11 @@ int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64
         for (int j = 0; j < st->groups[i].n; j++) st->reach[i] |= st->covers[st->groups[i].first + j].cells;
         for (uint64_t m = st->reach[i]; m; m &= m - 1) st->groups_at[lowest_cell(m)] |= bit(i);
     }
-    int ok = choose(st, start, ~(uint64_t)0, st->n_groups);
-    if (!ok) return 0;
+    st->used = 0;
+    if (!choose(st, start, ~(uint64_t)0, st->n_groups)) {
+        if (!(st->budget && st->steps > st->budget)) *why = failure_of(st, st->used);
+        return 0;
+    }
     *n_pairs = 0;
     *cells = 0;
     for (int i = 0; i < st->n_groups; i++) {
@@ -189,20 +228,4 @@ int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64
         }
     }
     return 1;
-}
-
-int ss_pairing_find(const ss_game *g, uint64_t attacker, uint64_t defender, int defender_to_move, int64_t budget,
-                    int8_t *pairs, int *n_pairs, int32_t *first_move) {
-    uint64_t cells;
-    *first_move = SS_NO_MOVE;
-    if (pairing_search(g, attacker, defender, budget, &cells, (int8_t(*)[2])pairs, n_pairs)) return 1;
-    if (!defender_to_move) return 0;
-    for (uint64_t m = g->full & ~(attacker | defender); m; m &= m - 1) {
-        int cell = lowest_cell(m);
-        if (pairing_search(g, attacker, defender | bit(cell), budget, &cells, (int8_t(*)[2])pairs, n_pairs)) {
-            *first_move = cell;
-            return 1;
-        }
-    }
-    return 0;
 }

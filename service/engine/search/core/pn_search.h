@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "pairing_memo.h"
 #include "pn_table.h"
 #include "pns.h"
 
@@ -29,6 +30,7 @@ typedef struct {
     pn_help *help; /* another thread's answers about the root's moves (NULL: none) */
     uint64_t root_att; /* the attacker's marks at the root: a move's node below it holds one more */
     int abandon;       /* the helper settled the root's move searched now: unwind to its node */
+    pairing_memo unpaired; /* the pairing searches that failed last (pairing_memo.h) */
 } pn_search;
 
 /* What a node settles before any search. */

@@ -59,8 +59,14 @@ static int paired_away(pn_search *s, pn_node n, pn_class *c) {
     int8_t pairs[SS_MAX_CELLS / 2][2];
     int n_pairs;
     uint64_t paired;
+    pairing_failure why;
+    if (pairing_memo_fails(&s->unpaired, n.def, s->g->full & ~(n.att | n.def))) {
+        c->unpaired = 1;
+        return 0;
+    }
     if (++s->pairing_calls % PAIRINGS_PER_CHECK == 0) s->m.next_check = s->m.nodes; /* read the clock */
-    if (!pairing_search(s->g, n.att, n.def, PAIRING_STEPS, &paired, pairs, &n_pairs)) {
+    if (!pairing_search(s->g, n.att, n.def, PAIRING_STEPS, &paired, pairs, &n_pairs, &why)) {
+        pairing_memo_keep(&s->unpaired, why);
         c->unpaired = 1;
         return 0;
     }

@@ -168,7 +168,7 @@ void ss_pn_prove(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, i
 
 void pn_prove_helped(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
                      const ss_budget *budget, pn_help *help, ss_pn_result *result) {
-    pn_search s = {g, t, {0}, 0, 0, 0, 0, 0, SS_NO_MOVE, help, att, 0};
+    pn_search s = {.g = g, .t = t, .focus = SS_NO_MOVE, .help = help, .root_att = att};
     meter_start(&s.m, budget);
     if (t->fingerprint != g->fingerprint) {
         ss_pn_table_clear(t);

@@ -109,6 +109,13 @@ void ss_estimate(const ss_game *game, ss_table *table, uint64_t mine, uint64_t t
 int ss_pairing_find(const ss_game *game, uint64_t attacker, uint64_t defender, int defender_to_move,
                     int64_t budget, int8_t *pairs, int *n_pairs, int32_t *first_move);
 
+/* Why the attacker to move has no pairing against it: 0 and the lines the search found none for (*lines:
+   all their cells; 0 when not known) with their empty cells (*gaps); 1 when it found a pairing. A
+   position with more marks, none of the defender's on those lines and no cell of theirs empty that is
+   not in *gaps, has none either: the proof-number search skips its search (pairing_memo.h). */
+int ss_pairing_failure(const ss_game *game, uint64_t attacker, uint64_t defender, int64_t budget,
+                       uint64_t *lines, uint64_t *gaps);
+
 /* A threat sequence of `attacker`, to move: 1 when it forces a line by continuous threats (each move
    threatens to complete a line at once) found within `budget` nodes (0: none), with *cells the cells the
    sequence depends on; the defender, were it to move, must play one of them or threaten to win. */
