@@ -140,8 +140,7 @@ static pairing_failure failure_of(const pairing_state *st, uint64_t groups) {
 
 int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t budget, uint64_t *cells,
                    int8_t (*pairs)[2], int *n_pairs, pairing_failure *why) {
-    static const pairing_failure unknown = {0, 0};
-    *why = unknown;
+    why->lines = why->gaps = 0;
     if (!mine && !(mine = malloc(sizeof *mine))) return 0;
     pairing_state *st = mine;
     uint64_t empty = g->full & ~(attacker | defender);

@@ -9,7 +9,7 @@
 
 /* Why a pairing search found none: lines (`lines`: all their cells) that have no pairing on their own,
    and their empty cells then (`gaps`). lines 0: nothing known (the budget ran out). A position where
-   those lines are all still free of the defender, with no empty cell among them but `gaps`' has no
+   those lines are all still free of the defender, with no empty cell among them outside `gaps`, has no
    pairing either: a pairing of it would pair those lines on cells that were empty (pairing_memo.h). */
 typedef struct {
     uint64_t lines, gaps;
