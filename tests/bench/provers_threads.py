@@ -18,8 +18,9 @@ from service.engine import get_variant
 from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search._core import ffi
 from service.engine.search.native import Game, Limits, TranspositionTable, monotonic
-from service.engine.search.proof_families import Ask, prove_families, thread_helper
+from service.engine.search.proof_families import Ask, prove_families
 from service.engine.search.proof_number import ProofTable, ask, thread_table
+from service.engine.search.second_thread import thread_helper
 from tests.bench.provers_bench import DEFAULT_BUDGET
 from tests.bench.provers_misses import arguments
 from tests.bench.search_bench import random_position
