@@ -83,10 +83,20 @@ static int move_score(const ss_game *g, int cell, pn_node n) {
    disproven move of the defender. */
 void pn_add_moves(pn_search *s, pn_node n, uint64_t moves, pn_children *ch, int killer) {
     int score[MAX_CHILDREN];
-    int first = ch->n;
+    int base = ch->n, first = base;
+    /* the killer alone first: it settles the node most often (at the defender's nodes of a hard 7x7k5
+       question, 92,000 times in 151,000), and the other moves then need no order nor look-up */
+    if (killer != NULL_MOVE && (moves & bit(killer))) {
+        ch->cell[first] = (int8_t)killer;
+        ch->n = first + 1;
+        pn_look_at(s, n, ch, first);
+        if (n.att_to_move ? ch->pn[first] == 0 : ch->dn[first] == 0) return;
+        moves &= ~bit(killer);
+        first++;
+    }
     for (; moves; moves &= moves - 1) {
         int cell = lowest_cell(moves), i = ch->n++;
-        int v = cell == killer ? INT32_MAX : move_score(s->g, cell, n);
+        int v = move_score(s->g, cell, n);
         for (; i > first && score[i - 1] < v; i--) {
             score[i] = score[i - 1];
             ch->cell[i] = ch->cell[i - 1];
@@ -103,12 +113,12 @@ void pn_add_moves(pn_search *s, pn_node n, uint64_t moves, pn_children *ch, int 
     for (int i = first; i < ch->n; i++) {
         pn_look_at(s, n, ch, i);
         if (n.att_to_move ? ch->pn[i] == 0 : ch->dn[i] == 0) {
-            ch->cell[first] = ch->cell[i];
-            ch->pn[first] = ch->pn[i];
-            ch->dn[first] = ch->dn[i];
-            ch->zone[first] = ch->zone[i];
-            ch->reply[first] = ch->reply[i];
-            ch->n = first + 1;
+            ch->cell[base] = ch->cell[i];
+            ch->pn[base] = ch->pn[i];
+            ch->dn[base] = ch->dn[i];
+            ch->zone[base] = ch->zone[i];
+            ch->reply[base] = ch->reply[i];
+            ch->n = base + 1;
             return;
         }
     }
