@@ -3,6 +3,7 @@ the default second, each miss classified by which question failed, with what a l
 
 Run: python -m tests.bench.provers_misses [--board 7x7k5] [--plies 4] [--positions 30] [--seed 1]
      [--long 30]
+     python -m tests.bench.provers_misses --roots NODES [--table-bits 18] [--only INDEX ...] [...]
 
 For each position (the bench's: the same seed, the same random plies), one cold analysis at the default
 budget, the provers leading as the engine's rule has it; every question the provers are asked is logged.
@@ -29,7 +30,13 @@ from service.engine.search import results as results_module
 from service.engine.search._core import ffi
 from service.engine.search.native import Limits, TranspositionTable, monotonic
 from service.engine.search.proof_families import Answered
-from service.engine.search.proof_number import ProofTable, Question, ask, thread_table
+from service.engine.search.proof_number import (
+    DEFAULT_PROOF_TABLE_BITS,
+    ProofTable,
+    Question,
+    ask,
+    thread_table,
+)
 from service.engine.search.report import SearchReport
 from tests.bench.provers_bench import DEFAULT_BUDGET, TABLE_BITS
 from tests.bench.search_bench import random_position
@@ -100,14 +107,22 @@ def summary(report: SearchReport) -> str:
     )
 
 
-def root_questions(positions: list[Position], nodes: int) -> None:
-    """Each position's two questions, each from a new table, within `nodes` nodes (deterministic)."""
+def root_questions(
+    positions: list[Position],
+    nodes: int,
+    table_bits: int = DEFAULT_PROOF_TABLE_BITS,
+    only: set[int] | None = None,
+) -> None:
+    """Each position's two questions (of the positions `only` names, if given), each from a new table of
+    2**table_bits slots, within `nodes` nodes (deterministic)."""
     total = 0
     for index, position in enumerate(positions):
+        if only is not None and index not in only:
+            continue
         game = SearchEngine(position.variant, table_bits=10).game
         shown = []
         for attacker, defender in ((position.mine, position.theirs), (position.theirs, position.mine)):
-            table = ProofTable()
+            table = ProofTable(table_bits)
             started = monotonic()
             question = ask(game, table, attacker, defender, True, Limits(0.0, nodes, ffi.NULL))
             total += question.nodes
@@ -136,6 +151,10 @@ def main() -> None:
     parser.add_argument(
         "--roots", type=int, default=0, help="instead: each position's two questions, this many nodes each"
     )
+    parser.add_argument(
+        "--table-bits", type=int, default=DEFAULT_PROOF_TABLE_BITS, help="--roots: table slots, log 2"
+    )
+    parser.add_argument("--only", type=int, nargs="*", help="--roots: these positions only (their indices)")
     args = parser.parse_args()
     variant = get_variant(args.board)
     rng = random.Random(args.seed)
@@ -144,7 +163,7 @@ def main() -> None:
         position_of(variant, *random_position(board, args.plies, rng)) for _ in range(args.positions)
     ]
     if args.roots:
-        root_questions(positions, args.roots)
+        root_questions(positions, args.roots, args.table_bits, set(args.only) if args.only else None)
         return
     kinds: dict[str, int] = {}
     for index, position in enumerate(positions):
