@@ -156,6 +156,8 @@ def main() -> None:
     )
     parser.add_argument("--only", type=int, nargs="*", help="--roots: these positions only (their indices)")
     args = parser.parse_args()
+    if args.only and max(args.only) >= args.positions:
+        parser.error(f"--only {max(args.only)}: past the last of --positions {args.positions}")
     variant = get_variant(args.board)
     rng = random.Random(args.seed)
     board = SearchEngine(variant, table_bits=10).board
