@@ -154,10 +154,12 @@ def main() -> None:
     parser.add_argument(
         "--table-bits", type=int, default=DEFAULT_PROOF_TABLE_BITS, help="--roots: table slots, log 2"
     )
-    parser.add_argument("--only", type=int, nargs="*", help="--roots: these positions only (their indices)")
+    parser.add_argument("--only", type=int, nargs="+", help="--roots: these positions only (their indices)")
     args = parser.parse_args()
     if args.only and max(args.only) >= args.positions:
         parser.error(f"--only {max(args.only)}: past the last of --positions {args.positions}")
+    if args.only and min(args.only) < 0:
+        parser.error(f"--only {min(args.only)}: an index counts from 0")
     variant = get_variant(args.board)
     rng = random.Random(args.seed)
     board = SearchEngine(variant, table_bits=10).board
