@@ -9,7 +9,8 @@ Run: python -m tests.bench.provers_bench [--positions 10] [--seed 1] [--cap 60] 
    row: where alpha-beta is strong): how many have every move's value (exact) and every move's result
    proven within the service's default budget (1 s, estimates on, as the analyst asks), the provers
    leading (PROVERS_SHARE of the results' budget first) and alpha-beta alone, whatever the engine's rule
-   (provers_share) would choose; the two runs of each position interleaved, each cold.
+   (provers_share) would choose; the two runs of each position interleaved, each cold. A row is a
+   sample of the rate the goal speaks of: its 95 % interval is printed beside it.
 3. The n,n,n boards 5x5k5 ... 8x8k8 and the other boards whose empty position a pairing settles: the
    time to prove every move a draw.
 Times are wall times on a shared machine: compare the rows of one run, not runs.
@@ -18,6 +19,7 @@ Times are wall times on a shared machine: compare the rows of one run, not runs.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 from collections.abc import Iterator
@@ -37,6 +39,26 @@ from tests.search.positions import position_of
 DEFAULT_BUDGET = DEFAULT_BUDGET_MS / 1000
 TABLE_BITS = 20
 BOARDS = ["6x6k5", "7x7k5", "8x8k5", "5x5k4", "6x6k4"]
+Z_95 = 1.959964  # the normal quantile of a two-sided 95 % interval
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """Wilson's score interval for a rate seen `successes` times in `trials`.
+
+    A row of 30 or 100 positions is a sample: the goal (90 % exact) is a statement about the rate, and
+    the interval says how far a row's count may lie from it. Wilson's rather than the normal
+    approximation's, which leaves [0, 1] and is too narrow near 0 % and 100 %, where these rows lie.
+    """
+    if trials <= 0:
+        raise ValueError(f"an interval needs at least one trial, got {trials}")
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must lie in 0..{trials}, got {successes}")
+    rate = successes / trials
+    scale = 1 + z * z / trials
+    centre = (rate + z * z / (2 * trials)) / scale
+    half = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / scale
+    # the interval always holds the rate: min and max only undo the rounding at 0 and `trials` successes
+    return max(0.0, min(rate, centre - half)), min(1.0, max(rate, centre + half))
 
 
 @contextmanager
@@ -82,9 +104,9 @@ def empty_boards(names: list[str], cap: float) -> None:
 def shares(variants: list[Variant], plies: list[int], count: int, seed: int) -> None:
     print(
         "| board, plies | positions | exact: provers lead / alpha-beta alone"
-        " | every result proven: lead / alone | median s: lead / alone |"
+        " | exact, provers lead: 95 % interval | every result proven: lead / alone | median s: lead / alone |"
     )
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     for variant in variants:
         for ply in plies:
             rng = random.Random(seed)
@@ -99,8 +121,9 @@ def shares(variants: list[Variant], plies: list[int], count: int, seed: int) -> 
             exact = sum(r.exact for r in lead), sum(r.exact for r in alone)
             results = sum(r.results for r in lead), sum(r.results for r in alone)
             median = [sorted(r.seconds for r in done)[count // 2] for done in (lead, alone)]
+            low, high = wilson_interval(exact[0], count)
             print(
-                f"| {variant.name} after {ply} | {count} | {exact[0]} / {exact[1]}"
+                f"| {variant.name} after {ply} | {count} | {exact[0]} / {exact[1]} | {low:.0%} to {high:.0%}"
                 f" | {results[0]} / {results[1]} | {median[0]:.2f} / {median[1]:.2f} |",
                 flush=True,
             )
