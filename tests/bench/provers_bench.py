@@ -24,6 +24,7 @@ import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from statistics import NormalDist
 from typing import NamedTuple
 
 from service.engine import Position, Variant, get_variant
@@ -39,7 +40,7 @@ from tests.search.positions import position_of
 DEFAULT_BUDGET = DEFAULT_BUDGET_MS / 1000
 TABLE_BITS = 20
 BOARDS = ["6x6k5", "7x7k5", "8x8k5", "5x5k4", "6x6k4"]
-Z_95 = 1.959964  # the normal quantile of a two-sided 95 % interval
+Z_95 = NormalDist().inv_cdf(0.975)  # the normal quantile of a two-sided 95 % interval
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
