@@ -70,6 +70,12 @@ static inline pn_node child_of(pn_node n, int cell) {
     return c;
 }
 
+/* df-pn's search of the node n within the thresholds (pns.c); `killer`: a move to try first. */
+pn_value pn_mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, int killer);
+/* The defender's node n solved by probing its replies (pn_probes.c), where pn_probing() says so. */
+pn_value pn_probe_replies(pn_search *s, pn_node n, int ply, int killer);
+int pn_probing(pn_node n, int ply);
+
 /* What settles `n` before it is searched, with `deep` of the costlier checks (SHALLOW ... EXPAND_AGAIN:
    pn_settle.c). */
 void pn_settle(pn_search *s, pn_node n, pn_class *c, int deep);

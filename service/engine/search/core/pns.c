@@ -5,7 +5,8 @@
 
    The search's parts: what settles a node before it is expanded (pn_settle.c), its children and their
    order (pn_children.c, with the killer replies), the zones of solved nodes and the children they settle
-   (pn_zones.c), a second thread's answers at the root (pn_help.c), the table (pn_table.c).
+   (pn_zones.c), the defender's replies probed by nodes spent at the first plies (pn_probes.c), a second
+   thread's answers at the root (pn_help.c), the table (pn_table.c).
 
    Monotony (the same rule): a position with one defender's mark more than a disproven one is disproven,
    with the same zone; one with one attacker's mark fewer too; and the other way round for proofs. By
@@ -53,7 +54,7 @@ static uint32_t threshold(uint32_t th, uint32_t second, int attacker) {
 
 /* `killer`: the move that settled a sibling's position (at the defender's node, the reply that held
    there or when the attacker passed; at the attacker's, the winning move), tried first. */
-static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, int killer) {
+pn_value pn_mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, int killer) {
     pn_value out = {1, 1, 0, SS_BY_SEARCH, NULL_MOVE};
     if (meter_tick(&s->m, ply)) return out;
     if (s->help && ply >= 2 && pn_helper_settled(s->help, s->focus)) {
@@ -70,6 +71,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         out.reply = known->reply - 1;
         return out;
     }
+    if (pn_probing(n, ply)) return pn_probe_replies(s, n, ply, killer);
     pn_class k;
     pn_settle(s, n, &k, !known ? EXPAND : known->work ? EXPAND_AGAIN : n.att_to_move ? EXPAND_AFTER_LOOK : EXPAND);
     if (k.status != OPEN) {
@@ -132,7 +134,7 @@ static pn_value mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int p
         }
         if (ply == 0) s->focus = ch.cell[best];
         if (ply == 0 && s->help) __atomic_store_n(&s->help->focus, ch.cell[best], __ATOMIC_RELAXED);
-        pn_value v = mid(s, child_of(n, ch.cell[best]), child_thpn, child_thdn, ply + 1, child_killer);
+        pn_value v = pn_mid(s, child_of(n, ch.cell[best]), child_thpn, child_thdn, ply + 1, child_killer);
         if (s->m.halted || (s->abandon && ply > 1)) return out;
         if (s->abandon) { /* at the move's node: the helper's answer next time round */
             s->abandon = 0;
@@ -175,7 +177,7 @@ void pn_prove_helped(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t de
         t->fingerprint = g->fingerprint;
     }
     pn_node root = {att, def, att_to_move != 0};
-    pn_value v = mid(&s, root, PN_INF - 1, PN_INF - 1, 0, NULL_MOVE);
+    pn_value v = pn_mid(&s, root, PN_INF - 1, PN_INF - 1, 0, NULL_MOVE);
     result->outcome = s.m.halted ? 0 : v.pn == 0 ? 1 : v.dn == 0 ? -1 : 0;
     result->zone = result->outcome ? v.zone : 0;
     result->stopped = s.m.stopped;

@@ -216,4 +216,9 @@ void ss_prove_moves_two(const ss_game *game, ss_table *table, ss_table *second, 
    lines, which is unsound (proof_zone.c); 1, the default, puts them back. Not for concurrent use. */
 void ss_proof_zone_guard(int on);
 
+/* The first allowance of nodes of the defender's replies where they are probed (pn_probes.c), and the
+   plies below a question's root where they are: 0 nodes, df-pn alone; negative, the defaults. For the
+   tests and the benchmarks' comparisons. Not for concurrent use. */
+void ss_pn_probes(int64_t nodes, int plies);
+
 #endif
