@@ -37,6 +37,11 @@ int pn_probing(pn_node n, int ply) { return first_allowance > 0 && !n.att_to_mov
    halted df-pn does), 0 when it is solved. */
 static int probe(pn_search *s, pn_node c, int64_t allowance, int ply, int killer, pn_value *v) {
     int64_t outer = s->m.allowance_end, end = s->m.nodes + allowance;
+    /* spent by the checks before this probe: unwind (an allowance of 0 nodes would mean none) */
+    if (outer && outer <= s->m.nodes) {
+        s->m.halted = 1;
+        return -1;
+    }
     if (outer && outer < end) end = outer;
     meter_allow(&s->m, end - s->m.nodes);
     *v = pn_mid(s, c, PN_INF - 1, PN_INF - 1, ply, killer);
