@@ -55,26 +55,6 @@ static int probe(pn_search *s, pn_node c, int64_t allowance, int ply, int killer
     return halted || (v->pn != 0 && v->dn != 0);
 }
 
-/* The value of a node settled before its replies are searched: in the table, by a second thread's
-   answer, or by pn_settle. 1 when it is. */
-static int settled_before(pn_search *s, pn_node n, int ply, pn_class *k, pn_value *out) {
-    const pn_entry *known = pt_lookup(s->t, n);
-    if (known && pt_solved(known)) {
-        *out = (pn_value){known->pn, known->dn, known->zone, known->rule, known->reply - 1};
-        return 1;
-    }
-    if (s->help && ply == 1 && pn_helped_move(s, n, out)) {
-        pt_store(s->t, n, out->pn, out->dn, out->zone, 0, SS_BY_SEARCH, NULL_MOVE);
-        return 1;
-    }
-    pn_settle(s, n, k, EXPAND);
-    if (k->status == OPEN) return 0;
-    int proven = k->status == PROVEN;
-    *out = (pn_value){proven ? 0 : PN_INF, proven ? PN_INF : 0, k->zone, k->rule, NULL_MOVE};
-    pt_store(s->t, n, out->pn, out->dn, out->zone, 1, k->rule, NULL_MOVE);
-    return 1;
-}
-
 /* What a probing node gives back when it unwinds: nothing settled, unless a second thread's answer
    settled the root's move (ply 1) the search was in. */
 static pn_value unwound(pn_search *s, pn_node n, int ply) {
@@ -101,7 +81,11 @@ pn_value pn_probe_replies(pn_search *s, pn_node n, int ply, int killer) {
     pn_value out = {1, 1, 0, SS_BY_SEARCH, NULL_MOVE};
     int64_t nodes_before = s->m.nodes, spent[MAX_CHILDREN] = {0};
     pn_class k;
-    if (settled_before(s, n, ply, &k, &out)) return out;
+    if (s->help && ply == 1 && pn_helped_move(s, n, &out)) { /* a second thread's answer about this move */
+        pt_store(s->t, n, out.pn, out.dn, out.zone, 0, SS_BY_SEARCH, NULL_MOVE);
+        return out;
+    }
+    if (pn_settled_at_once(s, n, EXPAND, &k, &out)) return out;
     pn_children ch;
     ch.n = 0;
     pn_add_moves(s, n, k.moves, &ch, killer);

@@ -70,9 +70,13 @@ static inline pn_node child_of(pn_node n, int cell) {
     return c;
 }
 
+/* The value of n, stored, when pn_settle (with `deep` of its checks) settles it before its children are
+   searched: 1; else 0, with what pn_settle found in `k` (pns.c). */
+int pn_settled_at_once(pn_search *s, pn_node n, int deep, pn_class *k, pn_value *out);
 /* df-pn's search of the node n within the thresholds (pns.c); `killer`: a move to try first. */
 pn_value pn_mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, int killer);
-/* The defender's node n solved by probing its replies (pn_probes.c), where pn_probing() says so. */
+/* The defender's node n, not in the table as solved, solved by probing its replies (pn_probes.c), where
+   pn_probing() says so. */
 pn_value pn_probe_replies(pn_search *s, pn_node n, int ply, int killer);
 int pn_probing(pn_node n, int ply);
 

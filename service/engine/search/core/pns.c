@@ -52,6 +52,15 @@ static uint32_t threshold(uint32_t th, uint32_t second, int attacker) {
     return widened < th ? (uint32_t)widened : th;
 }
 
+int pn_settled_at_once(pn_search *s, pn_node n, int deep, pn_class *k, pn_value *out) {
+    pn_settle(s, n, k, deep);
+    if (k->status == OPEN) return 0;
+    int proven = k->status == PROVEN;
+    *out = (pn_value){proven ? 0 : PN_INF, proven ? PN_INF : 0, k->zone, k->rule, NULL_MOVE};
+    pt_store(s->t, n, out->pn, out->dn, out->zone, 1, k->rule, NULL_MOVE);
+    return 1;
+}
+
 /* `killer`: the move that settled a sibling's position (at the defender's node, the reply that held
    there or when the attacker passed; at the attacker's, the winning move), tried first. */
 pn_value pn_mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, int killer) {
@@ -73,15 +82,8 @@ pn_value pn_mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, 
     }
     if (pn_probing(n, ply)) return pn_probe_replies(s, n, ply, killer);
     pn_class k;
-    pn_settle(s, n, &k, !known ? EXPAND : known->work ? EXPAND_AGAIN : n.att_to_move ? EXPAND_AFTER_LOOK : EXPAND);
-    if (k.status != OPEN) {
-        out.pn = k.status == PROVEN ? 0 : PN_INF;
-        out.dn = k.status == PROVEN ? PN_INF : 0;
-        out.zone = k.zone;
-        out.rule = k.rule;
-        pt_store(s->t, n, out.pn, out.dn, out.zone, 1, k.rule, NULL_MOVE);
-        return out;
-    }
+    int deep = !known ? EXPAND : known->work ? EXPAND_AGAIN : n.att_to_move ? EXPAND_AFTER_LOOK : EXPAND;
+    if (pn_settled_at_once(s, n, deep, &k, &out)) return out;
     pn_children ch;
     ch.n = 0;
     int waiting_for_null = 0;
