@@ -17,6 +17,13 @@ if TYPE_CHECKING:
 GAME_OVER = "() => ['x_won', 'o_won', 'draw'].includes(document.getElementById('app').dataset.status)"
 
 
+# The panels' scroll margin follows the board's frame through a ResizeObserver (app.js), a frame late:
+# scrolled before it has, a panel stops under the frame's old height (CI once: 37 px, the rack's head).
+BOARD_HEIGHT_KNOWN = """() => getComputedStyle(document.getElementById('app'))
+    .getPropertyValue('--board-height')
+    === `${Math.ceil(document.getElementById('board-frame').offsetHeight)}px`"""
+
+
 def plies(page: Page) -> int:
     return len([cell for cell in state(page, "moves").split(",") if cell])
 
@@ -61,7 +68,9 @@ def test_on_a_phone_the_board_stays_beside_the_tool_in_use(new_page: PageFactory
     page.tap(".cell[data-cell='0']")
     assert page.get_attribute(".cell[data-cell='0']", "data-mark") == "X"
     page.click("#editor-cancel")
+    wait_idle(page)  # the position back, with the rack's head over the columns
     for tool in ("#moves", "section.settings"):  # scrolled to: the board stays in view above it
+        page.wait_for_function(BOARD_HEIGHT_KNOWN)
         page.eval_on_selector(tool, "t => t.scrollIntoView({ block: 'start' })")
         page.wait_for_timeout(100)
         board, shown = box(page, "#board"), box(page, tool)
