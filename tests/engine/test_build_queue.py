@@ -183,7 +183,7 @@ def test_at_a_full_disk_the_builder_is_started_ever_less_often(tmp_path: Path) -
     starts = python_on_small_disk(tmp_path / "small", FULL_DISK_BUILDS)
     gaps = [b - a for a, b in itertools.pairwise(starts)]
     assert len(gaps) == 3, gaps  # before: started every 1.4 s, so the gaps below failed
-    # A start is timed a moment after the supply read its clock (CI once: a gap 1 ms short of 0.8 s).
+    # A start is timed a moment after the supply read its clock (CI once: a gap 1 ms short of 0.8 s). A
+    # gap may be longer than its interval: a builder is seen to have failed only when it has exited.
     jitter = 0.05
     assert all(gap >= 0.2 * 2 ** (i + 1) - jitter for i, gap in enumerate(gaps)), gaps
-    assert all(later > 1.5 * earlier for earlier, later in itertools.pairwise(gaps)), gaps
