@@ -14,6 +14,8 @@ A miss is classified as
 - `remoteness`: every result proven, some won or lost move's remoteness not.
 Then each miss is analysed again cold with --long seconds: its root questions' outcomes, how many moves'
 results stay open, whether it is exact, and the position's result when the moves' bounds decide it.
+Each analysis's line ends with the seconds of its steps (narrowing.py): the provers, alpha-beta on the
+results they left, and the remoteness of the won and lost moves.
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ from typing import Any
 
 from service.engine import Position, get_variant
 from service.engine.search import Budget, SearchEngine
+from service.engine.search import narrowing as narrowing_module
 from service.engine.search import results as results_module
 from service.engine.search._core import ffi
-from service.engine.search.native import Limits, TranspositionTable, monotonic
+from service.engine.search.native import GOAL_SCORE, Limits, TranspositionTable, monotonic
 from service.engine.search.proof_families import Answered
 from service.engine.search.proof_number import (
     DEFAULT_PROOF_TABLE_BITS,
@@ -76,13 +79,43 @@ def logged_questions() -> Iterator[list[Asked]]:
         results_module.ask, results_module.prove_families = ask, prove_families
 
 
-def analysed(position: Position, seconds: float) -> tuple[SearchReport, str, str]:
+@contextmanager
+def timed_steps() -> Iterator[dict[str, float]]:
+    """The seconds an analysis inside the block spends on each step: the provers (`provers`), alpha-beta
+    on the results they left (`results`) and the remoteness of the won and lost moves (`remoteness`)."""
+    steps = dict.fromkeys(("provers", "results", "remoteness"), 0.0)
+    run, narrow = results_module.ResultProver.run, narrowing_module.Narrowing._narrow
+
+    def timed_run(self: results_module.ResultProver, spending: Any) -> None:
+        started = monotonic()
+        run(self, spending)
+        steps["provers"] += monotonic() - started
+
+    def timed_narrow(self: narrowing_module.Narrowing, goal: int, cells: list[int], spending: Any) -> None:
+        started = monotonic()
+        narrow(self, goal, cells, spending)
+        steps["remoteness" if goal == GOAL_SCORE else "results"] += monotonic() - started
+
+    results_module.ResultProver.run = timed_run  # type: ignore[method-assign]
+    narrowing_module.Narrowing._narrow = timed_narrow  # type: ignore[method-assign]
+    try:
+        yield steps
+    finally:
+        results_module.ResultProver.run = run  # type: ignore[method-assign]
+        narrowing_module.Narrowing._narrow = narrow  # type: ignore[method-assign]
+
+
+def shown_steps(steps: dict[str, float]) -> str:
+    return ", ".join(f"{name} {seconds:.2f} s" for name, seconds in steps.items())
+
+
+def analysed(position: Position, seconds: float) -> tuple[SearchReport, str, str, dict[str, float]]:
     """A cold analysis, and the outcomes of the two questions about the position (W: proven, D:
     disproven, ?: open, -: not asked)."""
     thread_table().clear()
     thread_table(second=True).clear()  # the loss family's (two threads): cold too
     engine = SearchEngine(position.variant, table=TranspositionTable(TABLE_BITS))
-    with logged_questions() as asked:
+    with logged_questions() as asked, timed_steps() as steps:
         report = engine.analyze(position, Budget(seconds=seconds), estimates=True)
     mine, theirs = position.mine, position.theirs
     marks = {1: "W", -1: "D", 0: "?"}
@@ -91,7 +124,7 @@ def analysed(position: Position, seconds: float) -> tuple[SearchReport, str, str
         answers = [q for a, d, m, q in asked if (a, d, m) == (attacker, defender, True)]
         return marks[answers[0].outcome] if answers else "-"
 
-    return report, first(mine, theirs), first(theirs, mine)
+    return report, first(mine, theirs), first(theirs, mine), steps
 
 
 def summary(report: SearchReport) -> str:
@@ -171,7 +204,7 @@ def main() -> None:
         return
     kinds: dict[str, int] = {}
     for index, position in enumerate(positions):
-        report, wins, losses = analysed(position, DEFAULT_BUDGET)
+        report, wins, losses, steps = analysed(position, DEFAULT_BUDGET)
         if report.exact:
             kinds["exact"] = kinds.get("exact", 0) + 1
             print(f"{index:2} exact ({report.seconds:.2f} s)", flush=True)
@@ -179,11 +212,14 @@ def main() -> None:
         unproven = sum(move.result is None for move in report.moves)
         kind = "root" if "?" in (wins, losses) else "moves" if unproven else "remoteness"
         kinds[kind] = kinds.get(kind, 0) + 1
-        print(f"{index:2} {kind}: questions win/loss {wins}/{losses}; {summary(report)}", flush=True)
-        long_report, long_wins, long_losses = analysed(position, args.long)
+        print(
+            f"{index:2} {kind}: questions win/loss {wins}/{losses}; {summary(report)}; {shown_steps(steps)}",
+            flush=True,
+        )
+        long_report, long_wins, long_losses, long_steps = analysed(position, args.long)
         print(
             f"   {args.long:.0f} s: questions {long_wins}/{long_losses}; {summary(long_report)}"
-            f" ({long_report.seconds:.1f} s)",
+            f" ({long_report.seconds:.1f} s; {shown_steps(long_steps)})",
             flush=True,
         )
     print(kinds)
