@@ -110,8 +110,8 @@ def shown_steps(steps: dict[str, float]) -> str:
 
 
 def analysed(position: Position, seconds: float) -> tuple[SearchReport, str, str, dict[str, float]]:
-    """A cold analysis, and the outcomes of the two questions about the position (W: proven, D:
-    disproven, ?: open, -: not asked)."""
+    """A cold analysis, the outcomes of the two questions about the position (W: proven, D:
+    disproven, ?: open, -: not asked) and the seconds of its steps (timed_steps)."""
     thread_table().clear()
     thread_table(second=True).clear()  # the loss family's (two threads): cold too
     engine = SearchEngine(position.variant, table=TranspositionTable(TABLE_BITS))
