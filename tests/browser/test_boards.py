@@ -159,8 +159,10 @@ def test_a_search_answer_shows_estimates_its_source_and_a_progress_bar(page: Pag
     page.click("#guesses summary")
     guessed = page.inner_text("#guessed")
     assert "not proven" in guessed
-    if "guess" in guessed:
-        assert "plies ahead" in page.inner_text("#guesses-scale")
+    # Under load the estimates may get no time at all: then every row and the scale say so.
+    made = [g for g in page.locator("#guessed .guess").all_inner_texts() if not g.startswith("no guess")]
+    scale = page.inner_text("#guesses-scale")
+    assert ("plies ahead" in scale) if made else ("no time left" in scale), (made, scale)
 
 
 def test_an_exact_answer_says_so_and_the_moves_are_ranked_best_first(page: Page, base_url: str) -> None:
