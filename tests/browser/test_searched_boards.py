@@ -51,8 +51,12 @@ def test_a_searched_8x8_game_says_what_is_not_proven(new_page: PageFactory) -> N
     # On the board a guess's number shows where nothing is proven of the move, and only there (the
     # provers often bound every move here in the second now, "≤draw": then none shows)
     guessed = page.eval_on_selector_all("#board .cell-value", "cells => cells.map(c => c.textContent)")
-    assert sum("≈" in value for value in guessed) == shown.count("?"), guessed
-    assert "a score for O, who plays the move" in page.inner_text("#guesses-scale")
+    scale = page.inner_text("#guesses-scale")
+    if "no time left" in scale:  # under load the estimates may get no time: then no number shows
+        assert not any("≈" in value for value in guessed), guessed
+    else:
+        assert sum("≈" in value for value in guessed) == shown.count("?"), guessed
+        assert "a score for O, who plays the move" in scale
     # The review: every unjudged ply said so, in the list, the counts and the chart.
     verdicts = page.eval_on_selector_all("#move-list > li", "rows => rows.map(r => r.dataset.verdict)")
     details = page.inner_text("#move-list")
