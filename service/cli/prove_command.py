@@ -10,7 +10,18 @@ import threading
 from pathlib import Path
 from types import FrameType
 
-from ..engine import Cancel, Position, ProofProgress, ProofRun, default_directory, get_variant
+from ..engine import (
+    Cancel,
+    EngineError,
+    Position,
+    ProofProgress,
+    ProofRun,
+    Variant,
+    default_directory,
+    get_variant,
+    proof_lock,
+    unsound_because,
+)
 
 OUTCOMES = {1: "a side can force a line (proven)", -1: "a draw (proven: neither side can force a line)"}
 
@@ -28,12 +39,28 @@ def show(progress: ProofProgress) -> None:
 
 def prove(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
+    why = unsound_because(variant)
+    if why is not None:  # its proofs would be false there, and the service would serve them
+        raise EngineError(
+            "prover_unsound",
+            f"{variant.name} cannot be proven by `prove`: its provers assume a mark of one's own never"
+            f" hurts, and {why} (`sanmoku analyze` searches it with alpha-beta instead)",
+        )
+    directory = args.dir or default_directory()
+    with proof_lock(directory, variant) as alone:
+        if not alone:
+            raise EngineError(
+                "prove_running", f"another `sanmoku prove {variant.name}` is running on {directory}"
+            )
+        return run_proof(args, variant, directory)
+
+
+def run_proof(args: argparse.Namespace, variant: Variant, directory: Path) -> int:
     cancel = Cancel()
     seconds = None if args.hours is None else args.hours * 3600
     outcomes: list[int | None] = []
 
     def work() -> None:  # the run's store and table belong to the thread that makes them
-        directory = args.dir or default_directory()
         run = ProofRun(Position.empty(variant), directory, args.table_bits, args.split_plies)
         print(
             f"{variant.name}: {'resumed from the saved table' if run.resumed else 'a new table'}", flush=True
@@ -65,7 +92,10 @@ def prove(args: argparse.Namespace) -> int:
 def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cmd = commands.add_parser("prove", help="prove the empty board's result (hours; stop and resume at will)")
     cmd.add_argument(
-        "variant", metavar="VARIANT", help="a variant of the normal rule without gravity, e.g. 8x8k5"
+        "variant",
+        metavar="VARIANT",
+        help="a board of the normal rule without gravity, e.g. 8x8k5 (gravity and misère boards are refused:"
+        " the provers are not sound there)",
     )
     cmd.add_argument("--dir", type=Path, help="the tables directory the store lives in (default as tables)")
     cmd.add_argument("--hours", type=float, help="stop after this long (default: when proven)")

@@ -10,8 +10,19 @@ import logging
 import sys
 from pathlib import Path
 
-from ..engine import DEFAULT_MAX_BYTES, ProvenStore, ProvenStoreError, default_directory, get_variant
+from ..engine import (
+    DEFAULT_MAX_BYTES,
+    ProvenStore,
+    ProvenStoreError,
+    TableStore,
+    audit_proven,
+    default_directory,
+    get_variant,
+    open_books,
+)
 from . import book_commands
+
+SHOWN = 10  # wrong records listed by `cache verify`
 
 
 def store_of(args: argparse.Namespace) -> ProvenStore:
@@ -52,6 +63,33 @@ def clear(args: argparse.Namespace) -> int:
     return 0
 
 
+def verify(args: argparse.Namespace) -> int:
+    """Every record checked (`engine.proven_check`); with --remove, the wrong ones removed. Exit 1 when
+    a wrong record is kept."""
+    store = store_of(args)
+    directory = args.dir or default_directory()
+    tables = TableStore(directory)
+    books = open_books(directory, build=False)
+    found = audit_proven(store, lambda variant: tables.opened(variant) or tables.try_open(variant), books)
+    print(f"checked {found.checked:,} proven positions in {store.path}")
+    print(f"  {'by a table':<20} {found.against_table:,}")
+    print(f"  {'by a book':<20} {found.against_book:,}")
+    for kind, count in found.counts().items():
+        print(f"  {kind:<20} {count:,}")
+    for finding in found.findings[:SHOWN]:
+        print(f"  - {finding.why}")
+    if len(found.findings) > SHOWN:
+        print(f"  ... and {len(found.findings) - SHOWN:,} more")
+    if not found.findings:
+        return 0
+    if args.remove:
+        removed = store.remove([finding.key for finding in found.findings])
+        print(f"removed {removed:,} wrong records")
+        return 0
+    print("wrong records are kept: run again with --remove to remove them")
+    return 1
+
+
 def confirmed(question: str) -> bool:
     """The user's yes, on a terminal; never without one."""
     if not sys.stdin.isatty():
@@ -74,4 +112,11 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     clear_cmd.add_argument("--book", metavar="VARIANT", help="remove this variant's opening book instead")
     clear_cmd.add_argument("--yes", action="store_true", help="do not ask first")
     clear_cmd.set_defaults(run=clear)
+    verify_cmd = actions.add_parser(
+        "verify",
+        parents=[where],
+        help="check every record (its checksum, its provers) against the tables and books on disk",
+    )
+    verify_cmd.add_argument("--remove", action="store_true", help="remove the records found wrong")
+    verify_cmd.set_defaults(run=verify)
     book_commands.add_parser(commands)

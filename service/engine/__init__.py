@@ -90,11 +90,13 @@ from .teach import Node as TreeNode
 # The command line's parts, imported on first use (`on_first_use`): not at a server's start (issue 30).
 if TYPE_CHECKING:
     from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
+    from .proven_check import audit as audit_proven
     from .rules.perft import count_games
     from .search.book import book_positions, build_book
     from .search.book_check import sample_entries, verify_entries
+    from .search.proof_number import unsound_because
     from .search.proof_run import Progress as ProofProgress
-    from .search.proof_run import ProofRun
+    from .search.proof_run import ProofRun, proof_lock
 
 
 def __getattr__(name: str) -> Any:
@@ -200,6 +202,7 @@ __all__ = [
     "Visit",
     "Waiting",
     "answers_from",
+    "audit_proven",
     "board_of",
     "book_positions",
     "build_book",
@@ -232,6 +235,7 @@ __all__ = [
     "player",
     "positions",
     "progress_for",
+    "proof_lock",
     "read_large_books",
     "read_position",
     "review_boards",
@@ -243,6 +247,7 @@ __all__ = [
     "summarize",
     "supported_variants",
     "table_answers",
+    "unsound_because",
     "variants_at_start",
     "verify_entries",
     "whole_table",

@@ -33,9 +33,11 @@ from .rules.values import Value
 from .rules.variants import Variant
 from .search import Budget, Cancel, Deadline, SearchEngine
 from .search.books import Books, contradicted
+from .search.narrowing import search_provers
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proof_families import DEFAULT_PROVER_THREADS, checked_prover_threads
-from .search.proven import BOOK, ProvenMove, ProvenStore
+from .search.proven import ProvenStore
+from .search.proven_record import BOOK, SEARCH, Origin, ProvenMove
 from .search.report import MoveProof, SearchReport
 from .tables.table import Table
 
@@ -155,7 +157,8 @@ class Analyst:
             known = self.offload(partial(self.proven.get, position))
         if known is not None and known.exact:
             proofs = [MoveProof(m.cell, m.lower, m.upper, m.remoteness) for m in known.moves]
-            return Answer.of_proofs(position, proofs, Source.BOOK if known.origin == BOOK else Source.CACHE)
+            source = Source.BOOK if known.origin.door == BOOK else Source.CACHE
+            return Answer.of_proofs(position, proofs, source)
         return self._search(position, budget, started, known.moves if known else ())
 
     def exact_values(self, position: GamePosition) -> Callable[[GamePosition], Value] | None:
@@ -164,14 +167,22 @@ class Analyst:
         return exact_values(position, self.table_for)
 
     def _booked(self, position: Position) -> list[MoveProof] | None:
-        """Every move's value from a book, unless a proof kept in the store contradicts one of them."""
+        """Every move's value from a book. The book wins over a record of the store that contradicts it
+        (books are checked against proofs when built; a record may come from anywhere): the record is
+        dropped, and the contradiction logged."""
         moves = None if self.books is None else self.books.moves(position)
         if moves is None or self.proven is None:
             return moves
-        kept = self.offload(partial(self.proven.get, position))
+        proven = self.proven
+        kept = self.offload(partial(proven.get, position))
         if kept is not None and contradicted(moves, kept.moves):
-            log.error("the %s book contradicts a proof at %s: not served", position.variant.name, position)
-            return None
+            log.error(
+                "a stored proof (%s) contradicts the %s book at %s: the record is dropped",
+                kept.origin.text,
+                position.variant.name,
+                position.cells,
+            )
+            self.offload(partial(proven.drop, position))
         return moves
 
     def answers(self, deadline: Deadline, search_only: bool = False) -> GameAnswers:
@@ -200,7 +211,8 @@ class Analyst:
                 found = engine.analyze(position, _left(budget, started), estimates=True)
                 proofs = _with_known(found.moves, known)
                 if self.proven is not None and found.nodes:  # else only the moves that end the game: cheap
-                    self.proven.put(position, proofs)
+                    origin = Origin.of(SEARCH, search_provers(position.variant))
+                    self.proven.put(position, proofs, origin)
                 return found, proofs
 
             found, proofs = self.offload(search, budget.cancel)

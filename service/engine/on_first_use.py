@@ -18,6 +18,9 @@ WHERE = {  # name: (module, its name there)
     "verify_entries": (".search.book_check", "verify_entries"),
     "ProofRun": (".search.proof_run", "ProofRun"),
     "ProofProgress": (".search.proof_run", "Progress"),
+    "audit_proven": (".proven_check", "audit"),
+    "proof_lock": (".search.proof_run", "proof_lock"),
+    "unsound_because": (".search.proof_number", "unsound_because"),
 }
 
 

@@ -12,8 +12,10 @@ from service.engine.rules.geometry import geometry_of
 from service.engine.rules.values import Value
 from service.engine.search import Budget
 from service.engine.search.book import book_positions, build_book
-from service.engine.search.proven import BOOK, ProvenMove, ProvenStore
+from service.engine.search.proven import ProvenStore
+from service.engine.search.proven_record import BOOK, ProvenMove
 from service.engine.search.report import Estimate, MoveProof
+from tests.search.records import ALPHA_BETA
 
 V = get_variant("4x4k4")
 
@@ -35,7 +37,7 @@ def test_a_record_is_found_from_every_symmetric_image(tmp_path: Path) -> None:
     store = ProvenStore(tmp_path)
     position = asymmetric()
     moves = [ProvenMove(c, 0, 0, 14) if c % 2 else ProvenMove(c, 0, 1, None) for c in position.legal_moves()]
-    store.put(position, moves)
+    store.put(position, moves, ALPHA_BETA)
     geometry = geometry_of(V)
     for symmetry in geometry.symmetries:
         image = Position(
@@ -45,7 +47,7 @@ def test_a_record_is_found_from_every_symmetric_image(tmp_path: Path) -> None:
             position.to_move,
         )
         record = store.get(image)
-        assert record is not None and record.origin == "search" and not record.exact
+        assert record is not None and record.origin == ALPHA_BETA and not record.exact
         expected = sorted(
             (ProvenMove(symmetry[m.cell], m.lower, m.upper, m.remoteness) for m in moves),
             key=lambda m: m.cell,
@@ -58,16 +60,20 @@ def test_records_merge_to_the_tighter_bounds(tmp_path: Path) -> None:
     store = ProvenStore(tmp_path)
     position = asymmetric()
     cells = position.legal_moves()
-    store.put(position, [ProvenMove(c, 0, 1, None) for c in cells])
-    store.put(position, [ProvenMove(c, -1, 0, None) for c in cells])
+    store.put(position, [ProvenMove(c, 0, 1, None) for c in cells], ALPHA_BETA)
+    store.put(position, [ProvenMove(c, -1, 0, None) for c in cells], ALPHA_BETA)
     record = store.get(position)
     assert record is not None and all((m.lower, m.upper) == (0, 0) for m in record.moves)
     store.put(
-        position, [ProvenMove(c, 0, 0, 15) if c == cells[0] else ProvenMove(c, -1, 1, None) for c in cells]
+        position,
+        [ProvenMove(c, 0, 0, 15) if c == cells[0] else ProvenMove(c, -1, 1, None) for c in cells],
+        ALPHA_BETA,
     )
     record = store.get(position)
     assert record is not None and record.moves[0].remoteness == 15 and record.moves[1].remoteness is None
-    store.put(position, [ProvenMove(c, -1, 1, None) for c in cells])  # nothing proven: nothing written
+    store.put(
+        position, [ProvenMove(c, -1, 1, None) for c in cells], ALPHA_BETA
+    )  # nothing proven: nothing written
     assert store.stats().records == 1
 
 
@@ -79,7 +85,7 @@ def test_the_store_keeps_to_its_bound(tmp_path: Path) -> None:
         for _ in range(rng.randrange(1, 8)):
             position = position.play(rng.choice(position.legal_moves()))
         if not position.is_over:
-            store.put(position, [ProvenMove(c, 0, 0, 9) for c in position.legal_moves()])
+            store.put(position, [ProvenMove(c, 0, 0, 9) for c in position.legal_moves()], ALPHA_BETA)
     store.trim()
     stats = store.stats()
     assert stats.bytes <= 300_000 and stats.records > 100
@@ -127,7 +133,7 @@ def test_the_book_agrees_with_the_table(tmp_path: Path) -> None:
     for layer in layers:
         for position in layer:
             record = store.get(position)
-            assert record is not None and record.exact and record.origin == BOOK
+            assert record is not None and record.exact and record.origin.door == BOOK
             want = {m.cell: m.value for m in table.lookup(position).moves}
             assert {m.cell: Value(m.lower, m.remoteness or 0) for m in record.moves} == want
     assert store.stats().book == sum(len(layer) for layer in layers)

@@ -17,6 +17,7 @@ from service.engine.search.book import book_positions, build_book, export_book
 from service.engine.search.book_file import read_book
 from service.engine.search.books import PACKAGED, Book, Books
 from service.engine.search.proven import ProvenStore
+from tests.search.records import ALPHA_BETA
 
 V5 = get_variant("5x5k4")
 
@@ -79,18 +80,18 @@ def test_a_book_built_by_the_search_exports_what_the_table_holds(tmp_path: Path)
 
 
 @pytest.mark.parametrize("contradicting", [False, True])
-def test_a_book_entry_a_kept_proof_contradicts_is_not_served(
+def test_the_book_wins_over_a_kept_record_that_contradicts_it(
     tmp_path: Path, book5: Book, contradicting: bool, caplog: pytest.LogCaptureFixture
 ) -> None:
     empty = Position.empty(V5)
     moves = book5.moves(empty)
     assert moves is not None and moves[0].value == Value(0, 25)
-    if contradicting:  # a proof that the corner move wins, where the book says it draws
+    if contradicting:  # a record that the corner move wins, where the book says it draws (Lee: 5x5k4 draws)
         moves[0] = MoveProof(moves[0].cell, 1, 1, 23)
-    ProvenStore(tmp_path).put(empty, moves)
+    ProvenStore(tmp_path).put(empty, moves, ALPHA_BETA)
     client = create_app({"TESTING": True, "TABLES_DIR": str(tmp_path)}).test_client()
     body = client.post("/analyze", json={"board": "." * 25, "variant": "5x5k4"}).get_json()
-    assert body["source"] == ("cache" if contradicting else "book")
-    assert ("contradicts a proof" in caplog.text) == contradicting
-    if contradicting:
-        assert (body["result"], body["remoteness"], body["best_moves"]) == ("win", 23, [0])
+    assert (body["source"], body["result"], body["remoteness"]) == ("book", "draw", 25)
+    assert ("contradicts the 5x5k4 book" in caplog.text) == contradicting
+    # the contradicting record is dropped; an agreeing one stays
+    assert (ProvenStore(tmp_path).get(empty) is None) == contradicting

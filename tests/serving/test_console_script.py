@@ -17,8 +17,10 @@ from flask.testing import FlaskClient
 from service.app import create_app
 from service.engine import NAMING, Position, get_variant
 from service.engine.search.book import build_book
-from service.engine.search.proven import ProvenMove, ProvenStore
+from service.engine.search.proven import ProvenStore
+from service.engine.search.proven_record import ProvenMove
 from tests.requires import require
+from tests.search.records import ALPHA_BETA
 from tests.serving.test_tables_dir import on_small_disk
 
 SCRIPT = Path(sys.executable).parent / "sanmoku"
@@ -95,13 +97,13 @@ def test_clearing_asks_first_and_takes_a_book_only_by_name(tmp_path: Path) -> No
     store = ProvenStore(tmp_path)
     build_book(variant, 1, store, processes=1)  # 4 positions of the book
     searched = Position.empty(variant).play(0).play(5).play(10)
-    store.put(searched, [ProvenMove(c, 0, 0, 13) for c in searched.legal_moves()])
+    store.put(searched, [ProvenMove(c, 0, 0, 13) for c in searched.legal_moves()], ALPHA_BETA)
     store.close()
     said = refused(sanmoku("cache", "clear", "--dir", str(tmp_path)))  # no terminal to ask on
     assert "add --yes" in said
     assert sanmoku("cache", "clear", "--dir", str(tmp_path), "--yes").stdout == "removed 1 proven positions\n"
     with sqlite3.connect(tmp_path / "proven.sqlite") as db:
-        assert db.execute("SELECT COUNT(*) FROM proven WHERE origin = 'book'").fetchone()[0] == 4
+        assert db.execute("SELECT COUNT(*) FROM proven WHERE origin LIKE 'book/%'").fetchone()[0] == 4
     done = sanmoku("cache", "clear", "--dir", str(tmp_path), "--book", "4x4k4", "--yes")
     assert done.stdout == "removed 4 proven positions of the 4x4k4 book\n"
 

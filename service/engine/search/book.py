@@ -27,7 +27,9 @@ from .book_arrays import array_board, masks
 from .book_file import BookData, stored, write_book
 from .book_retrograde import IncompleteBookError, build_layers, lookup, retrograde
 from .books import Book
-from .proven import BOOK, ProvenStore
+from .narrowing import search_provers
+from .proven import ProvenStore
+from .proven_record import BOOK, Origin
 from .report import MoveProof
 
 Report = Callable[[str], None]
@@ -72,6 +74,7 @@ def build_book(
     searched position. The searches run on `processes` processes here, or as tasks on the Ray cluster
     at `ray_address`."""
     counts = []
+    origin = Origin.of(BOOK, search_provers(variant))  # the searches' provers, and what they imply
     for ply, layer in reversed(list(enumerate(book_positions(variant, plies)))):
         started = time.perf_counter()
         searched = []
@@ -83,11 +86,11 @@ def build_book(
             if moves is None:
                 searched.append(position)
             else:
-                store.put(position, moves, BOOK)
+                store.put(position, moves, origin)
         for done, (position, proofs) in enumerate(
             prove_all(searched, processes, Budget(seconds), ray_address), 1
         ):
-            store.put(position, proofs, BOOK)
+            store.put(position, proofs, origin)
             if advance is not None:
                 advance(f"ply {ply}", done, len(searched))
         counts.append(PlyCount(ply, len(layer), len(searched), time.perf_counter() - started))

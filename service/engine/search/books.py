@@ -25,7 +25,7 @@ from ..rules.variants import Variant, get_variant
 from .book_arrays import Masks, array_board, masks
 from .book_file import SUFFIX, WIN_IN_ONE, BookData, BookFileError, file_name, read_book
 from .book_retrograde import FULL_BOARD, LINE_MADE, Bytes, lookup
-from .proven import MoveBounds
+from .proven_record import MoveBounds
 from .report import MoveProof
 
 PACKAGED = Path(__file__).resolve().parent / "books"  # the books installed with the package

@@ -48,6 +48,14 @@ def provers_share(variant: Variant) -> float:
     return PROVERS_SHARE if applies(variant) and variant.k >= PROVERS_LEAD_K else 0.0
 
 
+def search_provers(variant: Variant) -> frozenset[Prover]:
+    """The provers whose results an analysis of `variant` may hold: alpha-beta, and where they lead,
+    the proof-number search with its pairings and threat sequences."""
+    if not provers_share(variant):
+        return frozenset({Prover.ALPHA_BETA})
+    return frozenset({Prover.ALPHA_BETA, Prover.PROOF_NUMBER, Prover.PAIRING, Prover.THREAT_SPACE})
+
+
 class Narrowing:
     """One analysis: the bounds of each class's representative move, narrowed step by step."""
 

@@ -34,7 +34,16 @@ class Prover(StrEnum):
 def applies(variant: Variant) -> bool:
     """Whether the provers' rules hold on the variant: the first line completed wins, marks go anywhere
     (a mark of one's own never hurts: the proof-number search's null move and the pairings rely on it)."""
-    return not variant.misere and not variant.gravity
+    return unsound_because(variant) is None
+
+
+def unsound_because(variant: Variant) -> str | None:
+    """Why the provers' rule "a mark of one's own never hurts" fails on the variant, or None."""
+    if variant.gravity:
+        return "under gravity a mark can give the opponent the cell above it"
+    if variant.misere:
+        return "under the misère rule a line of one's own loses, so a mark of one's own can hurt"
+    return None
 
 
 _CLOSED_BY = {

@@ -30,22 +30,33 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
+from ..errors import EngineError
 from ..rules.geometry import iter_cells
 from ..rules.position import Position
+from ..rules.variants import Variant
+from ..tables.locks import file_lock
 from .board import Board
 from .budget import Cancel
 from .narrowing import move_classes
 from .native import Game, Limits, monotonic
 from .proof_jobs import JobKey, JobState, JobStore
-from .proof_number import ProofTable, Question, ask
-from .proven import ProvenMove, ProvenStore
+from .proof_number import ProofTable, Question, ask, unsound_because
+from .proven import ProvenStore
+from .proven_record import MONOTONE_PROVERS, PROVE, Origin, ProvenMove
 
 DEFAULT_TABLE_BITS = 23  # 2**23 slots of 40 bytes: 335 MB
 UNREACHED = 2**32  # ranks a reply the search never reached after every one it did
+
+
+def proof_lock(directory: Path, variant: Variant) -> AbstractContextManager[bool]:
+    """The lock of the variant's proof in `directory` (True while held): two runs on one directory would
+    write the same jobs and table."""
+    return file_lock(directory / f"prove-{variant.long_name}.lock", wait=False)
 
 
 class Job(NamedTuple):
@@ -70,6 +81,9 @@ class ProofRun:
     def __init__(
         self, position: Position, directory: Path, table_bits: int = DEFAULT_TABLE_BITS, split_plies: int = 1
     ) -> None:
+        why = unsound_because(position.variant)
+        if why is not None:
+            raise EngineError("prover_unsound", f"{position.variant.name} cannot be proven here: {why}")
         self.position, self.variant = position, position.variant.long_name
         self.split_plies = split_plies
         self.board = Board.of(position.variant)
@@ -212,7 +226,8 @@ class ProofRun:
             # Neither side can force a line: every move draws, and a draw fills the board.
             remoteness = self.board.cells - self.position.marks
             empty = self.board.playable(self.position.mine | self.position.theirs)
-            self.proven.put(self.position, [ProvenMove(c, 0, 0, remoteness) for c in iter_cells(empty)])
+            draws = [ProvenMove(c, 0, 0, remoteness) for c in iter_cells(empty)]
+            self.proven.put(self.position, draws, Origin.of(PROVE, MONOTONE_PROVERS))
             return -1
         return None
 

@@ -13,59 +13,65 @@ included: past the bound the oldest records go first.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
-import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Protocol
 
 from ..errors import ProvenStoreError
 from ..rules.canonical import canonical, inverse
-from ..rules.position import Position
-from ..rules.variants import Variant
+from ..rules.position import Mark, Position
+from ..rules.variants import Variant, get_variant
 from .proven_file import OK, UNUSABLE, Health, StoreFile
+from .proven_record import (
+    BOOK,
+    Key,
+    MoveBounds,
+    Origin,
+    Record,
+    checked,
+    encoded,
+    exact_flag,
+    identity,
+    proves_something,
+    tighter,
+)
 from .proven_upkeep import checkpoint, trim, used_bytes
 
 FILE_NAME = "proven.sqlite"
 DEFAULT_MAX_BYTES = 256 * 2**20
-UNKNOWN_REMOTENESS = 255  # the byte of a remoteness not proven
-SEARCH, BOOK = "search", "book"  # what proved a record: a request's search, or the opening book
 TRIM_EVERY = 256  # writes of one process between two looks at the bound
-CHECK_BYTES = 4
 KEY = "variant = ? AND mover = ? AND other = ?"
+# A door's records: those of this format ("search/...") and of before origins were kept ("search")
+DOOR = "(origin = ? OR origin LIKE ?)"
 
-
-class MoveBounds(Protocol):
-    """What was proven about one move, for the side that plays it."""
-
-    @property
-    def cell(self) -> int: ...
-    @property
-    def lower(self) -> int: ...  # -1, 0, +1
-    @property
-    def upper(self) -> int: ...
-    @property
-    def remoteness(self) -> int | None: ...
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class ProvenMove:
-    cell: int
-    lower: int
-    upper: int
-    remoteness: int | None
+class StoredRow:
+    """A record as the store holds it, before any check."""
 
-
-@dataclass(frozen=True)
-class Record:
-    moves: tuple[ProvenMove, ...]  # by cell
-    origin: str  # SEARCH or BOOK: what proved it
+    key: Key  # the variant's long name, the canonical form's masks (signed)
+    blob: bytes
+    exact: int
+    origin: str
 
     @property
-    def exact(self) -> bool:
-        return all(m.lower == m.upper and m.remoteness is not None for m in self.moves)
+    def variant(self) -> Variant:
+        return get_variant(self.key[0])
+
+    @property
+    def position(self) -> Position:
+        """The canonical form's position (X the side to move; which mark moves changes no value)."""
+        mover, other = (_unsigned(mask) for mask in self.key[1:])
+        return Position(self.variant, mover, other, Mark.X)
+
+    def checked(self) -> tuple[Record | None, str]:
+        return checked(self.key, self.variant, self.blob, self.exact, self.origin, identity(self.variant))
 
 
 @dataclass(frozen=True)
@@ -99,7 +105,8 @@ class ProvenStore:
         return self._file.open()
 
     def get(self, position: Position) -> Record | None:
-        """What is proven about the moves of the position, or None (also when the store cannot say)."""
+        """What is proven about the moves of the position, or None (also when the store cannot say). A
+        record that fails its checks (`proven_record.checked`) is dropped: searched again, never served."""
         variant = position.variant
         symmetry, key = canonical(variant, position.mine, position.theirs)
         where = (variant.long_name, _signed(key[0]), _signed(key[1]))
@@ -109,35 +116,32 @@ class ProvenStore:
         )
         if row is None:
             return None
-        blob, exact, origin = bytes(row[0]), int(row[1]), str(row[2])
-        if _check(where, blob[:-CHECK_BYTES], exact, origin) != blob[-CHECK_BYTES:]:
-            self._file.write(lambda db: db.execute(f"DELETE FROM proven WHERE {KEY}", where), None)
-            return None  # damaged on disk: searched again, and stored afresh
-        back = inverse(symmetry)
-        moves = (_move(back[cell], rest) for cell, rest in _records(blob[:-CHECK_BYTES]))
-        return Record(tuple(sorted(moves, key=lambda m: m.cell)), origin)
+        record, why = checked(where, variant, bytes(row[0]), int(row[1]), str(row[2]), inverse(symmetry))
+        if record is None:
+            log.warning("a stored proof of a %s position was dropped: %s", variant.name, why)
+            self._delete(where)
+        return record
 
-    def put(self, position: Position, moves: Sequence[MoveBounds], origin: str = SEARCH) -> None:
+    def put(self, position: Position, moves: Sequence[MoveBounds], origin: Origin) -> None:
         """Keep what is proven about the position's moves, with what was kept before (the tighter bounds
-        of each move win); nothing is written when nothing is proven."""
-        if not any(m.lower > -1 or m.upper < 1 for m in moves):
+        of each move win); nothing is written when nothing is proven. `origin` says what proved them: a
+        prover that is not sound on the position's game is refused (ValueError), never stored."""
+        if not proves_something(moves):
             return
         variant = position.variant
+        if not origin.sound_for(variant):
+            raise ValueError(f"{origin.text} proves nothing on {variant.name}: not stored")
         symmetry, key = canonical(variant, position.mine, position.theirs)
         before = self.get(position)
         known = {m.cell: m for m in (before.moves if before else ())}
-        merged = [_tighter(m, known.get(m.cell)) for m in moves]
-        records = b"".join(
-            bytes((symmetry[m.cell], m.lower + 1, m.upper + 1, _remoteness_byte(m.remoteness)))
-            for m in merged
-        )
-        exact = int(all(m.lower == m.upper and m.remoteness is not None for m in merged))
+        merged = [tighter(m, known.get(m.cell)) for m in moves]
+        kept = origin if before is None else origin.merged(before.origin)
         where = (variant.long_name, _signed(key[0]), _signed(key[1]))
-        blob = records + _check(where, records, exact, origin)
+        blob = encoded(where, merged, symmetry, kept)
         self._file.write(
             lambda db: db.execute(
                 "INSERT OR REPLACE INTO proven VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (*where, blob, exact, origin, time.time()),
+                (*where, blob, exact_flag(merged), kept.text, time.time()),
             ),
             None,
         )
@@ -152,7 +156,7 @@ class ProvenStore:
     def stats(self) -> Stats:
         def counted(db: sqlite3.Connection) -> tuple[int, int, int]:
             records, exact, book = db.execute(
-                "SELECT COUNT(*), COALESCE(SUM(exact), 0), COALESCE(SUM(origin = 'book'), 0) FROM proven"
+                f"SELECT COUNT(*), COALESCE(SUM(exact), 0), COALESCE(SUM({DOOR}), 0) FROM proven", _door(BOOK)
             ).fetchone()
             return int(records), int(exact), int(book)
 
@@ -163,13 +167,12 @@ class ProvenStore:
         return Stats(*found, used_bytes(self._file), self.max_bytes, self.path, wal, self.health)
 
     def clear(self, book: Variant | None = None) -> int:
-        """Remove every record a search proved, or (`book`) the opening book's records of one variant
-        (books take hours to build: they go only by name); how many went."""
-        origin, variant = (SEARCH, None) if book is None else (BOOK, book.long_name)
+        """Remove every record a search or `sanmoku prove` proved, or (`book`) the opening book's records
+        of one variant (books take hours to build: they go only by name); how many went."""
 
         def removed(db: sqlite3.Connection) -> int:
-            where = "origin = ?" + ("" if variant is None else " AND variant = ?")
-            arguments = (origin,) if variant is None else (origin, variant)
+            where = f"NOT {DOOR}" if book is None else f"{DOOR} AND variant = ?"
+            arguments = _door(BOOK) if book is None else (*_door(BOOK), book.long_name)
             count = int(db.execute(f"DELETE FROM proven WHERE {where}", arguments).rowcount)
             checkpoint(db)
             return count
@@ -179,8 +182,39 @@ class ProvenStore:
             raise ProvenStoreError(self._why())
         return count
 
+    def drop(self, position: Position) -> None:
+        """Forget what is kept of the position (a book or a table contradicts it)."""
+        _, key = canonical(position.variant, position.mine, position.theirs)
+        self._delete((position.variant.long_name, _signed(key[0]), _signed(key[1])))
+
+    def records(self, batch: int = 1000) -> Iterator[StoredRow]:
+        """Every record as stored, unchecked (`sanmoku cache verify` checks them), in batches of reads."""
+        after: tuple[str, int, int] = ("", -(2**63), -(2**63))
+        while True:
+            rows = self._file.read(partial(_rows_after, after=after, batch=batch), None)
+            if rows is None:
+                raise ProvenStoreError(self._why())
+            yield from rows
+            if len(rows) < batch:
+                return
+            after = rows[-1].key
+
+    def remove(self, keys: Sequence[Key]) -> int:
+        """Remove these records (as `records` gives their keys); how many went."""
+
+        def removed(db: sqlite3.Connection) -> int:
+            return sum(int(db.execute(f"DELETE FROM proven WHERE {KEY}", key).rowcount) for key in keys)
+
+        count = self._file.write(removed, None)
+        if count is None:
+            raise ProvenStoreError(self._why())
+        return count
+
     def close(self) -> None:
         self._file.close()
+
+    def _delete(self, where: Key) -> None:
+        self._file.write(lambda db: db.execute(f"DELETE FROM proven WHERE {KEY}", where), None)
 
     def _why(self) -> str:
         health = self.health
@@ -193,31 +227,22 @@ class ProvenStore:
         )
 
 
-def _check(key: tuple[str, int, int], records: bytes, exact: int, origin: str) -> bytes:
-    """The checksum of a record, its key included (a record copied onto another key fails it)."""
-    whole = f"{key[0]}|{key[1]}|{key[2]}|{exact}|{origin}|".encode() + records
-    return zlib.crc32(whole).to_bytes(CHECK_BYTES, "little")
+def _rows_after(db: sqlite3.Connection, after: Key, batch: int) -> list[StoredRow]:
+    found = db.execute(
+        "SELECT variant, mover, other, moves, exact, origin FROM proven "
+        "WHERE (variant, mover, other) > (?, ?, ?) ORDER BY variant, mover, other LIMIT ?",
+        (*after, batch),
+    ).fetchall()
+    return [StoredRow((str(r[0]), int(r[1]), int(r[2])), bytes(r[3]), int(r[4]), str(r[5])) for r in found]
 
 
-def _records(blob: bytes) -> Iterator[tuple[int, bytes]]:
-    for start in range(0, len(blob), 4):
-        yield blob[start], blob[start + 1 : start + 4]
+def _door(door: str) -> tuple[str, str]:
+    """The arguments of DOOR for one door's records."""
+    return door, f"{door}/%"
 
 
-def _move(cell: int, rest: bytes) -> ProvenMove:
-    lower, upper, remoteness = rest[0] - 1, rest[1] - 1, rest[2]
-    return ProvenMove(cell, lower, upper, None if remoteness == UNKNOWN_REMOTENESS else remoteness)
-
-
-def _tighter(new: MoveBounds, old: ProvenMove | None) -> ProvenMove:
-    if old is None:
-        return ProvenMove(new.cell, new.lower, new.upper, new.remoteness)
-    remoteness = new.remoteness if new.remoteness is not None else old.remoteness
-    return ProvenMove(new.cell, max(new.lower, old.lower), min(new.upper, old.upper), remoteness)
-
-
-def _remoteness_byte(remoteness: int | None) -> int:
-    return UNKNOWN_REMOTENESS if remoteness is None else remoteness
+def _unsigned(stored: int) -> int:
+    return stored + (1 << 64) if stored < 0 else stored
 
 
 def _signed(mask: int) -> int:

@@ -1,0 +1,191 @@
+"""One stored proof of a position (a record of the store of proven positions): what it holds, how it is
+written as bytes, and when it may be served.
+
+A record holds, for every legal move, the bounds proven on its result (at least / at most a draw) and
+its remoteness once proven; its bytes end with a checksum of the whole record, its key and its origin
+included, so that a damaged record, or one copied onto another key, fails it.
+
+Its **origin** says which door wrote it (a request's search, `sanmoku prove`, a book's build), which
+provers' results it holds, and the record format. A prover is sound only on some games: alpha-beta
+searches every move on every board, while the proof-number search, the pairings and the threat
+sequences rest on "a mark of one's own never hurts", which is false under gravity (a mark can give the
+opponent the cell above) and reversed under misère. A record is served only where every prover it names
+is sound for its game; a record of before origins were kept names none, and is served only where every
+prover is sound. The check is the reader's, whatever store the record comes from: a record written by
+another host, or by an older version, is checked the same way.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..rules.variants import Variant
+from .proof_number import Prover, applies
+
+RECORD_FORMAT = 3  # of the origin's text; 0 for a record of before origins were kept ("search", "book")
+UNKNOWN_REMOTENESS = 255  # the byte of a remoteness not proven
+CHECK_BYTES = 4
+FAILED_CHECKSUM = "damaged (its checksum fails)"  # why a record is not served: its bytes changed
+SEARCH, PROVE, BOOK = "search", "prove", "book"  # the doors that write records
+DOORS = (SEARCH, PROVE, BOOK)
+# The provers that rest on "a mark of one's own never hurts": sound only where that holds.
+MONOTONE_PROVERS = frozenset({Prover.PROOF_NUMBER, Prover.PAIRING, Prover.THREAT_SPACE})
+EVERY_PROVER = frozenset(Prover)
+
+Key = tuple[str, int, int]  # the variant's long name and the canonical form's masks, as stored
+
+
+class MoveBounds(Protocol):
+    """What was proven about one move, for the side that plays it."""
+
+    @property
+    def cell(self) -> int: ...
+    @property
+    def lower(self) -> int: ...  # -1, 0, +1
+    @property
+    def upper(self) -> int: ...
+    @property
+    def remoteness(self) -> int | None: ...
+
+
+@dataclass(frozen=True)
+class ProvenMove:
+    cell: int
+    lower: int
+    upper: int
+    remoteness: int | None
+
+
+@dataclass(frozen=True)
+class Origin:
+    """What wrote a record and with which provers."""
+
+    door: str  # SEARCH, PROVE or BOOK
+    provers: frozenset[Prover] | None  # whose results the record holds; None: not known (format 0)
+    format: int = RECORD_FORMAT
+
+    @classmethod
+    def of(cls, door: str, provers: Iterable[Prover]) -> Origin:
+        if door not in DOORS:
+            raise ValueError(f"no door {door!r} writes records")
+        return cls(door, frozenset(provers))
+
+    @property
+    def text(self) -> str:
+        if self.provers is None:
+            return self.door
+        return f"{self.door}/{'+'.join(sorted(self.provers))}/{self.format}"
+
+    @classmethod
+    def parse(cls, text: str) -> Origin | None:
+        """The origin written as `text`, or None when it is none this version knows."""
+        if text in (SEARCH, BOOK):  # before origins were kept (only those two doors wrote)
+            return cls(text, None, 0)
+        parts = text.split("/")
+        if len(parts) != 3 or parts[0] not in DOORS or parts[2] != str(RECORD_FORMAT):
+            return None
+        try:
+            provers = frozenset(Prover(name) for name in parts[1].split("+") if name)
+        except ValueError:
+            return None
+        return cls(parts[0], provers, RECORD_FORMAT)
+
+    def sound_for(self, variant: Variant) -> bool:
+        """Whether every prover the record names is sound on `variant` (all of them, when it names none)."""
+        provers = EVERY_PROVER if self.provers is None else self.provers
+        return applies(variant) or not provers & MONOTONE_PROVERS
+
+    def merged(self, before: Origin) -> Origin:
+        """The origin of this record written over `before` (its bounds are kept where tighter)."""
+        mine = EVERY_PROVER if self.provers is None else self.provers
+        theirs = EVERY_PROVER if before.provers is None else before.provers  # any could have: all
+        return Origin(self.door, mine | theirs)
+
+
+@dataclass(frozen=True)
+class Record:
+    moves: tuple[ProvenMove, ...]  # by cell
+    origin: Origin
+
+    @property
+    def exact(self) -> bool:
+        return all(m.lower == m.upper and m.remoteness is not None for m in self.moves)
+
+
+def encoded(key: Key, moves: Sequence[ProvenMove], symmetry: Sequence[int], origin: Origin) -> bytes:
+    """The record's bytes: each move as (its cell in the canonical form, lower + 1, upper + 1,
+    remoteness byte), then the checksum."""
+    records = b"".join(
+        bytes((symmetry[m.cell], m.lower + 1, m.upper + 1, _remoteness_byte(m.remoteness))) for m in moves
+    )
+    return records + checksum(key, records, exact_flag(moves), origin.text)
+
+
+def decoded(blob: bytes, back: Sequence[int]) -> tuple[ProvenMove, ...]:
+    """The moves of a record's bytes (checked), turned back by `back` into the position's cells."""
+    moves = (_move(back[cell], rest) for cell, rest in _entries(blob[:-CHECK_BYTES]))
+    return tuple(sorted(moves, key=lambda m: m.cell))
+
+
+def checked(
+    key: Key, variant: Variant, blob: bytes, exact: int, origin: str, back: Sequence[int]
+) -> tuple[Record | None, str]:
+    """The record as stored under `key` (its cells turned back by `back`), if it may be served on
+    `variant`; else None and why not. Every store's reader asks this, whichever host wrote the record."""
+    if len(blob) < CHECK_BYTES or (len(blob) - CHECK_BYTES) % 4 or not intact(key, blob, exact, origin):
+        return None, FAILED_CHECKSUM
+    found = Origin.parse(origin)
+    if found is None:
+        return None, f"its origin {origin!r} is not one this version knows"
+    if not found.sound_for(variant):
+        return None, f"its origin {origin!r} names a prover that is not sound on {variant.name}"
+    return Record(decoded(blob, back), found), ""
+
+
+def identity(variant: Variant) -> tuple[int, ...]:
+    """The cells as they are (a record read in its canonical form)."""
+    return tuple(range(variant.cells))
+
+
+def intact(key: Key, blob: bytes, exact: int, origin: str) -> bool:
+    """Whether the record's checksum holds."""
+    return checksum(key, blob[:-CHECK_BYTES], exact, origin) == blob[-CHECK_BYTES:]
+
+
+def exact_flag(moves: Sequence[MoveBounds]) -> int:
+    return int(all(m.lower == m.upper and m.remoteness is not None for m in moves))
+
+
+def checksum(key: Key, records: bytes, exact: int, origin: str) -> bytes:
+    """The checksum of a record, its key and origin included (a record copied onto another key fails it)."""
+    whole = f"{key[0]}|{key[1]}|{key[2]}|{exact}|{origin}|".encode() + records
+    return zlib.crc32(whole).to_bytes(CHECK_BYTES, "little")
+
+
+def tighter(new: MoveBounds, old: ProvenMove | None) -> ProvenMove:
+    """A move's bounds from `new`, tightened by what `old` proved."""
+    if old is None:
+        return ProvenMove(new.cell, new.lower, new.upper, new.remoteness)
+    remoteness = new.remoteness if new.remoteness is not None else old.remoteness
+    return ProvenMove(new.cell, max(new.lower, old.lower), min(new.upper, old.upper), remoteness)
+
+
+def proves_something(moves: Sequence[MoveBounds]) -> bool:
+    return any(m.lower > -1 or m.upper < 1 for m in moves)
+
+
+def _entries(blob: bytes) -> Iterator[tuple[int, bytes]]:
+    for start in range(0, len(blob), 4):
+        yield blob[start], blob[start + 1 : start + 4]
+
+
+def _move(cell: int, rest: bytes) -> ProvenMove:
+    lower, upper, remoteness = rest[0] - 1, rest[1] - 1, rest[2]
+    return ProvenMove(cell, lower, upper, None if remoteness == UNKNOWN_REMOTENESS else remoteness)
+
+
+def _remoteness_byte(remoteness: int | None) -> int:
+    return UNKNOWN_REMOTENESS if remoteness is None else remoteness
