@@ -18,7 +18,6 @@ import argparse
 import importlib.util
 import logging
 import os
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -33,6 +32,7 @@ from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .search.published_book import MODULE, PACKAGE
 from .tables.builder import BACKGROUND_NICENESS, spawn_build
 from .tables.locks import file_lock
+from .tables.spawn import Child
 from .tables.store import TableStore, default_directory
 
 BUILD_LOCK = ".build.lock"  # in the books folder: one build of books at a time per directory
@@ -69,7 +69,7 @@ class BackgroundBuild:
         self._last = -RECHECK_SECONDS
         self._lock = threading.Lock()
 
-    def __call__(self, variant: Variant) -> subprocess.Popen[bytes] | None:
+    def __call__(self, variant: Variant) -> Child | None:
         now = time.monotonic()
         with self._lock:
             if variant != CONNECT4 or now - self._last < RECHECK_SECONDS:
@@ -78,7 +78,7 @@ class BackgroundBuild:
         return start_build(self.directory)
 
 
-def start_build(directory: Path) -> subprocess.Popen[bytes] | None:
+def start_build(directory: Path) -> Child | None:
     """Start the Connect Four book's build into `directory` unless it cannot be or one runs already:
     the process, or None."""
     why = TableStore(directory).unwritable()

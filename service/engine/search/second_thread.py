@@ -19,7 +19,9 @@ from .native import SecondThread, TranspositionTable
 
 
 class Helper:
-    """The core's helper thread (idle between calls); freed, and its thread ended, with this object."""
+    """The core's helper thread (idle between calls); freed, and its thread ended, with this object. A
+    copy inherited through a fork frees only its memory when dropped (core/helper_thread.c): Python's
+    own clean-up after a fork drops the other threads' locals, and with them their helpers."""
 
     def __init__(self) -> None:
         pointer = lib.ss_pn_helper_new()

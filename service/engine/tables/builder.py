@@ -11,12 +11,12 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from .build_queue import BuildQueue, work_through
+from .spawn import Child, spawn
 from .store import TableStore
 
 BACKGROUND_NICENESS = 19  # a build started by the service yields the processors to its workers
@@ -24,27 +24,29 @@ BUILD_LOG = ".build.log"  # what background builds print, kept beside what they 
 MAX_LOG_BYTES = 1 << 20  # started over past this
 
 
-def start(directory: Path) -> subprocess.Popen[bytes]:
+def start(directory: Path) -> Child:
     """Start the builder for `directory` in the background; it stops when the queue is empty."""
     package = __package__ or "service.engine.tables"
     return spawn_build(["-m", package, "--dir", str(directory)], directory)
 
 
-def spawn_build(arguments: list[str], directory: Path) -> subprocess.Popen[bytes]:
+def spawn_build(arguments: list[str], directory: Path) -> Child:
     """Run `python ARGUMENTS` niced, its output appended to BUILD_LOG in `directory`. Not to the
-    caller's own output: a command such as `sanmoku analyze ... | less` would wait for the build."""
+    caller's own output: a command such as `sanmoku analyze ... | less` would wait for the build.
+    Started by `spawn.spawn`, which runs no Python between the fork and the exec (see there why)."""
     # Niced from its first instruction (its imports alone take a fifth of a second of processor), so
     # that a start with an empty directory answers as fast as one with the tables built.
-    nice = ["nice", "-n", str(BACKGROUND_NICENESS)] if shutil.which("nice") else []
-    command = [*nice, sys.executable, *arguments]
+    nice = shutil.which("nice")
+    command = [*([nice, "-n", str(BACKGROUND_NICENESS)] if nice else []), sys.executable, *arguments]
+    log: Path | None = None
     try:
         directory.mkdir(parents=True, exist_ok=True)
         log = directory / BUILD_LOG
-        mode = "wb" if log.exists() and log.stat().st_size > MAX_LOG_BYTES else "ab"
-        with log.open(mode) as out:
-            return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+        if log.exists() and log.stat().st_size > MAX_LOG_BYTES:
+            log.unlink()  # started over
     except OSError:  # a directory we may not write to: the build says why in the service's log instead
-        return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        pass
+    return spawn(command, log)
 
 
 def build_queued(directory: Path | None, threads: int) -> list[str]:

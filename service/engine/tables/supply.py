@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import subprocess
 import time
 from collections.abc import Iterable
 
@@ -26,6 +25,7 @@ from . import builder
 from .build_plan import plan
 from .build_queue import LAST_RETRY_SECONDS, BuildQueue
 from .small_tables import Later, SmallTables
+from .spawn import LOST, Child
 from .store import TableStore
 from .table import Table
 
@@ -58,7 +58,7 @@ class TableSupply:
         self.background_builds = background_builds
         self.background_build_cells = background_build_cells
         self.solve_now_cells = solve_now_cells
-        self._builder: subprocess.Popen[bytes] | None = None
+        self._builder: Child | None = None
         self._last_start = -START_INTERVAL
         self._start_interval = START_INTERVAL
 
@@ -179,6 +179,9 @@ class TableSupply:
     def _back_off(self) -> None:
         """The interval before this process starts another builder, from how its last one ended."""
         if self._builder is None:
+            return
+        if self._builder.returncode == LOST:  # how it ended is not known: the interval stays as it was
+            self._builder = None
             return
         failed = self._builder.returncode != 0
         self._start_interval = (

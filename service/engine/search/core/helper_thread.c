@@ -3,11 +3,20 @@
    over many searches) and would have to free them at its end. The helper is made by the searching thread
    that owns it, waits on a condition variable between calls, and frees its caches when it ends. It
    blocks every signal: the process's handlers belong to the threads that asked for them (Python's main
-   thread). */
+   thread).
+
+   A fork copies the helper's memory but not its thread. A child that runs Python after the fork (gevent's
+   subprocess did) drops the parent's thread-local objects, and their cffi finalizers free the helper
+   there: joining a thread the child does not have, or destroying the condition the parent's helper
+   waits on (its waiter count came along with the copy), blocked that child for ever. So the helper
+   remembers the process that made it, and freeing it in any other process only lets go of the memory:
+   the thread, its lock and its conditions belong to the parent. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "covers.h"
 #include "helper_thread.h"
@@ -20,6 +29,7 @@ struct ss_pn_helper {
     void (*job)(void *); /* the work handed over; NULL: none (the helper sets it back when done) */
     void *arg;
     int quit;
+    pid_t owner; /* the process whose thread this is */
 };
 
 static void *helper_main(void *arg) {
@@ -45,6 +55,7 @@ static void *helper_main(void *arg) {
 ss_pn_helper *ss_pn_helper_new(void) {
     ss_pn_helper *h = calloc(1, sizeof *h);
     if (!h) return NULL;
+    h->owner = getpid();
     pthread_mutex_init(&h->lock, NULL);
     pthread_cond_init(&h->wake, NULL);
     pthread_cond_init(&h->done, NULL);
@@ -65,6 +76,10 @@ ss_pn_helper *ss_pn_helper_new(void) {
 
 void ss_pn_helper_free(ss_pn_helper *h) {
     if (!h) return;
+    if (h->owner != getpid()) { /* a forked copy: no thread to end here, nothing of it to destroy */
+        free(h);
+        return;
+    }
     pthread_mutex_lock(&h->lock);
     h->quit = 1;
     pthread_cond_signal(&h->wake);
