@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import threading
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Protocol, TypeVar
@@ -39,12 +38,21 @@ from .search.proof_families import DEFAULT_PROVER_THREADS, checked_prover_thread
 from .search.proven import ProvenStore
 from .search.proven_record import BOOK, SEARCH, Origin, ProvenMove
 from .search.report import MoveProof, SearchReport
+from .slots import FairSlots, Lease
 from .tables.table import Table
 
 TableFor = Callable[[Variant], Table | None]  # the table that answers a variant now, if any
 Tables = tuple[TranspositionTable, TranspositionTable | None]  # an engine's own, and its second thread's
 T = TypeVar("T")
-SLOT_WAIT_SHARE = 0.1  # of its budget, the most a search waits for a slot before SearchBusyError
+# Of its budget, the most a search waits for a slot before SearchBusyError: all of it, first come first
+# served, but a search that no slot can come to within its budget (every one held past its end) waits a
+# tenth of it only (EnginePool). A tenth for all, as before, turned away searches a slot would come to:
+# gunicorn's workers take connections as they come, not by their free slots, and with 4 clients on 2
+# workers of 2 slots, 44 % of 300 ms searches answered 503 when one worker got three of them.
+SLOT_WAIT_SHARE = 1.0
+# Of its wait, the most a search waits for a slot that, by what the searches holding them say, comes
+# too late: a holder may end sooner (its answer proven, its client gone).
+HOPELESS_WAIT_SHARE = 0.1
 
 
 class Offload(Protocol):
@@ -63,9 +71,12 @@ log = logging.getLogger(__name__)
 
 class EnginePool:
     """`slots` transposition tables, lent one per search (two with two threads: the second for the
-    second thread's alpha-beta searches); a borrower waits at most `wait` seconds.
+    second thread's alpha-beta searches), first come first served (`FairSlots`): a borrower waits at
+    most `wait` seconds, and a tenth of that when every slot is held past it (each borrower holds its
+    slot for its `wait` at most: a search's budget). Other work that must count as a search (a
+    depth-limited move) holds a slot with `slot()`.
 
-    Its tables and its semaphore are made in the process that first searches, not where the pool is made:
+    Its tables and its slots are made in the process that first searches, not where the pool is made:
     a server made before it forks its workers (and before gevent patches them) gives each worker its own,
     and a waiting request then waits as a greenlet, not as the whole worker."""
 
@@ -77,14 +88,14 @@ class EnginePool:
         self._owner = -1
         self._free: list[Tables] = []
         self._made = 0  # tables made in this process: warm() makes the rest of `slots`, no more
-        self._available = threading.BoundedSemaphore(slots)
+        self._available = FairSlots(slots)
 
     def for_this_process(self) -> None:
-        """Make this process's semaphore (and forget a parent's tables): a gevent worker's must be made
-        on its own event loop, after the patching, so the server calls this there before warm()."""
+        """Make this process's slots (and forget a parent's tables): a gevent worker's must be made on
+        its own event loop, after the patching, so the server calls this there before warm()."""
         if self._owner != os.getpid():
             self._owner, self._free, self._made = os.getpid(), [], 0
-            self._available = threading.BoundedSemaphore(self.slots)
+            self._available = FairSlots(self.slots)
 
     def _tables(self) -> Tables:
         self._made += 1
@@ -93,21 +104,31 @@ class EnginePool:
 
     def warm(self) -> None:
         """Make every slot's tables now, not in its first searches' budgets: a 32 MB table takes tens of
-        milliseconds to map and fill (hundreds on a busy host), which is why a server runs this on a
-        thread of its own after a worker's first answer."""
+        milliseconds to map and fill (hundreds on a busy host), which is why a server runs this before
+        a worker takes its first request."""
         self.for_this_process()
         while self._made < self.slots:
             self._free.append(self._tables())
 
     @contextlib.contextmanager
-    def engine(self, variant: Variant, wait: float | None) -> Iterator[SearchEngine]:
+    def slot(self, wait: float | None) -> Iterator[None]:
+        """One of the slots, held for the block: SearchBusyError when none comes within `wait`."""
         self.for_this_process()
         available = self._available
-        if not available.acquire(timeout=wait):
-            raise SearchBusyError(f"all {self.slots} search slots of this worker stayed busy")
+        hopeless = 0.0 if wait is None else wait * HOPELESS_WAIT_SHARE
+        lease: Lease | None = available.acquire(wait, holds=wait, hopeless=hopeless)
+        if lease is None:
+            raise SearchBusyError(f"all {self.slots} search slots of this worker stay busy past the budget")
         try:
-            # No lock around the list: the semaphore lets at most `slots` borrowers in, and a list's pop
-            # and append are atomic (a warm() beside them makes one table too many at worst).
+            yield
+        finally:
+            available.release(lease)
+
+    @contextlib.contextmanager
+    def engine(self, variant: Variant, wait: float | None) -> Iterator[SearchEngine]:
+        with self.slot(wait):
+            # No lock around the list: the slots let at most `slots` borrowers in, and a list's pop and
+            # append are atomic (a warm() beside them makes one table too many at worst).
             tables = self._free.pop() if self._free else self._tables()
             table, second = tables
             try:
@@ -115,8 +136,6 @@ class EnginePool:
                 yield SearchEngine(variant, table=table, prover_threads=threads, second_table=second)
             finally:
                 self._free.append(tables)
-        finally:
-            available.release()
 
 
 class Analyst:
