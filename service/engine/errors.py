@@ -103,6 +103,15 @@ class TableNotReadyError(TableUnavailableError):
         self.variant, self.reason, self.retry_after = variant, reason, retry_after
 
 
+class TableChangedError(TableNotReadyError):
+    """The variant's table file was written into (in place) after its bytes were checked: what was read
+    from it is not used, and the file is checked again before it answers (it may be rebuilt)."""
+
+    def __init__(self, variant: Variant) -> None:
+        reason = f"the {variant.name} table's file changed while it was read; it is being checked again"
+        super().__init__(variant, reason, 1)
+
+
 class TableNotBuiltError(TableUnavailableError):
     """The variant's table is not on disk and is not built on request: an operator builds it (`why`
     says why it is not built on request)."""

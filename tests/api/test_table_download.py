@@ -239,27 +239,32 @@ def test_a_removed_large_file_is_a_503_not_a_500(
     assert gone.status_code == 503 and body["type"].endswith("table-not-built")
 
 
-def test_a_repaired_table_drops_the_answers_cached_from_the_damaged_one(
+def test_a_table_damaged_in_place_and_repaired_never_answers_wrong(
     directory: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    """A process writes over the mapped table in place (as root may): its answers are wrong, and kept
-    in the cache of rendered bodies. The documented repair, a good file renamed over it, must drop
-    every one of them (issue 29, item 6): the next answers are the good table's."""
+    """A process writes over the mapped table in place (as root may), under an app that has answered
+    from it and cached those answers: the file fails its checksum and is never answered from (the
+    small table is solved again), and the documented repair, a good file renamed over it, is served
+    (issue 29, item 6): every answer is the good table's."""
     path = directory / file_name(get_variant(NAME))
     good = path.read_bytes()
     asked = [
         ("GET", "/analyze?board=X...O.......&variant=3x4k3", None),
         ("POST", "/analyze", {"board": "X...O..X....", "variant": "3x4k3"}),
         ("GET", "/solve?variant=3x4k3&format=csv", None),
+        ("GET", "/analyze?board=.X..O.......&variant=3x4k3", None),  # asked first after the damage
+        ("GET", "/analyze?board=XO..........&variant=3x4k3", None),
     ]
     truth = [fresh_client(directory).open(url, method=m, json=body).data for m, url, body in asked]
+    client = fresh_client(directory)
+    cached = [client.open(url, method=m, json=body).data for m, url, body in asked[:3]]
+    assert cached == truth[:3]
     common = max(set(good[HEADER_SIZE:]), key=good[HEADER_SIZE:].count)
     with path.open("r+b") as file:  # in place: the same inode, mapped by the app's table
         file.seek(HEADER_SIZE)
         file.write(bytes([common]) * (len(good) - HEADER_SIZE))
-    client = fresh_client(directory)
     damaged = [client.open(url, method=m, json=body).data for m, url, body in asked]
-    assert damaged != truth  # wrong, and kept
+    assert damaged == truth  # the damaged bytes never answer, the cached answers are dropped
     repair = tmp_path_factory.mktemp("repair") / path.name
     repair.write_bytes(good)
     os.replace(repair, path)

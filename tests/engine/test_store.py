@@ -104,7 +104,7 @@ def test_a_written_table_opens_read_only_and_mapped(fresh: TableStore) -> None:
     assert table.header["variant"] == "3x4k3" and table.header["solver"] >= 1 and table.header["format"] == 3
     assert len(table.header["sha256"]) == 64 and "built" not in table.header  # the same bytes from any build
     assert build_record(table.path)["built"] and build_record(table.path)["threads"] >= 1
-    names = ["3x4k3.table", "3x4k3.table.build.json", "3x4k3.table.lock"]
+    names = ["3x4k3.table", "3x4k3.table.build.json", "3x4k3.table.checked.json", "3x4k3.table.lock"]
     assert sorted(p.name for p in fresh.directory.iterdir()) == names
     assert table.path.stat().st_mode & 0o777 == 0o444  # replaced by a rename, never written in place
 
@@ -212,7 +212,7 @@ def test_two_processes_building_the_same_table_leave_one_good_file(tmp_path: Pat
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         sums = pool.starmap(_build_in_another_process, [(str(tmp_path), "4x4k4")] * 2)
     assert sums[0] == sums[1]
-    names = ["4x4k4.table", "4x4k4.table.build.json", "4x4k4.table.lock"]
+    names = ["4x4k4.table", "4x4k4.table.build.json", "4x4k4.table.checked.json", "4x4k4.table.lock"]
     assert sorted(p.name for p in tmp_path.iterdir()) == names
     assert open_table(tmp_path / "4x4k4.table", get_variant("4x4k4")).checksum == sums[0]
 

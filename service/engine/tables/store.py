@@ -1,6 +1,16 @@
 """The tables of a directory: opened on first use, built (under a file lock per table) when a file is
 missing or does not check out, never used for an answer unless it checks out, and reopened when a new
-file is renamed over an open one.
+file is renamed over an open one or the open one is written into.
+
+A file answers once its bytes checked out whole (their checksum) at its current stamp (`file_stamps`):
+checked by a build, by `verify`, or by the first process that opened it at that stamp, which records
+it beside the file (`checked`) for the others. A file with no such record (a table of an older
+version, one changed in place) is checked when opened: on the caller's thread up to INLINE_CHECK_BYTES
+(a few milliseconds), else through `check_later` when the store was given one (the service's
+background threads; the table is not there meanwhile) or on the caller's thread (the command line).
+An open table's file is looked at on every `opened` (one fstat): written into, it is dropped and
+checked again; a file that does not check out is not served, and looks unbuilt to the supply, which
+has it rebuilt.
 
 `TableStore` logs why a file was not used, builds the table again and replaces the file; the file
 format and its checks are in `table_file`, the queue of background builds in `builds`.
@@ -11,8 +21,9 @@ from __future__ import annotations
 import errno
 import logging
 import os
-import tempfile
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,16 +31,32 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
+from ..atomic_files import remove_stale, temporary_path
+from ..file_stamps import QUIET_NS, Stamp, stamp_at
 from ..rules.variants import Variant, get_variant
+from . import checked
 from .build_plan import check_resources
 from .building import BuildProgress, build_file, write_table
 from .locks import build_lock
+from .partial import partial_path, record_of_partial
 from .table import Table
-from .table_file import TableFileError, build_record, checked_header, open_table, read_header, verify_table
+from .table_file import (
+    TableFileError,
+    build_record,
+    check_file,
+    check_opened,
+    checked_header,
+    open_table,
+    read_header,
+)
 
 SUFFIX = ".table"
 ENVIRONMENT_VARIABLE = "SANMOKU_TABLES_DIR"
-RECHECK_SECONDS = 2.0  # how often an open table's file is looked at again (a stat): replacements show
+RECHECK_SECONDS = 0.1  # how often an open table's name is looked at again (a stat): a file renamed over it
+PROBE_SECONDS = 2.0  # how often whether the directory can be written is found out again
+INLINE_CHECK_BYTES = 8 << 20  # a checksum on the caller's thread up to this: about 5 ms here
+RETRY_SECONDS = QUIET_NS / 1e9  # a file found changing is looked at again after this
+Later = Callable[[Callable[[], None]], None]
 
 log = logging.getLogger(__name__)
 
@@ -59,62 +86,152 @@ class TableInfo:
 class TableStore:
     """The tables of one directory: opened on first use, built when missing or bad."""
 
-    def __init__(self, directory: Path | str | None = None) -> None:
+    def __init__(self, directory: Path | str | None = None, check_later: Later | None = None) -> None:
+        """`check_later`: runs a checksum of more than INLINE_CHECK_BYTES off the caller's thread (the
+        service passes its background threads); without it, checks run on the caller's thread."""
         self.directory = Path(directory) if directory is not None else default_directory()
+        self.check_later = check_later
         self._open: dict[Variant, Table] = {}
-        self._checked: dict[Variant, float] = {}
+        self._looked: dict[Variant, float] = {}  # when each open table's name was last looked at
+        self._good: dict[Variant, Stamp] = {}  # files that checked out whole at that stamp
+        self._bad: dict[Variant, Stamp] = {}  # files that did not (corrupt) at that stamp
+        self._checking: dict[Variant, Stamp] = {}  # checks handed to check_later, under way
+        self._retry: dict[Variant, float] = {}  # a file found changing: not opened again before this
+        self._recheck: dict[Variant, float] = {}  # checked moments after a write: checked again after this
         self._reported: dict[Variant, str] = {}  # the last problem logged for each variant's file
-        self._probed = (-RECHECK_SECONDS, "")
+        self._probed = (-PROBE_SECONDS, "")
+        self._lock = threading.Lock()
 
     def path(self, variant: Variant) -> Path:
         return self.directory / file_name(variant)
 
     def opened(self, variant: Variant) -> Table | None:
-        """The open table, unless its file has been replaced or removed since (looked at every
-        RECHECK_SECONDS): then the new file is opened, or None."""
+        """The open table, unless its file has been written into (looked at every call: an fstat), or
+        replaced or removed (looked at every RECHECK_SECONDS: a stat): then the file is opened again
+        (and checked), or None."""
         table = self._open.get(variant)
         if table is None:
             return None
-        now = time.monotonic()
-        if now - self._checked.get(variant, 0.0) < RECHECK_SECONDS:
-            return table
-        self._checked[variant] = now
-        try:
-            found = os.stat(self.path(variant))
-            current = (found.st_dev, found.st_ino) == table.identity
-        except OSError:
-            current = False
-        if current:
-            return table
+        if table.unchanged():
+            now = time.monotonic()
+            if now - self._looked.get(variant, 0.0) < RECHECK_SECONDS:
+                return table
+            self._looked[variant] = now
+            found = stamp_at(self.path(variant))
+            current = found is not None and table.identity is not None and found.inode == table.identity.inode
+            if current and now < self._recheck.get(variant, now):
+                return table
+            self._recheck.pop(variant, None)
+            if current and found == table.identity:  # a check that did not last, made again
+                log.info("checking the %s table's file again, now that it is quiet", variant.name)
+            elif current:
+                return table
+        else:  # written into, or its last name removed (which changes its times too)
+            log.info("the %s table's file was replaced, removed or written into: opened again", variant.name)
         # Requests under way keep the old mapping; it is let go when the last of them is done.
-        del self._open[variant]
+        self._open.pop(variant, None)
+        self._good.pop(variant, None)
         return self.try_open(variant)
 
     def try_open(self, variant: Variant) -> Table | None:
-        """The table if its file is there and checks out (header and length), else None (a bad file
-        is logged)."""
+        """The table if its file is there and checks out (header and length, and its checksum unless a
+        check at its stamp is known), else None (a bad file is logged)."""
         table = self._open.get(variant)
+        if table is not None:
+            return table
+        if time.monotonic() < self._retry.get(variant, 0.0):
+            return None
+        try:
+            table = self._checked_open(variant)
+        except TableFileError as error:
+            self._report(variant, error)
+            return None
         if table is None:
-            try:
-                table = open_table(self.path(variant), variant)
-            except TableFileError as error:
-                # once per problem, not at every request that finds it again
-                if error.problem != "missing" and self._reported.get(variant) != str(error):
-                    log.warning("table file not used, it will be rebuilt if it can be: %s", error)
-                self._reported[variant] = str(error)
-                return None
-            self._open[variant] = table
-            self._checked[variant] = time.monotonic()
-            self._reported.pop(variant, None)
+            return None
+        self._open[variant] = table
+        self._looked[variant] = time.monotonic()
+        self._reported.pop(variant, None)
         return table
 
-    def looks_built(self, variant: Variant) -> bool:
-        """Whether the variant's file is there with the right header and length."""
+    def _checked_open(self, variant: Variant) -> Table | None:
+        """The table mapped, once its bytes are known to check out at the file's stamp; None while a
+        check runs through `check_later`."""
+        path = self.path(variant)
+        if (bad := self._bad.get(variant)) is not None and stamp_at(path) == bad:
+            raise TableFileError(path, "corrupt", "the table's bytes do not match the header's checksum")
+        table = open_table(path, variant)
+        stamp = table.identity
+        assert stamp is not None
+        if self._good.get(variant) == stamp or checked.recorded(path, table.header.get("sha256")) == stamp:
+            self._good[variant] = stamp
+            return table
+        if len(table.values) > INLINE_CHECK_BYTES and self.check_later is not None:
+            with self._lock:
+                due = self._checking.get(variant) != stamp
+                self._checking[variant] = stamp
+            if due:
+                log.info("checking the %s table's file (%s) before it answers", variant.name, path)
+                self.check_later(lambda: self._check_quietly(variant, table))
+            return None
+        return table if self._check(variant, table) else None
+
+    def _check(self, variant: Variant, table: Table) -> bool:
+        """Compute the checksum of an opened table's bytes, and remember (and record) how it came out;
+        whether they checked out. A check made moments after a write answers, and is made again once
+        the file is quiet (a write in the same tick of the clock would not move the file's times)."""
+        stamp = table.identity
+        assert stamp is not None and table.path is not None
         try:
-            checked_header(self.path(variant), variant)
+            lasting = check_opened(table)
+        except TableFileError as error:
+            if error.problem == "corrupt":
+                self._bad[variant] = stamp
+            else:  # changing: looked at again once it is quiet
+                self._retry[variant] = time.monotonic() + RETRY_SECONDS
+            self._report(variant, error)
+            return False
+        finally:
+            with self._lock:
+                if self._checking.get(variant) == stamp:
+                    del self._checking[variant]
+        if lasting:
+            self._remember(variant, table.path, stamp, table.header.get("sha256"))
+        else:
+            self._good[variant] = stamp
+            self._recheck[variant] = time.monotonic() + RETRY_SECONDS
+        return True
+
+    def _check_quietly(self, variant: Variant, table: Table) -> None:
+        """`_check` off the caller's thread: the next `try_open` serves the file if it checked out."""
+        self._check(variant, table)
+
+    def _remember(self, variant: Variant, path: Path, stamp: Stamp, sha256: object) -> None:
+        """A check of the file at `stamp` came out good: remembered here, and recorded beside it."""
+        self._good[variant] = stamp
+        if self._bad.get(variant) == stamp:
+            del self._bad[variant]
+        try:
+            checked.record(path, stamp, sha256)
+        except OSError as error:  # a read-only directory: each process checks the file itself
+            log.debug("the check of %s is not recorded: %s", path, error)
+
+    def _report(self, variant: Variant, error: TableFileError) -> None:
+        """Log why a file is not used, once per problem, not at every request that finds it again."""
+        quiet = error.problem in ("missing", "changing")
+        if not quiet and self._reported.get(variant) != str(error):
+            log.warning("table file not used, it will be rebuilt if it can be: %s", error)
+        self._reported[variant] = str(error)
+
+    def looks_built(self, variant: Variant) -> bool:
+        """Whether the variant's file is there with the right header and length, and not known to fail
+        its checksum as it is now."""
+        path = self.path(variant)
+        try:
+            checked_header(path, variant)
         except TableFileError:
             return False
-        return True
+        bad = self._bad.get(variant)
+        return bad is None or stamp_at(path) != bad
 
     def get(self, variant: Variant) -> Table:
         """The table of `variant`, built first if its file is missing or does not check out."""
@@ -122,6 +239,9 @@ class TableStore:
         if table is None:
             self.build(variant)
             table = self.try_open(variant)
+            if table is None and variant in self._retry:  # written moments ago: checked once quiet
+                time.sleep(max(0.0, self._retry[variant] - time.monotonic()))
+                table = self.try_open(variant)
             if table is None:
                 raise RuntimeError(f"the table just built for {variant.name} does not check out")
         return table
@@ -144,14 +264,14 @@ class TableStore:
 
     def unwritable(self) -> str | None:
         """Why no file can be made in this directory (a read-only file system, another account's
-        directory), or None; found by making one, looked at again every RECHECK_SECONDS."""
+        directory), or None; found by making one, looked at again every PROBE_SECONDS."""
         now = time.monotonic()
-        if now - self._probed[0] >= RECHECK_SECONDS:
+        if now - self._probed[0] >= PROBE_SECONDS:
             why = ""
             try:
                 self.directory.mkdir(parents=True, exist_ok=True)
-                handle, probe = tempfile.mkstemp(dir=self.directory, prefix=".write-test-")
-                os.close(handle)
+                probe = temporary_path(self.directory / "write-test")  # a leftover is swept by its pid
+                os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
                 os.unlink(probe)
             except OSError as error:
                 why = f"the tables directory {self.directory} cannot be written ({error.strerror or error})"
@@ -164,7 +284,16 @@ class TableStore:
         path = self.path(variant)
         with build_lock(path, wait) as held:
             if held and self.verify(variant) is not None:
-                write_table(path, variant, values)
+                header = write_table(path, variant, values)
+                self._written(variant, path, header)
+
+    def _written(self, variant: Variant, path: Path, header: dict[str, object]) -> None:
+        """A file this process has just written and renamed into place: its bytes are those its checksum
+        was computed from (under the build's lock), at the stamp it has now."""
+        stamp = stamp_at(path)
+        if stamp is not None:
+            self._remember(variant, path, stamp, header.get("sha256"))
+        self._open.pop(variant, None)
 
     def is_building(self, variant: Variant) -> bool:
         """Whether some process on this host holds the lock on building the variant's table."""
@@ -192,31 +321,57 @@ class TableStore:
             if path.is_dir():  # fail now, not after the solve, when the file is renamed into place
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
             check_resources(variant, self.directory, threads, reduce)
-            build_file(path, variant, threads, progress, reduce, ray_address)
-        self._open.pop(variant, None)
+            header = build_file(path, variant, threads, progress, reduce, ray_address)
+            self._written(variant, path, header)
         return True
 
     def remove_leftovers(self) -> list[Path]:
-        """Remove the temporary files of builds that died (their table's lock is free): what a killed
-        builder leaves behind."""
+        """Remove what writes that did not finish left behind: temporaries whose writer is gone (see
+        `atomic_files`; those of older versions, named without their writer, once their table's lock
+        is free), in the directory, its queue and its books, and the partial file of a table whose
+        file checks out (a build that will never go on with it). A partial file of a table still
+        missing is kept: a build goes on with it."""
         removed = []
+        for folder in (self.directory, self.directory / "queue", self.directory / "books"):
+            removed += remove_stale(folder)
         for temporary in self.directory.glob(f".*{SUFFIX}.*.tmp"):
             table = self.directory / (temporary.name[1:].split(f"{SUFFIX}.")[0] + SUFFIX)
             with build_lock(table, wait=False) as free:
-                if free:
+                if free and temporary.exists():
                     temporary.unlink(missing_ok=True)
                     removed.append(temporary)
+        for partial in self.directory.glob(f".*{SUFFIX}.partial"):
+            table = self.directory / partial.name[1:].removesuffix(".partial")
+            with build_lock(table, wait=False) as free:
+                if free and self._good_file(table):
+                    for leftover in (partial, record_of_partial(table)):
+                        if leftover.exists():
+                            leftover.unlink(missing_ok=True)
+                            removed.append(leftover)
         return removed
+
+    def _good_file(self, path: Path) -> bool:
+        try:
+            variant = get_variant(path.name.removesuffix(SUFFIX))
+        except ValueError:
+            return False
+        return path == self.path(variant) and partial_path(path).exists() and self.verify(variant) is None
 
     def list(self) -> list[TableInfo]:
         return [self._info(path) for path in sorted(self.directory.glob("*" + SUFFIX))]
 
     def verify(self, variant: Variant) -> str | None:
-        """None if the variant's file checks out to its last byte, else what is wrong with it."""
+        """None if the variant's file checks out to its last byte, else what is wrong with it (and a
+        check that lasts is recorded, see `checked`)."""
+        path = self.path(variant)
         try:
-            verify_table(self.path(variant), variant)
+            header, stamp, lasting = check_file(path, variant)
         except TableFileError as error:
+            if error.problem == "corrupt" and error.stamp is not None:
+                self._bad[variant] = error.stamp
             return f"{error.problem}: {error.detail}"
+        if lasting:
+            self._remember(variant, path, stamp, header.get("sha256"))
         return None
 
     def _info(self, path: Path) -> TableInfo:

@@ -4,6 +4,10 @@ Tables are for X moving first; a position of a game that O opened is read with t
 (its first player's marks are ranked as the first player's, see `layout`), and its value for the side
 to move is the same. A table of format 3 holds one entry per class of symmetric positions (`classes`),
 one of format 2 one per position (`layout`): both layouts rank a position and its children alike.
+
+A table read from a file watches it (`file_stamps`): a lookup looks at the file's stamp after reading
+its bytes, and raises TableChangedError rather than answer from bytes written into the file since it
+was checked (the mapping shows such writes at once).
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import TableChangedError
+from ..file_stamps import Stamp, Watch
 from ..rules.game import GamePosition
 from ..rules.position import Position
 from ..rules.values import DECODED, SEEN_BY_MOVER, Value
@@ -72,13 +78,15 @@ class Table:
         payload: Any,
         header: dict[str, Any] | None = None,
         path: Path | None = None,
-        identity: tuple[int, int] | None = None,
+        identity: Stamp | None = None,
         layout: Layouts | None = None,
+        watch: Watch | None = None,
     ) -> None:
         self.variant = variant
         self.header = header or {}
         self.path = path
-        self.identity = identity  # (device, inode) of the file it was read from: a replaced file differs
+        self.identity = identity  # the stamp of the file it was read from: a file written since differs
+        self.watch = watch  # that file, looked at after each read; None for a table made in memory
         self._payload = payload  # a memoryview: indexing it gives an int, the fastest scalar read
         self.values: npt.NDArray[np.uint8] = np.frombuffer(payload, dtype=np.uint8)
         self.layout: Layouts = layout or class_layout_of(variant)
@@ -107,6 +115,21 @@ class Table:
         return int(self.header.get("positions") or np.count_nonzero(self.values))
 
     @property
+    def payload(self) -> Any:
+        """The table's bytes, as the buffer they are read from."""
+        return self._payload
+
+    def unchanged(self) -> bool:
+        """Whether the file the table was read from is as it was when checked (one fstat); True for a
+        table made in memory. A reader of `values` asks after reading, and drops what it read if not."""
+        return self.watch is None or self.watch.unchanged()
+
+    def check_unchanged(self) -> None:
+        """TableChangedError if the table's file was written since it was checked (see `unchanged`)."""
+        if self.watch is not None and not self.watch.unchanged():
+            raise TableChangedError(self.variant)
+
+    @property
     def checksum(self) -> str:
         """SHA-256 of the table's bytes (the file header's, or computed for a table made in memory)."""
         known = self.header.get("sha256")
@@ -124,7 +147,9 @@ class Table:
 
     def value(self, position: Position) -> Value:
         self._check_variant(position)
-        return self._value_at(self.rank(position))
+        value = self._value_at(self.rank(position))
+        self.check_unchanged()
+        return value
 
     def lookup(self, position: Position) -> Lookup:
         self._check_variant(position)
@@ -135,15 +160,20 @@ class Table:
         cells = position.legal_moves()
         rank, children = self.layout.with_children(mine, theirs, cells, digit)
         ordered = sorted(zip(map(payload.__getitem__, children), cells, strict=True))
+        value = DECODED[payload[rank]]
+        if self.watch is not None and not self.watch.unchanged():  # after the reads: see the docstring
+            raise TableChangedError(self.variant)
         try:
             moves = tuple([moves_of(byte)[cell] for byte, cell in ordered])  # type: ignore[index]
         except TypeError:  # a parsed position's children are all in the table: the table must be wrong
             raise ValueError(f"the table holds no value for a move of {position}") from None
-        return Lookup(position, self._value_at(rank), moves)
+        return Lookup(position, _known(value, rank), moves)
 
     def close(self) -> None:
         """Let go of the buffer (the mapping closes once nothing else refers to it)."""
         self.values = np.zeros(0, dtype=np.uint8)
+        if self.watch is not None:
+            self.watch.close()
         if isinstance(self._payload, memoryview):
             with contextlib.suppress(BufferError):  # an array made from it elsewhere still holds it
                 self._payload.release()

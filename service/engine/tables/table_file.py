@@ -20,8 +20,9 @@ renaming a new file over it, never by writing into it: readers map it.
 
 Opening checks the magic, the format, the variant, the solver version and the length, and maps the file
 read-only (every process that opens it shares its pages): a few milliseconds whatever the size. The
-checksum reads every byte (seconds for gigabytes), so it is checked when a table is written and by
-`verify_table` (`sanmoku tables verify`), not by every worker that opens one.
+checksum reads every byte (seconds for gigabytes): `check_opened` computes it over an open table, and the
+store records the file's stamp once it checked out (`checked`), so that the other processes need not;
+a table keeps watching its file's stamp and refuses to answer from bytes written after the check.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from ..file_stamps import Stamp, Watch, now_ns, stamp_of
 from ..rules.variants import Variant
 from .classes import class_layout_of
 from .layout import layout_of
@@ -53,11 +55,13 @@ HASH_PIECE = 1 << 24  # bytes read at a time when checksumming
 
 
 class TableFileError(Exception):
-    """A table file that cannot be used; `problem` is missing, foreign, stale, truncated or corrupt."""
+    """A table file that cannot be used; `problem` is missing, unreadable, foreign, stale, truncated,
+    corrupt (its bytes do not match its checksum) or changing (written while it was checked)."""
 
-    def __init__(self, path: Path, problem: str, detail: str) -> None:
+    def __init__(self, path: Path, problem: str, detail: str, stamp: Stamp | None = None) -> None:
         super().__init__(f"{path}: {problem}: {detail}")
         self.path, self.problem, self.detail = path, problem, detail
+        self.stamp = stamp  # of the file found so, when known
 
 
 def variant_fields(variant: Variant) -> dict[str, Any]:
@@ -141,6 +145,10 @@ def read_header(path: Path) -> dict[str, Any]:
         raise TableFileError(path, "missing", "no such file") from None
     except OSError as error:  # a directory, or a file this account may not read
         raise TableFileError(path, "unreadable", error.strerror or str(error)) from None
+    return parsed_header(path, head)
+
+
+def parsed_header(path: Path, head: bytes) -> dict[str, Any]:
     if not head.startswith(MAGIC):
         raise TableFileError(path, "foreign", "not a Sanmoku table file (no magic line)")
     if len(head) < HEADER_SIZE:
@@ -156,17 +164,38 @@ def read_header(path: Path) -> dict[str, Any]:
 
 def open_table(path: Path, variant: Variant) -> Table:
     """Map a table file read-only after checking its header and length (not its checksum: see
-    `verify_table`); raise TableFileError saying what is wrong."""
-    header = checked_header(path, variant)
-    with path.open("rb") as source:
-        identity = os.fstat(source.fileno())
-        size = HEADER_SIZE + int(header["entries"])
-        if identity.st_size != size:  # replaced between the check and the open
-            raise TableFileError(path, "truncated", f"{identity.st_size} bytes, not {size}")
-        mapped = mmap.mmap(source.fileno(), 0, access=mmap.ACCESS_READ)
+    `check_opened`); raise TableFileError saying what is wrong. Header, length and bytes come from one
+    descriptor, which the table keeps to watch the file's stamp (`Table.unchanged`)."""
+    try:
+        watch = Watch.of(path)
+        head = os.pread(watch.descriptor, HEADER_SIZE, 0)
+    except FileNotFoundError:
+        raise TableFileError(path, "missing", "no such file") from None
+    except OSError as error:  # a directory, or a file this account may not read
+        raise TableFileError(path, "unreadable", error.strerror or str(error)) from None
+    try:
+        header = fields_checked(path, parsed_header(path, head), variant, watch.stamp.size)
+        mapped = mmap.mmap(watch.descriptor, 0, access=mmap.ACCESS_READ)
+    except BaseException:
+        watch.close()
+        raise
     layout = layout_in(variant, header)
-    identity_pair = (identity.st_dev, identity.st_ino)
-    return Table(variant, memoryview(mapped)[HEADER_SIZE:], header, path, identity_pair, layout)
+    return Table(variant, memoryview(mapped)[HEADER_SIZE:], header, path, watch.stamp, layout, watch)
+
+
+def check_opened(table: Table) -> bool:
+    """Check the checksum of every byte of an opened table, as mapped; TableFileError if they do not
+    match the header's ("corrupt") or the file changed meanwhile ("changing"). Whether the check lasts:
+    False when the file had changed moments before it began (see `file_stamps`), so that a write in the
+    same tick could follow unseen."""
+    assert table.watch is not None and table.path is not None
+    began = now_ns()
+    found = hashlib.sha256(table.payload).hexdigest()
+    if not table.unchanged():
+        raise TableFileError(table.path, "changing", "the file changed while its checksum was computed")
+    if found != table.header.get("sha256"):
+        raise TableFileError(table.path, "corrupt", "the table's bytes do not match the header's checksum")
+    return table.watch.stamp.quiet(began)
 
 
 def layout_in(variant: Variant, header: dict[str, Any]) -> Layouts:
@@ -186,18 +215,40 @@ def mapped_file(table: Table) -> memoryview | None:
 
 def verify_table(path: Path, variant: Variant) -> dict[str, Any]:
     """Everything `open_table` checks, and the checksum of every byte; the header if all check out."""
-    header = checked_header(path, variant)
-    with path.open("rb") as source:
-        found = checksum(source.fileno(), int(header["entries"]))
+    return check_file(path, variant)[0]
+
+
+def check_file(path: Path, variant: Variant) -> tuple[dict[str, Any], Stamp, bool]:
+    """As `verify_table`, read through one descriptor: the header, the stamp the bytes were checked at,
+    and whether the check lasts (see `check_opened`)."""
+    try:
+        with path.open("rb") as source:
+            began, before = now_ns(), stamp_of(source.fileno())
+            head = os.pread(source.fileno(), HEADER_SIZE, 0)
+            header = fields_checked(path, parsed_header(path, head), variant, before.size)
+            found = checksum(source.fileno(), int(header["entries"]))
+            after = stamp_of(source.fileno())
+    except FileNotFoundError:
+        raise TableFileError(path, "missing", "no such file") from None
+    except OSError as error:
+        raise TableFileError(path, "unreadable", error.strerror or str(error)) from None
+    if after != before:
+        raise TableFileError(path, "changing", "the file changed while its checksum was computed")
     if found != header.get("sha256"):
-        raise TableFileError(path, "corrupt", "the table's bytes do not match the header's checksum")
-    return header
+        raise TableFileError(path, "corrupt", "the table's bytes do not match the header's checksum", before)
+    return header, before, before.quiet(began)
 
 
 def checked_header(path: Path, variant: Variant) -> dict[str, Any]:
     """The header of a file that is `variant`'s table of a format this code reads (3, or 2) and of the
     current solver, and as long as it should be."""
     header = read_header(path)
+    return fields_checked(path, header, variant, path.stat().st_size)
+
+
+def fields_checked(path: Path, header: dict[str, Any], variant: Variant, size: int) -> dict[str, Any]:
+    """`header`, if it is `variant`'s table's in a format this code reads, of the current solver, in a
+    file of `size` bytes as long as it should be; else TableFileError."""
     format_version = header.get("format")
     if format_version not in LAYOUTS or header.get("layout") != LAYOUTS[format_version]:
         found = f"format {format_version!r}, layout {header.get('layout')!r}"
@@ -210,7 +261,6 @@ def checked_header(path: Path, variant: Variant) -> dict[str, Any]:
     if header.get("solver") != SOLVER_VERSION:
         raise TableFileError(path, "stale", f"solver {header.get('solver')!r}, not {SOLVER_VERSION}")
     wanted = entries(variant, format_version)
-    size = path.stat().st_size
     if header.get("entries") != wanted or size != HEADER_SIZE + wanted:
         raise TableFileError(path, "truncated", f"{size - HEADER_SIZE} table bytes, not {wanted}")
     return header
