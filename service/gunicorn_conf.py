@@ -112,10 +112,12 @@ def post_worker_init(worker: Any) -> None:
 
     if getattr(worker, "sanmoku_term", False):
         worker.alive = False  # what gunicorn's own SIGTERM handler does: a graceful exit
-    # The searches are readied after the worker's first answer (post_request), or WARM_AFTER seconds
-    # after its start if no request comes first: not before its first answer (issue 30).
+    # What every search needs is made before the worker takes a request, so that its first search holds
+    # its budget; the rest (the large books, the tables to build) after its first answer
+    # (post_request), or WARM_AFTER seconds after its start if no request comes first (issue 30).
     worker.sanmoku_warm = sources.Warming(worker.wsgi)
     if isinstance(worker, GeventWorker):
+        worker.sanmoku_warm.before_requests()
         gevent.spawn_later(WARM_AFTER, worker.sanmoku_warm)
 
 

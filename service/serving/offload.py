@@ -1,6 +1,12 @@
-"""Where a search (or the store's I/O) runs: under gunicorn's gevent workers on the hub's pool of real
-threads, so that the worker's other requests go on while it searches (the compiled core lets go of the
-interpreter, and SQLite waits there); elsewhere (tests, the command line) on the caller's thread.
+"""Where a search (or the store's I/O) runs: under gunicorn's gevent workers on real threads, so that the
+worker's other requests go on while it searches (the compiled core lets go of the interpreter, and
+SQLite waits there); elsewhere (tests, the command line) on the caller's thread.
+
+A search (work given a cancel flag: it holds one of the worker's search slots) runs on the worker's own
+search threads, one per slot (`keep_search_threads`), which nothing else uses: a search never waits for
+a thread behind other work, and the caches the core keeps per thread (its proof tables, its helper
+thread) are made on those threads only, once, before the first request (`on_each_search_thread`).
+Other work (the store's I/O, work in the background) runs on the hub's pool.
 
 While a search runs, its request's greenlet looks at the client's connection every HANGUP_POLL seconds:
 a client that went away (closed its connection, or nginx gave up on it after proxy_read_timeout) sets
@@ -15,16 +21,20 @@ import os
 import select
 import socket
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, TypeVar
 
 from flask import has_request_context, request
 from gevent import Timeout, get_hub
-from gevent.monkey import is_module_patched
+from gevent.monkey import get_original, is_module_patched
+from gevent.threadpool import ThreadPool
 
 from ..engine import Cancel
 
 T = TypeVar("T")
+_search_threads: ThreadPool | None = None  # this worker's, once kept
 SEARCH_NICENESS = 10  # the search threads' priority below the worker's own (0)
 HANGUP_POLL = 0.05  # seconds between two looks at a searching request's connection
 GONE = "sanmoku.client_gone"  # in the request's environ, once its client is known to have gone
@@ -35,7 +45,8 @@ def offload(work: Callable[[], T], cancel: Cancel | None = None) -> T:
     request's client goes away meanwhile."""
     if not is_module_patched("threading"):
         return work()
-    result = get_hub().threadpool.spawn(_yielding, work)
+    threads = _search_threads if cancel is not None and _search_threads is not None else get_hub().threadpool
+    result = threads.spawn(_yielding, work)
     connection = _connection() if cancel is not None else None
     if cancel is None or connection is None:
         answer: T = result.get()
@@ -50,6 +61,39 @@ def offload(work: Callable[[], T], cancel: Cancel | None = None) -> T:
         with contextlib.suppress(Timeout):
             done: T = result.get(timeout=HANGUP_POLL)
             return done
+
+
+def keep_search_threads(count: int) -> None:
+    """This worker's `count` search threads, kept for its life (gevent's pool ends no idle thread), when
+    gevent runs this worker; elsewhere, none. Once per process."""
+    global _search_threads
+    if is_module_patched("threading") and _search_threads is None:
+        _search_threads = ThreadPool(count)
+
+
+def on_each_search_thread(works: Sequence[Callable[[], object]], timeout: float) -> None:
+    """Run each of `works`, at most one per search thread, each on a thread of its own (every one waits
+    until all have started, `timeout` seconds at most), and wait for them. Without search threads (not
+    under gevent), run them here, one after another."""
+    threads = _search_threads
+    if threads is None:
+        for work in works:
+            work()
+        return
+    count = len(works)
+    lock, pause = get_original("_thread", "allocate_lock")(), get_original("time", "sleep")
+    started = [0]
+    ends = time.monotonic() + timeout
+
+    def together(work: Callable[[], object]) -> object:
+        with lock:
+            started[0] += 1
+        while started[0] < count and time.monotonic() < ends:  # a native wait: no greenlet runs here
+            pause(0.001)
+        return work()
+
+    for result in [threads.spawn(_yielding, partial(together, work)) for work in works]:
+        result.get(timeout=timeout)
 
 
 def in_background(work: Callable[[], object]) -> None:

@@ -10,24 +10,39 @@ of proven positions.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import time
+from functools import partial
 
 from flask import Flask, current_app
 
 from ..engine import (
     Analyst,
+    Budget,
     EnginePool,
     Health,
+    Position,
     ProvenStore,
     TableStore,
     TableSupply,
+    get_variant,
     open_books,
     read_large_books,
     variants_at_start,
 )
-from .offload import after_this_answer, in_background, offload
+from .offload import (
+    after_this_answer,
+    in_background,
+    keep_search_threads,
+    offload,
+    on_each_search_thread,
+)
 
 SUPPLY, ANALYST = "sanmoku.supply", "sanmoku.analyst"
+# The board a worker's search threads search briefly before its first request: five in a row (the
+# provers and their second thread) on 64 cells (the second thread of alpha-beta).
+WARM_VARIANT, WARM_SEARCH_SECONDS, WARM_TIMEOUT = "8x8k5", 0.02, 20.0
 
 log = logging.getLogger(__name__)
 
@@ -62,13 +77,16 @@ def init_app(app: Flask) -> None:
 
 
 class Warming:
-    """Readies a worker's searches once: their tables, which the first searches would otherwise make
-    within their budgets (32 MB each to map and fill), the store of proven positions and the large
-    opening books (checked whole before their first use: a tenth of a second or more); and queues the
-    large tables wanted at start for the host's builder. Made on the
-    worker's event loop, after gevent's patching (the slots' semaphore is the worker's own); called
-    (gunicorn's post_request, and a timer) it starts the work on a thread and returns, so that neither
-    the worker's start nor its first answer waits for it (it was most of the start on a busy host)."""
+    """Readies a worker's searches. Before its first request (`before_requests`), what any search needs
+    and would otherwise make within the budget of the first ones: the slots' transposition tables (32 MB
+    each to map and fill), the store of proven positions, and on each search thread the core's caches
+    (proof tables, helper thread) and the imports a search makes, by a short search of its own: a
+    worker's first search with `budget_ms: 1` took up to 586 ms (106 ms in the finding), far past its
+    budget. After its first answer (called: gunicorn's post_request, and a timer), on a thread, the
+    large opening books (checked whole before their first use: a tenth of a second or more), and the
+    large tables wanted at start queued for the host's builder: neither the worker's start nor its
+    first answer waits for those. Made on the worker's event loop, after gevent's patching (the slots
+    are the worker's own)."""
 
     def __init__(self, app: Flask) -> None:
         # None: an app without sources has nothing to ready (the benchmarks' bare Flask app)
@@ -77,6 +95,29 @@ class Warming:
         if self.analyst is not None:
             self.analyst.pool.for_this_process()
         self.started = self.analyst is None
+
+    def before_requests(self) -> None:
+        """What every search needs, made now (on threads, the worker's loop waiting): see the class."""
+        analyst = self.analyst
+        if analyst is None:
+            return
+        started = time.perf_counter()
+        pool = analyst.pool
+        keep_search_threads(pool.slots)
+        try:
+            if analyst.proven is not None:
+                offload(analyst.proven.open)
+            offload(pool.warm)
+            warming = Position.empty(get_variant(WARM_VARIANT))
+            with contextlib.ExitStack() as lent:
+                engines = [lent.enter_context(pool.engine(warming.variant, None)) for _ in range(pool.slots)]
+                budget = Budget(WARM_SEARCH_SECONDS)
+                searches = [partial(engine.analyze, warming, budget, estimates=True) for engine in engines]
+                on_each_search_thread(searches, WARM_TIMEOUT)
+        except Exception:  # the searches make what they need themselves, as they always could
+            log.exception("the searches could not be readied before the first request")
+            return
+        log.info("searches readied in %.0f ms", (time.perf_counter() - started) * 1000)
 
     def __call__(self) -> None:
         if not self.started:
@@ -88,7 +129,7 @@ class Warming:
     def now(self) -> None:
         if self.analyst is None:
             return
-        self.analyst.pool.warm()
+        self.analyst.pool.warm()  # made before the first request under gunicorn; here, elsewhere
         if self.analyst.proven is not None:
             self.analyst.proven.open()
         if self.analyst.books is not None:
