@@ -10,28 +10,28 @@ little-endian) and one value byte per key (`values`), each array starting on an 
 
 A position whose side to move can make a line at once is a win in 1 and is not stored (the Connect
 Four book holds 7.0 million positions instead of 9.2). A file is written under a temporary name in its
-directory, flushed, made read-only and renamed into place; it is read whole once per process to check
-its checksum (a tenth of a second for the Connect Four book), and is never used when anything fails to
-check out.
+directory, flushed, made read-only and renamed into place (`atomic_files`); it is read whole once per
+process to check its checksum (a tenth of a second for the Connect Four book), and is never used when
+anything fails to check out. The book keeps a descriptor of the file to watch its stamp (`file_stamps`):
+a file written into after the check is not answered from (see `books`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import mmap
-import os
 import stat
-import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
+from ..atomic_files import replace_atomically
 from ..errors import UnknownVariantError
+from ..file_stamps import Watch, now_ns
 from ..rules.values import Value, encode
 from ..rules.variants import Variant, get_variant
 from .book_arrays import Masks
@@ -48,7 +48,8 @@ Ply = tuple[Masks, Bytes]  # a ply's sorted keys and their values
 
 
 class BookFileError(Exception):
-    """A book file that cannot be used: `problem` is missing, foreign, stale, truncated or corrupt."""
+    """A book file that cannot be used: `problem` is missing, unreadable, foreign, stale, truncated,
+    corrupt or changing (written while it was checked)."""
 
     def __init__(self, path: Path, problem: str, detail: str) -> None:
         super().__init__(f"{path}: {problem}: {detail}")
@@ -63,10 +64,16 @@ class BookData:
     values: tuple[Bytes, ...]
     path: Path
     size: int  # bytes on disk
+    watch: Watch | None = None  # the file, at the stamp its bytes were checked at (None: made in memory)
+    lasting: bool = True  # False: checked moments after a write, to be checked again (see `file_stamps`)
 
     @property
     def deepest(self) -> int:
         return len(self.keys) - 1
+
+    def unchanged(self) -> bool:
+        """Whether the file is as it was when its bytes were checked (one fstat)."""
+        return self.watch is None or self.watch.unchanged()
 
 
 def file_name(variant: Variant) -> str:
@@ -96,17 +103,18 @@ def write_book(
 ) -> dict[str, Any]:
     """Write the book atomically; its header."""
     path.parent.mkdir(exist_ok=True)  # not its parents: a tables directory removed meanwhile stays so
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     digest = hashlib.sha256()
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(b"\0" * HEADER_SIZE)
-            for keys, values in plies:
-                for data in (np.ascontiguousarray(keys, dtype=KEY), np.ascontiguousarray(values, np.uint8)):
-                    piece = data.tobytes() + b"\0" * (_aligned(data.nbytes) - data.nbytes)
-                    digest.update(piece)
-                    out.write(piece)
-            header = {
+    header: dict[str, Any] = {}
+
+    def write(out: BinaryIO) -> None:
+        out.write(b"\0" * HEADER_SIZE)
+        for keys, values in plies:
+            for data in (np.ascontiguousarray(keys, dtype=KEY), np.ascontiguousarray(values, np.uint8)):
+                piece = data.tobytes() + b"\0" * (_aligned(data.nbytes) - data.nbytes)
+                digest.update(piece)
+                out.write(piece)
+        header.update(
+            {
                 "format": FORMAT_VERSION,
                 "variant": variant.long_name,
                 "deepest": len(plies) - 1,
@@ -116,30 +124,37 @@ def write_book(
                 "built": datetime.now(UTC).isoformat(timespec="seconds"),
                 "build_seconds": round(seconds, 1),
             }
-            text = MAGIC + json.dumps(header).encode()
-            if len(text) >= HEADER_SIZE:
-                raise ValueError("book header too long")
-            out.seek(0)
-            out.write(text.ljust(HEADER_SIZE - 1) + b"\n")
-            out.flush()
-            os.fsync(out.fileno())  # the bytes are on disk before the name is
-        os.chmod(temporary, READ_ONLY)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
+        )
+        text = MAGIC + json.dumps(header).encode()
+        if len(text) >= HEADER_SIZE:
+            raise ValueError("book header too long")
+        out.seek(0)
+        out.write(text.ljust(HEADER_SIZE - 1) + b"\n")
+
+    replace_atomically(path, write, READ_ONLY)
     return header
 
 
 def read_book(path: Path, variant: Variant | None = None) -> BookData:
     """The book in the file, checked whole (magic, format, variant, length, checksum) and mapped
-    read-only; BookFileError saying what is wrong."""
+    read-only, through one descriptor kept to watch the file; BookFileError saying what is wrong."""
     try:
-        with path.open("rb") as source:
-            mapped = mmap.mmap(source.fileno(), 0, access=mmap.ACCESS_READ)
+        watch = Watch.of(path)
     except FileNotFoundError:
         raise BookFileError(path, "missing", "no such file") from None
+    except OSError as error:
+        raise BookFileError(path, "unreadable", str(error)) from None
+    try:
+        return _checked(path, variant, watch)
+    except BaseException:
+        watch.close()
+        raise
+
+
+def _checked(path: Path, variant: Variant | None, watch: Watch) -> BookData:
+    began = now_ns()
+    try:
+        mapped = mmap.mmap(watch.descriptor, 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError) as error:  # unreadable, a directory, or empty (nothing to map)
         raise BookFileError(path, "unreadable", str(error)) from None
     header = _header(path, mapped[:HEADER_SIZE])
@@ -154,13 +169,17 @@ def read_book(path: Path, variant: Variant | None = None) -> BookData:
     expected = HEADER_SIZE + (offsets[-1][1] + _aligned(entries[-1]) if entries else 0)
     if len(mapped) != expected:
         raise BookFileError(path, "truncated", f"{len(mapped)} bytes, not {expected}")
-    if hashlib.sha256(memoryview(mapped)[HEADER_SIZE:]).hexdigest() != header.get("sha256"):
+    digest = hashlib.sha256(memoryview(mapped)[HEADER_SIZE:]).hexdigest()
+    if not watch.unchanged():
+        raise BookFileError(path, "changing", "the file changed while its checksum was computed")
+    if digest != header.get("sha256"):
         raise BookFileError(path, "corrupt", "the bytes do not match the header's checksum")
     keys, values = [], []
     for count, (at_keys, at_values) in zip(entries, offsets, strict=True):
         keys.append(np.frombuffer(mapped, KEY, count, HEADER_SIZE + at_keys))
         values.append(np.frombuffer(mapped, np.uint8, count, HEADER_SIZE + at_values))
-    return BookData(found, header, tuple(keys), tuple(values), path, len(mapped))
+    lasting = watch.stamp.quiet(began)
+    return BookData(found, header, tuple(keys), tuple(values), path, len(mapped), watch, lasting)
 
 
 def _header(path: Path, head: bytes) -> dict[str, Any]:

@@ -6,6 +6,11 @@ shallower ply (each of its moves leads to a position it holds, or ends the game)
 in the `books/` folder of the tables directories given (built there: `sanmoku book build`), then among
 the books installed with the package; a file is used only once it checks out whole, and a missing one
 is looked for again now and then (a build in the background puts it there while the service runs).
+
+A book is mapped: a file written into while open changes what it reads. So every answer looks at the
+file's stamp after reading its values (`file_stamps`: one fstat) and is not given if the file changed
+since its check; the next look at the variant's book reads the file again and checks it whole. A file
+renamed over an open book's name is found within RENAME_SECONDS and read the same way.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..file_stamps import Stamp, stamp_at
 from ..rules.position import Position
 from ..rules.values import DECODED, Value
 from ..rules.variants import Variant, get_variant
@@ -31,6 +37,7 @@ from .report import MoveProof
 PACKAGED = Path(__file__).resolve().parent / "books"  # the books installed with the package
 FOLDER = "books"  # the folder of built books in a tables directory
 RECHECK_SECONDS = 10.0  # how often a variant with no usable book is looked for again
+RENAME_SECONDS = 1.0  # how often an open book's name is looked at (a stat): a new file renamed over it
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +60,8 @@ class Book:
         made = np.uint64(position.mine) | bits
         theirs = np.full(len(cells), position.theirs, dtype=np.uint64)
         found = self.values(position.marks + 1, theirs, made)
+        if not self.data.unchanged():  # read from bytes written since the check: see the docstring
+            return None
         # A move that makes a line wins at once; one that fills the board draws.
         found[(made | theirs) == np.uint64(self.board.full)] = FULL_BOARD
         found[self.board.holds_line(made)] = LINE_MADE
@@ -84,7 +93,7 @@ class Book:
         if position.variant != self.variant or position.is_over:
             return None
         found = self.values(position.marks, masks([position.mine]), masks([position.theirs]))
-        return DECODED[int(found[0])]
+        return DECODED[int(found[0])] if self.data.unchanged() else None
 
 
 def contradicted(booked: Sequence[MoveProof], proven: Sequence[MoveBounds]) -> bool:
@@ -138,27 +147,64 @@ class Books:
         self.folders = list(dict.fromkeys(folders))
         self._open: dict[Variant, Book] = {}
         self._looked: dict[Variant, float] = {}
+        self._named: dict[Variant, float] = {}  # when each open book's name was last looked at
+        self._failed: dict[Path, Stamp] = {}  # files that did not check out, as they were then
         self._lock = threading.Lock()
 
     def book(self, variant: Variant) -> Book | None:
         found = self._open.get(variant)
-        if found is not None:
+        if found is not None and self._current(variant, found):
             return found
         now = time.monotonic()
         with self._lock:
+            if found is not None and self._open.get(variant) is found:  # changed: read again now
+                del self._open[variant]
+                self._looked.pop(variant, None)
             if now - self._looked.get(variant, -RECHECK_SECONDS) < RECHECK_SECONDS:
                 return self._open.get(variant)
             self._looked[variant] = now
             for folder in self.folders:
                 path = folder / file_name(variant)
-                if not path.exists():
+                stamp = stamp_at(path)
+                if stamp is None or self._failed.get(path) == stamp:  # missing, or known bad as it is
                     continue
                 try:
-                    self._open[variant] = Book(read_book(path, variant))
-                    return self._open[variant]
+                    book = Book(read_book(path, variant))
                 except BookFileError as error:
                     log.warning("book not used: %s", error)
+                    if error.problem == "changing":  # being written: looked at again once it is quiet
+                        self._looked[variant] = now - RECHECK_SECONDS + RENAME_SECONDS
+                    else:
+                        self._failed[path] = stamp
+                    continue
+                self._open[variant], self._named[variant] = book, now
+                return book
         return None
+
+    def _current(self, variant: Variant, book: Book) -> bool:
+        """Whether the open book is still the file under its name as checked: not written into (an
+        fstat), not replaced or removed, not shadowed by a new file in a folder looked in before its own
+        (a stat each, every RENAME_SECONDS), and checked once the file was quiet (else checked again
+        after RENAME_SECONDS, see `file_stamps`)."""
+        if not book.data.unchanged():
+            log.warning("the %s book's file was written into while open: read again", variant.name)
+            return False
+        now = time.monotonic()
+        if now - self._named.get(variant, now) < RENAME_SECONDS:
+            return True
+        self._named[variant] = now
+        watch = book.data.watch
+        if watch is None or not book.data.lasting:
+            return watch is None
+        for folder in self.folders:
+            path = folder / file_name(variant)
+            if path == book.data.path:
+                found = stamp_at(path)
+                return found is not None and found.inode == watch.stamp.inode
+            stamp = stamp_at(path)
+            if stamp is not None and self._failed.get(path) != stamp:  # in a folder looked in first
+                return False
+        return True
 
     def moves(self, position: Position) -> list[MoveProof] | None:
         """Every legal move's exact value from a book, or None if no book answers the position."""
