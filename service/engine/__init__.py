@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from . import on_first_use
 from .analyst import Analyst, EnginePool
 from .answer import Answer, Answers, GameAnswers, Source, answers_from, table_answers
+from .book_background import BookBuild, book_build_report
 from .book_supply import build_book_file, open_books, read_large_books
 from .errors import (
     BuildRefusedError,
@@ -133,6 +134,7 @@ __all__ = [
     "Analyst",
     "Answer",
     "Answers",
+    "BookBuild",
     "Books",
     "Budget",
     "BuildPlan",
@@ -204,6 +206,7 @@ __all__ = [
     "answers_from",
     "audit_proven",
     "board_of",
+    "book_build_report",
     "book_positions",
     "build_book",
     "build_book_file",

@@ -9,39 +9,36 @@ is missing, its build starts in the background, as a missing table's does: one p
 priority (`main`), into the host's default tables directory, which every app on the host looks in, so
 that one build serves them all. Its lock lets one build run per directory; the answers come from the
 search until the file is there and checks out (looked for again every 10 s). A directory that cannot be
-written builds nothing and serves what it has.
+written builds nothing and serves what it has. When builds start, how often, and what the host must
+have for one: `book_background`.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import logging
+import errno
 import os
-import threading
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .book_background import BackgroundBuild
+from .book_builds import BUILD_LOCK, BookBuilds
 from .errors import EngineError
 from .rules.variants import CONNECT4, Variant
 from .search.book_file import file_name
-from .search.books import FOLDER, RECHECK_SECONDS, Books
+from .search.books import FOLDER, Books
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
-from .search.published_book import MODULE, PACKAGE
-from .tables.builder import BACKGROUND_NICENESS, spawn_build
+from .tables.builder import BACKGROUND_NICENESS
 from .tables.locks import file_lock
-from .tables.spawn import Child
-from .tables.store import TableStore, default_directory
+from .tables.store import default_directory
 
-BUILD_LOCK = ".build.lock"  # in the books folder: one build of books at a time per directory
 Report = Callable[[str], None]
 
 if TYPE_CHECKING:
     from .search.book import Advance
-
-log = logging.getLogger(__name__)
 
 
 def open_books(tables_directory: Path, build: bool) -> Books:
@@ -58,42 +55,6 @@ def read_large_books(books: Books) -> None:
     (the file is mapped: every process shares its pages); its master did it before, and every start
     waited for it (issue 30)."""
     books.book(CONNECT4)
-
-
-class BackgroundBuild:
-    """Starts the Connect Four book's build into `directory` when it is asked for and missing: one
-    attempt per process every RECHECK_SECONDS at most, and none while a build holds the lock."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        self._last = -RECHECK_SECONDS
-        self._lock = threading.Lock()
-
-    def __call__(self, variant: Variant) -> Child | None:
-        now = time.monotonic()
-        with self._lock:
-            if variant != CONNECT4 or now - self._last < RECHECK_SECONDS:
-                return None
-            self._last = now
-        return start_build(self.directory)
-
-
-def start_build(directory: Path) -> Child | None:
-    """Start the Connect Four book's build into `directory` unless it cannot be or one runs already:
-    the process, or None."""
-    why = TableStore(directory).unwritable()
-    if why is None and importlib.util.find_spec(MODULE) is None:
-        why = f"{PACKAGE} is not installed"
-    if why:
-        log.warning("the Connect Four book is missing and is not built here: %s", why)
-        return None
-    with file_lock(directory / FOLDER / BUILD_LOCK, wait=False) as free:
-        if not free:
-            return None  # a build is under way
-    # `main` by -c, not -m: the front door imports this module, which -m would then run a second time.
-    entry = f"import sys; from {__name__} import main; sys.exit(main(sys.argv[1:]))"
-    log.info("building the Connect Four book in the background into %s", directory)
-    return spawn_build(["-c", entry, "--dir", str(directory)], directory / FOLDER)
 
 
 def book_path(directory: Path, variant: Variant) -> Path:
@@ -147,12 +108,34 @@ def build_book_file(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The background build of the Connect Four book, niced, unless it is there."""
+    """The background build of the Connect Four book, niced, unless it is there; how it ended is
+    recorded for the processes that start builds (`book_builds`): a failure's reason, or a success."""
     parser = argparse.ArgumentParser(description="Build the Connect Four book into a tables directory.")
     parser.add_argument("--dir", type=Path, help="the tables directory (default: as the service's)")
     args = parser.parse_args(argv)
     os.nice(BACKGROUND_NICENESS)  # an increment: the kernel keeps it at 19 at most
     directory = args.dir or default_directory()
-    if directory.is_dir():  # the service's builds go only into a tables directory that still exists
-        build_book_file(CONNECT4, directory, if_missing=True, report=log.info, wait=False)
+    if not directory.is_dir():  # the service's builds go only into a tables directory that still exists
+        return 0
+    builds = BookBuilds(directory / FOLDER)
+    try:
+        written = build_book_file(CONNECT4, directory, if_missing=True, report=print, wait=False)
+    except Exception as error:  # out of memory, a full disk, a published file that fails its check
+        reason = failure_reason(error)
+        print(f"the Connect Four book's build failed: {reason}", file=sys.stderr)
+        with builds.deciding():
+            builds.ended(reason)
+        return 1
+    if written is not None or book_path(directory, CONNECT4).exists():  # else another build runs
+        with builds.deciding():
+            builds.ended(None)
     return 0
+
+
+def failure_reason(error: Exception) -> str:
+    """A build's failure in one line."""
+    if isinstance(error, MemoryError):
+        return f"out of memory ({error})" if str(error) else "out of memory"
+    if isinstance(error, OSError) and error.errno == errno.ENOSPC:
+        return f"the disk is full ({error.strerror})"
+    return str(error) or type(error).__name__

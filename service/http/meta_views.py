@@ -8,8 +8,8 @@ from flask import Blueprint, Response, current_app
 from flask.blueprints import BlueprintSetupState
 from flask_swagger_ui import get_swaggerui_blueprint
 
-from ..engine import TableNotReadyError, TableSupply, TableUnavailableError, Variant
-from ..serving.sources import get_supply, proven_health
+from ..engine import TableNotReadyError, TableSupply, TableUnavailableError, Variant, book_build_report
+from ..serving.sources import get_analyst, get_supply, proven_health
 from .bodies import get_bodies
 from .payloads import dumps
 from .problems import without_paths
@@ -38,7 +38,8 @@ def readyz() -> Response:
     whose file is missing or bad is queued for the builder, and the report says what it waits for).
     A table that cannot be built here (a read-only directory, a file this account may not read and
     cannot replace, a directory in its place) is reported with the reason: the server serves the
-    others ("degraded", 200: waiting would not help), and a small one is solved in memory."""
+    others ("degraded", 200: waiting would not help), and a small one is solved in memory. The Connect
+    Four book's build is reported beside them (`books`)."""
     supply = get_supply()
     report = {variant.name: _readiness(supply, variant) for variant in supply.at_start}
     waiting = any("waiting" in entry for entry in report.values())
@@ -54,6 +55,7 @@ def readyz() -> Response:
     unwritable = supply.store.unwritable()
     if unwritable:
         body["cannot_build"] = without_paths(f"{unwritable}: no table missing from it can be built")
+    body["books"] = {"connect4": _book_build()}
     return Response(dumps(body), status=503 if status == "starting" else 200, mimetype="application/json")
 
 
@@ -70,6 +72,21 @@ def _readiness(supply: TableSupply, variant: Variant) -> dict[str, object]:
     if table.path is None:  # a small table whose file cannot be written here
         why = supply.store.unbuildable(variant) or "its build failed"
         entry["cannot_build"] = without_paths(f"{why}: solved in memory by each worker")
+    return entry
+
+
+def _book_build() -> dict[str, object]:
+    """The Connect Four book's build: it does not change the status (the search answers meanwhile), it
+    says whether the book is coming, and if not, why and when it is tried again."""
+    books = get_analyst().books
+    if books is None:
+        return {"state": "missing", "reason": "this service reads no opening books"}
+    build = book_build_report(books.on_missing, books.folders)
+    entry: dict[str, object] = {"state": build.state, "attempts": build.attempts}
+    if build.reason is not None:
+        entry["reason"] = without_paths(build.reason)
+    if build.retry_after is not None:
+        entry["retry_after"] = build.retry_after
     return entry
 
 

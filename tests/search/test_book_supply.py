@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from service.app import create_app
-from service.engine import book_supply
+from service.engine import book_background, book_supply
+from service.engine.book_background import BackgroundBuild
+from service.engine.book_builds import BUILD_LOCK
 from service.engine.rules.variants import CONNECT4
 from service.engine.search.books import FOLDER
 from service.engine.tables.builder import BUILD_LOG, spawn_build
@@ -21,7 +23,7 @@ def started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """The builds started, with no book on the host (its default tables directory is an empty one)."""
     calls: list[Path] = []
     monkeypatch.setattr(book_supply, "default_directory", lambda: tmp_path / "host")
-    monkeypatch.setattr(book_supply, "start_build", lambda directory: calls.append(directory))
+    monkeypatch.setattr(BackgroundBuild, "start", lambda build: calls.append(build.directory))
     return calls
 
 
@@ -44,8 +46,8 @@ def test_no_build_starts_without_background_builds(tmp_path: Path, started: list
 
 
 def test_no_second_build_starts_while_one_holds_the_lock(tmp_path: Path) -> None:
-    with file_lock(tmp_path / FOLDER / book_supply.BUILD_LOCK) as held:
-        assert held and book_supply.start_build(tmp_path) is None
+    with file_lock(tmp_path / FOLDER / BUILD_LOCK) as held:
+        assert held and book_background.start_build(tmp_path) is None
         assert book_supply.build_book_file(CONNECT4, tmp_path, if_missing=True, wait=False) is None
     assert not (tmp_path / FOLDER / "6x7k4-gravity.book").exists()
 
