@@ -105,7 +105,15 @@ def test_prove_refuses_every_gravity_and_misere_board(
     assert not (tmp_path / "proven.sqlite").exists()  # nothing stored, nothing to serve
 
 
-@pytest.mark.parametrize(("name", "outcome"), [("4x4k4", "a draw"), ("4x4k3", "a side can force a line")])
+@pytest.mark.parametrize(
+    ("name", "outcome"),
+    [
+        ("4x4k4", "a draw"),
+        ("4x4k3", "a side can force a line"),
+        ("4x4k4-torus", "a draw"),
+        ("3x3k3-torus", "a side can force a line"),
+    ],
+)
 def test_prove_agrees_with_the_table_where_it_is_sound(
     name: str, outcome: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
