@@ -15,12 +15,12 @@ import contextlib
 import json
 import logging
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from ..atomic_files import temporary_beside
 from ..rules.variants import Variant, get_variant
 from .build_plan import plan
 from .locks import file_lock
@@ -153,20 +153,18 @@ class BuildQueue:
         return Waiting(f"the {name} table is queued for building{behind}", _whole(waited + estimate))
 
     def _write(self, entry: Entry, exclusive: bool = False) -> None:
-        """Written whole under a temporary name, then put in place (with `exclusive`, only if absent)."""
+        """Written whole under a temporary name (see `atomic_files`), flushed, then put in place (with
+        `exclusive`, only if absent)."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w") as out:
-                json.dump(asdict(entry), out)
+        path = self._path(entry.variant)
+        with temporary_beside(path) as temporary:
+            temporary.file.write(json.dumps(asdict(entry)).encode())
+            temporary.seal(0o600)
             if exclusive:
                 with contextlib.suppress(FileExistsError):
-                    os.link(temporary, self._path(entry.variant))
+                    os.link(temporary.path, path)
             else:
-                os.replace(temporary, self._path(entry.variant))
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temporary)
+                os.replace(temporary.path, path)
 
 
 def work_through(queue: BuildQueue, store: TableStore, threads: int = 1) -> list[str]:

@@ -14,11 +14,9 @@ done the file gets its checksum and header, is flushed, made read-only and renam
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import platform
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,6 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..atomic_files import replace_atomically, sync_directory
 from ..rules.variants import Variant
 from .classes import ClassLayout
 from .orbits import class_counts, positions_in_tier
@@ -186,6 +185,7 @@ class PartialTable:
         }
         _replace_json(record_path(self.path), record)
         os.replace(self.data, self.path)
+        sync_directory(self.path.parent)  # the rename outlives a crash too
         self.record_file.unlink(missing_ok=True)
         return header
 
@@ -199,14 +199,5 @@ class PartialTable:
 
 def _replace_json(path: Path, content: dict[str, Any]) -> None:
     """Write a small JSON file whole under a temporary name, then rename it into place."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(handle, 0o644)
-        with os.fdopen(handle, "w") as out:
-            json.dump(content, out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
+    text = json.dumps(content).encode()
+    replace_atomically(path, lambda out: out.write(text))

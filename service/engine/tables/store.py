@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
-from ..atomic_files import remove_stale, temporary_path
+from ..atomic_files import is_temporary, remove_stale, temporary_path
 from ..file_stamps import QUIET_NS, Stamp, stamp_at
 from ..rules.variants import Variant, get_variant
 from . import checked
@@ -335,6 +335,8 @@ class TableStore:
         for folder in (self.directory, self.directory / "queue", self.directory / "books"):
             removed += remove_stale(folder)
         for temporary in self.directory.glob(f".*{SUFFIX}.*.tmp"):
+            if is_temporary(temporary.name):  # named after its writer: removed above once it is gone
+                continue
             table = self.directory / (temporary.name[1:].split(f"{SUFFIX}.")[0] + SUFFIX)
             with build_lock(table, wait=False) as free:
                 if free and temporary.exists():
