@@ -1,7 +1,7 @@
 """The Connect Four book's background build attempts, remembered by every process of a host: each worker
 of each server may start the build, so how often it may is kept beside the book, in the books folder's
-`.build-state.json` (written whole under a temporary name, then put in place; read with a check, a
-damaged one taken as no attempt yet).
+`.build-state.json` (written whole or not at all, `atomic_files`; read with a check, a damaged one
+taken as no attempt yet).
 
 An attempt is a build started or one refused before it started (too little memory or disk). Each sets
 the next attempt's earliest time when it begins, the delay doubling with each attempt since the last
@@ -16,13 +16,12 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from .atomic_files import replace_atomically
 from .tables.locks import file_lock
 
 BUILD_LOCK = ".build.lock"  # held by the build under way: one build of books at a time per directory
@@ -97,12 +96,5 @@ class BookBuilds:
 
     def _write(self, attempts: Attempts) -> Attempts:
         self.folder.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=".", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w") as out:
-                json.dump(asdict(attempts), out)
-            os.replace(temporary, self.path)
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temporary)
+        replace_atomically(self.path, lambda out: out.write(json.dumps(asdict(attempts)).encode()))
         return attempts

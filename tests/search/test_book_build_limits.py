@@ -231,3 +231,13 @@ def test_readyz_before_any_question_and_once_built(
     (tmp_path / "host" / FOLDER / "6x7k4-gravity.book").write_bytes(b"")  # a glance: not read
     books = check_response(client.get("/readyz"), "/readyz", "get")["books"]
     assert books == {"connect4": {"state": "built", "attempts": 0}}
+
+
+DAMAGED = ["{not json", '{"count": "three", "next_attempt": 0}', '{"count": 1, "x": 2}']
+
+
+@pytest.mark.parametrize("text", DAMAGED)
+def test_a_damaged_record_is_read_as_no_attempt_yet(text: str, tmp_path: Path) -> None:
+    (tmp_path / book_builds.STATE_FILE).write_text(text)
+    assert BookBuilds(tmp_path).read() == book_builds.Attempts()
+    assert BookBuilds(tmp_path).due()
