@@ -17,12 +17,13 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.app import create_app
-from service.engine import Position, TableStore, Variant, get_variant
+from service.engine import Position, Table, TableStore, Variant, get_variant
 from service.engine.errors import TableChangedError
 from service.engine.file_stamps import QUIET_NS
 from service.engine.tables import store as store_module
 from service.engine.tables.checked import record_path
 from service.engine.tables.table_file import HEADER_SIZE
+from tests.api.contract import check_response
 from tests.bench.table_build import random_positions
 
 SOLVED_ON_THE_SPOT = get_variant("3x4k3")  # 12 cells: a table that is not served is solved again
@@ -219,3 +220,26 @@ def test_a_large_file_is_checked_off_the_callers_thread(
     later.pop()()
     assert mine.try_open(variant) is not None and record_path(path).exists()
     assert TableStore(path.parent, check_later=later.append).try_open(variant) is not None and not later
+
+
+def test_a_lookup_that_finds_its_file_changed_answers_a_503_as_the_contract_says(
+    store: TableStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file written into between the store's look and the lookup's reads (the race of the test
+    above, through the API): a 503 `table-not-ready` with Retry-After, never a value from it."""
+    variant = SEARCHED
+    path = served(tmp_path / "served", variant, store)
+    client = app_client(path.parent)
+    url = f"/analyze?board=X...O...........&variant={variant.name}"
+    assert client.get(url).get_json()["source"] == "table"
+    real = Table.lookup
+
+    def written_meanwhile(table: Table, position: Position) -> Any:
+        rewrite_bytes(path)  # after the store's look, before the lookup's reads
+        return real(table, position)
+
+    monkeypatch.setattr(Table, "lookup", written_meanwhile)
+    response = client.get(url.replace("O...", "..O."))
+    body = check_response(response, "/analyze", "get")
+    assert response.status_code == 503 and response.headers["Retry-After"] == "1"
+    assert body["type"].endswith("table-not-ready") and "changed while it was read" in body["detail"]
