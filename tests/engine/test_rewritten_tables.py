@@ -243,3 +243,28 @@ def test_a_lookup_that_finds_its_file_changed_answers_a_503_as_the_contract_says
     body = check_response(response, "/analyze", "get")
     assert response.status_code == 503 and response.headers["Retry-After"] == "1"
     assert body["type"].endswith("table-not-ready") and "changed while it was read" in body["detail"]
+
+
+def test_an_unchanged_table_stays_open_and_a_check_made_too_soon_is_made_again(
+    store: TableStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Looked at again and again, an unchanged file keeps its table (no new mapping, no new check). A
+    file checked moments after it was written (a copy just made, with no record) answers, and is
+    checked again once quiet: then its check is recorded."""
+    monkeypatch.setattr(store_module, "RECHECK_SECONDS", 0.0)
+    variant = SOLVED_ON_THE_SPOT
+    path = served(tmp_path / "served", variant, store)
+    mine = TableStore(path.parent)
+    first = mine.try_open(variant)
+    assert first is not None and all(mine.opened(variant) is first for _ in range(5))
+    fresh = tmp_path / "fresh" / path.name
+    fresh.parent.mkdir()
+    shutil.copyfile(path, fresh)  # written just now: no record, and not quiet
+    theirs = TableStore(fresh.parent)
+    early = theirs.try_open(variant)
+    assert early is not None and not record_path(fresh).exists()
+    assert theirs.opened(variant) is early  # not due yet
+    time.sleep(QUIET_NS / 1e9)
+    again = theirs.opened(variant)
+    assert again is not None and again is not early and record_path(fresh).exists()
+    assert theirs.opened(variant) is again

@@ -119,13 +119,12 @@ class TableStore:
             self._looked[variant] = now
             found = stamp_at(self.path(variant))
             current = found is not None and table.identity is not None and found.inode == table.identity.inode
-            if current and now < self._recheck.get(variant, now):
+            due = self._recheck.get(variant)
+            if current and (due is None or now < due):
                 return table
-            self._recheck.pop(variant, None)
-            if current and found == table.identity:  # a check that did not last, made again
+            if current:  # checked moments after a write: checked again, now that the file is quiet
+                del self._recheck[variant]
                 log.info("checking the %s table's file again, now that it is quiet", variant.name)
-            elif current:
-                return table
         else:  # written into, or its last name removed (which changes its times too)
             log.info("the %s table's file was replaced, removed or written into: opened again", variant.name)
         # Requests under way keep the old mapping; it is let go when the last of them is done.
