@@ -147,9 +147,10 @@ class Table:
 
     def value(self, position: Position) -> Value:
         self._check_variant(position)
-        value = self._value_at(self.rank(position))
-        self.check_unchanged()
-        return value
+        rank = self.rank(position)
+        byte = self._payload[rank]
+        self.check_unchanged()  # after the read: see the docstring
+        return _known(DECODED[byte], rank)
 
     def lookup(self, position: Position) -> Lookup:
         self._check_variant(position)
