@@ -24,10 +24,12 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
+import gevent
 from flask import has_request_context, request
 from gevent import Timeout, get_hub
+from gevent._hub_local import get_hub_if_exists  # as gevent's own thread pool finds a thread's hub
 from gevent.monkey import get_original, is_module_patched
 from gevent.threadpool import ThreadPool
 
@@ -96,6 +98,29 @@ def on_each_search_thread(works: Sequence[Callable[[], object]], timeout: float)
         result.get(timeout=timeout)
 
 
+class Alongside(Generic[T]):
+    """`work` started beside the caller's own (a greenlet, when gevent runs this worker; elsewhere it
+    runs at once): `result()` waits for it and raises its error; `give_up()` lets it go (the caller
+    failed first, and nobody will read its result)."""
+
+    def __init__(self, work: Callable[[], T]) -> None:
+        self._running: gevent.Greenlet[[], T] | None = None
+        if is_module_patched("threading"):
+            self._running = gevent.spawn(work)
+        else:
+            self._done = work()
+
+    def result(self) -> T:
+        if self._running is None:
+            return self._done
+        done: T = self._running.get()
+        return done
+
+    def give_up(self) -> None:
+        if self._running is not None:
+            self._running.kill(block=False)
+
+
 def in_background(work: Callable[[], object]) -> None:
     """Start `work` on a pool thread, at the searches' lower priority, when gevent runs this worker, and
     return at once; elsewhere, run it here."""
@@ -103,6 +128,26 @@ def in_background(work: Callable[[], object]) -> None:
         work()
         return
     get_hub().threadpool.spawn(_yielding, work)
+
+
+def on_a_thread(work: Callable[[], object]) -> None:
+    """Start `work` on a new native thread, at the searches' lower priority, and return at once; from any
+    thread. The hub's pool takes work only from the worker's loop, and where gevent patched `threading`
+    its Thread is a greenlet of the caller's hub (a search's pool thread has one that never runs): the
+    thread is started with the `_thread` module's own function (the store's trim, started by a `put`)."""
+    start_new_thread = get_original("_thread", "start_new_thread")
+    start_new_thread(_on_its_own_thread, (work,))
+
+
+def _on_its_own_thread(work: Callable[[], object]) -> None:
+    """`work`, then the end of the hub that gevent made for this thread if the work waited on anything
+    of gevent's (a patched sleep): as gevent's own pool does, else each thread left two descriptors."""
+    try:
+        _yielding(work)
+    finally:
+        hub = get_hub_if_exists()
+        if hub is not None:
+            hub.destroy(destroy_loop=True)
 
 
 def after_this_answer(work: Callable[[], object]) -> None:

@@ -31,11 +31,13 @@ from ..engine import (
     read_large_books,
     variants_at_start,
 )
+from .lanes import start_lanes
 from .offload import (
     after_this_answer,
     in_background,
     keep_search_threads,
     offload,
+    on_a_thread,
     on_each_search_thread,
 )
 
@@ -66,7 +68,8 @@ def init_app(app: Flask) -> None:
         blocked.append(f"any other: {unwritable}")
     if blocked:  # one line, at start: what the service will not build, and why
         log.warning("tables that cannot be built here: %s", "; ".join(blocked))
-    proven = ProvenStore(store.directory, app.config["PROVEN_MAX_BYTES"])
+    # Its trims run on threads of their own, never in the request whose write asked for one.
+    proven = ProvenStore(store.directory, app.config["PROVEN_MAX_BYTES"], start_trim=on_a_thread)
     proven.open()  # a store it cannot use is logged now, once (the workers inherit what it found)
     proven.close()  # not carried across gunicorn's fork
     pool = EnginePool(app.config["SEARCH_SLOTS"], prover_threads=app.config["PROVER_THREADS"])
@@ -124,6 +127,7 @@ class Warming:
             self.started = True
             if self.supply is not None:  # here, on the worker's loop: gevent starts processes only there
                 self.supply.request_large_at_start()
+            start_lanes()  # a tree process, a move process: their imports are not a request's time
             in_background(self.now)
 
     def now(self) -> None:

@@ -8,7 +8,7 @@ searched again, never served. Positions are stored by their canonical form (the 
 board's symmetries with the smallest pair of masks), moves in that form's cells, and turned back on the
 way out. SQLite in WAL mode (in the standard library; readers never wait for the one writer) holds them
 in one file (`proven_file`: what happens when it cannot be used), bounded in bytes, its write-ahead log
-included: past the bound the oldest records go first.
+included: past the bound the oldest records go first, removed off the writers' path (`proven_upkeep`).
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ from .proven_record import (
     proves_something,
     tighter,
 )
-from .proven_upkeep import checkpoint, trim, used_bytes
+from .proven_schema import journal_limit
+from .proven_upkeep import Starter, Upkeep, checkpoint, start_thread, trim, used_bytes
 
 FILE_NAME = "proven.sqlite"
 DEFAULT_MAX_BYTES = 256 * 2**20
-TRIM_EVERY = 256  # writes of one process between two looks at the bound
 KEY = "variant = ? AND mover = ? AND other = ?"
 # A door's records: those of this format ("search/...") and of before origins were kept ("search")
 DOOR = "(origin = ? OR origin LIKE ?)"
@@ -91,11 +91,14 @@ class ProvenStore:
     It never raises for its file's sake (a miss, a write not made: see `proven_file`), except `stats`
     and `clear`, which the command line calls: ProvenStoreError saying why."""
 
-    def __init__(self, directory: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    def __init__(
+        self, directory: Path, max_bytes: int = DEFAULT_MAX_BYTES, start_trim: Starter = start_thread
+    ) -> None:
+        """`start_trim` starts the trim that `put` asks for on another thread (`proven_upkeep`)."""
         self.path = Path(directory) / FILE_NAME
         self.max_bytes = max_bytes
-        self._file = StoreFile(self.path)
-        self._writes = 0
+        self._file = StoreFile(self.path, journal_limit(max_bytes))
+        self._upkeep = Upkeep(self._file, lambda: self.trim(), start_trim)
 
     @property
     def health(self) -> Health:
@@ -145,12 +148,10 @@ class ProvenStore:
             ),
             None,
         )
-        self._writes += 1
-        if self._writes % TRIM_EVERY == 0:
-            self.trim()
+        self._upkeep.wrote()  # now and then a trim, on a thread of its own: this caller never waits for it
 
     def trim(self) -> int:
-        """Keep to the bound (see `proven_upkeep`); how many records went."""
+        """Keep to the bound now, on this thread (see `proven_upkeep`); how many records went."""
         return trim(self._file, self.max_bytes)
 
     def stats(self) -> Stats:
@@ -211,6 +212,7 @@ class ProvenStore:
         return count
 
     def close(self) -> None:
+        """Fold the write-ahead log into the file and let go of it (opened again at the next use)."""
         self._file.close()
 
     def _delete(self, where: Key) -> None:

@@ -7,28 +7,35 @@ miss, a write not made) and `health` says why; the log says it once per change:
   longer than LOCK_SECONDS): a miss, nothing else;
 - a full disk: writes wait RETRY_SECONDS, reads go on;
 - a directory or file this account cannot write (a read-only mount): the file is read as it is, with
-  nothing written (an immutable reader: a read-only directory has no room for SQLite's -shm file);
+  nothing written. A reader of a WAL file needs its -shm file: where one is there (left by a writer that
+  did not close), the records still in the write-ahead log are read too; where none is, and none can be
+  made, the file alone is read (immutable), and `health` says when a write-ahead log was left unread;
 - a damaged, truncated or foreign file, or one of another format: not used, and looked at again after
   RETRY_SECONDS (an operator may have replaced it). Nothing here ever deletes or rewrites such a file.
 
-The write-ahead log is kept short: it is cut back to JOURNAL_LIMIT_BYTES after each checkpoint, and the
-store checkpoints it whole when it trims (see `proven`).
+The write-ahead log is kept short: it is checkpointed once it holds its limit (`proven_schema`), and
+folded whole into the file when the store trims (`proven_upkeep`) and when a connection closes, the
+process's end included: a file closed so holds every record by itself, as a copy or a read-only mount
+of it needs.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import logging
 import os
 import sqlite3
 import threading
 import time
 import urllib.parse
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from .proven_schema import UnusableFileError, check_ours, connect, prepare
+from .proven_schema import JOURNAL_LIMIT_BYTES, UnusableFileError, check_ours, connect, prepare
 
 T = TypeVar("T")
 LOCK_SECONDS = 0.1  # the wait for this process's other threads
@@ -47,10 +54,12 @@ class Health:
 
 
 class StoreFile:
-    """One process's connection to the file, shared by its threads (one statement at a time)."""
+    """One process's connection to the file, shared by its threads (one statement at a time); its
+    write-ahead log kept to `journal_bytes`."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, journal_bytes: int = JOURNAL_LIMIT_BYTES) -> None:
         self.path = path
+        self.journal_bytes = journal_bytes
         self._lock = threading.Lock()
         self._connection: sqlite3.Connection | None = None
         self._owner = -1  # the process that opened the connection: a forked worker opens its own
@@ -60,6 +69,7 @@ class StoreFile:
         self._retry_at = 0.0  # while UNUSABLE, when to open the file again
         self._writes_paused_until = 0.0  # after a full disk
         self._read_only_why = ""
+        self._ended = False  # closed at the process's end: not opened again
 
     @property
     def health(self) -> Health:
@@ -82,9 +92,15 @@ class StoreFile:
         except OSError:
             return 0
 
-    def close(self) -> None:
+    def close(self, end: bool = False) -> None:
+        """Fold the write-ahead log into the file (unless another process reads it just then) and let go
+        of the connection: opened again at the next use, unless `end` (the process ends)."""
         with self._lock:
+            self._ended = self._ended or end
             if self._connection is not None and self._owner == os.getpid():
+                if self._writable:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
                 self._connection.close()
             self._connection = None
 
@@ -92,6 +108,8 @@ class StoreFile:
         if not self._lock.acquire(timeout=LOCK_SECONDS):
             return default  # this process's other threads hold it: a miss
         try:
+            if self._ended:
+                return default
             db = self._connected()
             if db is None or (write and (not self._writable or time.monotonic() < self._writes_paused_until)):
                 return default
@@ -113,6 +131,7 @@ class StoreFile:
         if self._connection is None and time.monotonic() >= self._retry_at:
             try:
                 self._connection, self._writable = self._opened()
+                _open_files.add(self)
             except (sqlite3.Error, OSError, UnusableFileError) as error:
                 if _code(error) not in (BUSY, LOCKED):  # another process's lock: tried again at the next use
                     self._unusable(_reason(error))
@@ -137,7 +156,7 @@ class StoreFile:
             return self._read_only(f"it cannot be written ({_reason(error)})")
         db = connect(str(self.path))
         try:
-            prepare(db)
+            prepare(db, self.journal_bytes)
         except sqlite3.OperationalError as error:
             if _code(error) == FULL:  # what it holds can still be read
                 self._failed(error)
@@ -152,16 +171,31 @@ class StoreFile:
         return db, True
 
     def _read_only(self, why: str) -> tuple[sqlite3.Connection, bool]:
-        """The file as it is (immutable: a directory that cannot be written has no room for the -shm file
-        a reader of a WAL file needs), if it is ours."""
+        """The file as it is, if it is ours: with its write-ahead log where its -shm file is there (or can
+        be made), else the file alone (immutable: SQLite reads no log without a -shm file, and a directory
+        that cannot be written has no room for one)."""
         self._read_only_why = why
-        db = connect(f"file:{urllib.parse.quote(str(self.path))}?mode=ro&immutable=1", uri=True)
+        try:
+            return self._reader("mode=ro"), False
+        except sqlite3.OperationalError as error:
+            if _code(error) != CANTOPEN:
+                raise
+        unread = self.wal_bytes()
+        if unread:
+            self._read_only_why = (
+                f"{why}; its write-ahead log ({unread} bytes) cannot be read without its -shm file: the "
+                "records written since its last checkpoint are not seen"
+            )
+        return self._reader("mode=ro&immutable=1"), False
+
+    def _reader(self, options: str) -> sqlite3.Connection:
+        db = connect(f"file:{urllib.parse.quote(str(self.path))}?{options}", uri=True)
         try:
             check_ours(db)
         except BaseException:
             db.close()
             raise
-        return db, False
+        return db
 
     def _failed(self, error: sqlite3.Error) -> None:
         code = _code(error)
@@ -197,6 +231,17 @@ class StoreFile:
                     health.problem,
                 )
         self._health = health
+
+
+_open_files: weakref.WeakSet[StoreFile] = weakref.WeakSet()  # this process's, for its end
+
+
+@atexit.register
+def _close_at_the_end() -> None:
+    """Fold every write-ahead log this process wrote into its file as it ends (a gunicorn worker's exit,
+    a command's end): the other workers' connections keep SQLite from doing it at the last close."""
+    for file in list(_open_files):
+        file.close(end=True)
 
 
 def _code(error: BaseException) -> int:

@@ -10,7 +10,11 @@ import sqlite3
 APPLICATION_ID = 0x53414E4D  # "SANM", in the file's header: a store of proven positions
 FORMAT = 2  # PRAGMA user_version; 2: each record's moves end with their checksum
 BUSY_SECONDS = 0.05  # SQLite's wait for another process's lock, before a miss
-JOURNAL_LIMIT_BYTES = 4 * 2**20  # the write-ahead log is cut back to this after a checkpoint
+# The write-ahead log's limit: a 32nd of the store's bound, within these. It is checkpointed once it
+# holds that much (wal_autocheckpoint) and cut back to it after a checkpoint (journal_size_limit).
+JOURNAL_LIMIT_BYTES = 4 * 2**20
+JOURNAL_LEAST_BYTES = 64 * 2**10
+PAGE_BYTES = 4096  # SQLite's default page size, which the store keeps
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS proven (
     variant TEXT NOT NULL,
@@ -38,8 +42,14 @@ def connect(target: str, uri: bool = False) -> sqlite3.Connection:
     )
 
 
-def prepare(db: sqlite3.Connection) -> None:
-    """Check the file is ours (or empty, then make it ours) and set it up for this process."""
+def journal_limit(max_bytes: int) -> int:
+    """The write-ahead log's share of a store's bound, in bytes."""
+    return min(JOURNAL_LIMIT_BYTES, max(JOURNAL_LEAST_BYTES, max_bytes // 32))
+
+
+def prepare(db: sqlite3.Connection, journal_bytes: int = JOURNAL_LIMIT_BYTES) -> None:
+    """Check the file is ours (or empty, then make it ours) and set it up for this process, its
+    write-ahead log kept to `journal_bytes`."""
     check_ours(db)
     ours = int(db.execute("PRAGMA application_id").fetchone()[0]) == APPLICATION_ID
     if not ours and not db.execute("SELECT 1 FROM sqlite_master").fetchone():
@@ -47,7 +57,8 @@ def prepare(db: sqlite3.Connection) -> None:
     db.execute("PRAGMA journal_mode=WAL")  # readers never wait for the one writer
     # WAL keeps the file whole through a crash; NORMAL may lose the last few proofs, no more.
     db.execute("PRAGMA synchronous=NORMAL")
-    db.execute(f"PRAGMA journal_size_limit={JOURNAL_LIMIT_BYTES}")
+    db.execute(f"PRAGMA journal_size_limit={journal_bytes}")
+    db.execute(f"PRAGMA wal_autocheckpoint={max(1, journal_bytes // PAGE_BYTES)}")
     if not ours:
         db.executescript(SCHEMA)
         db.execute(f"PRAGMA user_version={FORMAT}")
