@@ -89,8 +89,9 @@ class BodyCache:
                 del self._bodies[key]
 
     def keep(self, key: Hashable, body: Body) -> Body:
-        """`body`, kept under `key` if it is lasting."""
-        if body.lasting:
+        """`body`, kept under `key` if it is lasting and fits (a body larger than the whole cache, or
+        any body when the cache is 0 bytes, is sent without being kept)."""
+        if body.lasting and _body_size(body) <= self._bodies.maxsize:
             with self._lock:
                 self._bodies[key] = body
         return body

@@ -108,6 +108,14 @@ def test_the_cache_is_bounded_by_its_bytes() -> None:
     assert len(bodies_of(app)) < 2 * 72  # older answers made room for newer ones
 
 
+@pytest.mark.parametrize("most", [0, 200])
+def test_a_cache_too_small_for_a_body_answers_without_keeping_it(most: int) -> None:
+    app = create_app({"TESTING": True, "BODY_CACHE_BYTES": most})  # an answer here is about 1 KB
+    assert post(app, {"board": "X...O...."}).status_code == 200
+    assert app.test_client().get("/analyze?board=X...O....").status_code == 200
+    assert len(bodies_of(app)) == 0
+
+
 def test_long_query_strings_are_answered_but_not_kept() -> None:
     app = create_app({"TESTING": True})
     query = "board=X...O...." + "&board=X...O...." * 20  # the first value counts, as in the schema
