@@ -59,9 +59,14 @@ def run_proof(args: argparse.Namespace, variant: Variant, directory: Path) -> in
     cancel = Cancel()
     seconds = None if args.hours is None else args.hours * 3600
     outcomes: list[int | None] = []
+    refused: list[EngineError] = []
 
     def work() -> None:  # the run's store and table belong to the thread that makes them
-        run = ProofRun(Position.empty(variant), directory, args.table_bits, args.split_plies)
+        try:
+            run = ProofRun(Position.empty(variant), directory, args.table_bits, args.split_plies)
+        except EngineError as error:  # a saved state it must not go on from: said by the main thread
+            refused.append(error)
+            return
         print(
             f"{variant.name}: {'resumed from the saved table' if run.resumed else 'a new table'}", flush=True
         )
@@ -78,6 +83,8 @@ def run_proof(args: argparse.Namespace, variant: Variant, directory: Path) -> in
     worker.start()
     while worker.is_alive():
         worker.join(0.5)
+    if refused:
+        raise refused[0]
     if not outcomes:  # the worker raised: its traceback is printed above
         return 1
     outcome = outcomes[0]

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Protocol, TypeVar
 
 from .answer import Answer, GameAnswers, Source
-from .errors import SearchBusyError
+from .errors import SearchBusyError, TableChangedError
 from .games import board_of, exact_values, whole_table
 from .play.mainline import MainLine, main_line, proven_line
 from .rules.game import GamePosition
@@ -167,7 +167,9 @@ class Analyst:
         if not search_only:
             table = self.table_for(position.variant)
             if table is not None:
-                return Answer.of_table(table.lookup(position))
+                # A file written into since its check: the other sources answer while it is checked again.
+                with contextlib.suppress(TableChangedError):
+                    return Answer.of_table(table.lookup(position))
             booked = self._booked(position)
             if booked is not None:
                 return Answer.of_proofs(position, booked, Source.BOOK)

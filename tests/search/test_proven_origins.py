@@ -241,3 +241,13 @@ def test_the_api_answers_a_poisoned_store_from_the_search(tmp_path: Path) -> Non
     asked = {"board": "." * 24, "variant": variant.name, "budget_ms": 10000}
     body = client.post("/analyze", json=asked).get_json()
     assert (body["source"], body["result"], body["remoteness"], body["exact"]) == ("search", "loss", 24, True)
+
+
+def test_prove_on_a_foreign_jobs_file_says_so_in_one_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with sqlite3.connect(tmp_path / "prove-jobs.sqlite") as db:  # another program's database
+        db.execute("CREATE TABLE notes (text TEXT)")
+    assert cli.main(["prove", "4x4k4", "--dir", str(tmp_path), "--table-bits", "16"]) == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and "is not a file of `sanmoku prove`'s jobs" in said[0], said
