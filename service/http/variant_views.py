@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 
 from flask import Blueprint, Response, request
 
@@ -16,6 +17,7 @@ from ..engine import (
     MIN_SIDE,
     NAMING,
     SOLVED_GAMES,
+    Table,
     file_name,
     get_variant,
     mapped_file,
@@ -69,5 +71,16 @@ def table_file(name: str) -> Response:
     headers = {"Content-Disposition": f"inline; filename={file_name(found)}", "Cache-Control": "no-cache"}
     representation = Representation(data, etag, "application/octet-stream", headers)
     return respond(
-        representation, request, lambda pieces: get_streams().watched(paced(pieces), request.environ)
+        representation,
+        request,
+        lambda pieces: get_streams().watched(paced(unchanged(pieces, table)), request.environ),
     )
+
+
+def unchanged(pieces: Iterator[bytes], table: Table) -> Iterator[bytes]:
+    """The pieces of the table's file (copies of its mapping), each checked after its copy to be the
+    bytes that were verified: a file written into while it is sent stops the transfer short
+    (TableChangedError), so the client sees a broken download, never new bytes under the old ETag."""
+    for piece in pieces:
+        table.check_unchanged()
+        yield piece

@@ -124,6 +124,8 @@ def chunks(table: Table, first: str = "X", canonical: bool = False, size: int = 
             if canonical:
                 keep[keep] = _smallest_image(table, first_cells[keep], second_cells[keep])
             if keep.any():
+                values = table.values[ranks[keep]]  # a copy, checked to be the bytes that were verified
+                table.check_unchanged()
                 yield Chunk(
                     table,
                     opener,
@@ -131,7 +133,7 @@ def chunks(table: Table, first: str = "X", canonical: bool = False, size: int = 
                     ranks[keep],
                     first_cells[keep],
                     second_cells[keep],
-                    table.values[ranks[keep]],
+                    values,
                 )
 
 
