@@ -37,7 +37,17 @@ from .errors import (
     TableUnavailableError,
     UnknownVariantError,
 )
-from .games import SOLVED_GAMES, SolvedGame, board_of, get_game, read_position, start_position, whole_table
+from .games import (
+    SOLVED_GAMES,
+    SolvedGame,
+    board_of,
+    exact_values,
+    get_game,
+    read_position,
+    start_position,
+    whole_table,
+)
+from .play.heuristic import Reading, read_ahead
 from .play.mainline import MainLine, main_line
 from .play.policies import DEFAULT_DEPTH, POLICIES, Policy, check_choice, choose_move, get_policy, player
 from .play.review import (
@@ -75,6 +85,7 @@ from .search import Budget, Cancel, Deadline, Estimate, MoveProof
 from .search.books import Books
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .search.proven_file import Health
+from .slots import FairSlots
 from .tables.build_plan import BuildPlan, check_resources, plan
 from .tables.build_queue import BuildQueue, Waiting, work_through
 from .tables.builder import build_queued
@@ -151,6 +162,7 @@ __all__ = [
     "EngineError",
     "EnginePool",
     "Estimate",
+    "FairSlots",
     "GameAnswers",
     "GamePosition",
     "GameRules",
@@ -177,6 +189,7 @@ __all__ = [
     "ProofRun",
     "ProvenStore",
     "ProvenStoreError",
+    "Reading",
     "Record",
     "Result",
     "Review",
@@ -217,6 +230,7 @@ __all__ = [
     "chunks",
     "count_games",
     "default_directory",
+    "exact_values",
     "file_name",
     "file_size",
     "final_score",
@@ -239,6 +253,7 @@ __all__ = [
     "positions",
     "progress_for",
     "proof_lock",
+    "read_ahead",
     "read_large_books",
     "read_position",
     "review_boards",

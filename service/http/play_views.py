@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from functools import partial
+from math import perm
 from typing import Any
 
 from flask import Blueprint, Response, request
@@ -14,14 +17,19 @@ from ..engine import (
     Deadline,
     EngineError,
     Position,
+    Reading,
     SearchBusyError,
     TableUnavailableError,
     check_choice,
     choose_move,
+    get_policy,
     moves_from_columns,
+    read_ahead,
     review_boards,
     review_game,
 )
+from ..serving.lanes import Lane, LaneBusyError
+from ..serving.offload import Alongside
 from ..serving.sources import get_analyst
 from ..serving.streams import paced
 from .answers import answer_body
@@ -44,6 +52,9 @@ _analyze_request = AnalyzeRequest()
 # clients is never idle and an unbounded wait held a batch until they stopped (issue 20, item 6;
 # tests/bench/batch_bench.py).
 BATCH_SLICE = 0.002
+INLINE_SEQUENCES = 2_000  # move sequences a depth-limited read takes here (a few milliseconds at most)
+MOVE_PROCESSES, MOVE_NICENESS = 2, 10  # a worker's move processes (as many as its slots by default)
+MOVES = Lane("move", MOVE_PROCESSES, MOVE_NICENESS)  # at the searches' priority: a depth read is one
 
 
 @bp.get("/policies")
@@ -57,14 +68,54 @@ def move() -> Response:
     params = load(_move_request, request.get_json(), MoveParams)
     position = params.position()
     check_choice(position, params.policy, params.depth)  # before any search is spent on it
-    answers = get_analyst().answers(params.deadline(), params.search_only)
-    answer = answers(position)
+    deadline = params.deadline()
+    # The depth policy reads no value: its read runs beside the search for the move's value (the
+    # answer's), each within the whole budget.
+    reading = None
+    if get_policy(params.policy).uses_depth:
+        plies = DEFAULT_DEPTH if params.depth is None else params.depth
+        reading = Alongside(partial(depth_move, position, plies, deadline))
+    answers = get_analyst().answers(deadline, params.search_only)
+    try:
+        answer = answers(position)
+    except BaseException:
+        if reading is not None:
+            reading.give_up()
+        raise
 
     def answered(asked: Position) -> Answer:  # the position's answer is in hand: no second search
         return answer if asked == position else answers(asked)
 
-    cell = choose_move(answered, position, params.policy, params.depth, params.seed)
-    return Response(dumps(move_choice_payload(answer, cell, params.policy)), mimetype="application/json")
+    if reading is None:
+        cell = choose_move(answered, position, params.policy, params.depth, params.seed)
+    else:
+        read = reading.result()
+        cell = read.cell
+    payload = move_choice_payload(answer, cell, params.policy)
+    if reading is not None:
+        payload["read_depth"] = read.depth
+    return Response(dumps(payload), mimetype="application/json")
+
+
+def depth_move(position: Position, depth: int, deadline: Deadline) -> Reading:
+    """The depth policy's move, read ahead as deep as `depth` while the budget lasts. A read of up to
+    INLINE_SEQUENCES move sequences takes a few milliseconds and is read here; a longer one (8x8 at
+    depth 3: a quarter of a second to a second of Python, which held the worker's loop) is read in one of
+    the worker's move processes (`MOVES`), as many as its search slots, taken first come first served
+    within the budget: SearchBusyError (503 search-busy) when none comes in time."""
+    if perm(len(position.legal_moves()), depth) <= INLINE_SEQUENCES:
+        return read_ahead(position, depth)
+    ends = time.monotonic() + deadline.left()  # the system's clock: the process reads the same one
+    try:
+        reading: Reading = MOVES.run("depth", (position, depth, ends), deadline.left(), deadline.left())
+    except LaneBusyError as error:
+        raise SearchBusyError(str(error)) from error
+    return reading
+
+
+def read_move(position: Position, depth: int, ends: float) -> Reading:
+    """The depth policy's read until `ends` (on `time.monotonic`): a move process's job."""
+    return read_ahead(position, depth, lambda: time.monotonic() >= ends)
 
 
 @bp.post("/review")

@@ -24,8 +24,9 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
+import gevent
 from flask import has_request_context, request
 from gevent import Timeout, get_hub
 from gevent._hub_local import get_hub_if_exists  # as gevent's own thread pool finds a thread's hub
@@ -95,6 +96,29 @@ def on_each_search_thread(works: Sequence[Callable[[], object]], timeout: float)
 
     for result in [threads.spawn(_yielding, partial(together, work)) for work in works]:
         result.get(timeout=timeout)
+
+
+class Alongside(Generic[T]):
+    """`work` started beside the caller's own (a greenlet, when gevent runs this worker; elsewhere it
+    runs at once): `result()` waits for it and raises its error; `give_up()` lets it go (the caller
+    failed first, and nobody will read its result)."""
+
+    def __init__(self, work: Callable[[], T]) -> None:
+        self._running: gevent.Greenlet[[], T] | None = None
+        if is_module_patched("threading"):
+            self._running = gevent.spawn(work)
+        else:
+            self._done = work()
+
+    def result(self) -> T:
+        if self._running is None:
+            return self._done
+        done: T = self._running.get()
+        return done
+
+    def give_up(self) -> None:
+        if self._running is not None:
+            self._running.kill(block=False)
 
 
 def in_background(work: Callable[[], object]) -> None:

@@ -31,6 +31,7 @@ from ..engine import (
     read_large_books,
     variants_at_start,
 )
+from .lanes import start_lanes
 from .offload import (
     after_this_answer,
     in_background,
@@ -126,6 +127,7 @@ class Warming:
             self.started = True
             if self.supply is not None:  # here, on the worker's loop: gevent starts processes only there
                 self.supply.request_large_at_start()
+            start_lanes()  # a tree process, a move process: their imports are not a request's time
             in_background(self.now)
 
     def now(self) -> None:
