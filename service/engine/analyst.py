@@ -73,8 +73,7 @@ class EnginePool:
     """`slots` transposition tables, lent one per search (two with two threads: the second for the
     second thread's alpha-beta searches), first come first served (`FairSlots`): a borrower waits at
     most `wait` seconds, and a tenth of that when every slot is held past it (each borrower holds its
-    slot for its `wait` at most: a search's budget). Other work that must count as a search (a
-    depth-limited move) holds a slot with `slot()`.
+    slot for its `wait` at most: a search's budget). `slot()` holds one without its tables.
 
     Its tables and its slots are made in the process that first searches, not where the pool is made:
     a server made before it forks its workers (and before gevent patches them) gives each worker its own,

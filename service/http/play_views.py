@@ -53,7 +53,7 @@ _analyze_request = AnalyzeRequest()
 # tests/bench/batch_bench.py).
 BATCH_SLICE = 0.002
 INLINE_SEQUENCES = 2_000  # move sequences a depth-limited read takes here (a few milliseconds at most)
-MOVE_PROCESSES, MOVE_NICENESS = 2, 10  # a worker's move processes (as many as its slots by default)
+MOVE_PROCESSES, MOVE_NICENESS = 2, 10  # a worker's move processes: as many as the default search slots
 MOVES = Lane("move", MOVE_PROCESSES, MOVE_NICENESS)  # at the searches' priority: a depth read is one
 
 
@@ -101,8 +101,8 @@ def depth_move(position: Position, depth: int, deadline: Deadline) -> Reading:
     """The depth policy's move, read ahead as deep as `depth` while the budget lasts. A read of up to
     INLINE_SEQUENCES move sequences takes a few milliseconds and is read here; a longer one (8x8 at
     depth 3: a quarter of a second to a second of Python, which held the worker's loop) is read in one of
-    the worker's move processes (`MOVES`), as many as its search slots, taken first come first served
-    within the budget: SearchBusyError (503 search-busy) when none comes in time."""
+    the worker's move processes (`MOVES`), taken first come first served within the budget:
+    SearchBusyError (503 search-busy) when none comes in time."""
     if perm(len(position.legal_moves()), depth) <= INLINE_SEQUENCES:
         return read_ahead(position, depth)
     ends = time.monotonic() + deadline.left()  # the system's clock: the process reads the same one
