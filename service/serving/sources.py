@@ -118,7 +118,7 @@ class Warming:
                 searches = [partial(engine.analyze, warming, budget, estimates=True) for engine in engines]
                 on_each_search_thread(searches, WARM_TIMEOUT)
         except Exception:  # the searches make what they need themselves, as they always could
-            log.exception("the searches could not be readied before the first request")
+            log.exception("searches not readied before the first request: each makes what it needs")
             return
         log.info("searches readied in %.0f ms", (time.perf_counter() - started) * 1000)
 

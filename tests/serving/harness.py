@@ -32,6 +32,8 @@ DEPLOY = REPO / "deploy"
 APP = "service.app:create_app()"
 HOST = "127.0.0.1"
 START_TIMEOUT = 90.0  # a cold start builds every table: seconds, more on a busy machine
+# A worker's line once it takes requests, its searches readied or not (service/serving/sources.py)
+READIED = re.compile(r"searches (readied in|not readied before)")
 
 
 def free_port() -> int:
@@ -47,6 +49,7 @@ class Server:
     port: int
     stdout: Path
     stderr: Path
+    workers: int = 1
 
     @property
     def url(self) -> str:
@@ -80,7 +83,9 @@ def spawn(
 
 
 def wait_ready(server: Server, path: str = "/readyz", timeout: float = START_TIMEOUT) -> float:
-    """Poll until `path` answers 200; returns the seconds waited. Fails if the process dies."""
+    """Poll until `path` answers 200, and until every worker has readied its searches when the one
+    that answered did (each takes requests only then); returns the seconds waited. Fails if the
+    process dies."""
     started = time.monotonic()
     while time.monotonic() - started < timeout:
         if server.process.poll() is not None:
@@ -88,6 +93,10 @@ def wait_ready(server: Server, path: str = "/readyz", timeout: float = START_TIM
         try:
             with urllib.request.urlopen(server.url + path, timeout=2) as response:
                 if response.status == 200:
+                    while 0 < len(READIED.findall(server.stderr.read_text())) < server.workers:
+                        if time.monotonic() - started > timeout:
+                            raise TimeoutError(f"{server.url}: not every worker readied its searches")
+                        time.sleep(0.01)
                     return time.monotonic() - started
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
@@ -120,7 +129,9 @@ def start_gunicorn(
         "PROMETHEUS_MULTIPROC_DIR": str(metrics),
         **(settings or {}),
     }
-    return spawn(command or gunicorn_command(app, cwd), workdir, f"gunicorn-{port}", env, port, cwd)
+    server = spawn(command or gunicorn_command(app, cwd), workdir, f"gunicorn-{port}", env, port, cwd)
+    server.workers = workers
+    return server
 
 
 @contextmanager
