@@ -126,8 +126,8 @@ class TableNotBuiltError(TableUnavailableError):
 
 
 class SearchBusyError(RuntimeError):
-    """Every search slot of this process stayed taken for as long as the request may wait (a tenth of its
-    budget)."""
+    """Every search slot of this process stayed taken for as long as the request may wait (its budget,
+    or a tenth of it when every slot is held past its end)."""
 
 
 class EngineBusyError(RuntimeError):
