@@ -76,12 +76,7 @@ def move() -> Response:
         plies = DEFAULT_DEPTH if params.depth is None else params.depth
         reading = Alongside(partial(depth_move, position, plies, deadline))
     answers = get_analyst().answers(deadline, params.search_only)
-    try:
-        answer = answers(position)
-    except BaseException:
-        if reading is not None:
-            reading.give_up()
-        raise
+    answer = answers(position)  # if it fails, the read ends on its own, within the budget
 
     def answered(asked: Position) -> Answer:  # the position's answer is in hand: no second search
         return answer if asked == position else answers(asked)

@@ -100,25 +100,33 @@ def on_each_search_thread(works: Sequence[Callable[[], object]], timeout: float)
 
 class Alongside(Generic[T]):
     """`work` started beside the caller's own (a greenlet, when gevent runs this worker; elsewhere it
-    runs at once): `result()` waits for it and raises its error; `give_up()` lets it go (the caller
-    failed first, and nobody will read its result)."""
+    runs at once); `result()` waits for it and raises its error. Work whose result nobody waits for
+    (the caller failed first) ends on its own: it must be bounded (a read within its budget), and its
+    error, if any, is dropped with it."""
 
     def __init__(self, work: Callable[[], T]) -> None:
-        self._running: gevent.Greenlet[[], T] | None = None
+        self._running: gevent.Greenlet[[], tuple[bool, object]] | None = None
+        self._done: tuple[bool, object] = (False, None)
         if is_module_patched("threading"):
-            self._running = gevent.spawn(work)
+            self._running = gevent.spawn(_caught, work)
         else:
-            self._done = work()
+            self._done = _caught(work)
 
     def result(self) -> T:
-        if self._running is None:
-            return self._done
-        done: T = self._running.get()
-        return done
+        done, value = self._done if self._running is None else self._running.get()
+        if not done:
+            assert isinstance(value, BaseException)
+            raise value
+        return value  # type: ignore[return-value]  # what `work` returned
 
-    def give_up(self) -> None:
-        if self._running is not None:
-            self._running.kill(block=False)
+
+def _caught(work: Callable[[], object]) -> tuple[bool, object]:
+    """(True, its result) or (False, its error): a greenlet that ends in an error is reported by gevent
+    as a failure, though its caller raises it again (or never asks)."""
+    try:
+        return True, work()
+    except Exception as error:
+        return False, error
 
 
 def in_background(work: Callable[[], object]) -> None:
