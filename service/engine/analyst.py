@@ -53,6 +53,9 @@ SLOT_WAIT_SHARE = 1.0
 # Of its wait, the most a search waits for a slot that, by what the searches holding them say, comes
 # too late: a holder may end sooner (its answer proven, its client gone).
 HOPELESS_WAIT_SHARE = 0.1
+# Seconds a search holding a slot may take past its budget (its last nodes, its answer's making): a
+# waiter waits that much longer, so that a slot freed just past the holder's budget still reaches it.
+SLOT_OVERRUN = 0.02
 
 
 class Offload(Protocol):
@@ -115,7 +118,8 @@ class EnginePool:
         self.for_this_process()
         available = self._available
         hopeless = 0.0 if wait is None else wait * HOPELESS_WAIT_SHARE
-        lease: Lease | None = available.acquire(wait, holds=wait, hopeless=hopeless)
+        longest = None if wait is None else wait + SLOT_OVERRUN
+        lease: Lease | None = available.acquire(longest, holds=longest, hopeless=hopeless)
         if lease is None:
             raise SearchBusyError(f"all {self.slots} search slots of this worker stay busy past the budget")
         try:
