@@ -222,27 +222,41 @@ def test_a_large_file_is_checked_off_the_callers_thread(
     assert TableStore(path.parent, check_later=later.append).try_open(variant) is not None and not later
 
 
-def test_a_lookup_that_finds_its_file_changed_answers_a_503_as_the_contract_says(
+def test_a_lookup_that_finds_its_file_changed_is_never_served(
     store: TableStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The file written into between the store's look and the lookup's reads (the race of the test
-    above, through the API): a 503 `table-not-ready` with Retry-After, never a value from it."""
+    above, through the API): /analyze answers from the other sources (the search, on 16 cells), and a
+    route that needs the table's values (/tree) answers 503 `table-not-ready` with Retry-After, as the
+    contract says; never a value from the changed bytes."""
     variant = SEARCHED
     path = served(tmp_path / "served", variant, store)
     client = app_client(path.parent)
     url = f"/analyze?board=X...O...........&variant={variant.name}"
     assert client.get(url).get_json()["source"] == "table"
-    real = Table.lookup
+    truth = store.get(variant).lookup(Position.parse("X.O.............", None, variant))
+    real_lookup, real_value = Table.lookup, Table.value
 
     def written_meanwhile(table: Table, position: Position) -> Any:
         rewrite_bytes(path)  # after the store's look, before the lookup's reads
-        return real(table, position)
+        return real_lookup(table, position)
 
     monkeypatch.setattr(Table, "lookup", written_meanwhile)
-    response = client.get(url.replace("O...", "..O."))
-    body = check_response(response, "/analyze", "get")
+    body = client.get(url.replace("O...", "..O.") + "&budget_ms=5000").get_json()
+    assert body["source"] != "table" and body["result"] == truth.value.result.value
+    assert body["remoteness"] == truth.value.remoteness
+
+    again = served(tmp_path / "again", variant, store)  # the first copy failed its check: not served
+
+    def value_written_meanwhile(table: Table, position: Position) -> Any:
+        rewrite_bytes(again)
+        return real_value(table, position)
+
+    monkeypatch.setattr(Table, "value", value_written_meanwhile)
+    response = app_client(again.parent).get(f"/tree?board=XO..............&variant={variant.name}&depth=1")
+    problem = check_response(response, "/tree", "get")
     assert response.status_code == 503 and response.headers["Retry-After"] == "1"
-    assert body["type"].endswith("table-not-ready") and "changed while it was read" in body["detail"]
+    assert problem["type"].endswith("table-not-ready") and "changed while it was read" in problem["detail"]
 
 
 def test_an_unchanged_table_stays_open_and_a_check_made_too_soon_is_made_again(
@@ -268,3 +282,23 @@ def test_an_unchanged_table_stays_open_and_a_check_made_too_soon_is_made_again(
     again = theirs.opened(variant)
     assert again is not None and again is not early and record_path(fresh).exists()
     assert theirs.opened(variant) is again
+
+
+@pytest.mark.parametrize(
+    "url", [f"/variants/{SEARCHED.name}/table", f"/solve?variant={SEARCHED.name}&format=ndjson"]
+)
+def test_a_download_stops_short_when_its_file_is_written_into(
+    store: TableStore, tmp_path: Path, url: str
+) -> None:
+    """The table file and /solve are sent piece by piece from the mapping: a file written into meanwhile
+    stops the transfer (the client sees it broken), never sends the new bytes as the old table's."""
+    path = served(tmp_path / "served", SEARCHED, store)
+    response = app_client(path.parent).get(url, buffered=False)
+    assert response.status_code == 200
+    pieces = iter(response.response)
+    assert next(pieces)
+    rewrite_bytes(path)
+    with pytest.raises(TableChangedError):
+        for _ in pieces:
+            pass
+    response.close()
