@@ -9,6 +9,7 @@ so what a module shares (a browser, a Ray cluster, a long comparison) is made on
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import sys
@@ -50,6 +51,16 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         background.workers = 1
     for start in starts:
         start()
+
+
+@pytest.fixture(autouse=True)
+def engine_log_level() -> Iterator[None]:
+    """The engine's log level as it was: a command run in-process (`cache verify`, `cache stats`) quiets
+    the engine's warnings, as its own process should, and a later test's caplog would see none."""
+    logger = logging.getLogger("service.engine")
+    level = logger.level
+    yield
+    logger.setLevel(level)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
