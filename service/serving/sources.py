@@ -50,7 +50,9 @@ log = logging.getLogger(__name__)
 
 
 def init_app(app: Flask) -> None:
-    store = TableStore(app.config["TABLES_DIR"])
+    # A table file with no record of its check (an older version's, or one written into) is checked
+    # whole before it answers: past a few megabytes on a thread, never on a worker's loop.
+    store = TableStore(app.config["TABLES_DIR"], check_later=in_background)
     supply = TableSupply(
         store,
         variants_at_start(app.config["TABLES_AT_START"]),
