@@ -79,7 +79,7 @@ worker_metrics.install()  # files named by worker slot: a respawned worker reuse
 
 def on_starting(server: Any) -> None:
     # Once per master, not at configuration time: a SIGHUP (gunicorn's graceful reload) reads this file
-    # again, and emptying the folder there reset every counter to 0 (issue 20, item 7). The app is
+    # again, and emptying the folder there reset every counter to 0. The app is
     # preloaded by now, and has written no metrics file in the master.
     worker_metrics.forget_previous_run(metrics_dir)
     # The app is loaded: its objects go where collections never look, in this master and in the workers
@@ -114,7 +114,8 @@ def post_worker_init(worker: Any) -> None:
         worker.alive = False  # what gunicorn's own SIGTERM handler does: a graceful exit
     # What every search needs is made before the worker takes a request, so that its first search holds
     # its budget; the rest (the large books, the tables to build) after its first answer
-    # (post_request), or WARM_AFTER seconds after its start if no request comes first (issue 30).
+    # (post_request), or WARM_AFTER seconds after its start if no request comes first:
+    # the first answer never waits for them.
     worker.sanmoku_warm = sources.Warming(worker.wsgi)
     if isinstance(worker, GeventWorker):
         worker.sanmoku_warm.before_requests()

@@ -1,6 +1,6 @@
 """`sanmoku serve` and the command's entry point (`main`), apart from the other commands: serving runs
 gunicorn, and the other commands' imports (the engine, the schemas: half a second) were paid before every
-start for nothing (issue 30). Only the standard library is imported here, and gunicorn when serving."""
+start for nothing. Only the standard library is imported here, and gunicorn when serving."""
 
 from __future__ import annotations
 

@@ -99,7 +99,8 @@ from .tables.table_file import TableFileError, file_size, mapped_file
 from .teach import MAX_TREE_NODES, Algorithm, Cutoff, GameTree, Leaf, Lesson, TreeTooLargeError, Visit, lesson
 from .teach import Node as TreeNode
 
-# The command line's parts, imported on first use (`on_first_use`): not at a server's start (issue 30).
+# The command line's parts, imported on first use (`on_first_use`), so that a server's start does not
+# wait for them.
 if TYPE_CHECKING:
     from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
     from .proven_check import audit as audit_proven

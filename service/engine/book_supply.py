@@ -53,7 +53,7 @@ def read_large_books(books: Books) -> None:
     """The Connect Four book read now (its checksum checked: a few tenths of a second), not within the
     budget of the first request that asks for it. A server's workers do it after their first answer
     (the file is mapped: every process shares its pages); its master did it before, and every start
-    waited for it (issue 30)."""
+    waited for it."""
     books.book(CONNECT4)
 
 

@@ -1,6 +1,6 @@
 """The front door's names that only the command line and the benchmarks use, imported on first use
 (PEP 562's module `__getattr__`), not at a server's start, where they were a fifth of the engine's imports
-before its first answer (issue 30): the book builders, proof runs, strength matches and perft, and
+before its first answer: the book builders, proof runs, strength matches and perft, and
 multiprocessing with them."""
 
 from __future__ import annotations

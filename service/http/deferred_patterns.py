@@ -2,8 +2,8 @@
 
 marshmallow compiles its e-mail validator's domain pattern when `marshmallow.validate` is imported: a
 case-insensitive class over every Unicode letter, which `re` folds code point by code point. That one
-pattern took 28 ms of the 0.27 s the master spends importing the app (`-X importtime`, issue 30: start
-to the first answer), and the service validates no e-mail address. While the library is imported, its
+pattern took 28 ms of the 0.27 s the master spends importing the app (`-X importtime`), time the
+first answer waits for, and the service validates no e-mail address. While the library is imported, its
 module's `re.compile` calls return a `DeferredPattern`; any other module's calls are untouched.
 """
 

@@ -49,8 +49,8 @@ _analyze_request = AnalyzeRequest()
 # A batch's items are answered on the worker's one thread (table lookups and main lines: up to seconds
 # for 1,000 items), so the worker's other connections are let in between them: after each 2 ms of
 # items the batch waits until the loop is idle, or 2 ms at most, since a worker kept busy by other
-# clients is never idle and an unbounded wait held a batch until they stopped (issue 20, item 6;
-# tests/bench/batch_bench.py).
+# clients is never idle and an unbounded wait held a batch until they stopped
+# (tests/bench/batch_bench.py).
 BATCH_SLICE = 0.002
 INLINE_SEQUENCES = 2_000  # move sequences a depth-limited read takes here (a few milliseconds at most)
 MOVE_PROCESSES, MOVE_NICENESS = 2, 10  # a worker's move processes: as many as the default search slots

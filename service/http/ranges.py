@@ -1,7 +1,7 @@
 """One representation's bytes over HTTP as RFC 9110 says: its preconditions (If-Match, If-None-Match,
 If-Range, section 13) and its ranges (Range, section 14), for GET and HEAD.
 
-werkzeug's `send_file` answered several of these wrongly (issue 20): 416 to several ranges, to a suffix
+werkzeug's `send_file` answered several of these wrongly: 416 to several ranges, to a suffix
 longer than the file and to an invalid range (RFC 9110: 206, 206, 200), and 412 with the whole file
 as its body. There is no Last-Modified: the strong ETag is the one validator, so If-Modified-Since and
 If-Unmodified-Since are ignored and an If-Range date never matches (section 13.1.5: the range is then

@@ -1,4 +1,4 @@
-"""gunicorn's gevent worker, with its start made cheaper (issue 30: start to the first answer).
+"""gunicorn's gevent worker, with its start made cheaper, so that its first answer comes sooner.
 
 A gevent worker patches the standard library when it starts (`monkey.patch_all()`), after the fork. gevent
 announces every module it patches to plugins found through entry points, and asks

@@ -63,7 +63,7 @@ def init_app(app: Flask) -> None:
     app.extensions[SUPPLY] = supply
     # The large tables wanted at start are queued for the builder by each worker once it has answered
     # (Warming), or by the first /readyz: a builder started here, and the look at every table's header
-    # that queueing takes, kept the first answer waiting (issue 30).
+    # that queueing takes, kept the first answer waiting.
     blocked = [f"{name} ({why})" for name, why in supply.cannot_build().items()]
     unwritable = store.unwritable()
     if unwritable:

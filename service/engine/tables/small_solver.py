@@ -2,7 +2,7 @@
 
 On such boards the panels of `solver` hold a few entries each, and a tier costs hundreds of small numpy
 calls: 13 ms for 3x3, which the first answer of a server started on an empty tables directory waited
-for (issue 30). Here the 3**n arrangements are numbered in base 3 (a cell's digit as in `parts`: 0
+for. Here the 3**n arrangements are numbered in base 3 (a cell's digit as in `parts`: 0
 empty, FIRST_DIGIT the first player's mark, SECOND_DIGIT the other's; cell c's digit is worth 3**c),
 each tier is solved with a handful of whole-array operations (a position's children are its number
 plus the mover's digit at each empty cell's place), and the tiers are then read into the class layout

@@ -2,8 +2,8 @@
 
 Solving a 3x3 table takes about 15 ms; writing its file (the build's lock, its checks, three fsyncs)
 took about half as long again, and the answer that needed the table waited for both: a server started
-on an empty tables directory answered its first request 30-40 ms later than one started with the files
-(issue 30). So the table is solved in memory and answers at once, and its file is written afterwards by
+on an empty tables directory answered its first request 30-40 ms later than one started with the files.
+So the table is solved in memory and answers at once, and its file is written afterwards by
 `write_later` (the service passes a background thread that starts once the answer is sent; by default
 the file is written at once, as the command line and the tests expect). Until the file is there the
 copy in memory answers; once it is, the file does (every process maps the same pages) and the copy is

@@ -167,7 +167,7 @@ class TableSupply:
         found = {}
         for variant in self.at_start:
             # unbuildable first: in a directory that can be written it is None at once, while checking a
-            # file's header means working out its layout (a tenth of the master's start, issue 30)
+            # file's header means working out its layout (a tenth of the master's start)
             why = self.store.unbuildable(variant)
             if why and not self.store.looks_built(variant):
                 found[variant.name] = why

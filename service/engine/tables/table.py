@@ -49,7 +49,7 @@ class MoveValue:
 @functools.cache
 def moves_of(byte: int) -> tuple[MoveValue, ...] | None:
     """A child's byte -> each cell's MoveValue for that move, made once: a lookup makes none (None: the
-    byte is no value). Made on first use: all 6,000 at import were a sixtieth of the start (issue 30)."""
+    byte is no value). Made on first use: all 6,000 at import were a sixtieth of the start."""
     value = MOVE_VALUE[byte]
     return None if value is None else tuple(MoveValue(cell, value) for cell in range(MAX_CELLS))
 
