@@ -24,7 +24,7 @@ from typing import Protocol, TypeVar
 
 from .answer import Answer, GameAnswers, Source
 from .errors import SearchBusyError, TableChangedError
-from .games import board_of, exact_values, whole_table
+from .games import exact_values, game_of
 from .play.mainline import MainLine, main_line, proven_line
 from .rules.game import GamePosition
 from .rules.position import Position
@@ -156,15 +156,14 @@ class Analyst:
     def analyze(self, position: GamePosition, budget: Budget, search_only: bool = False) -> Answer:
         """Every legal move's value as far as it is known or can be proven within `budget`;
         `search_only`: from the search even where a table or a stored proof answers (comparisons). A
-        game that is not a board has no search: its table, solved whole, answers."""
+        game's table solved whole answers it; a board's sources answer a board."""
         started = monotonic()
-        whole = whole_table(position)
-        if whole is not None:
-            return Answer.of_table(whole.lookup(position))
-        board = board_of(position)
-        if board is None:
-            raise ValueError(f"no source answers {position.variant.name}, which is not a board")
-        return self._analyze_board(board, budget, started, search_only)
+        game = game_of(position)
+        if game.whole_table is not None:
+            return Answer.of_table(game.whole_table().lookup(position))
+        if game.board is None:
+            raise ValueError(f"no source answers {game.name}: it has neither a whole table nor a board")
+        return self._analyze_board(game.board(position), budget, started, search_only)
 
     def _analyze_board(self, position: Position, budget: Budget, started: float, search_only: bool) -> Answer:
         if not search_only:
@@ -217,10 +216,12 @@ class Analyst:
     def main_line(self, first: Answer, answers: GameAnswers) -> MainLine | None:
         """How the game goes on from `first`'s position under perfect play: from the table that gave
         `first`, else through `answers` as long as every position on the way is proven (else None)."""
-        board = board_of(first.position)
-        table = self.table_for(board.variant) if board is not None and first.source is Source.TABLE else None
-        if board is not None and table is not None:
-            return main_line(table, board)
+        as_board = game_of(first.position).board
+        if as_board is not None and first.source is Source.TABLE:
+            board = as_board(first.position)
+            table = self.table_for(board.variant)
+            if table is not None:
+                return main_line(table, board)
         return proven_line(answers, first.position, first) if first.exact else None
 
     def _search(

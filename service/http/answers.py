@@ -12,7 +12,7 @@ from flask import Response, current_app, request
 from werkzeug.http import quote_etag
 from werkzeug.utils import get_content_type
 
-from ..engine import Deadline, Source, Variant
+from ..engine import Deadline, Source, game_of
 from ..serving.sources import get_analyst, get_supply
 from .bodies import Body, get_bodies, make_body
 from .params import AnalyzeParams
@@ -39,9 +39,8 @@ def answer_body(params: AnalyzeParams, shared: Deadline | None = None) -> Body:
         line = get_analyst().main_line(answer, answers)
         payload["mainline"] = None if line is None else mainline_payload(line)
     lasting = answer.source is Source.TABLE
-    # A board's table may be replaced (its bodies go with it); a game solved whole in memory is not.
-    variant = position.variant
-    table = get_supply().available(variant) if lasting and isinstance(variant, Variant) else None
+    as_board = game_of(position).board  # a board's table may be replaced; a whole table is not
+    table = get_supply().available(as_board(position).variant) if lasting and as_board is not None else None
     return bodies.keep(key, make_body(dumps(payload), lasting=lasting, table=table))
 
 

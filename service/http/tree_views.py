@@ -18,7 +18,17 @@ from functools import lru_cache
 
 from flask import Blueprint, Response, current_app, request
 
-from ..engine import Algorithm, GamePosition, TableStore, TableSupply, Value, exact_values, lesson
+from ..engine import (
+    Algorithm,
+    EngineError,
+    GamePosition,
+    TableStore,
+    TableSupply,
+    Value,
+    exact_values,
+    game_of,
+    lesson,
+)
 from ..serving.lanes import Lane, LaneBusyError
 from ..serving.sources import get_analyst, get_supply
 from .answers import send
@@ -56,7 +66,10 @@ def grown_tree(params: TreeParams, tables: str | None) -> Body:
 
 
 def _grown(params: TreeParams, position: GamePosition, exact: Exact) -> Body:
-    taught = lesson(position, Algorithm(params.algorithm), exact, params.depth)
+    evaluation = game_of(position).evaluation
+    if evaluation is None:
+        raise EngineError("no_evaluation", f"{position.variant.name} has no evaluation to grow a tree with")
+    taught = lesson(position, Algorithm(params.algorithm), evaluation, exact, params.depth)
     # An exact tree never changes; one of guesses may become exact once the variant's table is built
     lasting = taught.tree.root.value is not None
     if params.format == "dot":

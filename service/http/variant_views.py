@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from flask import Blueprint, Response, request
 
 from ..engine import (
+    GRID,
     LISTED,
     MAX_CELLS,
     MAX_SIDE,
@@ -16,10 +17,10 @@ from ..engine import (
     MIN_K,
     MIN_SIDE,
     NAMING,
-    SOLVED_GAMES,
     Table,
     file_name,
     get_variant,
+    listed_games,
     mapped_file,
 )
 from ..serving.sources import get_supply
@@ -43,7 +44,9 @@ def variants() -> Response:
             "max_table_cells": MAX_TABLE_CELLS,
             "min_k": MIN_K,
         },
-        "games": [{"name": game.rules.name, "rules": game.rules.rules} for game in SOLVED_GAMES.values()],
+        "games": [
+            {"name": game.name, "rules": game.rules.rules} for game in listed_games() if game.view != GRID
+        ],
     }
     return Response(dumps(body), mimetype="application/json")
 

@@ -18,7 +18,7 @@ import time
 
 from service.app import create_app
 from service.engine import Algorithm, TableStore, lesson, read_position
-from service.engine.games import exact_values
+from service.engine.games import exact_values, game_of
 
 CASES = [
     ("3x3 near the end", "normal", "XOX.O.X..", None),
@@ -45,7 +45,9 @@ def main() -> None:
         engine, http = [], []
         for i in range(args.repeat):
             started = time.perf_counter()
-            taught = lesson(position, Algorithm.ALPHABETA, exact, depth)
+            evaluation = game_of(position).evaluation
+            assert evaluation is not None
+            taught = lesson(position, Algorithm.ALPHABETA, evaluation, exact, depth)
             engine.append(time.perf_counter() - started)
             query = {"board": board, "variant": variant, "algorithm": ["alphabeta", "minimax"][i % 2]}
             side = str(position.to_move)

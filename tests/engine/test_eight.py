@@ -13,9 +13,9 @@ from service.engine import (
     Mark,
     Status,
     Value,
+    game_of,
     get_game,
     read_position,
-    whole_table,
 )
 from tests.api.contract import analyze, check_response
 
@@ -48,8 +48,9 @@ def games(picks: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
 
 
 def test_the_first_players_value_from_every_opening_pick() -> None:
-    table = whole_table(EightPosition.start())
-    assert table is not None
+    whole = game_of(EightPosition.start()).whole_table
+    assert whole is not None
+    table = whole()
     for pick in (1, 2, 3):
         score, plies = brute_force((pick,))  # for the second player, to pick next
         after = read_position("eight", f"{pick}:{pick}", "O")
@@ -62,8 +63,9 @@ def test_the_first_players_value_from_every_opening_pick() -> None:
 
 
 def test_every_position_against_the_brute_force() -> None:
-    table = whole_table(EightPosition.start())
-    assert table is not None
+    whole = game_of(EightPosition.start()).whole_table
+    assert whole is not None
+    table = whole()
     played = games()
     for picks in played:
         position = EightPosition.start()
@@ -98,7 +100,7 @@ def test_positions_no_game_reaches_are_refused(text: str, code: str) -> None:
 
 
 def test_the_registry_names_eight_beside_the_boards() -> None:
-    assert get_game("eight") is EIGHT and get_game("normal").name == "normal"
+    assert get_game("eight").rules is EIGHT and get_game("normal").name == "normal"
     assert read_position("eight", "0:0").cells == "0:0"
 
 

@@ -19,7 +19,7 @@ from service.engine import (
     get_variant,
     start_position,
 )
-from service.engine.games import exact_values
+from service.engine.games import exact_values, game_of
 from service.engine.teach import (
     WIN,
     Algorithm,
@@ -28,12 +28,18 @@ from service.engine.teach import (
     GameTree,
     Leaf,
     TreeTooLargeError,
-    evaluation_of,
     grow,
     lesson,
     trace,
 )
 from tests.reference import minimax
+
+
+def evaluation_of(position: GamePosition) -> Evaluation:
+    """The evaluation the registry names for the position's game."""
+    evaluation = game_of(position).evaluation
+    assert evaluation is not None
+    return evaluation
 
 
 def tree_of(store: TableStore, position: GamePosition, depth: int | None = None) -> GameTree:
@@ -224,7 +230,7 @@ def test_a_tree_too_large_is_refused_and_the_deepest_that_fits_is_said(store: Ta
 
 def test_without_a_table_the_leaves_are_evaluated() -> None:
     position = Position.parse("......../" * 7 + "........", variant=get_variant("8x8k5"))
-    taught = lesson(position, Algorithm.ALPHABETA_ORDERED, None, depth=2)
+    taught = lesson(position, Algorithm.ALPHABETA_ORDERED, evaluation_of(position), None, depth=2)
     leaves = [n for n in taught.tree.root.walk() if n.leaf is not None]
     assert {n.leaf for n in leaves} == {Leaf.EVALUATION} and taught.tree.evaluated
     assert all(n.value is None for n in taught.tree.root.walk())

@@ -3,7 +3,7 @@ node's value (`tree`), and the walks of minimax and alpha-beta over it, with the
 and each cut-off (`traces`). Pure Python over `GamePosition`: any game, board or not; trees are bounded
 to a few thousand nodes, where Python is fast enough.
 
-Imports the rules wing, the play wing's static evaluation and the games registry.
+Imports the rules wing only: each game names its evaluation (the registry of games).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rules.game import GamePosition
-from .evaluations import Evaluation, evaluation_of
+from .evaluations import Evaluation
 from .traces import Algorithm, Cutoff, Trace, Visit, trace
 from .tree import MAX_TREE_NODES, WIN, ExactValues, GameTree, Leaf, Node, TreeTooLargeError, grow
 
@@ -34,13 +34,15 @@ class Lesson:
 def lesson(
     position: GamePosition,
     algorithm: Algorithm,
+    evaluation: Evaluation,
     exact: ExactValues | None,
     depth: int | None = None,
     limit: int = MAX_TREE_NODES,
 ) -> Lesson:
-    """The tree of `position` (`exact`: the table's values, if the game has one) and the walks of every
-    algorithm over it: the one asked for in full, the others counted."""
-    tree = grow(position, evaluation_of(position), exact, depth, limit)
+    """The tree of `position` (`evaluation`: its game's guess at the horizon; `exact`: the table's values,
+    if the game has one) and the walks of every algorithm over it: the one asked for in full, the others
+    counted."""
+    tree = grow(position, evaluation, exact, depth, limit)
     traces = {a: trace(tree, a) for a in Algorithm}
     counts = {a: Count(len(t.visits), len(t.cutoffs)) for a, t in traces.items()}
     return Lesson(tree, traces[algorithm], counts)
@@ -61,7 +63,6 @@ __all__ = [
     "Trace",
     "TreeTooLargeError",
     "Visit",
-    "evaluation_of",
     "grow",
     "lesson",
     "trace",
