@@ -65,6 +65,7 @@ from .rules.eight import EIGHT, EightPosition
 from .rules.game import GamePosition, GameRules, final_score
 from .rules.geometry import MIN_DEPTH, Geometry, geometry_of, iter_cells
 from .rules.position import EMPTY, MARKS, Mark, Position, Status, other
+from .rules.shape import Shape
 from .rules.values import DECODED, Known, Result, Value
 from .rules.variants import (
     LISTED,
@@ -74,6 +75,7 @@ from .rules.variants import (
     MIN_K,
     MIN_SIDE,
     MISERE,
+    NAME_FORM,
     NAMING,
     NORMAL,
     PRESETS,
@@ -136,6 +138,7 @@ __all__ = [
     "MIN_SIDE",
     "MISERE",
     "MOVE_VALUE",
+    "NAME_FORM",
     "NAMING",
     "NORMAL",
     "OWN_VIEW",
@@ -198,6 +201,7 @@ __all__ = [
     "Result",
     "Review",
     "SearchBusyError",
+    "Shape",
     "SideSummary",
     "Source",
     "Status",

@@ -15,6 +15,7 @@ from ..engine import (
     MainLine,
     MoveProof,
     Position,
+    Shape,
     Source,
     Table,
     Value,
@@ -143,10 +144,15 @@ def variant_payload(variant: Variant, table: Table | None) -> Json:
         "misere": variant.misere,
         "torus": variant.torus,
         "gravity": variant.gravity,
+        "shape": shape_payload(variant.shape),
         "cells": variant.cells,
         "depth": {"min": MIN_DEPTH, "max": geometry.max_depth, "default": DEFAULT_DEPTH},
         "source": "table" if table is not None else "search",
     }
+
+
+def shape_payload(shape: Shape) -> Json:
+    return {"sides": list(shape.sides), "torus": shape.torus, "gravity_axis": shape.gravity_axis}
 
 
 def variant_detail_payload(variant: Variant, table: Table | None) -> Json:

@@ -16,6 +16,7 @@ from ..engine import (
     MAX_TABLE_CELLS,
     MIN_K,
     MIN_SIDE,
+    NAME_FORM,
     NAMING,
     Table,
     file_name,
@@ -37,6 +38,7 @@ def variants() -> Response:
     body = {
         "variants": [variant_payload(v, get_supply().described(v)) for v in LISTED],
         "naming": NAMING,
+        "name_form": NAME_FORM,
         "limits": {
             "min_side": MIN_SIDE,
             "max_side": MAX_SIDE,

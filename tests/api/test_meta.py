@@ -21,17 +21,39 @@ def test_variants_come_from_the_registry(client: FlaskClient) -> None:
     assert [v["name"] for v in body["variants"]] == [v.name for v in PRESETS] + searched
     misere = body["variants"][1]
     assert misere == {"name": "misere", "rules": VARIANTS["misere"].rules, "rows": 3, "cols": 3, "k": 3,
-                      "misere": True, "torus": False, "gravity": False, "cells": 9,
+                      "misere": True, "torus": False, "gravity": False,
+                      "shape": {"sides": [3, 3], "torus": False, "gravity_axis": None}, "cells": 9,
                       "depth": {"min": 1, "max": 8, "default": 3}, "source": "table"}  # fmt: skip
     # What answers each now, known before any analysis is asked for (a page shows that it waits).
     sources = {v["name"]: v["source"] for v in body["variants"]}
     assert {sources[name] for name in searched} == {"search"} and sources["normal"] == "table"
     connect4 = body["variants"][-len(searched)]
     assert (connect4["rows"], connect4["cols"], connect4["k"], connect4["gravity"]) == (6, 7, 4, True)
+    assert connect4["shape"] == {"sides": [6, 7], "torus": False, "gravity_axis": 0}  # marks fall down
     assert "lowest empty cell" in connect4["rules"]
     assert body["naming"] == NAMING and MAX_CELLS == 64
     limits = {"min_side": 2, "max_side": 8, "max_cells": MAX_CELLS, "max_table_cells": 22, "min_k": 3}
     assert body["limits"] == limits
+
+
+def test_a_name_written_by_the_name_form_names_the_same_board(client: FlaskClient) -> None:
+    """A client fills in the form GET /variants gives (no copy of the grammar of its own): the name it
+    writes is the board's, for every listed board and every option."""
+    form = client.get("/variants").get_json()["name_form"]
+    boards = [v for v in client.get("/variants").get_json()["variants"]]
+    for rows, cols, k in [(4, 5, 4), (3, 3, 3), (6, 7, 4)]:
+        for mask in range(8):
+            chosen = dict(zip(form["options"], [bool(mask & 1), bool(mask & 2), bool(mask & 4)], strict=True))
+            name = form["pattern"].format(rows=rows, cols=cols, k=k) + "".join(
+                f"-{option}" for option in form["options"] if chosen[option]
+            )
+            facts = check_response(client.get(f"/variants/{name}"), "/variants/{name}", "get")
+            assert (facts["rows"], facts["cols"], facts["k"]) == (rows, cols, k)
+            assert {option: facts[option] for option in form["options"]} == chosen
+    for board in boards:
+        shape = board["shape"]
+        assert shape["sides"] == [board["rows"], board["cols"]] and shape["torus"] == board["torus"]
+        assert (shape["gravity_axis"] == 0) == board["gravity"]
 
 
 def test_health_and_readiness(client: FlaskClient) -> None:

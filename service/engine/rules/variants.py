@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import UnknownVariantError
+from .shape import DOWN, Shape
 
 MIN_SIDE = 2
 MAX_SIDE = 8  # a board up to 8x8 fits the search's 64-bit masks
@@ -33,6 +34,9 @@ NAMING = (
     f"and {MIN_K} <= k <= the longer side; 'normal' and 'misere' name 3x3k3 and 3x3k3-misere, "
     "'connect4' names 6x7k4-gravity"
 )
+# How a client writes a board's name without a copy of the grammar: the pattern's fields filled in,
+# then "-" and each option that holds, in this order (GET /variants gives it).
+NAME_FORM = {"pattern": "{rows}x{cols}k{k}", "options": ["torus", "gravity", "misere"]}
 # (rows, cols, k, misere, torus, gravity) -> the board's short name
 SHORT_NAMES = {
     (3, 3, 3, False, False, False): "normal",
@@ -69,6 +73,11 @@ class Variant:
     @property
     def cells(self) -> int:
         return self.rows * self.cols
+
+    @property
+    def shape(self) -> Shape:
+        """The board's shape: a grid of rows and cols (their only meaning beyond it is how it is drawn)."""
+        return Shape((self.rows, self.cols), self.torus, DOWN if self.gravity else None)
 
     @property
     def has_table(self) -> bool:
