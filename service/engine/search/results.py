@@ -19,7 +19,7 @@ every position the passing question disproved settles the same position with m i
 are not settled. The moves' questions then go in rounds (each a share of what is left, spread evenly
 over the questions still open), so that no hard question takes what the others needed before they were
 asked; a question asked again goes on from the table's entries. Measured on 30 random 7x7k5 positions
-after 4, 8 and 12 plies (docs/pages/provers.md): exact within the default second 13, 20 and 23 instead
+after 4, 8 and 12 plies (docs/notes/provers-rounds.md): exact within the default second 13, 20 and 23 instead
 of 5, 13 and 17.
 
 With two threads (`threads`, the service's PROVER_THREADS), the questions fall into two families that
