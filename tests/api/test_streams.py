@@ -1,4 +1,4 @@
-"""Streamed /solve answers (issue 20): the same bytes whatever the size of a piece, a cap on the streams
+"""Streamed /solve answers: the same bytes whatever the size of a piece, a cap on the streams
 of one worker with a 503 that names the table file, no buffering by a proxy, and the watchdog that
 closes a stream whose client reads nothing (on a real socket, in a thread: the gevent worker's case
 is tests/serving/test_streams.py)."""

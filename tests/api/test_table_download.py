@@ -1,4 +1,4 @@
-"""GET /variants/{name}/table against RFC 9110 (issue 20, item 4): HEAD, Range (one, several, past the
+"""GET /variants/{name}/table against RFC 9110: HEAD, Range (one, several, past the
 end, suffixes, invalid), If-Range, If-None-Match and If-Match, each answer checked against openapi.yaml;
 and a table file replaced or removed while it is served, or repaired (the answers cached from it go)."""
 
@@ -244,8 +244,8 @@ def test_a_table_damaged_in_place_and_repaired_never_answers_wrong(
 ) -> None:
     """A process writes over the mapped table in place (as root may), under an app that has answered
     from it and cached those answers: the file fails its checksum and is never answered from (the
-    small table is solved again), and the documented repair, a good file renamed over it, is served
-    (issue 29, item 6): every answer is the good table's."""
+    small table is solved again), and the documented repair, a good file renamed over it, is served:
+    every answer is the good table's."""
     path = directory / file_name(get_variant(NAME))
     good = path.read_bytes()
     asked = [

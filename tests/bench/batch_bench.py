@@ -1,4 +1,4 @@
-"""Large /analyze/batch requests beside short ones (issue 20, item 6): GET /analyze under wrk while
+"""Large /analyze/batch requests beside short ones: GET /analyze under wrk while
 one client posts batches of 1,000 random 4x4 positions with their main lines, on loopback.
 
 Run: python -m tests.bench.batch_bench [--rounds 3] [--duration 10] [--baseline REF]

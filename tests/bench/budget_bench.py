@@ -1,5 +1,5 @@
 """How far past its budget a search answer goes, on every kind of board with no table, at budgets of 1,
-100 and 1,000 ms (issue 29: the goal is at most 50 ms + 5 % on any board).
+100 and 1,000 ms (the goal is at most 50 ms + 5 % on any board).
 
 Each (board, budget) runs in a fresh interpreter, so that its first request, the worst (nothing made for
 the board yet), is the one measured (after the worker's own start-up: `serving.sources.warm`); then a

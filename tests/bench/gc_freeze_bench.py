@@ -1,4 +1,4 @@
-"""The workers' memory with and without the gc.freeze of gunicorn_conf.on_starting (issue 30's start).
+"""The workers' memory with and without the gc.freeze of gunicorn_conf.on_starting.
 
 Run: python -m tests.bench.gc_freeze_bench [--rounds 3] [--requests 300]
 

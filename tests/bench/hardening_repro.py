@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the snippets run in fresh processes read best one statement a line)
-"""Issue 29's findings replayed against a checkout: one line per finding, what it measures and what came
+"""The hardening findings replayed against a checkout: one line per finding, what it measures and what came
 out. Run it against main (a copy of it, with the compiled core copied in) and against this checkout:
 
     python -m tests.bench.hardening_repro                        # this checkout

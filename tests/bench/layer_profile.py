@@ -1,4 +1,4 @@
-"""Where the time of one 3x3 POST /analyze goes, in microseconds per layer (issue 30).
+"""Where the time of one 3x3 POST /analyze goes, in microseconds per layer.
 
 Run: python -m tests.bench.layer_profile [--requests 20000] [--rounds 5] [--duration 5] [--no-server]
 

@@ -1,4 +1,4 @@
-"""The service's cost over bare Flask, before and after a change, in one run (issue 30).
+"""The service's cost over bare Flask, before and after a change, in one run.
 
 Run: python -m tests.bench.overhead_bench [--baseline main] [--rounds 5] [--duration 5] [--starts 5]
 

@@ -1,4 +1,4 @@
-"""How long `sanmoku prove` would take on a board it does not finish (issue 26: the empty 8x8k5 board,
+"""How long `sanmoku prove` would take on a board it does not finish (the empty 8x8k5 board,
 proven a draw in 17.4 hours by Hsu, Ko, Chen, Wei, Hsueh and Wu, 2020): Knuth's estimate of a tree's
 size from random paths (D. E. Knuth, "Estimating the efficiency of backtrack programs", Mathematics of
 Computation 29, 1975), applied to the proof as `sanmoku prove --split-plies` splits it.

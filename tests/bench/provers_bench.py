@@ -1,4 +1,4 @@
-"""Provers benchmark (issue 26): the goals' table, every row measured in one run on one machine.
+"""Provers benchmark: the goals' table, every row measured in one run on one machine.
 
 Run: python -m tests.bench.provers_bench [--positions 10] [--seed 1] [--cap 60] [--boards 7x7k5,8x8k5]
      [--tables 1,2,3]

@@ -1,4 +1,4 @@
-"""Why the provers miss (issue 26): the positions of provers_bench's table 2 that are not exact within
+"""Why the provers miss: the positions of provers_bench's table 2 that are not exact within
 the default second, each miss classified by which question failed, with what a longer run finds.
 
 Run: python -m tests.bench.provers_misses [--board 7x7k5] [--plies 4] [--positions 30] [--seed 1]

@@ -1,4 +1,4 @@
-"""The provers' node-for-node fingerprint and node rate (issue 26: cheaper nodes, the same search).
+"""The provers' node-for-node fingerprint and node rate: cheaper nodes must be the same search.
 
 Run: python -m tests.bench.provers_nodes [--save FILE | --compare FILE] [--rounds 1]
 

@@ -1,4 +1,4 @@
-"""Search engine benchmark (issue 17): prints a markdown table.
+"""Search engine benchmark: prints a markdown table.
 
 Run: python -m tests.bench.search_bench [--positions 50] [--seed 1] [--cap 20] [--share-positions 10]
 

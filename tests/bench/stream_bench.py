@@ -1,4 +1,4 @@
-"""Whole-table /solve streams beside short requests (issue 20): GET /analyze under wrk while clients
+"""Whole-table /solve streams beside short requests: GET /analyze under wrk while clients
 stream the 4x4 k=4 table, on loopback.
 
 Run: python -m tests.bench.stream_bench [--rounds 3] [--duration 10] [--streams 10] [--baseline REF]

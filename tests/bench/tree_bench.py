@@ -1,4 +1,4 @@
-"""Game tree benchmark (issue 31): how long a /tree answer takes and how large it is, and what each walk
+"""Game tree benchmark: how long a /tree answer takes and how large it is, and what each walk
 visits, on the trees the page shows. Prints a markdown table.
 
 Run: python -m tests.bench.tree_bench [--repeat 5]

@@ -1,5 +1,5 @@
 """Instructions a gunicorn worker spends per request, counted by callgrind: the HTTP comparison that this
-shared, noisy machine cannot blur (issue 30).
+shared, noisy machine cannot blur.
 
 Run: python -m tests.bench.worker_instructions [--baseline main] [--requests 400]
 

@@ -247,7 +247,7 @@ def test_the_review_scrolls_into_view_on_a_phone(new_page: PageFactory) -> None:
     wait_idle(page)
     click_cell(page, 2)  # X completes the top row
     page.wait_for_selector("#review[data-state='ready']")
-    # Just under the board, which stays at the top of a phone's screen (issue 28).
+    # Just under the board, which stays at the top of a phone's screen.
     page.wait_for_function(
         """() => {
             const review = document.getElementById('review').getBoundingClientRect();

@@ -97,8 +97,8 @@ def test_no_motion_when_the_reader_prefers_less(new_page: PageFactory) -> None:
 
 
 def test_an_8_column_board_keeps_its_words_apart(page: Page) -> None:
-    """Bug 4: on a 2×8 board the cells' names overlapped the values and "★ best" was clipped; issue 28:
-    the main line's numbers covered the values."""
+    """On a 2×8 board the cells' names overlapped the values and "★ best" was clipped, and the main
+    line's numbers covered the values."""
     open_link(page, "variant=2x8k3")
     page.check("input[name='mode'][value='humans']")
     wait_idle(page)
@@ -152,8 +152,8 @@ def test_a_search_answer_shows_estimates_its_source_and_a_progress_bar(page: Pag
     assert page.locator("#board .cell[data-result='unknown'].best").count() == 0
     label = unknown.first.get_attribute("aria-label") or ""
     assert "not proven" in label
-    # The same moves are listed apart from the proven ones, never ranked among them (issue 28), and
-    # their guesses wait behind a toggle that says how far ahead they were read.
+    # The same moves are listed apart from the proven ones, never ranked among them (a guess
+    # ranked first misled), and their guesses wait behind a toggle that says how far ahead they were read.
     assert page.locator("#ranked li[data-result='unknown']").count() == 0
     assert page.locator("#guessed li").count() == unknown.count()
     page.click("#guesses summary")

@@ -1,4 +1,4 @@
-"""Connect Four as its players know it (issue 28, items 1, 3 and 4): a game by column string in a link
+"""Connect Four as its players know it: a game by column string in a link
 and by import, rows named from the bottom, the column scores over the board as Pascal Pons's solver
 gives them, a disc in mid-air cut with a sentence, the progress bar before every searched answer, and
 the moves never ranked with guesses among them, the same over three loads."""
@@ -154,7 +154,7 @@ def ranked(page: Page) -> tuple[list[list[str]], list[list[str]], str]:
 
 
 def test_the_empty_board_never_ranks_guesses_and_reads_the_same_three_times(page: Page) -> None:
-    """Issue 28: the first ranked move was a guess, and three loads gave three orders."""
+    """The first ranked move was a guess, and three loads gave three orders."""
     seen = []
     analysing(page, "variant=connect4")
     for load in range(3):

@@ -1,4 +1,4 @@
-"""Keys that always work (issue 28, item 5) and the move list's smaller fixes (item 8): after a click on
+"""Keys that always work, and the move list's smaller fixes: after a click on
 the board the arrows step through the game; ↑ ↓ at a fork, Shift+← out of a variation, Space plays the
 best proven move, f turns the board, ? lists the keys; Tab onto the board gives its arrows to the cells;
 the skip link lands on the board; the move list is one Tab stop, numbers its variations' moves, and

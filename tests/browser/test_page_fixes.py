@@ -1,4 +1,4 @@
-"""Issue 19's bugs, each as it was seen: the editor's Analyse no longer changes the saved settings (and
+"""The page's bugs, each as it was seen: the editor's Analyse no longer changes the saved settings (and
 the page says which mode it is in), the editor works out the side to move and says it once, unticking
 the number keys does not make a waiting computer move, "1 mark", and /docs pre-fills neither to_move
 nor a shared request id."""
@@ -47,7 +47,7 @@ def test_analysing_a_set_up_position_keeps_the_saved_settings_and_says_the_mode(
     assert page.is_checked("input[name='mode'][value='computer']")
     assert page.is_checked("input[name='overlay'][value='off']")
     assert page.is_hidden("#mode-back") and "against the computer" in page.inner_text("#mode-words")
-    # New game after an analysis: the saved settings again, and the saved first player (issue 28), not
+    # New game after an analysis: the saved settings again, and the saved first player, not
     # the set-up position's side to move.
     page.click("#edit")
     page.click("#editor-clear")

@@ -1,4 +1,4 @@
-"""The search tree panel (issue 31): the tree of the position on the board near the end of a 3x3 game
+"""The search tree panel: the tree of the position on the board near the end of a 3x3 game
 and on 4x4 to depth 3, read and walked with the keyboard, alpha-beta replayed a visit at a time with its
 cut-offs, the nodes each walk visits beside each other, the tree cut for size, the game Eight, and
 axe-core on the panel in both colour schemes."""

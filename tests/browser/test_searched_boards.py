@@ -1,4 +1,4 @@
-"""The boards the search answers (issue 28, items 2 and 6): listed in the variant menu apart from the
+"""The boards the search answers: listed in the variant menu apart from the
 tables' boards, "nothing proven here; shallow guesses" on 8×8 with the guesses behind a toggle, the
 review of a searched game with its unjudged plies shown as such in the list, the counts and the chart,
 and the docs' screenshots of Connect Four and of a searched 8×8 board."""
@@ -36,7 +36,7 @@ def counted(summary: str, side: str, verdict: str) -> int:
 
 def test_a_searched_8x8_game_says_what_is_not_proven(new_page: PageFactory) -> None:
     page = new_page(DESKTOP, color_scheme="light", reduced_motion="reduce")
-    # 8×8: on 7×7 the provers settle some moves this early (issue 26); here no move's value is proven
+    # 8×8: on 7×7 the provers settle some moves this early; here no move's value is proven
     # in 1 s (bounds may be)
     analysing(page, "variant=8x8k5&moves=27,28,36")
     page.wait_for_selector("#review[data-state='ready']")

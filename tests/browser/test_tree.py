@@ -1,4 +1,4 @@
-"""The game tree (issue 19): variations kept when a move is played back in the game, the move list's
+"""The game tree: variations kept when a move is played back in the game, the move list's
 nesting and keys, promoting and deleting a variation, the tree and the overlay in the link, the move list
 scrolled to the current move, and hand-edited links that cannot be played opened as the nearest game."""
 

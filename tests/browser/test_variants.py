@@ -118,7 +118,7 @@ def test_another_board_from_the_form_and_a_torus_that_shows_its_wrap(page: Page,
     click_cell(page, 0)
     assert page.get_attribute("#board .ghost[data-ghost-of='0'].ghost-bottom", "data-mark") == "X"
     assert "variant=3x3k3-torus-misere" in page.url
-    # A longer side on a board a table holds is served (2x11): the form takes it (issue 28).
+    # A longer side on a board a table holds is served (2x11): the form takes it.
     page.uncheck("#custom-torus")
     page.uncheck("#custom-misere")
     play_board(page, 2, 11, 4)

@@ -1,5 +1,5 @@
-"""Computer against computer with a pause (issue 28, item 9), and a phone that keeps the board beside
-the tool in use (item 7) with no word of keys on a touch screen."""
+"""Computer against computer with a pause, and a phone that keeps the board beside
+the tool in use, with no word of keys on a touch screen."""
 
 from __future__ import annotations
 

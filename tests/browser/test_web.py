@@ -177,7 +177,7 @@ def test_the_page_modules_keep_the_keypad_undo_and_naming_rules(page: Page) -> N
                     game.cellNameOf(0, { rows: 4, cols: 4 }),
                     game.cellNameOf(15, { rows: 4, cols: 4 }),
                     game.cellNameOf(6, { rows: 3, cols: 3 }),
-                    // Under gravity the rows count from the bottom (issue 28): the bottom of column d is d1.
+                    // Under gravity the rows count from the bottom, as players say: column d's bottom is d1.
                     game.cellNameOf(38, { rows: 6, cols: 7, gravity: true }),
                     game.cellNameOf(3, { rows: 6, cols: 7, gravity: true }),
                 ],

@@ -178,8 +178,8 @@ print(json.dumps(starts))
 
 def test_at_a_full_disk_the_builder_is_started_ever_less_often(tmp_path: Path) -> None:
     """On a 2 MB tmpfs of its own, filled: each builder fails at once (it cannot even record its
-    attempt in the queue), so the process that starts them waits twice as long each time (issue 29:
-    one was started every 1.4 s, for ever)."""
+    attempt in the queue), so the process that starts them waits twice as long each time
+    (one was started every 1.4 s, for ever)."""
     starts = python_on_small_disk(tmp_path / "small", FULL_DISK_BUILDS)
     gaps = [b - a for a, b in itertools.pairwise(starts)]
     assert len(gaps) == 3, gaps  # before: started every 1.4 s, so the gaps below failed

@@ -1,5 +1,5 @@
 """A small table whose file is missing answers from memory at once, and its file is written after the
-answer (issue 30: the first answer on an empty tables directory waited for the disk)."""
+answer: the first answer on an empty tables directory waited for the disk."""
 
 from __future__ import annotations
 

@@ -78,7 +78,7 @@ def test_moves_left_unproven_get_estimates_when_asked() -> None:
 
 
 def test_estimates_repeat_within_a_time_budget_all_read_to_one_depth() -> None:
-    """Issue 28: the same position asked three times a second apart gave three orders, the estimates
+    """The same position asked three times a second apart gave three orders, the estimates
     deepened as far as the time allowed, each move to its own depth, in a table earlier searches had
     filled. They now spend a node budget that follows from the time budget, all to one depth, in a
     table of their own: the same position and budget give the same estimates. (Misère: on the normal

@@ -111,7 +111,7 @@ def test_positions_of_another_variant_are_refused() -> None:
         engine.analyze(Position.empty(get_variant("4x4k3")), Budget())
 
 
-# Each in a fresh interpreter: nothing any other test made for these boards is there yet (issue 29: the
+# Each in a fresh interpreter: nothing any other test made for these boards is there yet (the
 # first search of a torus board spent its budget building 511 symmetry tables and searched 0 nodes).
 FRESH_TORUS = """
 import json, sys, time

@@ -1,4 +1,4 @@
-"""The store of proven positions under faults (issue 29): a file it cannot use (damaged, truncated,
+"""The store of proven positions under faults: a file it cannot use (damaged, truncated,
 foreign, of an older format, a full disk) or a busy one never fails an answer; a record damaged on disk
 is dropped and searched again, never served; the write-ahead log is cut back and counted in the bound."""
 

@@ -87,7 +87,7 @@ def allowed_latency(url: str, floor: float, most: float = 1.0) -> float:
     """The latency a probe beside a load may reach: `floor` on a quiet machine, or LOAD_RATIO times the
     p99 of the same probe on the same server with nothing beside it, measured now, when other work slows
     this machine (then both are slower); never past `most`, so that a blocked worker still fails: it
-    answers in whole seconds (p99 6.87 s beside streams before issue 20)."""
+    answers in whole seconds (p99 6.87 s beside streams before they were paced)."""
     calm = probe(url, CALM_SECONDS)
     assert calm.failures == 0 and len(calm.latencies) > 20, "the server does not answer even alone"
     return min(most, max(floor, LOAD_RATIO * calm.p99))

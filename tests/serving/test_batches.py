@@ -1,4 +1,4 @@
-"""A large /analyze/batch under gunicorn's gevent workers (issue 20, item 6): the worker's other
+"""A large /analyze/batch under gunicorn's gevent workers: the worker's other
 connections are answered while it works through the batch's items. One worker, so that the batch
 and the probe share it; bounded: a few seconds of requests on loopback."""
 

@@ -142,7 +142,7 @@ serve.main()
 def test_serve_runs_gunicorn_with_the_one_config_before_importing_the_engine(tmp_path: Path) -> None:
     # In a fresh interpreter (loading gunicorn's config sets process-wide state): `sanmoku serve` runs
     # gunicorn in its own process with gunicorn_conf.py, the flags given to it through the environment,
-    # and nothing of the engine, the schemas or numpy imported before the master starts (issue 30: those
+    # and nothing of the engine, the schemas or numpy imported before the master starts (those
     # imports were half of the start to the first answer; the app is imported once, by preload).
     env = {k: v for k, v in os.environ.items() if k not in ("SANMOKU_BIND", "WEB_CONCURRENCY")}
     env["PROMETHEUS_MULTIPROC_DIR"] = str(tmp_path)

@@ -1,4 +1,4 @@
-"""marshmallow's import-time patterns compiled on first use (issue 30: the start): the app's import leaves
+"""marshmallow's import-time patterns compiled on first use, to shorten the start: the app's import leaves
 them uncompiled, and the validators that use them answer exactly as with patterns compiled at once."""
 
 from __future__ import annotations

@@ -180,5 +180,5 @@ def test_a_backend_that_cannot_answer_is_a_problem(tmp_path: Path) -> None:
 
 
 def readable_cross_origin(answer: Answer) -> None:
-    """The CORS headers the app sends on its own answers (issue 29: gunicorn's and nginx's lacked them)."""
+    """The CORS headers the app sends on its own answers (gunicorn's and nginx's lacked them)."""
     assert [answer.headers.get(name.lower()) for name, _ in SIMPLE] == [value for _, value in SIMPLE]

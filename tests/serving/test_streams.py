@@ -1,4 +1,4 @@
-"""Whole-table streams under gunicorn's gevent workers (issue 20): ten of them leave short requests
+"""Whole-table streams under gunicorn's gevent workers: ten of them leave short requests
 fast, and a stream whose client reads nothing is closed after STREAM_STALL_SECONDS, its slot freed.
 Bounded: each test runs for seconds, on loopback, and stops by itself."""
 
@@ -49,7 +49,7 @@ def status_of(url: str) -> int:
 @pytest.mark.usefixtures("alone_on_the_host")
 def test_ten_streams_leave_short_requests_fast(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Every stream admitted (the cap raised to ten per worker): what keeps /analyze fast is the pause
-    between pieces, not the cap. Before it: p50 1.78 s, p99 6.87 s (issue 20). The p99 on a quiet
+    between pieces, not the cap. Before it: p50 1.78 s, p99 6.87 s. The p99 on a quiet
     machine (about 11 ms) is the benchmark's to report (`tests.bench.stream_bench`); here it must stay
     far below a blocked worker's seconds, beside whatever else the session runs: the median within
     the limit of a calm probe of the same server, every answer but the slowest hundredth within 1 s

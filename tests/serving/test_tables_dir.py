@@ -1,5 +1,5 @@
 """`sanmoku serve` (gunicorn with service/gunicorn_conf.py) on a tables directory it cannot write, with
-files it cannot read, or with a directory where a table file should be (issue 20, item 5): it starts,
+files it cannot read, or with a directory where a table file should be: it starts,
 serves every table that is readable and valid, solves the small missing ones in memory, answers 503
 (never 500) for the others, and says what cannot be built and why in /readyz and in one log line.
 
@@ -130,7 +130,7 @@ def check_serving(
     """Every preset answers 200 but those in `unavailable`, whose table file answers 503 with a detail
     that says `answer` (by default the text given for it), while /readyz (200) says the text given for
     it and the store of proven positions' `store` state; a board with no table is searched (200). No
-    answer names the tables directory (issue 29: the setting, not the path). Returns the /readyz body."""
+    answer names the tables directory (the setting, not the path). Returns the /readyz body."""
     status, ready = get(server, "/readyz")
     assert status == 200, ready
     tables = ready["tables"]
@@ -232,7 +232,7 @@ def test_a_directory_where_a_table_file_should_be(
 def test_an_empty_tables_directory(tmp_path: Path, serve: list[Server]) -> None:
     """The first answer comes before any file is written (the small table from memory, its file just
     after); the large table wanted at start is queued by the worker, unasked (no /readyz, no request
-    for it), and built by the host's builder (issue 30)."""
+    for it), and built by the host's builder."""
     tables = tmp_path / "tables"
     settings = {"SANMOKU_TABLES_DIR": str(tables), "SANMOKU_TABLES_AT_START": "normal,4x4k3"}
     server = harness.start_gunicorn(tmp_path, 1, settings=settings)

@@ -1,4 +1,4 @@
-"""A worker's searches are readied once, after its start (issue 30): the transposition tables of as many
+"""A worker's searches are readied once, after its start: the transposition tables of as many
 search slots as it has (two a slot with two threads: the second thread's too), counting those its
 searches made meanwhile, the store of proven positions opened and the large opening books read."""
 
@@ -67,7 +67,7 @@ def test_the_tables_wanted_at_start_are_queued_by_a_worker_not_by_the_master(
     made: list[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The master (the app's creation) queues nothing and starts no builder: a worker does, once it has
-    answered (issue 30: the look at every header and the builder's start held up the first answer)."""
+    answered (the look at every header and the builder's start held up the first answer)."""
     started: list[Path] = []
     monkeypatch.setattr("service.engine.tables.builder.start", lambda directory: started.append(directory))
     config = {"TESTING": True, "ACCESS_LOG": False, "TABLES_DIR": str(tmp_path)}

@@ -97,7 +97,7 @@ def test_restarted_workers_leave_no_files_and_counts_right(tmp_path: Path) -> No
 
 def test_a_reload_keeps_the_counts(tmp_path: Path) -> None:
     """SIGHUP makes gunicorn read its configuration again and replace every worker. Before, reading
-    gunicorn_conf.py emptied the metrics folder, and every counter went back to 0 (issue 20, item 7);
+    gunicorn_conf.py emptied the metrics folder, and every counter went back to 0;
     now the old workers' files stay and the new workers take other slots."""
     reloads, workers = 2, 2
     server = harness.start_gunicorn(tmp_path, workers)
