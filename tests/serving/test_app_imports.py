@@ -1,4 +1,4 @@
-"""What a server imports before its first answer (issue 30): the app, not the engine's command-line
+"""What a server imports before its first answer (which waits for it): the app, not the engine's command-line
 parts (the book builders, the proof runs, the strength matches, perft, and multiprocessing with them),
 which the front door imports on first use; and those names still resolve to what they are."""
 

@@ -1,6 +1,6 @@
 """The `sanmoku` command as a user runs it (the console script pip installs, in a process of its own):
 the API's limits and checks, a store that is not there, commands that destroy asking first, progress on
-long jobs, --version and a help and legend that say what they mean (issue 29)."""
+long jobs, --version and a help and legend that say what they mean."""
 
 from __future__ import annotations
 
