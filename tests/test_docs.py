@@ -13,10 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from service.app import create_app
 from service.engine import Table, TableStore, measure_strength, strength_table
+from tests.docs_readers import readers
 from tests.requires import require
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,3 +98,33 @@ def test_the_readme_is_short_and_links_only_to_what_exists() -> None:
     for target in re.findall(r"\]\(([^)#]+)\)", readme):
         if not target.startswith("http"):
             assert (ROOT / target).exists(), target
+
+
+CITATION = re.compile(r"\b[Ii]ssues? #?\d|\bBug \d")
+CITABLE = ("*.md", "*.py", "*.c", "*.h", "*.js", "*.css", "*.html", "*.yaml", "*.yml", "*.conf")
+
+
+def test_no_file_cites_the_trackers_issue_numbers() -> None:
+    """A reader of the repository cannot see the tracker, so a page, comment or docstring says the reason
+    instead of an issue's number (17 comments and 28 places in the docs did, besides the tests)."""
+    places = [ROOT / "README.md", ROOT / "openapi.yaml", ROOT / "Dockerfile", ROOT / "docker-compose.yml"]
+    for folder in ("docs", "service", "tests", "deploy", ".ci"):
+        places += [
+            p for pattern in CITABLE for p in (ROOT / folder).rglob(pattern) if "__pycache__" not in p.parts
+        ]
+    places += [p for p in (ROOT / ".ci").iterdir() if p.is_file()]
+    cited = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sorted(set(places))
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
+        if CITATION.search(line)
+    ]
+    assert not cited, "\n".join(cited)
+
+
+def test_every_page_is_for_one_reader() -> None:
+    """The navigation has three parts, Use, Operate and Internals, and every page is in one of them (the
+    word counts per reader, `python -m tests.docs_readers`, read the parts from it)."""
+    nav = yaml.safe_load((DOCS / "mkdocs.yml").read_text())["nav"]
+    assert [next(iter(part)) for part in nav] == ["Use", "Operate", "Internals"]
+    assert sorted(readers(None)) == sorted(page.name for page in (DOCS / "pages").glob("*.md"))
