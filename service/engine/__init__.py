@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 from . import on_first_use
 from .analyst import Analyst, EnginePool
 from .answer import Answer, Answers, GameAnswers, Source, answers_from, table_answers
-from .book_background import BookBuild, book_build_report
-from .book_supply import build_book_file, open_books, read_large_books
+from .books.background import BookBuild, book_build_report
+from .books.source import Books
+from .books.supply import build_book_file, open_books, read_large_books
 from .errors import (
     BuildRefusedError,
     ClusterUnavailableError,
@@ -85,7 +86,6 @@ from .rules.variants import (
     supported_variants,
 )
 from .search import Budget, Cancel, Deadline, Estimate, MoveProof
-from .search.books import Books
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .search.proven_file import Health
 from .slots import FairSlots
@@ -105,11 +105,11 @@ from .teach import Node as TreeNode
 # The command line's parts, imported on first use (`on_first_use`), so that a server's start does not
 # wait for them.
 if TYPE_CHECKING:
+    from .books.build import book_positions, build_book
+    from .books.check import sample_entries, verify_entries
     from .play.strength import Accuracy, Contender, Record, Strength, measure_strength, strength_table
     from .proven_check import audit as audit_proven
     from .rules.perft import count_games
-    from .search.book import book_positions, build_book
-    from .search.book_check import sample_entries, verify_entries
     from .search.proof_number import unsound_because
     from .search.proof_run import Progress as ProofProgress
     from .search.proof_run import ProofRun, proof_lock

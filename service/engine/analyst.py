@@ -1,5 +1,5 @@
 """The one place that decides where an answer comes from: the variant's table when one answers now (the
-tables' supply rule), else an opening book (every move of a board's first plies, `search.books`), else
+tables' supply rule), else an opening book (every move of a board's first plies, `books.source`), else
 the positions proven before (the store beside the tables), else a search within the caller's budget,
 whose proofs are then kept for next time. Callers do not care which; the answer says which. A book's
 answer that a proof kept in the store contradicts is not served: the proof wins.
@@ -23,6 +23,7 @@ from functools import partial
 from typing import Protocol, TypeVar
 
 from .answer import Answer, GameAnswers, Source
+from .books.source import Books, contradicted
 from .errors import SearchBusyError, TableChangedError
 from .games import exact_values, game_of
 from .play.mainline import MainLine, main_line, proven_line
@@ -31,7 +32,6 @@ from .rules.position import Position
 from .rules.values import Value
 from .rules.variants import Variant
 from .search import Budget, Cancel, Deadline, SearchEngine
-from .search.books import Books, contradicted
 from .search.narrowing import search_provers
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proof_families import DEFAULT_PROVER_THREADS, checked_prover_threads

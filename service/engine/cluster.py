@@ -1,5 +1,5 @@
 """Work spread over a Ray cluster, for the builds that go past one host: the tiers of a table
-(`tables.cluster`) and the positions of an opening book (`search.book_cluster`).
+(`tables.cluster`) and the positions of an opening book (`books.build`).
 
 Scheduling, retries and transport are Ray's: a task whose worker process or node dies is run again (up
 to TASK_RETRIES times) and its result comes back through Ray's object store. What is ours is only how

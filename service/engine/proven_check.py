@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from .books.source import Books, contradicted
 from .rules.variants import Variant
-from .search.books import Books, contradicted
 from .search.proven import ProvenStore, StoredRow
 from .search.proven_record import FAILED_CHECKSUM, Key, Record
 from .search.report import MoveProof

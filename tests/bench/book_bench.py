@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from service.engine import get_variant
+from service.engine.books.build import book_positions, build_book
 from service.engine.search import Budget, SearchEngine
-from service.engine.search.book import book_positions, build_book
 from service.engine.search.proven import ProvenStore
 from service.http.schemas import DEFAULT_BUDGET_MS
 

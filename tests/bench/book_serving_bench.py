@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from service.engine import Position, get_variant
-from service.engine.search.book_check import sample_entries
-from service.engine.search.books import Books
+from service.engine.books.check import sample_entries
+from service.engine.books.source import Books
 from service.engine.tables.store import default_directory
 from tests.serving import harness
 

@@ -15,8 +15,8 @@ import numpy as np
 
 from service.engine import Position, TableStore, get_variant
 from service.engine.atomic_files import host_tag, remove_stale, replace_atomically
-from service.engine.search.book_arrays import masks
-from service.engine.search.book_file import write_book
+from service.engine.books.arrays import masks
+from service.engine.books.file import write_book
 from service.engine.search.proof_jobs import JobStore
 from service.engine.search.proof_number import ProofTable
 from service.engine.tables.build_queue import BuildQueue

@@ -8,8 +8,8 @@ import pytest
 
 from service.cli.main import main
 from service.engine import TableStore
+from service.engine.books.source import Book, Books
 from service.engine.rules.variants import CONNECT4
-from service.engine.search.books import Book, Books
 from service.engine.tables.store import default_directory
 
 

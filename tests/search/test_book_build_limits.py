@@ -18,10 +18,12 @@ from pathlib import Path
 import pytest
 
 from service.app import create_app
-from service.engine import book_background, book_builds, book_supply
-from service.engine.book_background import BackgroundBuild
-from service.engine.book_builds import BookBuilds
-from service.engine.search.books import FOLDER
+from service.engine.books import background as book_background
+from service.engine.books import builds as book_builds
+from service.engine.books import supply as book_supply
+from service.engine.books.background import BackgroundBuild
+from service.engine.books.builds import BookBuilds
+from service.engine.books.source import FOLDER
 from service.engine.tables.room import Room, memory_room
 from service.engine.tables.spawn import Child
 from tests.api.contract import check_response
@@ -37,7 +39,7 @@ ATTEMPTS_IN_AN_HOUR = 6
 # Set after numpy and the service's modules are imported (their own address space), so that the build
 # runs its real code and fails at its first large allocations, well before it writes anything.
 UNDER_RLIMIT_AS = (
-    "import resource, service.engine.book_supply\n"
+    "import resource, service.engine.books.supply\n"
     "size = next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmSize:')) * 1024\n"
     "resource.setrlimit(resource.RLIMIT_AS, (size + 200 * 2**20, size + 200 * 2**20))\n"
 )

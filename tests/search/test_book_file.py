@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from service.engine import Position, get_variant
+from service.engine.books.arrays import masks
+from service.engine.books.file import HEADER_SIZE, MAGIC, BookFileError, read_book, write_book
+from service.engine.books.source import FOLDER, Books
 from service.engine.rules.values import Value, encode
-from service.engine.search.book_arrays import masks
-from service.engine.search.book_file import HEADER_SIZE, MAGIC, BookFileError, read_book, write_book
-from service.engine.search.books import FOLDER, Books
 
 V = get_variant("4x4k3-gravity")
 PLIES = [

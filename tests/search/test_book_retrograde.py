@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from service.engine import Position, Table, get_variant
+from service.engine.books.arrays import BookBoardError, array_board
+from service.engine.books.file import WIN_IN_ONE, read_book, stored, write_book
+from service.engine.books.retrograde import IncompleteBookError, Layer, build_layers, retrograde
+from service.engine.books.source import Book
 from service.engine.rules.canonical import canonical
 from service.engine.rules.position import Mark
 from service.engine.rules.values import DECODED, encode
-from service.engine.search.book_arrays import BookBoardError, array_board
-from service.engine.search.book_file import WIN_IN_ONE, read_book, stored, write_book
-from service.engine.search.book_retrograde import IncompleteBookError, Layer, build_layers, retrograde
-from service.engine.search.books import Book
 from service.engine.tables.layout import layout_of
 from service.engine.tables.solver import solve
 

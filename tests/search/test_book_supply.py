@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from service.app import create_app
-from service.engine import book_background, book_supply
-from service.engine.book_background import BackgroundBuild
-from service.engine.book_builds import BUILD_LOCK
+from service.engine.books import background as book_background
+from service.engine.books import supply as book_supply
+from service.engine.books.background import BackgroundBuild
+from service.engine.books.builds import BUILD_LOCK
+from service.engine.books.source import FOLDER
 from service.engine.rules.variants import CONNECT4
-from service.engine.search.books import FOLDER
 from service.engine.tables.builder import BUILD_LOG, spawn_build
 from service.engine.tables.locks import file_lock
 

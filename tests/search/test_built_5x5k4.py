@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from service.engine import Mark, Position, Table, TableStore, Value, get_variant
+from service.engine.books.build import book_positions
+from service.engine.books.source import PACKAGED, Books
 from service.engine.rules.geometry import geometry_of
 from service.engine.rules.values import DECODED
-from service.engine.search.book import book_positions
-from service.engine.search.books import PACKAGED, Books
 from service.engine.tables.classes import ClassLayout
 from tests.search.test_tables import Prover, score_of
 

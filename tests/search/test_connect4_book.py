@@ -25,9 +25,9 @@ import pytest
 
 from service.app import create_app
 from service.engine import Position, Value
+from service.engine.books.check import LONG, Verified, sample_entries, verify_entries
+from service.engine.books.source import Book
 from service.engine.rules.variants import CONNECT4
-from service.engine.search.book_check import LONG, Verified, sample_entries, verify_entries
-from service.engine.search.books import Book
 from service.engine.tables.store import default_directory
 from tests.bench.connect4_bench import play, pons_score
 

@@ -12,9 +12,9 @@ import pytest
 
 from service.app import create_app
 from service.engine import Position, Value, get_variant
+from service.engine.books.build import book_positions
+from service.engine.books.source import PACKAGED, Book, Books
 from service.engine.search import Budget, SearchEngine
-from service.engine.search.book import book_positions
-from service.engine.search.books import PACKAGED, Book, Books
 
 # variant -> the first player's value from the empty board (Tromp's results; the ply the game ends on
 # under perfect play from Steininger's table: a draw fills the board), and the book's plies

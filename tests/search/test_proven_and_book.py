@@ -8,10 +8,10 @@ from pathlib import Path
 
 from service.engine import Analyst, EnginePool, Position, TableStore, get_variant
 from service.engine.answer import Answer, Source
+from service.engine.books.build import book_positions, build_book
 from service.engine.rules.geometry import geometry_of
 from service.engine.rules.values import Value
 from service.engine.search import Budget
-from service.engine.search.book import book_positions, build_book
 from service.engine.search.proven import ProvenStore
 from service.engine.search.proven_record import BOOK, ProvenMove
 from service.engine.search.report import Estimate, MoveProof

@@ -12,10 +12,10 @@ import pytest
 from service.app import create_app
 from service.cli.main import main
 from service.engine import Position, TableStore, Value, get_variant
+from service.engine.books.build import book_positions, build_book, export_book
+from service.engine.books.file import read_book
+from service.engine.books.source import PACKAGED, Book, Books
 from service.engine.search import Budget, MoveProof, SearchEngine
-from service.engine.search.book import book_positions, build_book, export_book
-from service.engine.search.book_file import read_book
-from service.engine.search.books import PACKAGED, Book, Books
 from service.engine.search.proven import ProvenStore
 from tests.search.records import ALPHA_BETA
 

@@ -10,18 +10,20 @@ import sys
 import pytest
 
 import service.engine as engine
+from service.engine.books import build as book
+from service.engine.books import check as book_check
 from service.engine.play import strength
 from service.engine.rules import perft
-from service.engine.search import book, book_check, proof_run
+from service.engine.search import proof_run
 
 LATER = (
     "multiprocessing",
     "service.engine.play.strength",
     "service.engine.rules.perft",
-    "service.engine.search.book",
-    "service.engine.search.book_check",
+    "service.engine.books.build",
+    "service.engine.books.check",
     "service.engine.search.proof_run",
-    "service.engine.search.connect4_book",
+    "service.engine.books.connect4",
 )
 
 

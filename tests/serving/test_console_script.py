@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.engine import NAMING, Position, get_variant
-from service.engine.search.book import build_book
+from service.engine.books.build import build_book
 from service.engine.search.proven import ProvenStore
 from service.engine.search.proven_record import ProvenMove
 from tests.requires import require

@@ -1,6 +1,6 @@
 """The Connect Four book's build in the background: started by a server's worker when a Connect Four
-position is asked about and the book is missing (`book_supply.open_books`), at most once per attempt
-delay on the whole host (`book_builds`), and only when the host has the room for it; and its state as
+position is asked about and the book is missing (`supply.open_books`), at most once per attempt
+delay on the whole host (`builds`), and only when the host has the room for it; and its state as
 /readyz reports it.
 
 What the build takes was measured with `/usr/bin/time -v` on the command this module starts (`python -c
@@ -22,24 +22,24 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .book_builds import BUILD_LOCK, Attempts, BookBuilds, Clock
-from .rules.variants import CONNECT4, Variant
-from .search.book_file import file_name
-from .search.books import FOLDER, RECHECK_SECONDS
-from .search.published_book import MODULE, PACKAGE
-from .tables.builder import spawn_build
-from .tables.locks import file_lock
-from .tables.room import Room, disk_room, memory_room, size_text
-from .tables.spawn import LOST, Child
-from .tables.store import TableStore
+from ..rules.variants import CONNECT4, Variant
+from ..tables.builder import spawn_build
+from ..tables.locks import file_lock
+from ..tables.room import Room, disk_room, memory_room, size_text
+from ..tables.spawn import LOST, Child
+from ..tables.store import TableStore
+from .builds import BUILD_LOCK, Attempts, BookBuilds, Clock
+from .file import file_name
+from .published import MODULE, PACKAGE
+from .source import FOLDER, RECHECK_SECONDS
 
 PEAK_MEMORY = 1_467_756 * 1024  # bytes resident at the build's peak (measured: see above)
 MEMORY_MARGIN = 1.1
 BOOK_BYTES = 62_769_408  # the book file, the only one the build writes
 DISK_MARGIN = 64 * 2**20  # left free beside it, as for a table
 START_GRACE_SECONDS = 60.0  # a build just started has this long to take the build lock (its imports)
-# `main` by -c, not -m: the front door imports book_supply, which -m would then run a second time.
-BUILD_ENTRY = "import sys; from service.engine.book_supply import main; sys.exit(main(sys.argv[1:]))"
+# `main` by -c, not -m: the front door imports books.supply, which -m would then run a second time.
+BUILD_ENTRY = "import sys; from service.engine.books.supply import main; sys.exit(main(sys.argv[1:]))"
 
 log = logging.getLogger(__name__)
 

@@ -22,15 +22,15 @@ from ..rules.canonical import canonical
 from ..rules.position import Position
 from ..rules.values import Value, encode
 from ..rules.variants import Variant
-from . import Budget, SearchEngine
-from .book_arrays import array_board, masks
-from .book_file import BookData, stored, write_book
-from .book_retrograde import IncompleteBookError, build_layers, lookup, retrograde
-from .books import Book
-from .narrowing import search_provers
-from .proven import ProvenStore
-from .proven_record import BOOK, Origin
-from .report import MoveProof
+from ..search import Budget, SearchEngine
+from ..search.narrowing import search_provers
+from ..search.proven import ProvenStore
+from ..search.proven_record import BOOK, Origin
+from ..search.report import MoveProof
+from .arrays import array_board, masks
+from .file import BookData, stored, write_book
+from .retrograde import IncompleteBookError, build_layers, lookup, retrograde
+from .source import Book
 
 Report = Callable[[str], None]
 Advance = Callable[[str, int, int], None]  # (stage, done, total): a position of the deepest ply proven

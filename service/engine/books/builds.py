@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from .atomic_files import replace_atomically
-from .tables.locks import file_lock
+from ..atomic_files import replace_atomically
+from ..tables.locks import file_lock
 
 BUILD_LOCK = ".build.lock"  # held by the build under way: one build of books at a time per directory
 STATE_FILE = ".build-state.json"

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from ..rules.position import Mark, Position
 from ..rules.values import Value
 from ..rules.variants import Variant
-from .board import Board
-from .books import Book
-from .budget import Budget, Spending
-from .native import GOAL_SCORE, SCORE_MAX, SCORE_MIN, Game, TranspositionTable, prove
-from .report import move_proof
+from ..search.board import Board
+from ..search.budget import Budget, Spending
+from ..search.native import GOAL_SCORE, SCORE_MAX, SCORE_MIN, Game, TranspositionTable, prove
+from ..search.report import move_proof
+from .source import Book
 
 Report = Callable[[str], None]
 MIN_TABLE_BITS = 12

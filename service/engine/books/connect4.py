@@ -1,5 +1,5 @@
 """`sanmoku book build connect4`: the Connect Four book, every position of plies 0 to 12 with its exact
-value, from the published book of ply 12 (`published_book`) by a retrograde pass (`book_retrograde`).
+value, from the published book of ply 12 (`published`) by a retrograde pass (`retrograde`).
 
 Nothing is taken on trust: the published file's checksum is pinned; every position after 12 plies (our
 own enumeration, 5,832,236 up to the mirror) must be either won at once by the side to move or found in
@@ -18,10 +18,9 @@ from typing import Any
 
 from ..rules.values import DECODED, Value
 from ..rules.variants import CONNECT4
-from .book_arrays import array_board
-from .book_file import stored, write_book
-from .book_retrograde import Bytes, Layer, build_layers, retrograde
-from .published_book import (
+from .arrays import array_board
+from .file import stored, write_book
+from .published import (
     CHECKED_PLY,
     DEEPEST,
     DISTANCES,
@@ -33,6 +32,7 @@ from .published_book import (
     leaf_values,
     results_disagreeing,
 )
+from .retrograde import Bytes, Layer, build_layers, retrograde
 
 EMPTY_BOARD = Value(1, 41)  # a first-player win in 41 plies
 Report = Callable[[str], None]

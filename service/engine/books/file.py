@@ -1,5 +1,5 @@
 """The book file format: a header naming what the book is and where its values come from, then, for each
-ply from 0 to the deepest, the keys of its positions (`book_arrays`: sorted, unsigned 64-bit,
+ply from 0 to the deepest, the keys of its positions (`arrays`: sorted, unsigned 64-bit,
 little-endian) and one value byte per key (`values`), each array starting on an 8-byte boundary.
 
     bytes 0..12      b"SANMOKU BOOK\\n"
@@ -34,8 +34,8 @@ from ..errors import UnknownVariantError
 from ..file_stamps import Watch, now_ns
 from ..rules.values import Value, encode
 from ..rules.variants import Variant, get_variant
-from .book_arrays import Masks
-from .book_retrograde import Bytes
+from .arrays import Masks
+from .retrograde import Bytes
 
 FORMAT_VERSION = 1
 MAGIC = b"SANMOKU BOOK\n"

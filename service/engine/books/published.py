@@ -1,6 +1,6 @@
 """The Connect Four opening books of the `bitbully-databases` package (Markus Thill, MIT licence), read
 as data, the way chess tools read endgame tables: each file's SHA-256 is pinned here and checked before
-a byte of it is used, and every entry is matched to a position of our own enumeration (`book_retrograde`).
+a byte of it is used, and every entry is matched to a position of our own enumeration (`retrograde`).
 
 The format, as the package's reference reader (`bitbully_databases.py`) reads it and as checked here
 against every position: a position's code lists the columns left to right, each from the bottom up, "10"
@@ -29,8 +29,8 @@ import numpy.typing as npt
 
 from ..rules.values import DECODED, Value, encode
 from ..rules.variants import CONNECT4
-from .book_arrays import ArrayBoard, Masks, permute
-from .book_retrograde import Bytes, Layer, lookup
+from .arrays import ArrayBoard, Masks, permute
+from .retrograde import Bytes, Layer, lookup
 
 PACKAGE, LICENCE = "bitbully-databases", "MIT"
 MODULE = "bitbully_databases"

@@ -6,7 +6,7 @@ position, which position of the next layer it leads to, or that it ended the gam
 board: no layer holds those). Given the values of the last layer (a published book, a search, a table),
 each layer above follows without a search: a position's value is its best child's, seen from the other
 side, one ply further from the end. A child with no value is an error, never a guess. All of it runs
-on arrays (`book_arrays`), a move at a time.
+on arrays (`arrays`), a move at a time.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules.values import NO_CHILD, SEEN_BY_MOVER, Value, encode
-from .book_arrays import ArrayBoard, Masks, masks
+from .arrays import ArrayBoard, Masks, masks
 
 Bytes = npt.NDArray[np.uint8]
 Indices = npt.NDArray[np.int32]  # a layer holds fewer than 2**31 positions

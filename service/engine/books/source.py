@@ -1,5 +1,5 @@
 """The opening books as a source of answers: every move's exact value (result and remoteness) of the
-positions of a board's first plies, read from a book file (`book_file`) in well under a millisecond.
+positions of a board's first plies, read from a book file (`file`) in well under a millisecond.
 
 A book holds the values of the positions of plies 0 to its deepest; it answers a position of a
 shallower ply (each of its moves leads to a position it holds, or ends the game). Books are looked for
@@ -28,13 +28,13 @@ from ..file_stamps import Stamp, stamp_at
 from ..rules.position import Position
 from ..rules.values import DECODED, Value
 from ..rules.variants import Variant, get_variant
-from .book_arrays import Masks, array_board, masks
-from .book_file import SUFFIX, WIN_IN_ONE, BookData, BookFileError, file_name, read_book
-from .book_retrograde import FULL_BOARD, LINE_MADE, Bytes, lookup
-from .proven_record import MoveBounds
-from .report import MoveProof
+from ..search.proven_record import MoveBounds
+from ..search.report import MoveProof
+from .arrays import Masks, array_board, masks
+from .file import SUFFIX, WIN_IN_ONE, BookData, BookFileError, file_name, read_book
+from .retrograde import FULL_BOARD, LINE_MADE, Bytes, lookup
 
-PACKAGED = Path(__file__).resolve().parent / "books"  # the books installed with the package
+PACKAGED = Path(__file__).resolve().parent / "data"  # the books installed with the package
 FOLDER = "books"  # the folder of built books in a tables directory
 RECHECK_SECONDS = 10.0  # how often a variant with no usable book is looked for again
 RENAME_SECONDS = 1.0  # how often an open book's name is looked at (a stat): a new file renamed over it

@@ -2,15 +2,15 @@
 line, as `tables.supply` is for the tables.
 
 Books are read from the `books/` folder of the app's tables directory, then of the host's default one,
-then from those installed with the package (the 5x5k4 book, `search/books/`). The Connect Four book is
-not shipped (63 MB): it is built from an installed dependency, bitbully-databases (`search.connect4_book`,
+then from those installed with the package (the 5x5k4 book, `books/data/`). The Connect Four book is
+not shipped (63 MB): it is built from an installed dependency, bitbully-databases (`connect4`,
 about 20 s of one processor and 1.5 GB here). When a Connect Four position is asked about and the book
 is missing, its build starts in the background, as a missing table's does: one process at the lowest
 priority (`main`), into the host's default tables directory, which every app on the host looks in, so
 that one build serves them all. Its lock lets one build run per directory; the answers come from the
 search until the file is there and checks out (looked for again every 10 s). A directory that cannot be
 written builds nothing and serves what it has. When builds start, how often, and what the host must
-have for one: `book_background`.
+have for one: `background`.
 """
 
 from __future__ import annotations
@@ -24,21 +24,21 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .book_background import BackgroundBuild
-from .book_builds import BUILD_LOCK, BookBuilds
-from .errors import EngineError
-from .rules.variants import CONNECT4, Variant
-from .search.book_file import file_name
-from .search.books import FOLDER, Books
-from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
-from .tables.builder import BACKGROUND_NICENESS
-from .tables.locks import file_lock
-from .tables.store import default_directory
+from ..errors import EngineError
+from ..rules.variants import CONNECT4, Variant
+from ..search.proven import DEFAULT_MAX_BYTES, ProvenStore
+from ..tables.builder import BACKGROUND_NICENESS
+from ..tables.locks import file_lock
+from ..tables.store import default_directory
+from .background import BackgroundBuild
+from .builds import BUILD_LOCK, BookBuilds
+from .file import file_name
+from .source import FOLDER, Books
 
 Report = Callable[[str], None]
 
 if TYPE_CHECKING:
-    from .search.book import Advance
+    from .build import Advance
 
 
 def open_books(tables_directory: Path, build: bool) -> Books:
@@ -83,8 +83,8 @@ def build_book_file(
     `processes` processes, or as tasks on the Ray cluster at `ray_address`."""
     # The builders are imported here, where a book is built: a server imports this module at start
     # for `open_books` and would otherwise load them (and multiprocessing) before its first answer.
-    from .search.book import build_book, export_book
-    from .search.connect4_book import build_connect4_book
+    from .build import build_book, export_book
+    from .connect4 import build_connect4_book
 
     if variant != CONNECT4 and plies is None:
         raise EngineError(
@@ -109,7 +109,7 @@ def build_book_file(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The background build of the Connect Four book, niced, unless it is there; how it ended is
-    recorded for the processes that start builds (`book_builds`): a failure's reason, or a success."""
+    recorded for the processes that start builds (`builds`): a failure's reason, or a success."""
     parser = argparse.ArgumentParser(description="Build the Connect Four book into a tables directory.")
     parser.add_argument("--dir", type=Path, help="the tables directory (default: as the service's)")
     args = parser.parse_args(argv)
