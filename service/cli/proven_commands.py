@@ -109,7 +109,9 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     clear_cmd = actions.add_parser(
         "clear", parents=[where], help="forget the positions searches proved (or one opening book's)"
     )
-    clear_cmd.add_argument("--book", metavar="VARIANT", help="remove this variant's opening book instead")
+    clear_cmd.add_argument(
+        "--book", metavar="VARIANT", help="remove the book positions an older version's build left instead"
+    )
     clear_cmd.add_argument("--yes", action="store_true", help="do not ask first")
     clear_cmd.set_defaults(run=clear)
     verify_cmd = actions.add_parser(

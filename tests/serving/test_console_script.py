@@ -113,6 +113,9 @@ def test_a_book_build_shows_its_progress(tmp_path: Path) -> None:
     steps = [line for line in done.stdout.splitlines() if line.endswith(" of 33 positions searched")]
     assert done.returncode == 0 and len(steps) == 10, done.stdout  # a line per tenth of the ply
     assert steps[-1] == "ply 2: 33 of 33 positions searched"
+    # the book file is the one place its values live: nothing in the proven store, no work left
+    assert (tmp_path / "books" / "4x4k4.book").is_file()
+    assert not (tmp_path / "proven.sqlite").exists() and not list((tmp_path / "books").glob(".*.work"))
     terminal = require("script", "bsdutils")  # a terminal: the bar
     book = f"{SCRIPT} book build 4x4k4 --plies 2 --processes 1 --dir {tmp_path / 'again'}"
     command = f"stty cols 100 rows 40; {book}"  # script's terminal has no size, and a bar needs one

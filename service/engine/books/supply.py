@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -76,11 +77,15 @@ def build_book_file(
     ray_address: str | None = None,
 ) -> Path | None:
     """Build the variant's book into `directory`'s books folder (or `out`): Connect Four's from its
-    published book, another board's by proving its first `plies` plies with the search (into the
-    directory's store of proven positions) and exporting them. The path written, or None if
-    `if_missing` and a book that checks out is there already, or if another build holds the lock and
-    not `wait`. `advance` follows the search's positions (see `build_book`). The searches run on
-    `processes` processes, or as tasks on the Ray cluster at `ray_address`."""
+    published book, another board's by proving its first `plies` plies with the search and exporting
+    them. The proofs go into a store of the build's own (`work_directory`), kept while the build is
+    unfinished (a build stopped and started again goes on from it) and removed once the book is
+    written: the book file is the one place its values live, never the service's proven store.
+
+    The path written, or None if `if_missing` and a book that checks out is there already, or if
+    another build holds the lock and not `wait`. `advance` follows the search's positions (see
+    `build_book`). The searches run on `processes` processes, or as tasks on the Ray cluster at
+    `ray_address`."""
     # The builders are imported here, where a book is built: a server imports this module at start
     # for `open_books` and would otherwise load them (and multiprocessing) before its first answer.
     from .build import build_book, export_book
@@ -100,11 +105,19 @@ def build_book_file(
             build_connect4_book(path, report)
         else:
             assert plies is not None
-            store = ProvenStore(directory, max_bytes)
+            work = work_directory(directory, variant)
+            store = ProvenStore(work, max_bytes)
             build_book(variant, plies, store, processes, seconds, report, advance, ray_address)
             export_book(variant, plies, store, path, time.perf_counter() - started)
+            store.close()
+            shutil.rmtree(work, ignore_errors=True)
         report(f"{variant.name}: book written in {time.perf_counter() - started:.1f} s ({path})")
     return path
+
+
+def work_directory(directory: Path, variant: Variant) -> Path:
+    """Where a book's build keeps its proofs until the book is written."""
+    return directory / FOLDER / f".{variant.long_name}.work"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,7 +3,7 @@
 #define SS_SEARCH_H
 
 #include "budget.h"
-#include "game.h"
+#include "board.h"
 #include "tt.h"
 
 typedef struct {

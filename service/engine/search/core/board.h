@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "column.h"
+#include "columns.h"
 #include "sanmoku_search.h"
 
 struct ss_game {

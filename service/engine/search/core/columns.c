@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "node.h"
-#include "search.h"
+#include "alphabeta.h"
 
 static int compare_masks(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "game.h"
+#include "board.h"
 
 enum { MAX_GROUPS = 64, MAX_GROUP_LINES = 64, MAX_COVERS = 48, MAX_POOL = 8192 };
 

@@ -14,7 +14,7 @@
    mark more outside a proof's zone. A node missing from the table takes such an entry when there is one
    (pn_table.c, pt_inherited()): the questions of one analysis share their work this way.
 */
-#include "pn_search.h"
+#include "dfpn.h"
 
 /* The thresholds of the best child: the second best's number widened to 1 + 1/4 of it at the attacker's
    nodes, and to 4 times it at the defender's. The questions asked are mostly draws, so most of the work

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "pairing_memo.h"
-#include "pn_table.h"
+#include "dfpn_table.h"
 #include "pns.h"
 
 /* How much of the costlier checks (the threat sequence, the pairing) a node gets: none (a child looked

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pn_table.h"
+#include "dfpn_table.h"
 
 #ifndef FILTER_BITS_LOG
 #define FILTER_BITS_LOG 21

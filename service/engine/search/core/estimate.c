@@ -3,7 +3,7 @@
    evaluation stays below the smallest of those (36 units). */
 #include "node.h"
 #include "order.h"
-#include "search.h"
+#include "alphabeta.h"
 
 enum {
     EVALUATION_LIMIT = 30 * SS_HEURISTIC_UNIT,

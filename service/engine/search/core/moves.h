@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "budget.h"
-#include "game.h"
+#include "board.h"
 
 /* Whether the bounds [lo, hi] meet `goal` (SS_GOAL_RESULT: the result is known; SS_GOAL_SCORE: exact). */
 int moves_met(int goal, int lo, int hi);

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "game.h"
+#include "board.h"
 #include "prover_lines.h"
 
 static inline int win_at(int marks) { return SS_BIG - marks; }

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "game.h"
+#include "board.h"
 
 typedef struct {
     int n;

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "game.h"
+#include "board.h"
 
 /* Why a pairing search found none: lines (`lines`: all their cells) that have no pairing on their own,
    and their empty cells then (`gaps`). lines 0: nothing known (the budget ran out). A position where

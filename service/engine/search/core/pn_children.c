@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pn_search.h"
+#include "dfpn.h"
 
 /* Lines through the cell free of the other side, weighted 4**(marks on them), for both sides. */
 static int cell_score(const ss_game *g, int cell, uint64_t mine, uint64_t theirs) {

@@ -1,6 +1,6 @@
 /* A second thread's help with a question at its root (families.c): the moves it settled taken in, and
    the moves settled here told to it. */
-#include "pn_search.h"
+#include "dfpn.h"
 
 /* At the root (the attacker to move): the moves the helper settled taken in, as a sibling's zone prunes
    them (pn_prune_moves); and the moves settled here told to the helper, which skips them. */

@@ -17,7 +17,7 @@
    wait for a later round), so the first reply gets most of each round, as it would under df-pn when
    the order is right, and a later reply gets its turn once the first has used four times as much.
    Measured in docs/notes/provers-rounds.md ("Probing the defender's replies"). */
-#include "pn_search.h"
+#include "dfpn.h"
 
 enum { FIRST_ALLOWANCE = 1000, ALLOWANCE_GROWTH = 4, MIN_ALLOWANCE = 64, PROBED_PLIES = 2 };
 

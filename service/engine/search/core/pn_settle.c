@@ -13,10 +13,10 @@
    moves that leave it no such move, and the defender's own moves that make a threat (any other move
    loses in three plies: the attacker makes two threats, the defender blocks one). */
 #include "pairing.h"
-#include "pn_search.h"
-#include "proof_zone.h"
+#include "dfpn.h"
+#include "zones.h"
 #include "prover_lines.h"
-#include "tss.h"
+#include "threats.h"
 #include "tss_threes.h"
 
 /* A pairing search stops after PAIRING_STEPS steps (a fraction of a millisecond): most pairings that

@@ -19,8 +19,8 @@
    outside its zone loses as well: those are settled without search (pn_prune_replies). Searching the
    defender's pass first, as the attacker's is, was tried and not kept: of the 60 questions about the
    bench's 30 7x7k5 positions after 4 plies, 2 settled within 300,000 nodes each (55 without it). */
-#include "pn_search.h"
-#include "proof_zone.h"
+#include "dfpn.h"
+#include "zones.h"
 #include "prover_lines.h"
 
 uint64_t pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "budget.h"
-#include "game.h"
+#include "board.h"
 
 enum { PN_INF = 0x3fffffff };
 

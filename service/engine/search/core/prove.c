@@ -8,7 +8,7 @@
    cost stays within a small factor of the better of the two. */
 #include "node.h"
 #include "order.h"
-#include "search.h"
+#include "alphabeta.h"
 
 /* Fail-soft: a score <= alpha is an upper bound on the true one, >= beta a lower bound, else exact.
    When the budget or the allowance runs out it returns 0 with s->m.halted set, and stores nothing on

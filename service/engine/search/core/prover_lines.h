@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "game.h"
+#include "board.h"
 
 /* The empty cells where `p` completes a line (`o` holds the rest of the board's marks). */
 static inline uint64_t pl_threats(const ss_game *g, uint64_t p, uint64_t o) { return ss_threats(g, p, o); }

@@ -11,7 +11,7 @@
    the replies, the final threats), a cell of a line through a reply (where a mark of its own could turn
    a forced reply into a threat of its own), or a move that threatens to complete a line at once; any other
    move leaves the sequence as it was, and loses. */
-#include "tss.h"
+#include "threats.h"
 
 #include <stdint.h>
 

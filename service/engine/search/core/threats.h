@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "game.h"
+#include "board.h"
 
 /* 1 when the attacker, to move, forces a line by continuous threats (found within `budget` nodes): then
    *cells holds the sequence's cells and those a defender's mark could change it through (see tss.c). */

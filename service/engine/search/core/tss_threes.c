@@ -24,9 +24,9 @@
    defender's nodes (its moves cut to a tree's zone: twice the time, no question more settled). */
 #include "tss_threes.h"
 
-#include "proof_zone.h"
+#include "zones.h"
 #include "prover_lines.h"
-#include "tss.h"
+#include "threats.h"
 
 /* Each fours search that refutes an answer is bounded too: one long sequence must not take the budget. */
 enum { FOURS_NODES = 50 };

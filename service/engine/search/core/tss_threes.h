@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "game.h"
+#include "board.h"
 
 /* 1 when the attacker, to move, forces a line by fours (unless `fours_known_not`: the caller searched
    them already), or by up to `depth` threes each of whose answers it refutes in turn, found within

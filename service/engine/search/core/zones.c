@@ -40,7 +40,7 @@
      two stay empty after it), and every reply's zone (a reply d searched: (M + D) + d is (M + d) + D;
      a reply settled by a sibling's zone Z0: the zone Z0).
 */
-#include "proof_zone.h"
+#include "zones.h"
 
 /* For the tests: 0 builds zones without the guard, which is unsound (the test shows it). */
 static int guarding = 1;

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "game.h"
+#include "board.h"
 
 /* `zone` grown until every line free of `att` (the defender could still complete it) has at least
    `need` of its empty cells in it, or all of them: the guard against the defender's extra marks. */
