@@ -17,15 +17,11 @@ from typing import Any
 
 from ..engine import (
     NAMING,
-    Analyst,
     EngineError,
-    EnginePool,
-    ProvenStore,
-    TableStore,
-    TableSupply,
+    Sources,
     TableUnavailableError,
+    compose_sources,
     get_variant,
-    open_books,
 )
 from ..http.params import AnalyzeParams
 from ..http.payloads import answer_payload, dumps
@@ -47,11 +43,11 @@ class RefusedError(Exception):
     """A request the command refuses as the API does (its 422), with the API's sentence."""
 
 
-def local_supply() -> TableSupply:
-    """This machine's tables (the same directory as the service's: $SANMOKU_TABLES_DIR or the user
-    cache), under the service's rule, except that a table the service would build in the background
+def local_sources() -> Sources:
+    """This machine's sources (the same tables directory as the service's: $SANMOKU_TABLES_DIR or the
+    user cache), under the service's rule, except that a table the service would build in the background
     is built here, and the command waits for it."""
-    return TableSupply(TableStore(), foreground=True)
+    return compose_sources(foreground=True)
 
 
 def analysis_json(
@@ -63,11 +59,7 @@ def analysis_json(
     params = load(_analyze_request, asked, AnalyzeParams)
     deadline = params.deadline()
     position = params.position()
-    supply = local_supply()
-    directory = supply.store.directory
-    books = open_books(directory, build=True)  # a missing Connect Four book: built meanwhile, as the service
-    analyst = Analyst(supply.available, ProvenStore(directory), EnginePool(1), books=books)
-    answer = analyst.analyze(position, deadline.budget())
+    answer = local_sources().analyst.analyze(position, deadline.budget())
     return answer_payload(answer, budget_ms=budget_ms)
 
 
@@ -136,7 +128,7 @@ def legend(drawing: str) -> str:
 
 
 def solve(args: argparse.Namespace) -> int:
-    table = local_supply().table(get_variant(args.variant))
+    table = local_sources().supply.table(get_variant(args.variant))
     wanted = SolveRequest(table, args.first, args.symmetry, args.format)
     refusal = wanted.refusal()  # the API's limits: a table too large for one JSON document
     if refusal is not None:

@@ -89,6 +89,7 @@ from .search import Budget, Cancel, Deadline, Estimate, MoveProof
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .search.proven_file import Health
 from .slots import FairSlots
+from .sources import Sources, compose_sources
 from .tables.build_plan import BuildPlan, check_resources, plan
 from .tables.build_queue import BuildQueue, Waiting, work_through
 from .tables.builder import build_queued
@@ -204,6 +205,7 @@ __all__ = [
     "Shape",
     "SideSummary",
     "Source",
+    "Sources",
     "Status",
     "Strength",
     "Summary",
@@ -234,6 +236,7 @@ __all__ = [
     "check_resources",
     "choose_move",
     "chunks",
+    "compose_sources",
     "count_games",
     "default_directory",
     "exact_values",

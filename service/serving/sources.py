@@ -20,14 +20,11 @@ from flask import Flask, current_app
 from ..engine import (
     Analyst,
     Budget,
-    EnginePool,
     Health,
     Position,
-    ProvenStore,
-    TableStore,
     TableSupply,
+    compose_sources,
     get_variant,
-    open_books,
     read_large_books,
     variants_at_start,
 )
@@ -50,16 +47,24 @@ log = logging.getLogger(__name__)
 
 
 def init_app(app: Flask) -> None:
-    # A table file with no record of its check (an older version's, or one written into) is checked
-    # whole before it answers: past a few megabytes on a thread, never on a worker's loop.
-    store = TableStore(app.config["TABLES_DIR"], check_later=in_background)
-    supply = TableSupply(
-        store,
-        variants_at_start(app.config["TABLES_AT_START"]),
-        app.config["BACKGROUND_BUILDS"],
-        app.config["BACKGROUND_BUILD_CELLS"],
+    # Off a worker's loop: a table file's first whole check (one with no record of it: an older
+    # version's, or one written into) past a few megabytes, and the proven store's trims (never in the
+    # request whose write asked for one). A missing Connect Four book is built in the background; the
+    # large books are read by each worker after its first answer (Warming).
+    sources = compose_sources(
+        app.config["TABLES_DIR"],
+        tables_at_start=variants_at_start(app.config["TABLES_AT_START"]),
+        background_builds=app.config["BACKGROUND_BUILDS"],
+        background_build_cells=app.config["BACKGROUND_BUILD_CELLS"],
         write_later=after_this_answer,
+        check_later=in_background,
+        proven_max_bytes=app.config["PROVEN_MAX_BYTES"],
+        start_trim=on_a_thread,
+        search_slots=app.config["SEARCH_SLOTS"],
+        prover_threads=app.config["PROVER_THREADS"],
+        offload=offload,
     )
+    supply, store = sources.supply, sources.supply.store
     app.extensions[SUPPLY] = supply
     # The large tables wanted at start are queued for the builder by each worker once it has answered
     # (Warming), or by the first /readyz: a builder started here, and the look at every table's header
@@ -70,15 +75,11 @@ def init_app(app: Flask) -> None:
         blocked.append(f"any other: {unwritable}")
     if blocked:  # one line, at start: what the service will not build, and why
         log.warning("tables that cannot be built here: %s", "; ".join(blocked))
-    # Its trims run on threads of their own, never in the request whose write asked for one.
-    proven = ProvenStore(store.directory, app.config["PROVEN_MAX_BYTES"], start_trim=on_a_thread)
-    proven.open()  # a store it cannot use is logged now, once (the workers inherit what it found)
-    proven.close()  # not carried across gunicorn's fork
-    pool = EnginePool(app.config["SEARCH_SLOTS"], prover_threads=app.config["PROVER_THREADS"])
-    # The opening books, and the Connect Four book's build in the background if it is missing; the
-    # large books are read by each worker after its first answer (Warming).
-    books = open_books(store.directory, app.config["BACKGROUND_BUILDS"])
-    app.extensions[ANALYST] = Analyst(supply.available, proven, pool, offload, books)
+    proven = sources.analyst.proven
+    if proven is not None:
+        proven.open()  # a store it cannot use is logged now, once (the workers inherit what it found)
+        proven.close()  # not carried across gunicorn's fork
+    app.extensions[ANALYST] = sources.analyst
 
 
 class Warming:
