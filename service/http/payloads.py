@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from functools import singledispatch
 from typing import Any
 
 from ..engine import (
@@ -59,34 +58,21 @@ def known_payload(known: Known) -> Json:
     }
 
 
-@singledispatch
 def move_place(position: GamePosition, move: int) -> Json:
-    """Where a move goes: a game's move is its number (Eight: the pick)."""
-    return {"move": move}
-
-
-@move_place.register
-def _board_move_place(position: Position, move: int) -> Json:
-    row, col = position.row_col(move)
+    """Where a move goes: a board's cell with its row and column; a game's move is its number (Eight's
+    pick)."""
+    place = position.place(move)
+    if place is None:
+        return {"move": move}
+    row, col = place
     return {"cell": move, "row": row, "col": col}
-
-
-@singledispatch
-def board_after(position: GamePosition, move: int) -> str:
-    return position.play(move).cells
-
-
-@board_after.register
-def _board_after_mark(position: Position, move: int) -> str:
-    cells = position.cells  # the board after the move, without building the position
-    return cells[:move] + position.to_move + cells[move + 1 :]
 
 
 def move_payload(position: GamePosition, move: MoveProof, estimates: bool = False) -> Json:
     out: Json = {
         **move_place(position, move.cell),
         **known_payload(move.known),
-        "board": board_after(position, move.cell),
+        "board": position.text_after(move.cell),
     }
     if estimates:  # only when asked: an estimate is never a proof
         estimate = move.estimate

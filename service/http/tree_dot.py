@@ -5,26 +5,13 @@ the branches alpha-beta pruned dashed and grey, under the bound that pruned them
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import singledispatch
 
-from ..engine import GamePosition, Leaf, Lesson, Position, TreeNode
+from ..engine import Leaf, Lesson, TreeNode
 from .tree_payloads import root_value
 
 MEDIA_TYPE = "text/vnd.graphviz"
 FILL = {"win": "#d3edd9", "draw": "#ecebe7", "loss": "#f8d9d5", None: "#ffffff"}  # the page's light colours
 PRUNED = "#9a9aa0"
-
-
-@singledispatch
-def position_rows(position: GamePosition) -> list[str]:
-    """The position as lines of a label: a game's text as it is."""
-    return [position.cells]
-
-
-@position_rows.register
-def _board_rows(position: Position) -> list[str]:
-    cols = position.variant.cols
-    return [position.cells[i : i + cols] for i in range(0, len(position.cells), cols)]
 
 
 def dot(taught: Lesson) -> str:
@@ -69,7 +56,7 @@ def _node_attributes(node: TreeNode, visited: bool) -> str:
     else:
         worth = f"{node.score}: {result}" + (f" in {value.remoteness}" if value.score else "")
     role = "max" if node.maximizing else "min"
-    label = "\\n".join([*position_rows(node.position), f"{node.position.to_move} ({role})", worth])
+    label = "\\n".join([*node.position.text_rows(), f"{node.position.to_move} ({role})", worth])
     attributes = [f'label="{label}"', f'fillcolor="{FILL[result]}"']
     if not visited:
         attributes += ['style="rounded,filled,dashed"', f'color="{PRUNED}"', f'fontcolor="{PRUNED}"']

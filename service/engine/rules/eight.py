@@ -116,6 +116,15 @@ class EightPosition:
     def legal_moves(self) -> list[int]:
         return EIGHT.moves(self.total, self.last)
 
+    def place(self, move: int) -> tuple[int, ...] | None:
+        return None  # a pick, not a cell
+
+    def text_after(self, move: int) -> str:
+        return self.play(move).cells
+
+    def text_rows(self) -> list[str]:
+        return [self.cells]
+
     def play(self, move: int) -> EightPosition:
         if move not in self.legal_moves():
             why = (

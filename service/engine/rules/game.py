@@ -51,6 +51,19 @@ class GamePosition(Protocol):
 
     def play(self, move: int) -> GamePosition: ...
 
+    def place(self, move: int) -> tuple[int, ...] | None:
+        """Where the move goes: its cell's coordinates along the board's sides; None in a game whose
+        moves are not cells (Eight's picks)."""
+        ...
+
+    def text_after(self, move: int) -> str:
+        """The position's text after the move (as `cells` would write it)."""
+        ...
+
+    def text_rows(self) -> list[str]:
+        """The position's text as the lines a drawing of it shows (a grid's rows)."""
+        ...
+
 
 def final_score(position: GamePosition) -> int:
     """The value of a finished game for the side to move: +1 won, 0 drawn, -1 lost."""

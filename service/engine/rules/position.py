@@ -147,6 +147,17 @@ class Position:
     def row_col(self, cell: int) -> tuple[int, int]:
         return divmod(cell, self.variant.cols)
 
+    def place(self, move: int) -> tuple[int, ...] | None:
+        return self.variant.shape.coordinates(move)
+
+    def text_after(self, move: int) -> str:
+        cells = self.cells  # without building the position after the move
+        return cells[:move] + self.to_move + cells[move + 1 :]
+
+    def text_rows(self) -> list[str]:
+        cols = self.variant.cols
+        return [self.cells[i : i + cols] for i in range(0, len(self.cells), cols)]
+
     def _not_lowest(self, cell: int) -> str:
         row, col = self.row_col(cell)
         lowest = next(c for c in self.legal_moves() if c % self.variant.cols == col)
