@@ -64,4 +64,102 @@ static inline uint64_t threats_after(const ss_game *g, uint64_t threats, uint64_
     return threats;
 }
 
+/* The lines as the provers read them (normal rule, no gravity): the cells that complete a line now
+   (threats), the moves that make a threat, and the moves that make two at once (double threats). A line
+   counts for a side while the other side holds none of its cells. */
+
+/* The empty cells where `p` completes a line (`o` holds the rest of the board's marks). */
+static inline uint64_t pl_threats(const ss_game *g, uint64_t p, uint64_t o) { return ss_threats(g, p, o); }
+
+/* For `p` to move: after[c] |= the cells that become p's threats when p plays c (lines free of `o` with
+   exactly two empty cells, c one of them); the cells where p makes a threat; and (*doubles) those where
+   p makes two distinct threats at once. `after` has room for SS_MAX_CELLS and is cleared here. */
+static inline uint64_t pl_threat_moves(const ss_game *g, uint64_t p, uint64_t o, uint64_t *after,
+                                       uint64_t *doubles) {
+    uint64_t empty = g->full & ~(p | o), makers = 0, twice = 0;
+    for (int i = 0; i < g->n_lines; i++) {
+        uint64_t line = g->lines[i];
+        if (line & o) continue;
+        uint64_t gaps = line & empty;
+        if (!gaps || !more_than_one(gaps) || more_than_one(gaps & (gaps - 1))) continue; /* exactly two */
+        int a = lowest_cell(gaps), b = lowest_cell(gaps & (gaps - 1));
+        if (!(makers & bit(a))) after[a] = 0;
+        if (!(makers & bit(b))) after[b] = 0;
+        makers |= gaps;
+        after[a] |= bit(b);
+        after[b] |= bit(a);
+        if (more_than_one(after[a])) twice |= bit(a);
+        if (more_than_one(after[b])) twice |= bit(b);
+    }
+    *doubles = twice;
+    return makers;
+}
+
+/* The cells that become p's threats when p plays `cell` (after[cell] of pl_threat_moves). */
+static inline uint64_t pl_partners(const ss_game *g, uint64_t p, uint64_t o, int cell) {
+    uint64_t empty = g->full & ~(p | o), partners = 0;
+    if (!(empty & bit(cell))) return 0;
+    for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
+        uint64_t line = g->through[i], gaps = line & empty & ~bit(cell);
+        if (!(line & o) && gaps && !more_than_one(gaps)) partners |= gaps;
+    }
+    return partners;
+}
+
+/* pl_threat_moves without `after`: the cells where p makes a threat, and (*doubles) two at once. On a
+   flat board, all of a step's windows at once (as ss_threats): those free of `o` with exactly two empty
+   cells (a bit-sliced count), then how many such windows each cell is a gap of; a cell in two or more
+   makes two distinct threats unless the windows share their other gap, which pl_partners tells. */
+static inline uint64_t pl_threat_makers(const ss_game *g, uint64_t p, uint64_t o, uint64_t *doubles) {
+    if (g->n_shifts < 0) {
+        uint64_t after[SS_MAX_CELLS];
+        return pl_threat_moves(g, p, o, after, doubles);
+    }
+    uint64_t empty = g->full & ~(p | o), once = 0, twice = 0;
+    for (int i = 0; i < g->n_shifts; i++) {
+        uint64_t open = g->starts[i], one = 0, two = 0, three = 0;
+        int step = g->shifts[i];
+        for (int j = 0, shift = 0; j < g->line_length; j++, shift += step) {
+            uint64_t gap = empty >> shift;
+            open &= ~(o >> shift);
+            three |= two & gap;
+            two |= one & gap;
+            one |= gap;
+        }
+        open &= two & ~three;
+        for (int j = 0, shift = 0; open && j < g->line_length; j++, shift += step) {
+            uint64_t cells = (open << shift) & empty;
+            twice |= once & cells;
+            once |= cells;
+        }
+    }
+    uint64_t both = 0;
+    for (uint64_t m = twice; m; m &= m - 1)
+        if (more_than_one(pl_partners(g, p, o, lowest_cell(m)))) both |= m & -m;
+    *doubles = both;
+    return once;
+}
+
+/* Whether some line is still free of `o`'s marks (its owner could complete it). */
+static inline int pl_has_line(const ss_game *g, uint64_t o) {
+    for (int i = 0; i < g->n_lines; i++)
+        if (!(g->lines[i] & o)) return 1;
+    return 0;
+}
+
+/* `zone` grown until every line free of `o` that avoids `skip` has at least `need` of its empty cells in
+   it (or all of them): the cells that keep the lines' counts of empty cells out of reach of marks played
+   outside the zone. */
+static inline uint64_t pl_cover(const ss_game *g, uint64_t o, uint64_t empty, uint64_t skip, int need,
+                                uint64_t zone) {
+    for (int i = 0; i < g->n_lines; i++) {
+        uint64_t line = g->lines[i];
+        if (line & (o | skip)) continue;
+        uint64_t gaps = line & empty;
+        for (int have = count(gaps & zone); have < need && (gaps & ~zone); have++)
+            zone |= bit(lowest_cell(gaps & ~zone));
+    }
+    return zone;
+}
+
 #endif

@@ -6,7 +6,6 @@
 #include <stdint.h>
 
 #include "board.h"
-#include "prover_lines.h"
 
 static inline int win_at(int marks) { return SS_BIG - marks; }
 static inline int loss_at(int marks) { return marks - SS_BIG; }

@@ -15,7 +15,7 @@
 #include "pairing.h"
 #include "dfpn.h"
 #include "zones.h"
-#include "prover_lines.h"
+#include "board.h"
 #include "threats.h"
 #include "tss_threes.h"
 

@@ -21,7 +21,7 @@
    bench's 30 7x7k5 positions after 4 plies, 2 settled within 300,000 nodes each (55 without it). */
 #include "dfpn.h"
 #include "zones.h"
-#include "prover_lines.h"
+#include "board.h"
 
 uint64_t pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {
     if (!n.att_to_move) {

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "prover_lines.h"
+#include "board.h"
 
 enum { MAX_SEQUENCE = SS_MAX_CELLS / 2 };
 

@@ -25,7 +25,7 @@
 #include "tss_threes.h"
 
 #include "zones.h"
-#include "prover_lines.h"
+#include "board.h"
 #include "threats.h"
 
 /* Each fours search that refutes an answer is bounded too: one long sequence must not take the budget. */
