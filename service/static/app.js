@@ -50,7 +50,6 @@ import {
   loadVariants,
   renderVariantChoice,
   showCustomError,
-  updateCustomK,
 } from "./variants.js";
 
 // The whole page is drawn from the state on every change: there are few elements, and nothing goes stale.
@@ -136,7 +135,6 @@ async function onCustomSubmit(event) {
 
 function onCustomInput() {
   showCustomError("");
-  updateCustomK();
 }
 
 function onCell(cell) {

@@ -19,6 +19,7 @@ import {
 import { columnName, dropCell, offeredCells } from "./columns.js";
 import { estimateWords, overlayValues, shortValueWords } from "./overlay.js";
 import { scoreWords } from "./rack.js";
+import { gridOf } from "./shape.js";
 import { cellLabel, valueWords } from "./words.js";
 
 let onCell = () => {};
@@ -112,14 +113,16 @@ export function renderBoard() {
   if (!facts) {
     return;
   }
-  ensureCells(facts);
+  const layout = gridOf(facts);
+  ensureCells(layout);
   const editing = state.editor !== null;
   const marks = editing ? state.editor.board : board();
   const context = {
     marks,
     editing,
-    facts,
-    offered: editing ? null : offeredCells(marks, facts),
+    layout,
+    cells: facts.cells,
+    offered: editing ? null : offeredCells(marks, layout),
     values: editing ? null : overlayValues(),
     playable: editing || (!state.busy && !state.error && gameStatus() === "in_progress" && !isComputerTurn()),
     line: new Set(editing ? [] : (currentAnalysis()?.lines || []).flat()),
@@ -130,7 +133,7 @@ export function renderBoard() {
   grid.classList.toggle("flipped", state.flipped);
   grid.dataset.overlay = context.values ? context.values.mode : "off";
   grid.classList.toggle("editing", editing);
-  grid.classList.toggle("gravity", Boolean(facts.gravity) && !editing);
+  grid.classList.toggle("gravity", layout.gravity && !editing);
   for (const button of grid.querySelectorAll(".cell")) {
     renderCell(button, context);
   }
@@ -141,7 +144,7 @@ export function renderBoard() {
     setText(ghost.firstChild, marks[cell] === EMPTY ? "" : marks[cell]);
   }
   renderTabStop();
-  $("torus-note").hidden = !facts.torus;
+  $("torus-note").hidden = !layout.torus;
 }
 
 function renderTabStop() {
@@ -160,14 +163,17 @@ function mainlinePlan() {
   return new Map(line.cells.map((cell, index) => [cell, { number: index + 1, side: sides[index % 2] }]));
 }
 
-function renderCell(button, { marks, editing, facts, offered, values, playable, line, plan, placed }) {
+function renderCell(
+  button,
+  { marks, editing, layout, cells, offered, values, playable, line, plan, placed },
+) {
   const cell = Number(button.dataset.cell);
   const mark = marks[cell];
   const move = values && mark === EMPTY ? values.moves.get(cell) : undefined;
   const best = Boolean(move && values.best.has(cell));
   const showValue = Boolean(move && values.mode === "values");
   const planned = plan.get(cell);
-  dropIn(button, mark, facts, editing);
+  dropIn(button, mark, layout, editing);
   button.dataset.mark = mark;
   button.classList.toggle("line", line.has(cell));
   setData(button, "offered", offered && offered.has(cell) && playable ? "true" : undefined);
@@ -181,19 +187,20 @@ function renderCell(button, { marks, editing, facts, offered, values, playable, 
   setData(button, "planSide", planned ? planned.side : undefined);
   button.classList.toggle("best", best);
   // On a gravity board a click anywhere in a column plays its lowest empty cell (see app.js).
-  const target = !editing && facts.gravity ? dropCell(marks, cell % facts.cols, facts) : cell;
+  const col = cell % layout.cols;
+  const target = !editing && layout.gravity ? dropCell(marks, col, layout) : cell;
   button.setAttribute("aria-disabled", String(!(playable && (editing || target !== null))));
   const name = cellName(cell);
   const label = cellLabel({ name, ...cellPosition(cell), mark, value: showValue ? move : null, best });
   const extras = [
     showValue ? estimateWords(move) : "",
-    showValue && facts.gravity ? scoreWords(move, placed, facts.cells) : "",
-    target !== null && target !== cell ? `plays ${columnName(cell % facts.cols)} at ${cellName(target)}` : "",
+    showValue && layout.gravity ? scoreWords(move, placed, cells) : "",
+    target !== null && target !== cell ? `plays ${columnName(col)} at ${cellName(target)}` : "",
     line.has(cell) ? "in the line" : "",
     planned ? `main line move ${planned.number}` : "",
   ];
   button.setAttribute("aria-label", [label, ...extras.filter(Boolean)].join(", "));
-  const compact = facts.cols > 5;
+  const compact = layout.cols > 5;
   const words = showValue ? (compact ? shortValueWords(move) : valueWords(move)) : "";
   setText(button.querySelector(".cell-name"), name);
   setText(button.querySelector(".cell-mark"), mark === EMPTY ? "" : mark);
@@ -204,12 +211,12 @@ function renderCell(button, { marks, editing, facts, offered, values, playable, 
 
 // A mark that has just appeared on a gravity board falls from above the board to its cell (board.css
 // animates it, unless the reader prefers less motion): the distance is its row plus one, in cells.
-function dropIn(button, mark, facts, editing) {
-  const fell = facts.gravity && !editing && button.dataset.mark === EMPTY && mark !== EMPTY;
+function dropIn(button, mark, layout, editing) {
+  const fell = layout.gravity && !editing && button.dataset.mark === EMPTY && mark !== EMPTY;
   if (!fell) {
     return;
   }
-  button.style.setProperty("--fall", String(Math.floor(Number(button.dataset.cell) / facts.cols) + 1));
+  button.style.setProperty("--fall", String(Math.floor(Number(button.dataset.cell) / layout.cols) + 1));
   button.classList.remove("dropped");
   void button.offsetWidth; // restarts the animation when the same cell falls again
   button.classList.add("dropped");

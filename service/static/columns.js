@@ -1,6 +1,7 @@
 // Gravity boards (Connect Four and any "-gravity" variant): a mark falls to the lowest empty cell of its
 // column, so a player picks a column, not a cell. The service has the rules; these helpers only map a
-// column (a key, a click anywhere in it) to the one cell the service will accept there. No DOM, no HTTP.
+// column (a key, a click anywhere in it) to the one cell the service will accept there. Each takes the
+// board's grid ({ rows, cols, gravity }, shape.js). No DOM, no HTTP.
 
 import { COLUMN_LETTERS, EMPTY } from "./game.js";
 
@@ -17,13 +18,13 @@ export function dropCell(marks, col, { rows, cols }) {
 
 // The cells a player may pick now: on a gravity board the lowest empty cell of each column, else every
 // empty cell.
-export function offeredCells(marks, facts) {
-  if (!facts.gravity) {
+export function offeredCells(marks, grid) {
+  if (!grid.gravity) {
     return new Set([...marks].flatMap((mark, cell) => (mark === EMPTY ? [cell] : [])));
   }
   const cells = [];
-  for (let col = 0; col < facts.cols; col += 1) {
-    const cell = dropCell(marks, col, facts);
+  for (let col = 0; col < grid.cols; col += 1) {
+    const cell = dropCell(marks, col, grid);
     if (cell !== null) {
       cells.push(cell);
     }
@@ -45,12 +46,12 @@ export function columnName(col) {
 // game and links to it) played on a gravity board from `start`: { cells, stop }, with `stop` the index
 // of the first digit that names no column or a full one (null when every digit was played). Whether
 // the game ended on the way is the service's to say.
-export function cellsOfColumns(digits, facts, start) {
+export function cellsOfColumns(digits, grid, start) {
   const marks = [...start];
   const cells = [];
   for (const [index, digit] of [...digits].entries()) {
     const col = Number(digit) - 1;
-    const cell = col >= 0 && col < facts.cols ? dropCell(marks, col, facts) : null;
+    const cell = col >= 0 && col < grid.cols ? dropCell(marks, col, grid) : null;
     if (cell === null) {
       return { cells, stop: index };
     }

@@ -4,10 +4,11 @@
 
 import { $, setText } from "./dom.js";
 import { gameText, readHeader, readMoves } from "./notation.js";
+import { gridOf } from "./shape.js";
 import { state, variant } from "./state.js";
 import { lineFrom } from "./tree.js";
 import { linkToGame } from "./url.js";
-import { ensureVariant } from "./variants.js";
+import { ensureVariant, gravityPreset } from "./variants.js";
 
 let opener = null; // app.js's openGame: checks the game with the service and starts it
 
@@ -42,7 +43,8 @@ async function onImport(event) {
   showImportError("");
   try {
     const playing = variant();
-    const header = readHeader($("import-text").value, playing.gravity ? playing.name : "connect4");
+    const columnsOn = gridOf(playing).gravity ? playing.name : gravityPreset();
+    const header = readHeader($("import-text").value, columnsOn);
     let facts;
     try {
       facts = await ensureVariant(header.variant);

@@ -1,5 +1,5 @@
-// The game as a start board and a list of moves: boards, turns, undo and redo, cell names, the keypad
-// layout and variant names. No DOM, no HTTP; every rule of the game itself is the service's.
+// The game as a start board and a list of moves: boards, turns, undo and redo, cell names and the keypad
+// layout. No DOM, no HTTP; every rule of the game itself is the service's, and so are variant names.
 
 export const EMPTY = ".";
 export const COLUMN_LETTERS = "abcdefghijk"; // the longest side is 11 (2x11)
@@ -79,7 +79,7 @@ export function keyOfCell(cell, rows, cols) {
 
 // A cell's name: its key on a 3 by 3 board, else its column letter and row number ("a1" top left). On
 // a gravity board the rows count from the bottom, as Connect Four's players count them: the first
-// disc in the middle column is "d1".
+// disc in the middle column is "d1". The second argument is the board's grid (shape.js).
 export function cellNameOf(cell, { rows, cols, gravity = false }) {
   const key = gravity ? null : keyOfCell(cell, rows, cols);
   if (key !== null) {
@@ -87,11 +87,6 @@ export function cellNameOf(cell, { rows, cols, gravity = false }) {
   }
   const row = Math.floor(cell / cols);
   return `${COLUMN_LETTERS[cell % cols]}${gravity ? rows - row : row + 1}`;
-}
-
-// The name of any variant, as GET /variants `naming` spells it: {rows}x{cols}k{k}[-torus][-misere].
-export function variantName({ rows, cols, k, torus, misere }) {
-  return `${rows}x${cols}k${k}${torus ? "-torus" : ""}${misere ? "-misere" : ""}`;
 }
 
 // A board with "/" between its rows, as the API accepts it and as the page writes it in links.

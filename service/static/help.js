@@ -5,12 +5,14 @@
 import { $, make } from "./dom.js";
 import { columnOfKey } from "./columns.js";
 import { cellOfKey } from "./game.js";
+import { gridOf } from "./shape.js";
 import { state, variant } from "./state.js";
 
 function keyList() {
   const facts = variant();
-  const keypad = facts && cellOfKey(1, facts.rows, facts.cols) !== null;
-  const columns = facts && columnOfKey(1, facts) !== null;
+  const grid = facts && gridOf(facts);
+  const keypad = grid && cellOfKey(1, grid.rows, grid.cols) !== null;
+  const columns = grid && columnOfKey(1, grid) !== null;
   return [
     ["← →", "step back and forward along the line shown"],
     ["Home End", "the start of the game, its last move"],
@@ -24,7 +26,7 @@ function keyList() {
         "Escape gives the arrows back to the game",
     ],
     keypad ? ["1–9", "play the cells as laid out on a numeric keypad"] : null,
-    columns ? [`1–${facts.cols}`, "drop a disc into the columns from the left"] : null,
+    columns ? [`1–${grid.cols}`, "drop a disc into the columns from the left"] : null,
     ["?", "this list"],
   ].filter(Boolean);
 }

@@ -15,6 +15,7 @@ import { COLUMN_LETTERS, cellOfKey } from "./game.js";
 import { goTo, humanMove, say, step } from "./flow.js";
 import { showKeys } from "./help.js";
 import { leaveVariation, switchMove } from "./lines.js";
+import { gridOf } from "./shape.js";
 import { board, currentAnalysis, isComputerTurn, render, state, variant } from "./state.js";
 
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -38,7 +39,7 @@ function onBoard(target) {
 // way; a gravity board is mirrored (its discs still fall down).
 function moveFocus(event) {
   const [down, right] = ARROWS[event.key];
-  const { rows, cols, gravity } = variant();
+  const { rows, cols, gravity } = gridOf(variant());
   const turn = state.flipped ? -1 : 1;
   const [dr, dc] = [gravity ? down : down * turn, right * turn];
   const cell = focusedCell();
@@ -120,9 +121,9 @@ export function onKeyDown(event) {
   if (key === null || !state.settings.shortcuts || state.editor !== null) {
     return;
   }
-  const facts = variant();
-  const col = columnOfKey(key, facts);
-  const cell = col !== null ? col + (facts.rows - 1) * facts.cols : cellOfKey(key, facts.rows, facts.cols);
+  const grid = gridOf(variant());
+  const col = columnOfKey(key, grid);
+  const cell = col !== null ? col + (grid.rows - 1) * grid.cols : cellOfKey(key, grid.rows, grid.cols);
   if (cell !== null) {
     event.preventDefault();
     playColumnOrCell(cell);
@@ -156,9 +157,9 @@ export function bindBoardFocus() {
 // in a column plays there); a full column is said, not sent. The board's Tab stop follows the move; the
 // focus itself moves only for a keyboard player on the board.
 export function playColumnOrCell(cell) {
-  const facts = variant();
-  const col = cell % facts.cols;
-  const target = facts.gravity ? dropCell(board(), col, facts) : cell;
+  const grid = gridOf(variant());
+  const col = cell % grid.cols;
+  const target = grid.gravity ? dropCell(board(), col, grid) : cell;
   if (target === null) {
     say(`The ${columnName(col)} is full.`);
     return;
@@ -169,13 +170,13 @@ export function playColumnOrCell(cell) {
 
 // What the keys do on this board, in words under it (not on touch screens: see board.css).
 export function keysHelp() {
-  const facts = variant();
-  const { rows, cols } = facts;
+  const grid = gridOf(variant());
+  const { rows, cols } = grid;
   const keypad = cellOfKey(1, rows, cols) !== null && state.settings.shortcuts;
-  const columns = columnOfKey(1, facts) !== null && state.settings.shortcuts;
+  const columns = columnOfKey(1, grid) !== null && state.settings.shortcuts;
   const parts = [
     "After Tab onto the board, the arrow keys move between its cells and Enter or Space plays one.",
-    facts.gravity ? "A disc falls to the lowest empty cell of its column: click anywhere in a column." : "",
+    grid.gravity ? "A disc falls to the lowest empty cell of its column: click anywhere in a column." : "",
     keypad ? "The keys 1–9 play the cells as laid out on a numeric keypad (each cell shows its key)." : "",
     columns ? `The keys 1–${cols} drop a disc into the columns a to ${COLUMN_LETTERS[cols - 1]}.` : "",
     "Anywhere else, and after a click, ← and → step through the game; ? lists every key.",

@@ -8,6 +8,7 @@
 
 import * as api from "./api.js";
 import { boardAfter, cellNameOf, emptyBoard, playerOf } from "./game.js";
+import { gridOf } from "./shape.js";
 import { allPaths, knownPart, nodeAt, pathKey, pruned, treeOf } from "./tree.js";
 
 const MOST = 1000; // positions per batch; a tree beyond that is checked as far as this goes
@@ -64,7 +65,7 @@ export async function checkedWithService(game, variant, source) {
     const detail = floating
       ? "a disc rests on the bottom row or on another disc"
       : problem.detail || problem.title;
-    const name = cellNameOf(first[first.length - 1], variant);
+    const name = cellNameOf(first[first.length - 1], gridOf(variant));
     const move = `The ${source}'s move ${first.length} (${name})`;
     notes.push(`${move} cannot be played: ${detail}. The game is cut there.`);
   }

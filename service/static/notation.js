@@ -4,11 +4,13 @@
 //   4x4k3 X: 1. b2 a1 (1... c3 2. d4) 2. c2
 //   normal O X../.O./...: 1. 9 (1. 3) 1... 7
 // Move numbers are for the reader: importing skips them. On a gravity board the moves may also be one
-// column string, as Connect Four's solvers write a game ("connect4 X: 4453", or "4453" alone).
+// column string, as Connect Four's solvers write a game ("connect4 X: 4453", or "4453" alone, on the
+// board the caller names).
 // No DOM, no HTTP.
 
 import { cellsOfColumns, isColumnString } from "./columns.js";
 import { cellNameOf, emptyBoard } from "./game.js";
+import { gridOf } from "./shape.js";
 import { allPaths, treeFromItems, treeItems } from "./tree.js";
 
 const HEADER = /^\s*(\S+)\s+([XO])(?:\s+([.XO/]+))?\s*:(.*)$/is;
@@ -22,6 +24,7 @@ function numberOf(ply, needed) {
 }
 
 export function gameText({ variant, first, start, tree }, facts) {
+  const grid = gridOf(facts);
   const words = [];
   let glue = false; // the next word follows "(" with no space
   treeItems(tree).forEach((item, index, items) => {
@@ -32,7 +35,7 @@ export function gameText({ variant, first, start, tree }, facts) {
       glue = true;
     } else {
       const needed = index === 0 || typeof items[index - 1] !== "object";
-      const named = [numberOf(item.ply, needed), cellNameOf(item.cell, facts)].filter(Boolean);
+      const named = [numberOf(item.ply, needed), cellNameOf(item.cell, grid)].filter(Boolean);
       if (glue) {
         words[words.length - 1] += named.shift();
         glue = false;
@@ -40,14 +43,14 @@ export function gameText({ variant, first, start, tree }, facts) {
       words.push(...named);
     }
   });
-  const board = start ? ` ${start.match(new RegExp(`.{${facts.cols}}`, "g")).join("/")}` : "";
+  const board = start ? ` ${start.match(new RegExp(`.{${grid.cols}}`, "g")).join("/")}` : "";
   return `${variant} ${first}${board}:${words.length > 0 ? " " : ""}${words.join(" ")}`;
 }
 
 // The header of a game's text: { variant, first, start (without "/", or null), moves (the rest) },
-// or an Error that says what is wrong. A column string alone is a game of `gravityVariant` (the
-// gravity board being played, else Connect Four) with X first.
-export function readHeader(text, gravityVariant = "connect4") {
+// or an Error that says what is wrong. A column string alone is a game of `gravityVariant` (exchange.js
+// names the gravity board being played, else the first one GET /variants lists) with X first.
+export function readHeader(text, gravityVariant = null) {
   if (/^\s*[1-9]+\s*$/.test(text)) {
     return { variant: gravityVariant, first: "X", start: null, moves: text.trim() };
   }
@@ -70,15 +73,16 @@ export function readHeader(text, gravityVariant = "connect4") {
 // or an Error that names the first thing wrong: an unknown word, a cell already taken, a stray bracket.
 export function readMoves(moves, facts, start) {
   const { name, cells } = facts;
+  const grid = gridOf(facts);
   if (start && start.length !== cells) {
     throw new Error(`The start board has ${start.length} cells; ${name} has ${cells}.`);
   }
-  if (isColumnString(moves.trim(), facts)) {
-    return columnTree(moves.trim(), facts, start);
+  if (isColumnString(moves.trim(), grid)) {
+    return columnTree(moves.trim(), grid, start || emptyBoard(cells));
   }
   const cellOf = new Map();
   for (let cell = 0; cell < cells; cell += 1) {
-    cellOf.set(cellNameOf(cell, facts).toLowerCase(), cell);
+    cellOf.set(cellNameOf(cell, grid).toLowerCase(), cell);
   }
   // "1.b2" as some PGN writers glue them: the number is split off the cell.
   const words = (moves.match(/[()]|[^\s()]+/g) || []).flatMap((word) =>
@@ -90,7 +94,7 @@ export function readMoves(moves, facts, start) {
       items.push(word);
     } else if (!NUMBER.test(word)) {
       if (!cellOf.has(word.toLowerCase())) {
-        const names = `${cellNameOf(0, facts)} to ${cellNameOf(cells - 1, facts)}`;
+        const names = `${cellNameOf(0, grid)} to ${cellNameOf(cells - 1, grid)}`;
         throw new Error(`“${word}” is not a cell of ${name} (its cells are ${names}).`);
       }
       items.push(cellOf.get(word.toLowerCase()));
@@ -105,17 +109,17 @@ export function readMoves(moves, facts, start) {
   for (const path of allPaths(tree).slice(1)) {
     const cell = path[path.length - 1];
     if (path.indexOf(cell) < path.length - 1 || (start && start[cell] !== ".")) {
-      throw new Error(`Move ${path.length} (${cellNameOf(cell, facts)}) is on a cell already taken.`);
+      throw new Error(`Move ${path.length} (${cellNameOf(cell, grid)}) is on a cell already taken.`);
     }
   }
   return tree;
 }
 
 // The line a column string plays; a digit that names no column, or a full one, is refused.
-function columnTree(digits, facts, start) {
-  const { cells, stop } = cellsOfColumns(digits, facts, start || emptyBoard(facts.cells));
+function columnTree(digits, grid, start) {
+  const { cells, stop } = cellsOfColumns(digits, grid, start);
   if (stop !== null) {
-    const why = Number(digits[stop]) > facts.cols ? `there are ${facts.cols} columns` : "that column is full";
+    const why = Number(digits[stop]) > grid.cols ? `there are ${grid.cols} columns` : "that column is full";
     throw new Error(`Move ${stop + 1} (column ${digits[stop]}) cannot be played: ${why}.`);
   }
   return treeFromItems(cells);

@@ -10,6 +10,7 @@ import { EMPTY } from "./game.js";
 import { dropCell } from "./columns.js";
 import { board, state, variant } from "./state.js";
 import { overlayValues } from "./overlay.js";
+import { gridOf } from "./shape.js";
 import { valueWords } from "./words.js";
 
 // The score of a move proven to win or lose, as Pons counts it; null for anything else.
@@ -40,18 +41,18 @@ export function scoreText(move, marks, cells) {
   return move.result === "win" ? "win" : "loss"; // proven, its distance not yet
 }
 
-function ensureColumns(head, facts) {
-  const shape = `${facts.cols}${facts.torus ? "t" : ""}`;
+function ensureColumns(head, { rows, cols, torus }) {
+  const shape = `${cols}${torus ? "t" : ""}`;
   if (head.dataset.shape === shape) {
     return;
   }
   head.dataset.shape = shape;
-  head.classList.toggle("torus", facts.torus);
-  head.classList.toggle("compact", facts.cols > 5); // the board's gaps (board.js)
-  head.style.setProperty("--rows", String(facts.rows));
-  head.style.setProperty("--cols", String(facts.cols));
+  head.classList.toggle("torus", torus);
+  head.classList.toggle("compact", cols > 5); // the board's gaps (board.js)
+  head.style.setProperty("--rows", String(rows));
+  head.style.setProperty("--cols", String(cols));
   const items = [];
-  for (let col = 0; col < facts.cols; col += 1) {
+  for (let col = 0; col < cols; col += 1) {
     items.push(
       make(
         "div",
@@ -66,20 +67,21 @@ function ensureColumns(head, facts) {
 
 export function renderRack() {
   const facts = variant();
+  const grid = facts && gridOf(facts);
   const head = $("rack-head");
-  const shown = Boolean(facts && facts.gravity && state.editor === null);
+  const shown = Boolean(grid && grid.gravity && state.editor === null);
   head.hidden = !shown;
   $("rack-note").hidden = !shown;
   if (!shown) {
     return;
   }
-  ensureColumns(head, facts);
+  ensureColumns(head, grid);
   head.classList.toggle("flipped", state.flipped);
   const marks = board();
   const placed = [...marks].filter((mark) => mark !== EMPTY).length;
   const values = overlayValues();
   for (const column of head.querySelectorAll(".rack-column")) {
-    const cell = dropCell(marks, Number(column.dataset.col), facts);
+    const cell = dropCell(marks, Number(column.dataset.col), grid);
     const move = values && cell !== null ? values.moves.get(cell) : undefined;
     const best = Boolean(move && values.best.has(cell));
     const words = values && values.mode === "values" ? scoreText(move, placed, facts.cells) : "";

@@ -4,11 +4,13 @@
 // are derived from them, so they cannot disagree.
 
 import { boardAfter, cellNameOf, emptyBoard, playerOf } from "./game.js";
+import { gridOf } from "./shape.js";
 
 export const state = {
   variants: new Map(), // name -> the variant's facts (GET /variants, or GET /variants/{name})
   presets: [], // the names GET /variants lists, in its order
   limits: null, // GET /variants `limits`
+  nameForm: null, // GET /variants `name_form`: how the custom form writes a board's name
   policies: [], // GET /policies
   defaultDepth: null,
   settings: {
@@ -119,11 +121,11 @@ export function gameFinished() {
 }
 
 export function cellName(cell) {
-  return cellNameOf(cell, variant());
+  return cellNameOf(cell, gridOf(variant()));
 }
 
 export function cellPosition(cell) {
-  const { cols } = variant();
+  const { cols } = gridOf(variant());
   return { row: Math.floor(cell / cols), col: cell % cols };
 }
 

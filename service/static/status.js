@@ -5,6 +5,7 @@
 // the tests).
 
 import { $, setText } from "./dom.js";
+import { gridOf } from "./shape.js";
 import {
   atEnd,
   board,
@@ -34,8 +35,9 @@ export function renderRoot() {
 
 export function renderHeading() {
   const facts = variant();
-  const extras = [facts.torus ? "torus" : "", facts.misere ? "misère" : ""].filter(Boolean);
-  const title = `${facts.rows}×${facts.cols} board, ${facts.k} in a row${extras.map((e) => `, ${e}`).join("")}`;
+  const { rows, cols, torus } = gridOf(facts);
+  const extras = [torus ? "torus" : "", facts.misere ? "misère" : ""].filter(Boolean);
+  const title = `${rows}×${cols} board, ${facts.k} in a row${extras.map((e) => `, ${e}`).join("")}`;
   setText($("play-heading"), state.editor ? `Setting up a position: ${title}` : title);
 }
 

@@ -1,13 +1,14 @@
 // The game tree's words: a node's move, position and value, for the tree view and the replay. `facts` is
-// the board variant's (rows, cols), or null for a game that is not a board (Eight). No DOM, no HTTP.
+// the board variant's, or null for a game that is not a board (Eight). No DOM, no HTTP.
 
 import { cellNameOf, other, withRows } from "./game.js";
+import { gridOf } from "./shape.js";
 
 function moveName(move, facts) {
   if (facts === null) {
     return `picks ${move}`;
   }
-  return cellNameOf(move, facts.rows, facts.cols);
+  return cellNameOf(move, gridOf(facts));
 }
 
 // A position in words: Eight's total and last pick, a board's rows.
@@ -16,7 +17,7 @@ function positionName(node, facts) {
     const [total, last] = node.board.split(":");
     return `total ${total}${last === "0" ? "" : ` after a ${last}`}`;
   }
-  return withRows(node.board, facts.cols);
+  return withRows(node.board, gridOf(facts).cols);
 }
 
 export function nodeName(node, facts) {

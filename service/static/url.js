@@ -14,6 +14,7 @@
 
 import { cellsOfColumns, columnsOfCells, isColumnString } from "./columns.js";
 import { EMPTY, emptyBoard, withRows } from "./game.js";
+import { gridOf } from "./shape.js";
 import { state } from "./state.js";
 import { allPaths, knownPart, mainLine, pruned, treeFromItems, treeItems, treeOf, withLine } from "./tree.js";
 
@@ -74,16 +75,17 @@ export function gameFromUrl(search = window.location.search) {
 // The moves of a link's column string (`pos`) on the variant's board: { moves, why } with `why` the
 // sentence that says where and why the string was cut, or "" when it was played whole.
 function columnMoves(columns, start, facts) {
-  if (!isColumnString(columns, facts)) {
+  const grid = gridOf(facts);
+  if (!isColumnString(columns, grid)) {
     const why = `The link's pos=${columns} is not a column string for ${facts.name}: it is left out.`;
     return { moves: [], why };
   }
-  const { cells, stop } = cellsOfColumns(columns, facts, start || emptyBoard(facts.cells));
+  const { cells, stop } = cellsOfColumns(columns, grid, start || emptyBoard(facts.cells));
   if (stop === null) {
     return { moves: cells, why: "" };
   }
   const column = columns[stop];
-  const reason = Number(column) > facts.cols ? `${facts.name} has ${facts.cols} columns` : "it is full";
+  const reason = Number(column) > grid.cols ? `${facts.name} has ${grid.cols} columns` : "it is full";
   const move = `The link's move ${stop + 1} (column ${column})`;
   return { moves: cells, why: `${move} cannot be played: ${reason}; the game stops before it.` };
 }
@@ -114,18 +116,18 @@ export function checkedGame(given, facts) {
 }
 
 export function gameQuery({ variant, first, start, tree, moves, ply }, facts, overlay = "off") {
-  const { cols } = facts;
+  const grid = gridOf(facts);
   // Built by hand so that commas and slashes stay readable; every value is a name, a side or digits.
   const parts = [`variant=${encodeURIComponent(variant)}`, `first=${first}`];
   if (start) {
-    parts.push(`start=${withRows(start, cols)}`);
+    parts.push(`start=${withRows(start, grid.cols)}`);
   }
   const branched = tree && treeText(tree) !== treeText(treeOf(moves));
   if (branched) {
     parts.push(`tree=${treeText(tree)}`);
   }
-  if (!branched && !start && moves.length > 0 && isColumnString(columnsOfCells(moves, facts), facts)) {
-    parts.push(`pos=${columnsOfCells(moves, facts)}`);
+  if (!branched && !start && moves.length > 0 && isColumnString(columnsOfCells(moves, grid), grid)) {
+    parts.push(`pos=${columnsOfCells(moves, grid)}`);
   } else if (moves.length > 0 || branched) {
     parts.push(`moves=${moves.join(",")}`);
   }

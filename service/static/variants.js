@@ -1,25 +1,32 @@
 // The variants: those GET /variants lists in a menu, grouped by what answers them (a solved table, or
-// the search), any other board through a small form whose name GET /variants/{name} checks (its
-// sentence is shown when the service refuses it), and the facts of the variant being played.
+// the search), any other board through a small form whose name is written as GET /variants `name_form`
+// says and checked by GET /variants/{name} (its sentence is shown when the service refuses it), and the
+// facts of the variant being played.
 
 import * as api from "./api.js";
 import { $, make, option, setText } from "./dom.js";
-import { variantName } from "./game.js";
+import { drawable, gridOf } from "./shape.js";
 import { state, variant } from "./state.js";
 
 export async function loadVariants() {
-  const { variants, limits, naming } = await api.getVariants();
-  state.variants = new Map(variants.map((v) => [v.name, v]));
-  state.presets = variants.map((v) => v.name);
+  const { variants, limits, naming, name_form: nameForm } = await api.getVariants();
+  const shown = variants.filter(drawable);
+  state.variants = new Map(shown.map((v) => [v.name, v]));
+  state.presets = shown.map((v) => v.name);
   state.limits = limits;
+  state.nameForm = nameForm;
   setText($("naming"), `The service's rule: ${naming}.`);
   setCustomLimits();
 }
 
-// The variant's facts, asked for once: a preset is known from the list, any other from its own URL.
+// The variant's facts, asked for once: a preset is known from the list, any other from its own URL. A
+// board the page cannot draw (shape.js) is refused with a sentence.
 export async function ensureVariant(name) {
   if (!state.variants.has(name)) {
     const facts = await api.getVariant(name);
+    if (!drawable(facts)) {
+      throw new Error(`${facts.name} is not a board of rows and columns that this page can draw.`);
+    }
     state.variants.set(name, facts);
     state.variants.set(facts.name, facts);
   }
@@ -28,8 +35,9 @@ export async function ensureVariant(name) {
 
 // "4×4, four in a row, torus" style label: the preset's name and its size.
 function variantLabel(facts) {
-  const extras = [facts.torus ? "torus" : "", facts.misere ? "misère" : ""].filter(Boolean);
-  const shape = `${facts.rows}×${facts.cols}, ${facts.k} in a row`;
+  const { rows, cols, torus } = gridOf(facts);
+  const extras = [torus ? "torus" : "", facts.misere ? "misère" : ""].filter(Boolean);
+  const shape = `${rows}×${cols}, ${facts.k} in a row`;
   return `${facts.name} (${[shape, ...extras].join(", ")})`;
 }
 
@@ -72,82 +80,59 @@ export function renderVariantChoice() {
   }
 }
 
-// The custom form's fields take their bounds from the service's `limits`.
-// Past `max_table_cells` a board has no table: the note says that the search answers it.
+// The custom form's fields take their lower bounds from the service's `limits`; the note says the rest
+// in words. No upper bound: a side past `max_side` is served on a board a table holds (2x11), and
+// whether a board is served is GET /variants/{name}'s to say.
 function setCustomLimits() {
   const { min_side: minSide, max_side: maxSide, max_cells: maxCells, min_k: minK } = state.limits;
   const tables = state.limits.max_table_cells;
-  const longest = Math.max(maxSide, Math.floor(tables / minSide)); // 2x11: a table holds it
   for (const id of ["custom-rows", "custom-cols"]) {
     $(id).min = String(minSide);
-    $(id).max = String(longest);
   }
   $("custom-k").min = String(minK);
-  const longer = longest > maxSide ? ` (up to ${longest} on a board of at most ${tables} cells)` : "";
-  const sizes = `Sides from ${minSide} to ${maxSide}${longer}, at most ${maxCells} cells.`;
+  const longer = `longer on a board of at most ${tables} cells`;
+  const sizes = `Sides from ${minSide} to ${maxSide} (${longer}), at most ${maxCells} cells.`;
   const search = `Past ${tables} cells there is no table: a search answers within about a second, not always exactly.`;
   setText($("custom-limits"), `${sizes} ${search}`);
 }
 
-// Fills the form with the variant being played, so that "another board" starts from this one.
+// The form's field for a part of a name: `custom-rows` for the pattern's {rows}, `custom-gravity` for
+// the option "gravity"; null when the form has none.
+function customField(part) {
+  return $(`custom-${part}`);
+}
+
+// Fills the form with the variant being played, so that "another board" starts from this one: its sides
+// from its shape, and each option of the name from the variant's field of that name (`torus`, ...).
 function fillCustomForm() {
   const current = variant();
   if (!current) {
     return;
   }
-  $("custom-rows").value = String(current.rows);
-  $("custom-cols").value = String(current.cols);
+  const { rows, cols } = gridOf(current);
+  $("custom-rows").value = String(rows);
+  $("custom-cols").value = String(cols);
   $("custom-k").value = String(current.k);
-  $("custom-torus").checked = current.torus;
-  $("custom-misere").checked = current.misere;
-  updateCustomK();
-}
-
-export function updateCustomK() {
-  const longest = Math.max(Number($("custom-rows").value), Number($("custom-cols").value));
-  if (Number.isFinite(longest) && longest > 0) {
-    $("custom-k").max = String(longest);
+  for (const option of state.nameForm.options) {
+    const box = customField(option);
+    if (box) {
+      box.checked = Boolean(current[option]);
+    }
   }
 }
 
-// What is wrong with the size asked for, by the service's `limits`, or "" when it fits: said at once,
-// before any request.
-export function sizeProblem({ rows, cols, k }, limits) {
-  const { min_side: low, max_side: high, max_cells: most, min_k: minK, max_table_cells: tables } = limits;
-  const whole = [rows, cols, k].every(Number.isInteger);
-  if (!whole) {
-    return "Rows, columns and the line's length are whole numbers.";
-  }
-  if ([rows, cols].some((side) => side < low)) {
-    return `Rows and columns go from ${low} to ${high}.`;
-  }
-  // A side past `max_side` is served on a board a table holds (2x11), as GET /variants `naming` says.
-  if ([rows, cols].some((side) => side > high) && rows * cols > tables) {
-    return `Rows and columns go from ${low} to ${high}, or further on a board of at most ${tables} cells.`;
-  }
-  if (rows * cols > most) {
-    return `${rows} × ${cols} is ${rows * cols} cells; the service plays at most ${most}.`;
-  }
-  if (k < minK || k > Math.max(rows, cols)) {
-    return `A line is from ${minK} cells long up to the longer side (${Math.max(rows, cols)}).`;
-  }
-  return "";
+// The name the form describes, written as GET /variants `name_form` says: the pattern with each field
+// filled in, then "-" and each option whose box is ticked, in the order given.
+function customName({ pattern, options }) {
+  const filled = pattern.replace(/\{(\w+)\}/g, (_, part) => (customField(part)?.value ?? "").trim());
+  const held = options.filter((option) => customField(option)?.checked);
+  return [filled, ...held].join("-");
 }
 
-// The name the form describes, checked here against the limits and then by the service; resolves to
-// the variant's name or throws the sentence that says why not.
+// The board the form describes, as the service names it; throws the service's sentence (a 422 from
+// GET /variants/{name}) when it does not play that board.
 export async function customVariant() {
-  const size = {
-    rows: Number($("custom-rows").value),
-    cols: Number($("custom-cols").value),
-    k: Number($("custom-k").value),
-  };
-  const problem = sizeProblem(size, state.limits);
-  if (problem) {
-    throw new Error(problem);
-  }
-  const name = variantName({ ...size, torus: $("custom-torus").checked, misere: $("custom-misere").checked });
-  const facts = await ensureVariant(name);
+  const facts = await ensureVariant(customName(state.nameForm));
   return facts.name;
 }
 
@@ -155,4 +140,10 @@ export function showCustomError(message) {
   const box = $("custom-error");
   box.hidden = !message;
   setText(box, message || "");
+}
+
+// The board a column string alone is a game on, when the board being played is not a gravity board: the
+// first gravity board GET /variants lists (Connect Four), or null when it lists none.
+export function gravityPreset() {
+  return state.presets.find((name) => gridOf(state.variants.get(name)).gravity) ?? null;
 }

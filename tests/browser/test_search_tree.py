@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .ui import api_get, open_link
+from .ui import KEY_OF_CELL, api_get, open_link
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -45,6 +45,9 @@ def test_the_tree_near_the_end_of_3x3_is_read_and_replayed(page: Page, base_url:
     page.keyboard.press("ArrowDown")
     first = truth["root"]["children"][0]
     assert page.evaluate("document.activeElement.dataset.node") == str(first["id"])
+    # A move is named as on the board (its keypad key on 3x3), from the board's shape.
+    label = node(page, first["id"]).get_attribute("aria-label") or ""
+    assert label.startswith(f"X {KEY_OF_CELL[first['move']]}, "), label
     if node(page, first["id"]).get_attribute("aria-expanded") == "true":  # opened toward a cut-off
         page.keyboard.press("ArrowLeft")
     assert node(page, first["id"]).get_attribute("aria-expanded") == "false"

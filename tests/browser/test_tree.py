@@ -233,7 +233,7 @@ ROUND_TRIPS = """async () => {
     const { treeOf, withLine, lineFrom } = await import("/static/tree.js");
     const { gameFromUrl, gameQuery } = await import("/static/url.js");
     const { gameText, readHeader, readMoves } = await import("/static/notation.js");
-    const facts = { name: "4x4k4", rows: 4, cols: 4, cells: 16 };
+    const facts = await (await fetch("/variants/4x4k4")).json(); // its shape draws the board
     let seed = 19;
     const random = (n) => {
         seed = (seed * 1103515245 + 12345) % 2147483648;

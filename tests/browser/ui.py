@@ -167,9 +167,12 @@ def key_to_cell(page: Page, cell: int, cols: int) -> None:
 
 
 def play_board(page: Page, rows: int, cols: int, k: int) -> None:
-    """Plays another board through the form (already open), as a person would fill it."""
+    """Plays another board, with none of the name's options, through the form (already open), as a person
+    would fill it. The form starts from the board being played, so an option it holds is unticked."""
     for field, value in (("rows", rows), ("cols", cols), ("k", k)):
         page.fill(f"#custom-{field}", str(value))
+    for option in ("torus", "gravity", "misere"):
+        page.uncheck(f"#custom-{option}")
     page.click("#custom-play")
     page.wait_for_selector(f"#app[data-variant='{rows}x{cols}k{k}'][data-busy='false']")
 

@@ -1,0 +1,99 @@
+"""The "Another board" form keeps no copy of the service's grammar or size rules: it writes a board's
+name as GET /variants `name_form` says, asks GET /variants/{name}, draws the board from its `shape`, and
+shows the service's own sentence when the service does not play it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .ui import api_get, api_problem, click_cell, open_link, state, wait_idle
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page, Route
+
+
+def watch_variant_requests(page: Page) -> list[str]:
+    """The URLs of the GET /variants/{name} requests the page makes from now on."""
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "/variants/" in request.url else None)
+    return asked
+
+
+def without_v1_sides(route: Route) -> None:
+    """Answers as GET /variants and /variants/{name} would without `rows` and `cols`, which stay only
+    for API v1: the page draws every board from its `shape` alone."""
+    response = route.fetch()
+    body = response.json()
+    for facts in body.get("variants", [body]):
+        facts.pop("rows", None)
+        facts.pop("cols", None)
+    route.fulfill(response=response, json=body)
+
+
+def fill_form(page: Page, rows: int, cols: int, k: int) -> None:
+    for field, value in (("rows", rows), ("cols", cols), ("k", k)):
+        page.fill(f"#custom-{field}", str(value))
+
+
+def test_the_form_names_a_gravity_board_and_draws_it_from_its_shape(page: Page, base_url: str) -> None:
+    """The page's old copy of the grammar dropped -gravity: 4x5k4-gravity came out as 4x5k4."""
+    name = "4x5k4-gravity"
+    assert api_get(base_url, "/variants")["name_form"]["options"] == ["torus", "gravity", "misere"]
+    facts = api_get(base_url, f"/variants/{name}")
+    assert facts["shape"] == {"sides": [4, 5], "torus": False, "gravity_axis": 0}
+    page.route("**/variants", without_v1_sides)
+    page.route("**/variants/*", without_v1_sides)
+    open_link(page, "variant=connect4")
+    page.check("input[name='mode'][value='humans']")  # no computer move: the board stays empty
+    wait_idle(page)
+    page.click("#custom summary")
+    # The form starts from the board being played, its options included.
+    filled = [page.input_value(f"#custom-{field}") for field in ("rows", "cols", "k")]
+    assert filled == ["6", "7", "4"] and page.is_checked("#custom-gravity")
+    assert not page.is_checked("#custom-torus") and not page.is_checked("#custom-misere")
+    asked = watch_variant_requests(page)
+    fill_form(page, 4, 5, 4)
+    page.click("#custom-play")
+    page.wait_for_selector(f"#app[data-variant='{name}'][data-busy='false']")
+    assert asked == [f"{base_url}/variants/{name}"]
+    assert page.input_value("#variant") == name and "variant=4x5k4-gravity" in page.url
+    # Four rows of five, drawn as a grid: five distinct columns, four distinct rows on screen.
+    corners = "(cells) => cells.map((c) => [c.getBoundingClientRect().x, c.getBoundingClientRect().y])"
+    boxes = page.eval_on_selector_all("#board .cell", corners)
+    assert len(boxes) == 20
+    assert len({round(x) for x, _ in boxes}) == 5 and len({round(y) for _, y in boxes}) == 4
+    # Gravity's marks, as on Connect Four: a rack with numbered columns, only each column's lowest hole
+    # offered, rows named from the bottom, and a click anywhere in a column plays its lowest cell.
+    assert "gravity" in (page.get_attribute("#board", "class") or "")
+    assert page.is_visible("#rack-head")
+    numbers = page.eval_on_selector_all("#rack-head .rack-number", "(ns) => ns.map((n) => n.textContent)")
+    assert numbers == ["1", "2", "3", "4", "5"]
+    offered = page.eval_on_selector_all(
+        "#board .cell[data-offered='true']", "(cells) => cells.map((c) => Number(c.dataset.cell))"
+    )
+    assert offered == [15, 16, 17, 18, 19]
+    assert (page.get_attribute(".cell[data-cell='15']", "aria-label") or "").startswith("cell a1")
+    assert (page.get_attribute(".cell[data-cell='4']", "aria-label") or "").startswith("cell e4")
+    click_cell(page, 2)  # the top of column c
+    assert state(page, "moves") == "17"
+
+
+def test_a_board_the_service_refuses_shows_the_services_sentence(page: Page, base_url: str) -> None:
+    """The page's old size rules refused these before asking, in words of its own."""
+    open_link(page, "variant=normal")
+    page.click("#custom summary")
+    asked = watch_variant_requests(page)
+    # A side too long for a board of that size; a line longer than the longer side.
+    for rows, cols, k in ((9, 3, 3), (3, 3, 4)):
+        name = f"{rows}x{cols}k{k}"
+        problem = api_problem(base_url, f"/variants/{name}")
+        assert problem["status"] == 422
+        fill_form(page, rows, cols, k)
+        page.click("#custom-play")
+        page.wait_for_selector("#custom-error:not([hidden])")
+        assert page.inner_text("#custom-error") == problem["detail"]
+        assert asked[-1] == f"{base_url}/variants/{name}"
+        assert state(page, "variant") == "normal", "a refused board replaced the one being played"
+        page.fill("#custom-k", "3")
+        assert page.is_hidden("#custom-error"), "the old error stayed on screen after an edit"
+    assert len(asked) == 2
