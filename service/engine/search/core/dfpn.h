@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "pairing_memo.h"
+#include "pairing.h"
 #include "dfpn_table.h"
 #include "pns.h"
 

@@ -18,7 +18,6 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "covers.h"
 #include "helper_thread.h"
 #include "pairing.h"
 
@@ -48,7 +47,6 @@ static void *helper_main(void *arg) {
     }
     pthread_mutex_unlock(&h->lock);
     pairing_release();
-    covers_release();
     return NULL;
 }
 
