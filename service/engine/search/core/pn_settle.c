@@ -17,7 +17,6 @@
 #include "zones.h"
 #include "board.h"
 #include "threats.h"
-#include "tss_threes.h"
 
 /* A pairing search stops after PAIRING_STEPS steps (a fraction of a millisecond): most pairings that
    exist are found in far fewer, and a failed search costs its whole budget. 75, was 300: with the

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "zones.h"
 
 enum { MAX_SEQUENCE = SS_MAX_CELLS / 2 };
 
@@ -83,4 +84,134 @@ int ss_threat_sequence(const ss_game *game, uint64_t attacker, uint64_t defender
                        uint64_t *cells) {
     int64_t nodes;
     return tss_find(game, attacker, defender, budget, cells, &nodes);
+}
+
+/* Threat-space search with threes (Allis's threat-space search with its threes; in Thomsen's terms a
+   lambda-2 search over tss.c's fours).
+
+   A three is a move after which the attacker, were it to move again, would make two threats at once
+   (for k = 5: an open four, or a four and a four, from an open or broken three): the defender must
+   answer it. Its answers are the cell of that double threat and the two threats' cells (any other move
+   lets the attacker play there, and the defender blocks one of the two), and its own moves that make a
+   four (the attacker must block those first). Each answer must be refuted: by fours (tss.c), or, depth
+   allowing, by another three. The attacker's threes are looked for on the cells of two or more lines
+   free of the defender that each hold k - 3 of its marks or more. A tree found is a proof (every answer
+   the defender has is met), found with a narrow search where the proof-number search would spread over
+   every move of the zone; it is asked at each attacker's node the proof-number search expands
+   (pn_settle.c), after the fours and the pairing.
+
+   Its zone follows proof_zone.c's rules node by node: at the attacker's node its move and its child's
+   zone; at the defender's node the cells that cut its answers (the double threat's, with the guard of
+   three cells per line; the threat's cell when it must block a four), the guard of two and every
+   answer's zone; a leaf won by fours, pz_sequence's zone. So a proof found here settles a node as the
+   proof-number search's own would, with the same zone.
+
+   Measured (tests/bench/provers_misses.py, docs/pages/provers.md): the budget and depth of
+   pn_settle.c's call; the defender's answers taken from a fours search after the three instead of the
+   double threat (more threes, 1.4 times the time); the same search as a defence check at the
+   defender's nodes (its moves cut to a tree's zone: twice the time, no question more settled). */
+
+/* Each fours search that refutes an answer is bounded too: one long sequence must not take the budget. */
+enum { FOURS_NODES = 50 };
+
+typedef struct {
+    const ss_game *g;
+    int64_t nodes, budget;
+} threes_search;
+
+static int fours(threes_search *t, uint64_t att, uint64_t def, uint64_t *cells) {
+    int64_t left = t->budget - t->nodes, used = 0;
+    int found = tss_find(t->g, att, def, left < FOURS_NODES ? left : FOURS_NODES, cells, &used);
+    t->nodes += used;
+    return found;
+}
+
+/* The attacker's candidate threes: the cells of two lines or more free of the defender that each hold
+   k - 3 of the attacker's marks or more. */
+static uint64_t candidates(const ss_game *g, uint64_t att, uint64_t def) {
+    uint64_t empty = g->full & ~(att | def), once = 0, twice = 0;
+    for (int i = 0; i < g->n_lines; i++) {
+        uint64_t line = g->lines[i];
+        if (line & def || count(line & att) + 3 < count(line)) continue;
+        twice |= once & line & empty;
+        once |= line & empty;
+    }
+    return twice;
+}
+
+static int defender_node(threes_search *t, uint64_t att, uint64_t def, int depth, uint64_t *zone);
+
+/* The attacker to move: 1 when it wins by fours (unless `fours_known_not`), or by a three every answer
+   to which it refutes in turn (`depth` threes at most); *zone then holds the proof's zone. */
+static int attacker_node(threes_search *t, uint64_t att, uint64_t def, int depth, int fours_known_not,
+                         uint64_t *zone) {
+    const ss_game *g = t->g;
+    if (++t->nodes > t->budget) return 0;
+    uint64_t cells;
+    if (!fours_known_not && fours(t, att, def, &cells)) {
+        *zone = pz_sequence(g, att, def, cells);
+        return 1;
+    }
+    uint64_t against = pl_threats(g, def, att);
+    if (depth == 0 || more_than_one(against)) return 0;
+    /* facing a four, the attacker must block it, and the block must be a three */
+    uint64_t moves = against ? against : candidates(g, att, def);
+    for (; moves && t->nodes <= t->budget; moves &= moves - 1) {
+        int move = lowest_cell(moves);
+        uint64_t child;
+        if (defender_node(t, att | bit(move), def, depth - 1, &child)) {
+            *zone = bit(move) | child;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The defender to move after the attacker's three: 1 when every answer loses. */
+static int defender_node(threes_search *t, uint64_t att, uint64_t def, int depth, uint64_t *zone) {
+    const ss_game *g = t->g;
+    uint64_t empty = g->full & ~(att | def);
+    if (pl_threats(g, def, att) || !empty) return 0; /* it completes a line, or the board is full */
+    uint64_t threats = pl_threats(g, att, def), cut, answers;
+    if (more_than_one(threats)) {
+        *zone = pz_guard(g, att, def, 2, threats);
+        return 1;
+    }
+    if (threats) {
+        cut = answers = threats;
+    } else {
+        uint64_t defender_doubles, attacker_doubles;
+        uint64_t makers = pl_threat_makers(g, def, att, &defender_doubles);
+        if (defender_doubles) return 0; /* two fours at once: the attacker blocks one, not both */
+        pl_threat_makers(g, att, def, &attacker_doubles);
+        if (!attacker_doubles) return 0; /* not a three */
+        int cell = lowest_cell(attacker_doubles);
+        cut = bit(cell) | pl_partners(g, att, def, cell);
+        answers = (cut | makers) & empty;
+    }
+    uint64_t children = 0;
+    for (uint64_t a = answers; a; a &= a - 1) {
+        uint64_t child;
+        if (!attacker_node(t, att, def | (a & -a), depth, 0, &child)) return 0;
+        children |= child;
+    }
+    uint64_t guarded = threats ? cut : pz_guard(g, att, def, 3, cut);
+    *zone = pz_guard(g, att, def, 2, guarded) | children;
+    return 1;
+}
+
+int tss_threes_find(const ss_game *g, uint64_t attacker, uint64_t defender, int depth, int fours_known_not,
+                    int64_t budget, uint64_t *zone, int64_t *nodes) {
+    threes_search t = {g, 0, budget > 0 ? budget : INT64_MAX};
+    uint64_t found_zone = 0;
+    int found = attacker_node(&t, attacker, defender, depth, fours_known_not, &found_zone);
+    *zone = found ? found_zone : 0;
+    *nodes = t.nodes;
+    return found;
+}
+
+int ss_threat_tree(const ss_game *game, uint64_t attacker, uint64_t defender, int depth, int64_t budget,
+                   uint64_t *zone) {
+    int64_t nodes;
+    return tss_threes_find(game, attacker, defender, depth, 0, budget, zone, &nodes);
 }

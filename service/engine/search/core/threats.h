@@ -1,4 +1,4 @@
-/* Threat-space search: sequences of threats that force a line (see tss.c). */
+/* Threat-space search: sequences of threats that force a line, by fours and by threes (threats.c). */
 #ifndef SS_TSS_H
 #define SS_TSS_H
 
@@ -10,5 +10,12 @@
    *cells holds the sequence's cells and those a defender's mark could change it through (see tss.c). */
 int tss_find(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t budget, uint64_t *cells,
              int64_t *nodes);
+
+/* 1 when the attacker, to move, forces a line by fours (unless `fours_known_not`: the caller searched
+   them already), or by up to `depth` threes each of whose answers it refutes in turn, found within
+   `budget` nodes (0: no limit; the fours searches' nodes counted): then *zone holds the proof's zone
+   (proof_zone.c). */
+int tss_threes_find(const ss_game *g, uint64_t attacker, uint64_t defender, int depth, int fours_known_not,
+                    int64_t budget, uint64_t *zone, int64_t *nodes);
 
 #endif
