@@ -14,7 +14,528 @@
    mark more outside a proof's zone. A node missing from the table takes such an entry when there is one
    (pn_table.c, pt_inherited()): the questions of one analysis share their work this way.
 */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "board.h"
 #include "dfpn.h"
+#include "pairing.h"
+#include "threats.h"
+#include "zones.h"
+
+/* What settles a node of the proof-number search (pns.c) before it is expanded, each rule sound under
+   the normal rule:
+   - the attacker to move completes a line: proven; the defender to move completes one: disproven;
+   - the side to move faces two cells where the other completes a line: it loses (proven or disproven);
+     facing one, its only move is to take it (unless it wins at once);
+   - the attacker to move has a move that makes two threats while the defender has none: proven; the
+     same for the defender to move: disproven;
+   - the attacker to move wins by fours (tss.c) or by threes (tss_threes.c): proven;
+   - the defender's pairing strategy (pairing.c) blocks every line the attacker to move could still
+     complete: disproven. A full board or no line left to the attacker: disproven.
+   The defender's moves are cut to those that answer the attacker's threats: a threat's cell when the
+   attacker threatens to complete a line; when the attacker could make two threats with one move, the
+   moves that leave it no such move, and the defender's own moves that make a threat (any other move
+   loses in three plies: the attacker makes two threats, the defender blocks one). */
+/* A pairing search stops after PAIRING_STEPS steps (a fraction of a millisecond): most pairings that
+   exist are found in far fewer, and a failed search costs its whole budget. 75, was 300: with the
+   UNPAIRED flag, the 60 questions of tests/bench/provers_nodes.py settle the same 35 with 2 % fewer
+   pairings and 2 % more nodes, at 1.25 times the node rate (150 steps: 1.1 times). The clock is read every PAIRINGS_PER_CHECK searches as well
+   as every CHECK_EVERY nodes. */
+enum { PAIRING_STEPS = 75, PAIRINGS_PER_CHECK = 16 };
+/* A threat sequence is looked for within this many nodes when a node is expanded, a tenth of it one ply
+   ahead. */
+enum { THREAT_NODES = 1000 };
+/* A tree of threes (tss_threes.c) when an attacker's node is expanded and neither its fours nor a pairing
+   settle it: this many nodes, this many threes deep. 200 and 2 (tests/bench/provers_misses.py --roots,
+   the 180 questions about 7x7k5's positions after 4, 8 and 12 plies within 100,000 nodes each): 172
+   settled against 169 without, in 1.38 million nodes against 1.63 million, in as much processor time;
+   300 and 3: 171; 1,000 and 3 (defender's answers from a fours search): 171, 1.4 times the time. */
+enum { THREES_NODES = 200, THREES_DEPTH = 2 };
+
+static uint64_t lowest_two(uint64_t mask) {
+    uint64_t rest = mask & (mask - 1);
+    return (mask & ~rest) | (rest & ~(rest & (rest - 1)));
+}
+
+/* A node not settled (yet): nothing forced, cut or known about its pairing. */
+static void start_open(pn_class *c) {
+    c->status = OPEN;
+    c->rule = SS_BY_SEARCH;
+    c->forced = NULL_MOVE;
+    c->unpaired = 0;
+    c->cut = 0;
+    c->cut_guard = 0;
+}
+
+/* The defender's pairing strategy against the attacker to move: 1 when one settles `n` (disproven). */
+static int paired_away(pn_search *s, pn_node n, pn_class *c) {
+    if (pt_unpaired_below(s->t, n)) {
+        c->unpaired = 1;
+        return 0;
+    }
+    int8_t pairs[SS_MAX_CELLS / 2][2];
+    int n_pairs;
+    uint64_t paired;
+    pairing_failure why;
+    if (pairing_memo_fails(&s->unpaired, n.def, s->g->full & ~(n.att | n.def))) {
+        c->unpaired = 1;
+        return 0;
+    }
+    if (++s->pairing_calls % PAIRINGS_PER_CHECK == 0) s->m.next_check = s->m.nodes; /* read the clock */
+    if (!pairing_search(s->g, n.att, n.def, PAIRING_STEPS, &paired, pairs, &n_pairs, &why)) {
+        pairing_memo_keep(&s->unpaired, why);
+        c->unpaired = 1;
+        return 0;
+    }
+    s->pairings++;
+    c->status = DISPROVEN;
+    c->rule = SS_BY_PAIRING;
+    c->zone = paired;
+    return 1;
+}
+
+static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
+    const ss_game *g = s->g;
+    uint64_t att = n.att, def = n.def, empty = g->full & ~(att | def);
+    start_open(c);
+    uint64_t completes = pl_threats(g, att, def);
+    if (completes) {
+        c->status = PROVEN;
+        c->zone = bit(lowest_cell(completes));
+        return;
+    }
+    uint64_t against = pl_threats(g, def, att);
+    if (!empty) {
+        c->status = DISPROVEN;
+        c->zone = 0;
+        return;
+    }
+    if (more_than_one(against)) {
+        c->status = DISPROVEN;
+        c->zone = pl_cover(g, def, empty, 0, 2, lowest_two(against));
+        return;
+    }
+    if (against) {
+        c->forced = lowest_cell(against);
+        return;
+    }
+    uint64_t doubles;
+    pl_threat_makers(g, att, def, &doubles);
+    if (doubles) {
+        int cell = lowest_cell(doubles);
+        c->status = PROVEN;
+        c->zone = pz_double(g, att, def, cell, pl_partners(g, att, def, cell));
+        return;
+    }
+    if (!pl_has_line(g, def)) {
+        c->status = DISPROVEN;
+        c->zone = 0;
+        return;
+    }
+    if (deep == SHALLOW || deep == EXPAND_AGAIN) return;
+    uint64_t sequence_cells;
+    int64_t sequence_nodes;
+    int threat_nodes = deep == LOOK_AHEAD ? THREAT_NODES / 10 : THREAT_NODES;
+    if (tss_find(g, att, def, threat_nodes, &sequence_cells, &sequence_nodes)) {
+        s->threat_wins++;
+        c->status = PROVEN;
+        c->rule = SS_BY_THREATS;
+        c->zone = pz_sequence(g, att, def, sequence_cells);
+        return;
+    }
+    if (deep != EXPAND_AFTER_LOOK && paired_away(s, n, c)) return;
+    if (deep == LOOK_AHEAD) return;
+    uint64_t tree_zone;
+    if (tss_threes_find(g, att, def, THREES_DEPTH, 1, THREES_NODES, &tree_zone, &sequence_nodes)) {
+        s->threat_wins++;
+        c->status = PROVEN;
+        c->rule = SS_BY_THREATS;
+        c->zone = tree_zone;
+    }
+}
+
+/* The zone that rules out the defender's moves settle_defender cut: with the guard of three cells per
+   line when the cut relied on the attacker's double threats or threat sequence (a cut move inside the
+   zone leaves two: proof_zone.c), and of two (the defender never wins at once). Made only when the node
+   is proven: most nodes never are. */
+uint64_t pn_cut_zone(const ss_game *g, pn_node n, const pn_class *c) {
+    uint64_t zone = c->cut_guard ? pz_guard(g, n.att, n.def, 3, c->cut) : c->cut;
+    return pz_guard(g, n.att, n.def, 2, zone);
+}
+
+static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
+    const ss_game *g = s->g;
+    uint64_t att = n.att, def = n.def, empty = g->full & ~(att | def);
+    start_open(c);
+    uint64_t wins = pl_threats(g, def, att);
+    if (wins) {
+        c->status = DISPROVEN;
+        c->zone = pl_cover(g, def, empty, 0, 1, bit(lowest_cell(wins)));
+        return;
+    }
+    uint64_t threats = pl_threats(g, att, def);
+    if (more_than_one(threats)) {
+        c->status = PROVEN;
+        c->zone = pz_guard(g, att, def, 2, lowest_two(threats));
+        return;
+    }
+    if (!empty) {
+        c->status = DISPROVEN;
+        c->zone = 0;
+        return;
+    }
+    if (threats) {
+        c->moves = threats;
+        c->cut = threats;
+        return;
+    }
+    uint64_t my_doubles, their_doubles;
+    uint64_t makers = pl_threat_makers(g, def, att, &my_doubles);
+    if (my_doubles) { /* two threats at once, none to answer: the attacker blocks one, not both */
+        int cell = lowest_cell(my_doubles);
+        c->status = DISPROVEN;
+        c->zone = pl_cover(g, def, empty, bit(cell), 2, bit(cell) | lowest_two(pl_partners(g, def, att, cell)));
+        return;
+    }
+    pl_threat_makers(g, att, def, &their_doubles);
+    uint64_t answers = empty;
+    for (uint64_t d = their_doubles; d; d &= d - 1) {
+        int cell = lowest_cell(d);
+        uint64_t partners = pl_partners(g, att, def, cell);
+        answers &= bit(cell) | (more_than_one(partners & (partners - 1)) ? 0 : partners);
+        c->cut |= bit(cell) | partners;
+    }
+    c->moves = their_doubles ? (answers | makers) & empty : empty;
+    uint64_t sequence_cells;
+    int64_t sequence_nodes;
+    if (deep != SHALLOW && c->moves && tss_find(g, att, def, THREAT_NODES, &sequence_cells, &sequence_nodes)) {
+        c->moves &= sequence_cells | makers; /* the defence check: any other move loses (tss.c) */
+        c->cut |= sequence_cells;
+    }
+    c->cut_guard = c->cut != 0;
+    if (!c->moves) {
+        c->status = PROVEN;
+        c->zone = pn_cut_zone(g, n, c);
+    }
+}
+
+/* `deep`: how much of the costlier checks (SHALLOW ... EXPAND_AGAIN above). */
+void pn_settle(pn_search *s, pn_node n, pn_class *c, int deep) {
+    if (n.att_to_move) settle_attacker(s, n, c, deep);
+    else settle_defender(s, n, c, deep);
+}
+
+/* The children of a proof-number search's node (pns.c): the moves worth searching, best first, each
+   looked at in the table or settled before it is expanded.
+
+   Killer replies: a disproven defender's node keeps the reply that held (in its entry), and the
+   attacker's node hands the last such reply among its children (the pass's first) to the next child it
+   searches, where it is tried first: the defender's answer to a move that changes little is most often
+   the answer it had when the attacker passed. Before it, a defender's node looked at every reply (a
+   threat sequence and a pairing each) before the one that held. The same for proofs: a proven
+   attacker's node keeps its winning move, which the defender's node hands to its next child. The
+   defender's killers alone, on 90 random 7x7k5 positions after 4, 8 and 12 plies, both questions
+   about each within 100,000 nodes: 168 of 180 settled in 1.74 million nodes, against 166 in 2.27
+   million (the attacker's then 3-4 % fewer nodes) (tests/bench/provers_ab: exact in the default second after 4 / 8 /
+   12 plies 26 / 25 / 25 of 30, from 24 / 23 / 25). */
+/* Lines through the cell free of the other side, weighted 4**(marks on them), for both sides. */
+static int cell_score(const ss_game *g, int cell, uint64_t mine, uint64_t theirs) {
+    int score = 0;
+    for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
+        uint64_t line = g->through[i];
+        if (!(line & theirs)) score += 1 << (2 * count(line & mine));
+        if (!(line & mine)) score += 1 << (2 * count(line & theirs));
+    }
+    return score;
+}
+
+/* The child's numbers from the table (or inherited), else from what settles it (then kept in the
+   table). */
+void pn_look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
+    pn_node c = child_of(n, ch->cell[i]);
+    const pn_entry *e = pt_lookup(s->t, c);
+    if (!e && (e = pt_inherited(s->t, c)) != NULL) s->inherited++;
+    ch->reply[i] = NULL_MOVE;
+    if (e) {
+        ch->pn[i] = e->pn;
+        ch->dn[i] = e->dn;
+        ch->zone[i] = e->zone;
+        ch->reply[i] = (int8_t)(e->reply - 1);
+        return;
+    }
+    pn_class k;
+    pn_settle(s, c, &k, c.att_to_move ? LOOK_AHEAD : SHALLOW);
+    ch->zone[i] = 0;
+    if (k.status == PROVEN) {
+        ch->pn[i] = 0;
+        ch->dn[i] = PN_INF;
+        ch->zone[i] = k.zone;
+    } else if (k.status == DISPROVEN) {
+        ch->pn[i] = PN_INF;
+        ch->dn[i] = 0;
+        ch->zone[i] = k.zone;
+    } else {
+        /* mobility: to disprove an attacker's node every move must fail, to prove a defender's node
+           every answer must; so a node starts with that many, and df-pn stays with one defence at a
+           time instead of spreading over all (they all look alike before they are expanded) */
+        uint64_t empty = s->g->full & ~(c.att | c.def);
+        ch->pn[i] = c.att_to_move ? 1 : (uint32_t)count(k.moves);
+        ch->dn[i] = c.att_to_move ? (uint32_t)count(empty) : 1;
+    }
+    pt_store(s->t, c, ch->pn[i], ch->dn[i], ch->zone[i], 0, k.rule | (k.unpaired ? UNPAIRED : 0), NULL_MOVE);
+}
+
+/* How good a move looks for the side to move: the attacker's by its lines and the defender's; the
+   defender's by the attacker's lines it blocks first (it wins the question by blocking: its own lines
+   count only as threats that force the attacker), which settled more of the moves of random 7x7k5
+   positions within a node budget than the plain score. */
+static int move_score(const ss_game *g, int cell, pn_node n) {
+    if (n.att_to_move) return cell_score(g, cell, n.att, n.def);
+    int blocks = 0, own = 0;
+    for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
+        uint64_t line = g->through[i];
+        if (!(line & n.def)) blocks += 1 << (2 * count(line & n.att));
+        if (!(line & n.att)) own += 1 << (2 * count(line & n.def));
+    }
+    return 4 * blocks + own;
+}
+
+/* Append the moves of `moves` best first (for the side to move), `killer` first of all when it is one
+   of them, each looked at; stop at one that settles the node: a proven move of the attacker, a
+   disproven move of the defender. */
+void pn_add_moves(pn_search *s, pn_node n, uint64_t moves, pn_children *ch, int killer) {
+    int score[MAX_CHILDREN];
+    int base = ch->n, first = base;
+    /* the killer alone first: it settles the node most often (at the defender's nodes of a hard 7x7k5
+       question, 92,000 times in 151,000), and the other moves then need no order nor look-up */
+    if (killer != NULL_MOVE && (moves & bit(killer))) {
+        ch->cell[first] = (int8_t)killer;
+        ch->n = first + 1;
+        pn_look_at(s, n, ch, first);
+        if (n.att_to_move ? ch->pn[first] == 0 : ch->dn[first] == 0) return;
+        moves &= ~bit(killer);
+        first++;
+    }
+    for (; moves; moves &= moves - 1) {
+        int cell = lowest_cell(moves), i = ch->n++;
+        int v = move_score(s->g, cell, n);
+        for (; i > first && score[i - 1] < v; i--) {
+            score[i] = score[i - 1];
+            ch->cell[i] = ch->cell[i - 1];
+        }
+        score[i] = v;
+        ch->cell[i] = (int8_t)cell;
+    }
+    /* every child's bucket asked of memory at once: the table is far larger than the caches, and the
+       look-ups one after the other were a quarter of the search's time, waiting for memory */
+    for (int i = first; i < ch->n; i++) {
+        const char *b = (const char *)pt_bucket(s->t, child_of(n, ch->cell[i]));
+        for (size_t line = 0; line < PN_WAYS * sizeof(pn_entry); line += 64) __builtin_prefetch(b + line);
+    }
+    for (int i = first; i < ch->n; i++) {
+        pn_look_at(s, n, ch, i);
+        if (n.att_to_move ? ch->pn[i] == 0 : ch->dn[i] == 0) {
+            ch->cell[base] = ch->cell[i];
+            ch->pn[base] = ch->pn[i];
+            ch->dn[base] = ch->dn[i];
+            ch->zone[base] = ch->zone[i];
+            ch->reply[base] = ch->reply[i];
+            ch->n = base + 1;
+            return;
+        }
+    }
+}
+
+/* Probing the defender's replies (pns.c, pn_mid): at the defender's nodes of a question's first plies,
+   each reply in turn is searched within an allowance of nodes, those still open within four times as
+   much, and so on, until one reply holds (the node is disproven), every reply loses (proven), or the
+   budget, or an enclosing probe's allowance, is spent.
+
+   Why not df-pn's own choice there: at the defender's node df-pn goes into the reply whose disproof
+   number is least, and a reply the attacker meets with long runs of threats keeps that number small
+   while its tree grows by millions of nodes. On 7x7k5 (X on r3c4, r4c3 and r4c2, O on r0c1 and r4c1,
+   O to move: 4 random plies and X's best move) df-pn alone needed 1.78 million nodes on a table of
+   2**22 slots and was open after 400,000 on the default 2**18, while the reply r3c3 holds within a
+   few hundred: probed, the question is disproven in 1,123 nodes. Probing bounds what a bad reply can
+   take by the nodes spent, and df-pn still searches each reply within its allowance, where its numbers
+   serve well.
+
+   The replies are probed in the order pn_add_moves gives (the killer, then by move_score), the k-th
+   still open with a quarter of the allowance of the one before it (none below MIN_ALLOWANCE: those
+   wait for a later round), so the first reply gets most of each round, as it would under df-pn when
+   the order is right, and a later reply gets its turn once the first has used four times as much.
+   Measured in docs/notes/provers-rounds.md ("Probing the defender's replies"). */
+enum { FIRST_ALLOWANCE = 1000, ALLOWANCE_GROWTH = 4, MIN_ALLOWANCE = 64, PROBED_PLIES = 2 };
+
+static int64_t first_allowance = FIRST_ALLOWANCE;
+static int probed_plies = PROBED_PLIES;
+
+void ss_pn_probes(int64_t nodes, int plies) {
+    first_allowance = nodes < 0 ? FIRST_ALLOWANCE : nodes;
+    probed_plies = nodes < 0 ? PROBED_PLIES : plies;
+}
+
+int pn_probing(pn_node n, int ply) { return first_allowance > 0 && !n.att_to_move && ply < probed_plies; }
+
+/* Search the child within `allowance` nodes, or fewer when an enclosing probe's allowance ends sooner:
+   1 when it is left open (its allowance spent, or thresholds saturated), -1 when the budget or the
+   enclosing allowance is spent or a second thread settled the root's move (the caller unwinds, as a
+   halted df-pn does), 0 when it is solved. */
+static int probe(pn_search *s, pn_node c, int64_t allowance, int ply, int killer, pn_value *v) {
+    int64_t outer = s->m.allowance_end, end = s->m.nodes + allowance;
+    /* spent by the checks before this probe: unwind (an allowance of 0 nodes would mean none) */
+    if (outer && outer <= s->m.nodes) {
+        s->m.halted = 1;
+        return -1;
+    }
+    if (outer && outer < end) end = outer;
+    meter_allow(&s->m, end - s->m.nodes);
+    *v = pn_mid(s, c, PN_INF - 1, PN_INF - 1, ply, killer);
+    int halted = s->m.halted;
+    meter_allow(&s->m, outer ? outer - s->m.nodes : 0);
+    if (s->m.stopped || (outer && s->m.nodes >= outer)) {
+        s->m.halted = 1;
+        return -1;
+    }
+    if (s->abandon) return -1;
+    return halted || (v->pn != 0 && v->dn != 0);
+}
+
+/* What a probing node gives back when it unwinds: nothing settled, unless a second thread's answer
+   settled the root's move (ply 1) the search was in. */
+static pn_value unwound(pn_search *s, pn_node n, int ply) {
+    pn_value out = {1, 1, 0, SS_BY_SEARCH, NULL_MOVE};
+    if (s->abandon && ply == 1) {
+        s->abandon = 0;
+        if (pn_helped_move(s, n, &out)) pt_store(s->t, n, out.pn, out.dn, out.zone, 0, SS_BY_SEARCH, NULL_MOVE);
+    }
+    return out;
+}
+
+/* At the root, the reply the probes spent most on (ss_pn_result.focus: where a proof run splits a job). */
+static void focus_on(pn_search *s, int ply, const pn_children *ch, const int64_t *spent) {
+    if (ply != 0) return;
+    int64_t most = -1;
+    for (int i = 0; i < ch->n; i++)
+        if (spent[i] > most) {
+            most = spent[i];
+            s->focus = ch->cell[i];
+        }
+}
+
+pn_value pn_probe_replies(pn_search *s, pn_node n, int ply, int killer) {
+    pn_value out = {1, 1, 0, SS_BY_SEARCH, NULL_MOVE};
+    int64_t nodes_before = s->m.nodes, spent[MAX_CHILDREN] = {0};
+    pn_class k;
+    if (s->help && ply == 1 && pn_helped_move(s, n, &out)) { /* a second thread's answer about this move */
+        pt_store(s->t, n, out.pn, out.dn, out.zone, 0, SS_BY_SEARCH, NULL_MOVE);
+        return out;
+    }
+    if (pn_settled_at_once(s, n, EXPAND, &k, &out)) return out;
+    pn_children ch;
+    ch.n = 0;
+    pn_add_moves(s, n, k.moves, &ch, killer);
+    pn_prune_replies(s, n, &ch);
+    int winner = NULL_MOVE; /* the attacker's move that won after the last reply that lost */
+    for (int64_t allowance = first_allowance;; allowance *= ALLOWANCE_GROWTH) {
+        int held = -1, open = 0, rank = 0;
+        for (int i = 0; i < ch.n && held < 0; i++) {
+            if (ch.dn[i] == 0) held = i;
+            if (ch.pn[i] == 0 || ch.dn[i] == 0) continue;
+            int64_t share = rank < 30 ? allowance >> (2 * rank) : 0;
+            rank++;
+            if (share < MIN_ALLOWANCE) {
+                open++;
+                continue;
+            }
+            pn_value v;
+            int64_t before = s->m.nodes;
+            int left = probe(s, child_of(n, ch.cell[i]), share, ply + 1, winner, &v);
+            spent[i] += s->m.nodes - before;
+            if (left < 0) {
+                focus_on(s, ply, &ch, spent);
+                return unwound(s, n, ply);
+            }
+            if (left) {
+                open++;
+                continue;
+            }
+            ch.pn[i] = v.pn;
+            ch.dn[i] = v.dn;
+            ch.zone[i] = v.zone;
+            ch.reply[i] = (int8_t)v.reply;
+            if (v.dn == 0) held = i;
+            if (v.pn == 0) {
+                if (v.reply != NULL_MOVE) winner = v.reply;
+                pn_prune_replies(s, n, &ch);
+            }
+        }
+        if (held >= 0) {
+            out = (pn_value){PN_INF, 0, pn_disproof_zone(s, n, &k, &ch), SS_BY_SEARCH, ch.cell[held]};
+            break;
+        }
+        if (!open) { /* every reply lost */
+            out = (pn_value){0, PN_INF, pn_proof_zone(s, n, &k, &ch), SS_BY_SEARCH, NULL_MOVE};
+            break;
+        }
+    }
+    focus_on(s, ply, &ch, spent);
+    pt_store(s->t, n, out.pn, out.dn, out.zone, s->m.nodes - nodes_before, SS_BY_SEARCH, out.reply);
+    return out;
+}
+
+/* A second thread's help with a question at its root (families.c): the moves it settled taken in, and
+   the moves settled here told to it. */
+/* At the root (the attacker to move): the moves the helper settled taken in, as a sibling's zone prunes
+   them (pn_prune_moves); and the moves settled here told to the helper, which skips them. */
+void pn_absorb_help(pn_search *s, pn_node n, pn_children *ch) {
+    pn_help *h = s->help;
+    uint64_t disproven = __atomic_load_n(&h->disproven, __ATOMIC_ACQUIRE);
+    uint64_t proven = __atomic_load_n(&h->proven, __ATOMIC_ACQUIRE);
+    uint64_t settled = 0;
+    int taken = 0;
+    for (int i = 0; i < ch->n; i++) {
+        int cell = ch->cell[i];
+        if (cell == NULL_MOVE) continue;
+        if (ch->pn[i] && ch->dn[i] && ((disproven | proven) & bit(cell))) {
+            int won = (proven & bit(cell)) != 0;
+            ch->pn[i] = won ? 0 : PN_INF;
+            ch->dn[i] = won ? PN_INF : 0;
+            ch->zone[i] = h->zone[cell];
+            pt_store(s->t, child_of(n, cell), ch->pn[i], ch->dn[i], ch->zone[i], 0, SS_BY_SEARCH, NULL_MOVE);
+            taken = 1;
+        }
+    }
+    if (taken) pn_prune_moves(s, n, ch);
+    for (int i = 0; i < ch->n; i++)
+        if (ch->cell[i] != NULL_MOVE && (!ch->pn[i] || !ch->dn[i])) settled |= bit(ch->cell[i]);
+    __atomic_fetch_or(&h->settled_at_root, settled, __ATOMIC_RELAXED);
+}
+
+int pn_helper_settled(const pn_help *h, int cell) {
+    if (cell == NULL_MOVE) return 0;
+    uint64_t settled = __atomic_load_n(&h->disproven, __ATOMIC_RELAXED) | __atomic_load_n(&h->proven, __ATOMIC_RELAXED);
+    return (settled & bit(cell)) != 0;
+}
+
+int pn_helped_move(const pn_search *s, pn_node n, pn_value *out) {
+    uint64_t added = n.att ^ s->root_att;
+    if (n.att_to_move || !added) return 0; /* the root's pass */
+    const pn_help *h = s->help;
+    int cell = lowest_cell(added);
+    uint64_t disproven = __atomic_load_n(&h->disproven, __ATOMIC_ACQUIRE);
+    uint64_t proven = __atomic_load_n(&h->proven, __ATOMIC_ACQUIRE);
+    if (!((disproven | proven) & bit(cell))) return 0;
+    int won = (proven & bit(cell)) != 0;
+    out->pn = won ? 0 : PN_INF;
+    out->dn = won ? PN_INF : 0;
+    out->zone = h->zone[cell];
+    out->rule = SS_BY_SEARCH;
+    return 1;
+}
+
+/* The search */
 
 /* The thresholds of the best child: the second best's number widened to 1 + 1/4 of it at the attacker's
    nodes, and to 4 times it at the defender's. The questions asked are mostly draws, so most of the work

@@ -7,7 +7,23 @@
 
 #include "pairing.h"
 #include "dfpn_table.h"
-#include "pns.h"
+
+/* A second thread's help with one question whose attacker is to move (families.c): the attacker's moves
+   there it settled, each asked as a question of its own on its own table. The question's search takes
+   them in at its root (pn_absorb_help in pn_help.c) and marks the moves it settled itself, for the helper to
+   skip. Masks of cells, read and written atomically; a move's zone is written before its bit. */
+typedef struct {
+    uint64_t disproven, proven; /* by the helper */
+    uint64_t zone[SS_MAX_CELLS];
+    uint64_t settled_at_root;   /* by the question's own search */
+    int32_t focus;              /* the move the search is in (SS_NO_MOVE: none): the helper takes others */
+    int32_t stop;               /* set when the question's search returns: the helper stops */
+    double deadline;            /* the question's (0: none) */
+} pn_help;
+
+/* ss_pn_prove with a helper's answers taken in at the root (help: NULL for none). */
+void pn_prove_helped(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
+                     const ss_budget *budget, pn_help *help, ss_pn_result *result);
 
 /* How much of the costlier checks (the threat sequence, the pairing) a node gets: none (a child looked
    at by the defender's node); when first seen as a child of the attacker's (LOOK_AHEAD: the threat

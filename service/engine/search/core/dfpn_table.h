@@ -6,7 +6,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pns.h"
+#include "board.h"
+#include "budget.h"
+
+enum { PN_INF = 0x3fffffff };
+
+/* One position of a question "can the attacker force a line?": its proof and disproof numbers (0 and
+   PN_INF when solved) and, when disproven, the zone its disproof depends on. */
+typedef struct {
+    uint64_t att, def, zone;
+    uint32_t pn, dn;
+    uint32_t work;   /* nodes spent below it (saturated): the replacement keeps the costliest */
+    uint8_t to_move; /* 1: the attacker, 2: the defender, 0: a free slot */
+    uint8_t rule;    /* solved before expansion: SS_BY_PAIRING, SS_BY_THREATS; else SS_BY_SEARCH */
+    uint8_t reply;   /* the move that settled it, plus 1 (0: none known): a disproven defender's node's
+                        reply that holds, a proven attacker's node's winning move (pn_children.c: killers) */
+} pn_entry;
+
+struct ss_pn_table {
+    pn_entry *slots; /* buckets of PN_WAYS consecutive slots */
+    uint64_t mask;   /* slots - 1 */
+    uint64_t fingerprint;
+    /* Bit filters over the positions' Zobrist keys: a bit set per position stored proven, disproven, or
+       open with no pairing (UNPAIRED); never cleared but with the table (an entry replaced leaves its
+       bit: a probe that passes still reads the slots). The probes of pt_inherited() and
+       pt_unpaired_below() (pn_table.c), one per mark and most of them finding nothing, read the slots
+       only where their bit is set, and each probe costs an exclusive or: a mark more or fewer changes
+       the key by one key of the cell. */
+    uint64_t *proven_bits, *disproven_bits, *unpaired_bits;
+    uint64_t att_key[SS_MAX_CELLS], def_key[SS_MAX_CELLS], side_key;
+};
 
 /* A position of a question: the attacker's and the defender's marks, and who is to move. */
 typedef struct {

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "helper_thread.h"
-#include "pns.h"
+#include "dfpn.h"
 
 typedef struct {
     const ss_game *game;
