@@ -44,6 +44,11 @@ static inline int narrow_by_table(searcher *s, uint64_t a, uint64_t b, int *alph
     return narrow(alpha, beta, e.lower, e.upper, cut);
 }
 
+/* Whether the bounds [lo, hi] meet `goal` (SS_GOAL_RESULT: the result is known; SS_GOAL_SCORE: exact). */
+static inline int goal_met(int goal, int lo, int hi) {
+    return lo == hi || (goal == SS_GOAL_RESULT && (lo >= 1 || hi <= -1 || (lo >= 0 && hi <= 0)));
+}
+
 /* search.c's negamax on column bitboards (column.c), for games with col.on: `mine` the stones of the
    side to move, `occupied` all of them, and each side's threats (column_wins). */
 int column_negamax(searcher *s, uint64_t mine, uint64_t occupied, uint64_t my_thr, uint64_t their_thr, int alpha,

@@ -58,3 +58,24 @@ void result_add_spent(ss_result *total, const ss_result *child) {
     total->tt_hits += child->tt_hits;
     if (child->depth > total->depth) total->depth = child->depth;
 }
+
+int budget_spent(const ss_budget *b, int64_t used) {
+    if (!b) return 0;
+    return (b->max_nodes > 0 && used >= b->max_nodes) || (b->cancel && __atomic_load_n(b->cancel, __ATOMIC_RELAXED)) ||
+           (b->deadline > 0 && ss_monotonic() >= b->deadline);
+}
+
+ss_budget budget_share(const ss_budget *b, int64_t used, double fraction) {
+    ss_budget out = {0, 0, 0};
+    if (!b) return out;
+    out.cancel = b->cancel;
+    if (b->deadline > 0) {
+        double now = ss_monotonic(), left = b->deadline - now;
+        out.deadline = now + (left > 0 ? left : 0) * fraction;
+    }
+    if (b->max_nodes > 0) {
+        int64_t nodes = (int64_t)((double)(b->max_nodes - used) * fraction);
+        out.max_nodes = nodes > 1 ? nodes : 1;
+    }
+    return out;
+}

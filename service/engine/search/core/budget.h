@@ -39,4 +39,9 @@ void meter_report(const meter *m, ss_result *r);
 /* What a search spent, added to a total (one call's searches of several moves). */
 void result_add_spent(ss_result *total, const ss_result *child);
 
+/* Whether the budget is spent, `used` nodes of it so far (NULL: no budget, never). */
+int budget_spent(const ss_budget *b, int64_t used);
+/* `fraction` of what is left of the budget (as the Python engine's Spending.share). */
+ss_budget budget_share(const ss_budget *b, int64_t used, double fraction);
+
 #endif

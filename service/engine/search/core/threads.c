@@ -11,7 +11,8 @@
 #include <unistd.h>
 
 #include "dfpn.h"
-#include "moves.h"
+#include "alphabeta.h"
+#include "budget.h"
 #include "pairing.h"
 
 /* 1. The helper thread of the provers' second family (families.c), kept from call to call: a thread made
@@ -348,7 +349,7 @@ void ss_pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper
    7x7k5 after 12 plies, a tenth of the second and whatever the provers left; on boards the provers do
    not lead, such as 5x5k4, the whole analysis).
 
-   The same two passes as the one thread's loop (moves.c): first each move an even share of what is
+   The same two passes as the one thread's loop (prove.c): first each move an even share of what is
    left, a share counted for two threads (2 / the moves not yet started, at most all of it); then each
    move all that is left, in the order given, two at a time. A move is searched by one thread at a time
    (`busy`); its bounds are written only by the thread that holds it. Node caps keep to one thread:
@@ -373,7 +374,7 @@ typedef struct {
 } two_worker;
 
 static int move_met(const two_call *c, int i) {
-    return moves_met(c->goal, __atomic_load_n(&c->lower[i], __ATOMIC_ACQUIRE),
+    return goal_met(c->goal, __atomic_load_n(&c->lower[i], __ATOMIC_ACQUIRE),
                      __atomic_load_n(&c->upper[i], __ATOMIC_ACQUIRE));
 }
 
@@ -402,7 +403,7 @@ static void work(void *arg) {
     two_call *c = w->call;
     for (int pass = 0; pass < 2; pass++) {
         for (int i; (i = take(c, pass)) >= 0;) {
-            if (moves_spent(c->budget, 0)) {
+            if (budget_spent(c->budget, 0)) {
                 w->spent.stopped = 1;
                 __atomic_store_n(&c->busy[i], 0, __ATOMIC_RELEASE);
                 return;
@@ -412,7 +413,7 @@ static void work(void *arg) {
                 int left = still_to_start(c, pass);
                 fraction = left > 2 ? 2.0 / left : 1.0;
             }
-            ss_budget part = moves_share(c->budget, 0, fraction);
+            ss_budget part = budget_share(c->budget, 0, fraction);
             ss_result child = {-c->upper[i], -c->lower[i], SS_NO_MOVE, 0, 0, 0, 0, 0};
             ss_prove(c->g, w->table, c->theirs, c->mine | bit(c->cells[i]), c->goal, &part, &child);
             __atomic_store_n(&c->lower[i], -child.upper, __ATOMIC_RELEASE);
