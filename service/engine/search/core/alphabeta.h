@@ -1,15 +1,17 @@
-/* What the exact search and the estimate share: the state of one call. */
-#ifndef SS_SEARCH_H
-#define SS_SEARCH_H
+/* Alpha-beta (alphabeta.c): what its callers share, the exact search's driver (prove.c), the estimates
+   (estimate.c) and the moves on two threads (threads.c). */
+#ifndef SS_ALPHABETA_H
+#define SS_ALPHABETA_H
 
-#include "budget.h"
 #include "board.h"
+#include "budget.h"
 #include "tt.h"
 
+/* The state of one call: the board, its table, and what the call spends. */
 typedef struct {
-    const ss_game *g;
-    ss_table *tt;
-    meter m;
+    const ss_game *g; /* the board searched */
+    ss_table *tt;     /* its transposition table, the caller's alone for the call */
+    meter m;          /* the nodes counted against the budget */
 } searcher;
 
 static inline void searcher_start(searcher *s, const ss_game *g, ss_table *tt, const ss_budget *budget) {
@@ -19,39 +21,40 @@ static inline void searcher_start(searcher *s, const ss_game *g, ss_table *tt, c
     tt_use_for(tt, g->fingerprint);
 }
 
-/* Narrow the window [*alpha, *beta] to the score's known range [lo, hi]: 1 when it closes, with the
-   score to return (fail-soft: the bound that closed it) in *cut. */
-static inline int narrow(int *alpha, int *beta, int lo, int hi, int *cut) {
-    if (*alpha < lo) {
-        *alpha = lo;
-        if (*alpha >= *beta) return *cut = *alpha, 1;
-    }
-    if (*beta > hi) {
-        *beta = hi;
-        if (*alpha >= *beta) return *cut = *beta, 1;
-    }
-    return 0;
-}
-
-/* The same by what the table knows of the position (keyed a, b); *hint becomes its best move, or
-   SS_NO_MOVE. */
-static inline int narrow_by_table(searcher *s, uint64_t a, uint64_t b, int *alpha, int *beta, int *hint, int *cut) {
-    tt_entry e;
-    *hint = SS_NO_MOVE;
-    if (!tt_find(s->tt, a, b, &e)) return 0;
-    s->m.tt_hits++;
-    *hint = e.best;
-    return narrow(alpha, beta, e.lower, e.upper, cut);
-}
+/* Scores: a win with the `marks`-th mark scores SS_BIG - marks, the loss the negative. */
+static inline int win_at(int marks) { return SS_BIG - marks; }
+static inline int loss_at(int marks) { return marks - SS_BIG; }
 
 /* Whether the bounds [lo, hi] meet `goal` (SS_GOAL_RESULT: the result is known; SS_GOAL_SCORE: exact). */
 static inline int goal_met(int goal, int lo, int hi) {
     return lo == hi || (goal == SS_GOAL_RESULT && (lo >= 1 || hi <= -1 || (lo >= 0 && hi <= 0)));
 }
 
-/* search.c's negamax on column bitboards (column.c), for games with col.on: `mine` the stones of the
-   side to move, `occupied` all of them, and each side's threats (column_wins). */
-int column_negamax(searcher *s, uint64_t mine, uint64_t occupied, uint64_t my_thr, uint64_t their_thr, int alpha,
-                   int beta, int ply);
+/* The estimates' scores are heuristic units: a settled score s reads s * SS_HEURISTIC_UNIT, and an
+   evaluation at the horizon stays below the smallest of those (36 units). */
+enum {
+    HORIZON_LIMIT = 30 * SS_HEURISTIC_UNIT,                  /* the largest |evaluation| */
+    HORIZON_SETTLED = (SS_BIG - SS_MAX_CELLS) * SS_HEURISTIC_UNIT, /* the least |score| of a game's end */
+    HORIZON_INFINITE = SS_BIG * SS_HEURISTIC_UNIT + 1
+};
+
+/* Fail-soft negamax over scores that carry the game's length: a score <= alpha is an upper bound on the
+   true one, >= beta a lower bound, else exact. When the budget or the allowance runs out it returns 0
+   with s->m.halted set, and stores nothing on the way up.
+   ab_cells: the position by cells (`mine` the side to move's marks, `theirs` the other side's), with
+   each side's threats (ss_threats). ab_columns: for boards with col.on, by column bits (`mine` the
+   side to move's stones, `occupied` all of them; threats by column_wins). */
+int ab_cells(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr, uint64_t their_thr, int alpha, int beta,
+             int ply);
+int ab_columns(searcher *s, uint64_t mine, uint64_t occupied, uint64_t my_thr, uint64_t their_thr, int alpha,
+               int beta, int ply);
+
+/* The same search to `depth` plies, by cells, with horizon_score at the horizon, in heuristic units; it
+   writes to the table only the best move of the nodes above the last ply, no bound (estimate.c). */
+int ab_horizon(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr, uint64_t their_thr, int depth,
+               int alpha, int beta, int ply);
+
+/* The heuristic score of a position at the horizon, for the side to move (estimate.c). */
+int horizon_score(const ss_game *g, uint64_t mine, uint64_t theirs);
 
 #endif

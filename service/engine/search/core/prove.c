@@ -1,73 +1,13 @@
-/* Exact negamax with alpha-beta over scores that carry the game's length, and the null-window driver
-   that narrows a position's bounds: the result first, then the score by bisection.
+/* The exact search's driver: null-window searches (alphabeta.c) that narrow a position's bounds, the
+   result first, then the score; and the loops over a position's moves.
 
    The result is proven two ways in turn, each on a doubling allowance of nodes, until one finishes:
    windows around 0 (is it a win? is it at least a draw?), best for draws; and deepening on the game's
    length (a win within 1 ply? no loss within 2? a win within 3? ...), best where one side wins
    quickly, as on 7x7k4, where it proved positions after 6 plies with 120 times fewer nodes. The
    cost stays within a small factor of the better of the two. */
-#include "node.h"
-#include "order.h"
 #include "alphabeta.h"
-
-/* Fail-soft: a score <= alpha is an upper bound on the true one, >= beta a lower bound, else exact.
-   When the budget or the allowance runs out it returns 0 with s->m.halted set, and stores nothing on
-   the way up. */
-static int negamax(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr, uint64_t their_thr,
-                   int alpha, int beta, int ply) {
-    if (meter_tick(&s->m, ply)) return 0;
-    int64_t nodes_before = s->m.nodes;
-    node nd;
-    int score;
-    if (settle(s->g, mine, theirs, my_thr, their_thr, &nd, &score)) return score;
-    int hint, cut;
-    if (narrow(&alpha, &beta, nd.lo, nd.hi, &cut) || narrow_by_table(s, mine, theirs, &alpha, &beta, &hint, &cut))
-        return cut;
-    for (uint64_t m = nd.moves; m; m &= m - 1) /* the children's entries arrive while the moves are ordered */
-        tt_prefetch(s->tt, theirs, mine | bit(lowest_cell(m)));
-    int best = SS_SCORE_MIN - 1, best_move = SS_NO_MOVE;
-    move_list list;
-    if (hint != SS_NO_MOVE && nd.moves & bit(hint)) { /* the table's move alone first: it often cuts */
-        list.n = 1;
-        list.cell[0] = (int8_t)hint;
-        list.threats[0] = threats_after(s->g, my_thr, mine, theirs, hint);
-        nd.moves &= ~bit(hint);
-    } else {
-        order_moves(s->g, nd.moves, mine, theirs, my_thr, SS_NO_MOVE, &list);
-        nd.moves = 0;
-    }
-    for (int i = 0; i < list.n; i++) {
-        int cell = list.cell[i];
-        int floor = best > alpha ? best : alpha;
-        int v = -negamax(s, theirs, mine | bit(cell), their_thr & ~bit(cell), list.threats[i], -beta, -floor,
-                         ply + 1);
-        if (s->m.halted) return 0;
-        if (v > best) {
-            best = v;
-            best_move = cell;
-            if (v >= beta) {
-                s->m.cutoffs++;
-                break;
-            }
-        }
-        if (i == list.n - 1 && nd.moves) { /* the hint did not cut: now the others, in order */
-            order_moves(s->g, nd.moves, mine, theirs, my_thr, SS_NO_MOVE, &list);
-            nd.moves = 0;
-            i = -1;
-        }
-    }
-    int lower = nd.lo, upper = nd.hi;
-    if (best <= alpha) {
-        upper = best;
-        best_move = SS_NO_MOVE; /* every move failed low: none is known to be better */
-    } else if (best >= beta) {
-        lower = best;
-    } else {
-        lower = upper = best;
-    }
-    tt_store(s->tt, mine, theirs, lower, upper, best_move, s->m.nodes - nodes_before);
-    return best;
-}
+#include "columns.h"
 
 enum { FIRST_ALLOWANCE = 4096 };
 
@@ -109,8 +49,8 @@ static int result_known(int lo, int hi) { return lo >= 1 || hi <= -1 || (lo >= 0
 /* Whether the score is at least `target` (lo < target <= hi), by one null-window search that narrows
    the bounds; 0 when halted. */
 static int probe(searcher *s, root *r, int target) {
-    int v = s->g->col.on ? column_negamax(s, r->mine, r->theirs, r->my_thr, r->their_thr, target - 1, target, 0)
-                         : negamax(s, r->mine, r->theirs, r->my_thr, r->their_thr, target - 1, target, 0);
+    int v = s->g->col.on ? ab_columns(s, r->mine, r->theirs, r->my_thr, r->their_thr, target - 1, target, 0)
+                         : ab_cells(s, r->mine, r->theirs, r->my_thr, r->their_thr, target - 1, target, 0);
     if (s->m.halted) return 0;
     if (v >= target) r->lo = v;
     else r->hi = v;
