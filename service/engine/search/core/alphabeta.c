@@ -16,16 +16,16 @@
 /* What settles a node, by cells (normal rule, misère, gravity) */
 
 typedef struct {
-    uint64_t moves; /* the moves worth searching */
+    ss_mask moves; /* the moves worth searching */
     int lo, hi;     /* the score lies in [lo, hi]: between the earliest loss and the earliest win left */
 } node;
 
 /* Normal rule: win now; else block the one threat of the opponent (two: lost); under gravity never
    play beneath a cell where the opponent would complete a line. */
-static inline int settle_normal(const ss_game *g, int n, uint64_t moves, uint64_t my_thr, uint64_t their_thr,
+static inline int settle_normal(const ss_game *g, int n, ss_mask moves, ss_mask my_thr, ss_mask their_thr,
                                 node *out, int *score) {
     if (my_thr & moves) return *score = win_at(n + 1), 1;
-    uint64_t forced = their_thr & moves;
+    ss_mask forced = their_thr & moves;
     if (more_than_one(forced)) return *score = loss_at(n + 2), 1;
     if (n + 1 == g->cells) return *score = 0, 1;
     if (forced) moves = forced;
@@ -39,14 +39,14 @@ static inline int settle_normal(const ss_game *g, int n, uint64_t moves, uint64_
 }
 
 /* Whether one of my safe `moves` leaves the opponent only moves that complete its own lines. */
-static inline int opponent_stuck(const ss_game *g, uint64_t empty_playable, uint64_t moves, uint64_t their_thr) {
+static inline int opponent_stuck(const ss_game *g, ss_mask empty_playable, ss_mask moves, ss_mask their_thr) {
     if (!g->gravity) {
-        uint64_t their_safe = empty_playable & ~their_thr;
+        ss_mask their_safe = empty_playable & ~their_thr;
         return !their_safe || (!more_than_one(their_safe) && (their_safe & moves));
     }
     for (; moves; moves &= moves - 1) {
         int cell = lowest_cell(moves);
-        uint64_t next = empty_playable & ~bit(cell);
+        ss_mask next = empty_playable & ~bit(cell);
         if (cell >= g->cols) next |= bit(cell - g->cols);
         if (!(next & ~their_thr)) return 1;
     }
@@ -55,9 +55,9 @@ static inline int opponent_stuck(const ss_game *g, uint64_t empty_playable, uint
 
 /* Misère: a move that completes my line loses, so only the others are searched; if none is left I
    lose now; if one leaves the opponent nothing else, I win next. */
-static inline int settle_misere(const ss_game *g, int n, uint64_t moves, uint64_t my_thr, uint64_t their_thr,
+static inline int settle_misere(const ss_game *g, int n, ss_mask moves, ss_mask my_thr, ss_mask their_thr,
                                 node *out, int *score) {
-    uint64_t safe = moves & ~my_thr;
+    ss_mask safe = moves & ~my_thr;
     if (!safe) return *score = loss_at(n + 1), 1;
     if (n + 1 == g->cells) return *score = 0, 1;
     if (opponent_stuck(g, moves, safe, their_thr)) return *score = win_at(n + 2), 1;
@@ -78,10 +78,10 @@ static inline int settle_misere(const ss_game *g, int n, uint64_t moves, uint64_
      threat of my own nor takes d (or one of d's two new threats' cells, when d makes only two) loses at
      n + 4, the earliest loss there is: the opponent plays d, I block one threat, it completes the
      other. Every other move scores at least that, so leaving those out keeps the score exact. */
-static inline int settle_doubles(const ss_game *g, int n, uint64_t mine, uint64_t theirs, uint64_t their_thr,
+static inline int settle_doubles(const ss_game *g, int n, ss_mask mine, ss_mask theirs, ss_mask their_thr,
                                  node *out, int *score) {
-    uint64_t my_doubles, their_doubles;
-    uint64_t makers = pl_threat_makers(g, mine, theirs, &my_doubles);
+    ss_mask my_doubles, their_doubles;
+    ss_mask makers = pl_threat_makers(g, mine, theirs, &my_doubles);
     if (my_doubles & out->moves) return *score = win_at(n + 3), 1;
     out->hi = n + 5 <= g->cells ? win_at(n + 5) : 0;
     pl_threat_makers(g, theirs, mine, &their_doubles);
@@ -90,10 +90,10 @@ static inline int settle_doubles(const ss_game *g, int n, uint64_t mine, uint64_
         return 0;
     }
     if (their_thr & out->moves) return 0; /* my one move is the block */
-    uint64_t answers = out->moves;
-    for (uint64_t d = their_doubles; d; d &= d - 1) {
+    ss_mask answers = out->moves;
+    for (ss_mask d = their_doubles; d; d &= d - 1) {
         int cell = lowest_cell(d);
-        uint64_t partners = pl_partners(g, theirs, mine, cell);
+        ss_mask partners = pl_partners(g, theirs, mine, cell);
         answers &= bit(cell) | (more_than_one(partners & (partners - 1)) ? 0 : partners);
     }
     out->moves &= answers | makers;
@@ -102,7 +102,7 @@ static inline int settle_doubles(const ss_game *g, int n, uint64_t mine, uint64_
 }
 
 /* Whether some line holds none of `other`'s marks: only then can its owner still complete one. */
-static inline int has_open_line(const ss_game *g, uint64_t other) {
+static inline int has_open_line(const ss_game *g, ss_mask other) {
     for (int i = 0; i < g->n_lines; i++)
         if (!(g->lines[i] & other)) return 1;
     return 0;
@@ -111,11 +111,11 @@ static inline int has_open_line(const ss_game *g, uint64_t other) {
 /* 1 with *score when the position is settled, else 0 with the moves to search and the score's range.
    A side with no open line can complete none: under the normal rule it cannot win, under misère it
    cannot lose; when neither side has one the game is a draw. */
-static inline int settle(const ss_game *g, uint64_t mine, uint64_t theirs, uint64_t my_thr, uint64_t their_thr,
+static inline int settle(const ss_game *g, ss_mask mine, ss_mask theirs, ss_mask my_thr, ss_mask their_thr,
                          node *out, int *score) {
-    uint64_t occupied = mine | theirs;
+    ss_mask occupied = mine | theirs;
     int n = count(occupied);
-    uint64_t moves = playable(g, occupied);
+    ss_mask moves = playable(g, occupied);
     if (g->misere ? settle_misere(g, n, moves, my_thr, their_thr, out, score)
                   : settle_normal(g, n, moves, my_thr, their_thr, out, score))
         return 1;
@@ -133,7 +133,7 @@ static inline int settle(const ss_game *g, uint64_t mine, uint64_t theirs, uint6
 typedef struct {
     int n;
     int8_t cell[SS_MAX_CELLS];     /* a cell (by cells) or a column bit (by columns) */
-    uint64_t threats[SS_MAX_CELLS]; /* the mover's threats after the move: the child needs them */
+    ss_mask threats[SS_MAX_CELLS]; /* the mover's threats after the move: the child needs them */
 } move_list;
 
 /* By cells: Each move is scored by the lines through its cell that only one side holds marks on, weighted by
@@ -149,17 +149,17 @@ static const int BUILD[9] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561};
 static const int BLOCK[9] = {0, 2, 6, 18, 54, 162, 486, 1458, 4374};
 
 /* The move's score, and in *threats the mover's threats after it (as threats_after, in the same pass). */
-static int score_move(const ss_game *g, int cell, uint64_t mine, uint64_t theirs, uint64_t *threats) {
-    uint64_t now = mine | bit(cell), before = *threats & ~bit(cell), after = before;
+static int score_move(const ss_game *g, int cell, ss_mask mine, ss_mask theirs, ss_mask *threats) {
+    ss_mask now = mine | bit(cell), before = *threats & ~bit(cell), after = before;
     int value = 0;
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
-        uint64_t line = g->through[i];
+        ss_mask line = g->through[i];
         if (line & theirs) {
             if (!(line & mine)) value += BLOCK[count(line & theirs)];
             continue;
         }
         value += BUILD[count(line & mine)];
-        uint64_t missing = line & ~now;
+        ss_mask missing = line & ~now;
         if (missing && !more_than_one(missing)) after |= missing;
     }
     *threats = after;
@@ -168,13 +168,13 @@ static int score_move(const ss_game *g, int cell, uint64_t mine, uint64_t theirs
 }
 
 /* The moves of `moves` in the order to search them (by cells). */
-static void order_cells(const ss_game *g, uint64_t moves, uint64_t mine, uint64_t theirs, uint64_t my_threats,
+static void order_cells(const ss_game *g, ss_mask moves, ss_mask mine, ss_mask theirs, ss_mask my_threats,
                         move_list *out) {
     int score[SS_MAX_CELLS];
     int n = 0;
     for (; moves; moves &= moves - 1) {
         int cell = lowest_cell(moves);
-        uint64_t after = my_threats;
+        ss_mask after = my_threats;
         int s = score_move(g, cell, mine, theirs, &after);
         int i = n++;
         for (; i > 0 && score[i - 1] < s; i--) { /* insertion: stable, so ties stay in cell order */
@@ -190,14 +190,14 @@ static void order_cells(const ss_game *g, uint64_t moves, uint64_t mine, uint64_
 }
 
 /* By columns: Pons's order, by the threats each move leaves its player, the centre's first among equals. */
-static void order_columns(const columns *c, uint64_t moves, uint64_t mine, uint64_t occupied, move_list *out) {
+static void order_columns(const columns *c, ss_mask moves, ss_mask mine, ss_mask occupied, move_list *out) {
     int score[COLUMN_MAX];
     int n = 0;
     for (int col = 0; moves; col++) {
-        uint64_t move = moves & c->by_centre[col];
+        ss_mask move = moves & c->by_centre[col];
         if (!move) continue;
         moves &= ~move;
-        uint64_t threats = column_wins(c, mine | move, occupied | move);
+        ss_mask threats = column_wins(c, mine | move, occupied | move);
         int s = count(threats), i = n++;
         for (; i > 0 && score[i - 1] < s; i--) {
             score[i] = score[i - 1];
@@ -216,13 +216,13 @@ static void order_columns(const columns *c, uint64_t moves, uint64_t mine, uint6
    the opponent's (two: lost), never plays under one (the opponent would complete it on top), and wins
    in three when a safe move lies under two threats of its own stacked (BitBully's double threat: the
    opponent must block the first and so gives the second). */
-static inline int settle_columns(const ss_game *g, uint64_t occupied, uint64_t my_thr, uint64_t their_thr, node *out,
+static inline int settle_columns(const ss_game *g, ss_mask occupied, ss_mask my_thr, ss_mask their_thr, node *out,
                                  int *score) {
     const columns *c = &g->col;
     int n = count(occupied);
-    uint64_t moves = (occupied + c->bottom) & c->board;
+    ss_mask moves = (occupied + c->bottom) & c->board;
     if (my_thr & moves) return *score = win_at(n + 1), 1;
-    uint64_t forced = their_thr & moves;
+    ss_mask forced = their_thr & moves;
     if (forced) {
         if (more_than_one(forced)) return *score = loss_at(n + 2), 1;
         moves = forced;
@@ -246,29 +246,31 @@ enum { EXACT = 0, HORIZON = 1 };
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
-ALWAYS_INLINE int form_settle(const ss_game *g, int form, uint64_t a, uint64_t b, uint64_t my_thr,
-                              uint64_t their_thr, node *out, int *score) {
+ALWAYS_INLINE int form_settle(const ss_game *g, int form, ss_mask a, ss_mask b, ss_mask my_thr,
+                              ss_mask their_thr, node *out, int *score) {
     return form == BY_COLUMNS ? settle_columns(g, b, my_thr, their_thr, out, score)
                               : settle(g, a, b, my_thr, their_thr, out, score);
 }
 
 /* The position after the side to move plays `cell` (a cell, or a column bit), for the other side. */
-ALWAYS_INLINE void form_child(int form, uint64_t a, uint64_t b, int cell, uint64_t *child_a, uint64_t *child_b) {
+ALWAYS_INLINE void form_child(int form, ss_mask a, ss_mask b, int cell, ss_mask *child_a, ss_mask *child_b) {
     *child_a = form == BY_COLUMNS ? a ^ b : b;
     *child_b = form == BY_COLUMNS ? b | bit(cell) : a | bit(cell);
 }
 
-/* The position's key in the table: its two masks; by columns the second carries COLUMN_KEY_TAG. */
-ALWAYS_INLINE uint64_t form_key(int form, uint64_t b) { return form == BY_COLUMNS ? b | COLUMN_KEY_TAG : b; }
+/* The position's key in the table (tt.h): by columns the second mask carries COLUMN_KEY_TAG. */
+ALWAYS_INLINE tt_key form_key(int form, ss_mask a, ss_mask b) {
+    return tt_key_of(a, form == BY_COLUMNS ? b | COLUMN_KEY_TAG : b);
+}
 
 /* The mover's threats after it plays `cell` (its threats before: my_thr). */
-ALWAYS_INLINE uint64_t form_threats_after(const ss_game *g, int form, uint64_t a, uint64_t b, uint64_t my_thr,
+ALWAYS_INLINE ss_mask form_threats_after(const ss_game *g, int form, ss_mask a, ss_mask b, ss_mask my_thr,
                                           int cell) {
     return form == BY_COLUMNS ? column_wins(&g->col, a | bit(cell), b | bit(cell))
                               : threats_after(g, my_thr, a, b, cell);
 }
 
-ALWAYS_INLINE void form_order(const ss_game *g, int form, uint64_t moves, uint64_t a, uint64_t b, uint64_t my_thr,
+ALWAYS_INLINE void form_order(const ss_game *g, int form, ss_mask moves, ss_mask a, ss_mask b, ss_mask my_thr,
                               move_list *out) {
     if (form == BY_COLUMNS) order_columns(&g->col, moves, a, b, out);
     else order_cells(g, moves, a, b, my_thr, out);
@@ -290,19 +292,18 @@ static inline int narrow(int *alpha, int *beta, int lo, int hi, int *cut) {
     return 0;
 }
 
-/* The same by what the table knows of the position (keyed a, b); *hint becomes its best move, or
-   SS_NO_MOVE. */
-static inline int narrow_by_table(searcher *s, uint64_t a, uint64_t b, int *alpha, int *beta, int *hint, int *cut) {
+/* The same by what the table knows of the position; *hint becomes its best move, or SS_NO_MOVE. */
+static inline int narrow_by_table(searcher *s, tt_key key, int *alpha, int *beta, int *hint, int *cut) {
     tt_entry e;
     *hint = SS_NO_MOVE;
-    if (!tt_find(s->tt, a, b, &e)) return 0;
+    if (!tt_find(s->tt, key, &e)) return 0;
     s->m.tt_hits++;
     *hint = e.best;
     return narrow(alpha, beta, e.lower, e.upper, cut);
 }
 
-ALWAYS_INLINE int child_search(searcher *s, int form, int mode, uint64_t a, uint64_t b, uint64_t my_thr,
-                               uint64_t their_thr, int depth, int alpha, int beta, int ply) {
+ALWAYS_INLINE int child_search(searcher *s, int form, int mode, ss_mask a, ss_mask b, ss_mask my_thr,
+                               ss_mask their_thr, int depth, int alpha, int beta, int ply) {
     if (mode == HORIZON) return ab_horizon(s, a, b, my_thr, their_thr, depth, alpha, beta, ply);
     return form == BY_COLUMNS ? ab_columns(s, a, b, my_thr, their_thr, alpha, beta, ply)
                               : ab_cells(s, a, b, my_thr, their_thr, alpha, beta, ply);
@@ -310,7 +311,7 @@ ALWAYS_INLINE int child_search(searcher *s, int form, int mode, uint64_t a, uint
 
 /* The node (a, b) of the `form`'s search in the `mode` (EXACT: to the end of the game, its bounds kept in
    the table; HORIZON: `depth` plies more, then horizon_score, in heuristic units). */
-ALWAYS_INLINE int search(searcher *s, int form, int mode, uint64_t a, uint64_t b, uint64_t my_thr, uint64_t their_thr,
+ALWAYS_INLINE int search(searcher *s, int form, int mode, ss_mask a, ss_mask b, ss_mask my_thr, ss_mask their_thr,
                          int depth, int alpha, int beta, int ply) {
     if (meter_tick(&s->m, ply)) return 0;
     int64_t nodes_before = s->m.nodes;
@@ -318,27 +319,27 @@ ALWAYS_INLINE int search(searcher *s, int form, int mode, uint64_t a, uint64_t b
     int score, hint, cut;
     if (form_settle(s->g, form, a, b, my_thr, their_thr, &nd, &score))
         return mode == HORIZON ? score * SS_HEURISTIC_UNIT : score;
-    uint64_t key = form_key(form, b);
+    tt_key key = form_key(form, a, b);
     if (mode == EXACT) {
-        if (narrow(&alpha, &beta, nd.lo, nd.hi, &cut) || narrow_by_table(s, a, key, &alpha, &beta, &hint, &cut))
+        if (narrow(&alpha, &beta, nd.lo, nd.hi, &cut) || narrow_by_table(s, key, &alpha, &beta, &hint, &cut))
             return cut;
     } else {
         tt_entry e;
         hint = SS_NO_MOVE;
-        if (tt_find(s->tt, a, key, &e)) {
+        if (tt_find(s->tt, key, &e)) {
             s->m.tt_hits++;
             if (e.lower == e.upper) return e.lower * SS_HEURISTIC_UNIT; /* proven: no horizon */
             hint = e.best;
         }
         if (depth == 0) return horizon_score(s->g, a, b);
     }
-    for (uint64_t m = nd.moves; m; m &= m - 1) { /* the children's entries arrive while the moves are ordered */
-        uint64_t child_a, child_b;
+    for (ss_mask m = nd.moves; m; m &= m - 1) { /* the children's entries arrive while the moves are ordered */
+        ss_mask child_a, child_b;
         form_child(form, a, b, lowest_cell(m), &child_a, &child_b);
-        tt_prefetch(s->tt, child_a, form_key(form, child_b));
+        tt_prefetch(s->tt, form_key(form, child_a, child_b));
     }
     int best = mode == HORIZON ? -HORIZON_INFINITE : SS_SCORE_MIN - 1, best_move = SS_NO_MOVE;
-    uint64_t rest = nd.moves; /* the moves not yet in the list */
+    ss_mask rest = nd.moves; /* the moves not yet in the list */
     move_list list;
     if (hint != SS_NO_MOVE && rest & bit(hint)) { /* the table's move alone first: it often cuts */
         list.n = 1;
@@ -352,7 +353,7 @@ ALWAYS_INLINE int search(searcher *s, int form, int mode, uint64_t a, uint64_t b
     for (int i = 0; i < list.n; i++) {
         int cell = list.cell[i];
         int floor = best > alpha ? best : alpha;
-        uint64_t child_a, child_b;
+        ss_mask child_a, child_b;
         form_child(form, a, b, cell, &child_a, &child_b);
         int v = -child_search(s, form, mode, child_a, child_b, their_thr & ~bit(cell), list.threats[i], depth - 1,
                               -beta, -floor, ply + 1);
@@ -373,7 +374,7 @@ ALWAYS_INLINE int search(searcher *s, int form, int mode, uint64_t a, uint64_t b
     }
     if (mode == HORIZON) {
         if ((depth > 1 || ply == 0) && best > alpha) /* the next iteration's first move; no bound */
-            tt_store(s->tt, a, key, SS_SCORE_MIN, SS_SCORE_MAX, best_move, 0);
+            tt_store(s->tt, key, SS_SCORE_MIN, SS_SCORE_MAX, best_move, 0);
         return best;
     }
     int lower = nd.lo, upper = nd.hi;
@@ -385,21 +386,21 @@ ALWAYS_INLINE int search(searcher *s, int form, int mode, uint64_t a, uint64_t b
     } else {
         lower = upper = best;
     }
-    tt_store(s->tt, a, key, lower, upper, best_move, s->m.nodes - nodes_before);
+    tt_store(s->tt, key, lower, upper, best_move, s->m.nodes - nodes_before);
     return best;
 }
 
-int ab_cells(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr, uint64_t their_thr, int alpha, int beta,
+int ab_cells(searcher *s, ss_mask mine, ss_mask theirs, ss_mask my_thr, ss_mask their_thr, int alpha, int beta,
              int ply) {
     return search(s, BY_CELLS, EXACT, mine, theirs, my_thr, their_thr, 0, alpha, beta, ply);
 }
 
-int ab_columns(searcher *s, uint64_t mine, uint64_t occupied, uint64_t my_thr, uint64_t their_thr, int alpha,
+int ab_columns(searcher *s, ss_mask mine, ss_mask occupied, ss_mask my_thr, ss_mask their_thr, int alpha,
                int beta, int ply) {
     return search(s, BY_COLUMNS, EXACT, mine, occupied, my_thr, their_thr, 0, alpha, beta, ply);
 }
 
-int ab_horizon(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr, uint64_t their_thr, int depth,
+int ab_horizon(searcher *s, ss_mask mine, ss_mask theirs, ss_mask my_thr, ss_mask their_thr, int depth,
                int alpha, int beta, int ply) {
     return search(s, BY_CELLS, HORIZON, mine, theirs, my_thr, their_thr, depth, alpha, beta, ply);
 }

@@ -44,17 +44,17 @@ enum {
    ab_cells: the position by cells (`mine` the side to move's marks, `theirs` the other side's), with
    each side's threats (ss_threats). ab_columns: for boards with col.on, by column bits (`mine` the
    side to move's stones, `occupied` all of them; threats by column_wins). */
-int ab_cells(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr, uint64_t their_thr, int alpha, int beta,
+int ab_cells(searcher *s, ss_mask mine, ss_mask theirs, ss_mask my_thr, ss_mask their_thr, int alpha, int beta,
              int ply);
-int ab_columns(searcher *s, uint64_t mine, uint64_t occupied, uint64_t my_thr, uint64_t their_thr, int alpha,
+int ab_columns(searcher *s, ss_mask mine, ss_mask occupied, ss_mask my_thr, ss_mask their_thr, int alpha,
                int beta, int ply);
 
 /* The same search to `depth` plies, by cells, with horizon_score at the horizon, in heuristic units; it
    writes to the table only the best move of the nodes above the last ply, no bound (estimate.c). */
-int ab_horizon(searcher *s, uint64_t mine, uint64_t theirs, uint64_t my_thr, uint64_t their_thr, int depth,
+int ab_horizon(searcher *s, ss_mask mine, ss_mask theirs, ss_mask my_thr, ss_mask their_thr, int depth,
                int alpha, int beta, int ply);
 
 /* The heuristic score of a position at the horizon, for the side to move (estimate.c). */
-int horizon_score(const ss_game *g, uint64_t mine, uint64_t theirs);
+int horizon_score(const ss_game *g, ss_mask mine, ss_mask theirs);
 
 #endif

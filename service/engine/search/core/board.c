@@ -48,10 +48,10 @@ static void windows_setup(ss_game *g) {
     int length = g->n_lines ? count(g->lines[0]) : 0, n = 0;
     if (length < 2) return;
     for (int i = 0; i < g->n_lines; i++) {
-        uint64_t line = g->lines[i];
+        ss_mask line = g->lines[i];
         int first = lowest_cell(line), step = lowest_cell(line & (line - 1)) - first, k = 0;
         if (count(line) != length || first + (length - 1) * step >= SS_MAX_CELLS) return;
-        uint64_t window = 0;
+        ss_mask window = 0;
         for (int j = 0; j < length; j++) window |= bit(first + j * step);
         if (window != line) return;
         while (k < n && g->shifts[k] != step) k++;
@@ -63,7 +63,7 @@ static void windows_setup(ss_game *g) {
     g->line_length = length;
 }
 
-ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const uint64_t *lines, int n_lines) {
+ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const ss_mask *lines, int n_lines) {
     if (rows < 1 || cols < 1 || rows * cols > SS_MAX_CELLS || n_lines < 0 || (n_lines && !lines))
         return NULL;
     ss_game *g = calloc(1, sizeof *g);
@@ -73,18 +73,18 @@ ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const uint64_t
     g->cells = rows * cols;
     g->misere = misere != 0;
     g->gravity = gravity != 0;
-    g->full = g->cells == 64 ? ~(uint64_t)0 : (bit(g->cells) - 1);
+    g->full = g->cells == 64 ? ~(ss_mask)0 : (bit(g->cells) - 1);
     for (int c = (rows - 1) * cols; c < g->cells; c++) g->bottom |= bit(c);
     g->n_lines = n_lines;
-    g->lines = malloc(sizeof(uint64_t) * (size_t)(n_lines ? n_lines : 1));
+    g->lines = malloc(sizeof(ss_mask) * (size_t)(n_lines ? n_lines : 1));
     int total = 0;
     for (int i = 0; i < n_lines; i++) total += count(lines[i] & g->full);
-    g->through = malloc(sizeof(uint64_t) * (size_t)(total ? total : 1));
+    g->through = malloc(sizeof(ss_mask) * (size_t)(total ? total : 1));
     if (!g->lines || !g->through) {
         ss_game_free(g);
         return NULL;
     }
-    memcpy(g->lines, lines, sizeof(uint64_t) * (size_t)n_lines);
+    memcpy(g->lines, lines, sizeof(ss_mask) * (size_t)n_lines);
     int at = 0;
     for (int c = 0; c < g->cells; c++) {
         g->through_start[c] = at;
@@ -115,13 +115,13 @@ void ss_game_free(ss_game *g) {
 
 /* The windows of each step at once: those free of `other` with exactly one empty cell (a bit-sliced
    count of their empty cells: `one` at least one, `two` at least two), then their empty cells. */
-static uint64_t window_threats(const ss_game *g, uint64_t player, uint64_t other) {
-    uint64_t empty = g->full & ~(player | other), threats = 0;
+static ss_mask window_threats(const ss_game *g, ss_mask player, ss_mask other) {
+    ss_mask empty = g->full & ~(player | other), threats = 0;
     for (int i = 0; i < g->n_shifts; i++) {
-        uint64_t open = g->starts[i], one = 0, two = 0;
+        ss_mask open = g->starts[i], one = 0, two = 0;
         int step = g->shifts[i];
         for (int j = 0, shift = 0; j < g->line_length; j++, shift += step) {
-            uint64_t gap = empty >> shift;
+            ss_mask gap = empty >> shift;
             open &= ~(other >> shift);
             two |= one & gap;
             one |= gap;
@@ -132,12 +132,12 @@ static uint64_t window_threats(const ss_game *g, uint64_t player, uint64_t other
     return threats;
 }
 
-uint64_t ss_threats(const ss_game *g, uint64_t player, uint64_t other) {
+ss_mask ss_threats(const ss_game *g, ss_mask player, ss_mask other) {
     if (g->n_shifts >= 0) return window_threats(g, player, other);
-    uint64_t threats = 0;
+    ss_mask threats = 0;
     for (int i = 0; i < g->n_lines; i++) {
-        uint64_t line = g->lines[i];
-        uint64_t missing = line & ~player;
+        ss_mask line = g->lines[i];
+        ss_mask missing = line & ~player;
         if (!(line & other) && missing && !more_than_one(missing)) threats |= missing;
     }
     return threats;

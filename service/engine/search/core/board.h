@@ -10,12 +10,12 @@
 
 struct ss_game {
     int rows, cols, cells, misere, gravity;
-    uint64_t full;
-    uint64_t bottom;            /* the bottom row: gravity's first playable cells */
+    ss_mask full;
+    ss_mask bottom;            /* the bottom row: gravity's first playable cells */
     int n_lines;
-    uint64_t *lines;
+    ss_mask *lines;
     int through_start[SS_MAX_CELLS + 1]; /* lines through cell c: through[through_start[c] ..[c + 1]) */
-    uint64_t *through;
+    ss_mask *through;
     /* The lines in families: lines linked through sharing two cells or more (on a flat board, the
        windows of one row, column or diagonal), family f's lines being lines[family_line[i]] for i in
        family_start[f] .. family_start[f + 1]; the pairing search only links lines of one family. */
@@ -27,38 +27,46 @@ struct ss_game {
        windows of a step at once (ss_threats). n_shifts = -1: they are not (a torus's lines wrap). */
     int n_shifts, line_length;
     int shifts[4];
-    uint64_t starts[4];
-    uint64_t fingerprint;       /* tells a table which game its entries belong to */
+    ss_mask starts[4];
+    uint64_t fingerprint;      /* tells a table which game its entries belong to */
     columns col;                /* col.on: searched on column bitboards (column.h) */
 };
 
 /* Fills g->col: whether the game is searched on column bitboards, and their shape. */
 void columns_setup(ss_game *g);
 
-static inline uint64_t bit(int cell) { return (uint64_t)1 << cell; }
+static inline ss_mask bit(int cell) { return (ss_mask)1 << cell; }
 
-static inline int lowest_cell(uint64_t mask) { return __builtin_ctzll(mask); }
+static inline int lowest_cell(ss_mask mask) { return __builtin_ctzll(mask); }
 
-static inline int count(uint64_t mask) { return __builtin_popcountll(mask); }
+static inline int count(ss_mask mask) { return __builtin_popcountll(mask); }
 
-static inline int more_than_one(uint64_t mask) { return (mask & (mask - 1)) != 0; }
+static inline int more_than_one(ss_mask mask) { return (mask & (mask - 1)) != 0; }
+
+static inline int highest_cell(ss_mask mask) { return 63 - __builtin_clzll(mask); }
+
+/* Sets of at most 64 things that are not cells (a group's lines, a search's groups, a group's covers):
+   plain words, whatever the width of a mask. */
+static inline uint64_t word_bit(int i) { return (uint64_t)1 << i; }
+static inline int word_lowest(uint64_t word) { return __builtin_ctzll(word); }
+static inline int word_count(uint64_t word) { return __builtin_popcountll(word); }
 
 /* The cells the side to move may play: every empty cell, or under gravity the lowest empty cell of
    each column (cell r*cols + c is playable when the cell below it, one row further, is occupied). */
-static inline uint64_t playable(const ss_game *g, uint64_t occupied) {
-    uint64_t empty = g->full & ~occupied;
+static inline ss_mask playable(const ss_game *g, ss_mask occupied) {
+    ss_mask empty = g->full & ~occupied;
     return g->gravity ? empty & ((occupied >> g->cols) | g->bottom) : empty;
 }
 
 /* `player`'s threats after it plays `cell` (its threats before are `threats`; the opponent holds
    `other`): the lines through the cell that now lack exactly one empty cell add that cell. */
-static inline uint64_t threats_after(const ss_game *g, uint64_t threats, uint64_t player, uint64_t other,
+static inline ss_mask threats_after(const ss_game *g, ss_mask threats, ss_mask player, ss_mask other,
                                      int cell) {
-    uint64_t now = player | bit(cell);
+    ss_mask now = player | bit(cell);
     threats &= ~bit(cell);
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
-        uint64_t line = g->through[i];
-        uint64_t missing = line & ~now;
+        ss_mask line = g->through[i];
+        ss_mask missing = line & ~now;
         if (!(line & other) && missing && !more_than_one(missing)) threats |= missing;
     }
     return threats;
@@ -69,18 +77,18 @@ static inline uint64_t threats_after(const ss_game *g, uint64_t threats, uint64_
    counts for a side while the other side holds none of its cells. */
 
 /* The empty cells where `p` completes a line (`o` holds the rest of the board's marks). */
-static inline uint64_t pl_threats(const ss_game *g, uint64_t p, uint64_t o) { return ss_threats(g, p, o); }
+static inline ss_mask pl_threats(const ss_game *g, ss_mask p, ss_mask o) { return ss_threats(g, p, o); }
 
 /* For `p` to move: after[c] |= the cells that become p's threats when p plays c (lines free of `o` with
    exactly two empty cells, c one of them); the cells where p makes a threat; and (*doubles) those where
    p makes two distinct threats at once. `after` has room for SS_MAX_CELLS and is cleared here. */
-static inline uint64_t pl_threat_moves(const ss_game *g, uint64_t p, uint64_t o, uint64_t *after,
-                                       uint64_t *doubles) {
-    uint64_t empty = g->full & ~(p | o), makers = 0, twice = 0;
+static inline ss_mask pl_threat_moves(const ss_game *g, ss_mask p, ss_mask o, ss_mask *after,
+                                       ss_mask *doubles) {
+    ss_mask empty = g->full & ~(p | o), makers = 0, twice = 0;
     for (int i = 0; i < g->n_lines; i++) {
-        uint64_t line = g->lines[i];
+        ss_mask line = g->lines[i];
         if (line & o) continue;
-        uint64_t gaps = line & empty;
+        ss_mask gaps = line & empty;
         if (!gaps || !more_than_one(gaps) || more_than_one(gaps & (gaps - 1))) continue; /* exactly two */
         int a = lowest_cell(gaps), b = lowest_cell(gaps & (gaps - 1));
         if (!(makers & bit(a))) after[a] = 0;
@@ -96,11 +104,11 @@ static inline uint64_t pl_threat_moves(const ss_game *g, uint64_t p, uint64_t o,
 }
 
 /* The cells that become p's threats when p plays `cell` (after[cell] of pl_threat_moves). */
-static inline uint64_t pl_partners(const ss_game *g, uint64_t p, uint64_t o, int cell) {
-    uint64_t empty = g->full & ~(p | o), partners = 0;
+static inline ss_mask pl_partners(const ss_game *g, ss_mask p, ss_mask o, int cell) {
+    ss_mask empty = g->full & ~(p | o), partners = 0;
     if (!(empty & bit(cell))) return 0;
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
-        uint64_t line = g->through[i], gaps = line & empty & ~bit(cell);
+        ss_mask line = g->through[i], gaps = line & empty & ~bit(cell);
         if (!(line & o) && gaps && !more_than_one(gaps)) partners |= gaps;
     }
     return partners;
@@ -110,17 +118,17 @@ static inline uint64_t pl_partners(const ss_game *g, uint64_t p, uint64_t o, int
    flat board, all of a step's windows at once (as ss_threats): those free of `o` with exactly two empty
    cells (a bit-sliced count), then how many such windows each cell is a gap of; a cell in two or more
    makes two distinct threats unless the windows share their other gap, which pl_partners tells. */
-static inline uint64_t pl_threat_makers(const ss_game *g, uint64_t p, uint64_t o, uint64_t *doubles) {
+static inline ss_mask pl_threat_makers(const ss_game *g, ss_mask p, ss_mask o, ss_mask *doubles) {
     if (g->n_shifts < 0) {
-        uint64_t after[SS_MAX_CELLS];
+        ss_mask after[SS_MAX_CELLS];
         return pl_threat_moves(g, p, o, after, doubles);
     }
-    uint64_t empty = g->full & ~(p | o), once = 0, twice = 0;
+    ss_mask empty = g->full & ~(p | o), once = 0, twice = 0;
     for (int i = 0; i < g->n_shifts; i++) {
-        uint64_t open = g->starts[i], one = 0, two = 0, three = 0;
+        ss_mask open = g->starts[i], one = 0, two = 0, three = 0;
         int step = g->shifts[i];
         for (int j = 0, shift = 0; j < g->line_length; j++, shift += step) {
-            uint64_t gap = empty >> shift;
+            ss_mask gap = empty >> shift;
             open &= ~(o >> shift);
             three |= two & gap;
             two |= one & gap;
@@ -128,20 +136,20 @@ static inline uint64_t pl_threat_makers(const ss_game *g, uint64_t p, uint64_t o
         }
         open &= two & ~three;
         for (int j = 0, shift = 0; open && j < g->line_length; j++, shift += step) {
-            uint64_t cells = (open << shift) & empty;
+            ss_mask cells = (open << shift) & empty;
             twice |= once & cells;
             once |= cells;
         }
     }
-    uint64_t both = 0;
-    for (uint64_t m = twice; m; m &= m - 1)
+    ss_mask both = 0;
+    for (ss_mask m = twice; m; m &= m - 1)
         if (more_than_one(pl_partners(g, p, o, lowest_cell(m)))) both |= m & -m;
     *doubles = both;
     return once;
 }
 
 /* Whether some line is still free of `o`'s marks (its owner could complete it). */
-static inline int pl_has_line(const ss_game *g, uint64_t o) {
+static inline int pl_has_line(const ss_game *g, ss_mask o) {
     for (int i = 0; i < g->n_lines; i++)
         if (!(g->lines[i] & o)) return 1;
     return 0;
@@ -150,12 +158,12 @@ static inline int pl_has_line(const ss_game *g, uint64_t o) {
 /* `zone` grown until every line free of `o` that avoids `skip` has at least `need` of its empty cells in
    it (or all of them): the cells that keep the lines' counts of empty cells out of reach of marks played
    outside the zone. */
-static inline uint64_t pl_cover(const ss_game *g, uint64_t o, uint64_t empty, uint64_t skip, int need,
-                                uint64_t zone) {
+static inline ss_mask pl_cover(const ss_game *g, ss_mask o, ss_mask empty, ss_mask skip, int need,
+                                ss_mask zone) {
     for (int i = 0; i < g->n_lines; i++) {
-        uint64_t line = g->lines[i];
+        ss_mask line = g->lines[i];
         if (line & (o | skip)) continue;
-        uint64_t gaps = line & empty;
+        ss_mask gaps = line & empty;
         for (int have = count(gaps & zone); have < need && (gaps & ~zone); have++)
             zone |= bit(lowest_cell(gaps & ~zone));
     }

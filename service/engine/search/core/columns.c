@@ -8,29 +8,29 @@
 #include "columns.h"
 
 static int compare_masks(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    ss_mask x = *(const ss_mask *)a, y = *(const ss_mask *)b;
     return (x > y) - (x < y);
 }
 
 /* Whether the game's lines are exactly the flat board's rows, columns and diagonals of k cells. */
 static int straight_lines(const ss_game *g, int k) {
     const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
-    uint64_t *want = malloc(sizeof(uint64_t) * (size_t)(4 * g->cells)), *have = malloc(sizeof(uint64_t) * (size_t)g->n_lines);
+    ss_mask *want = malloc(sizeof(ss_mask) * (size_t)(4 * g->cells)), *have = malloc(sizeof(ss_mask) * (size_t)g->n_lines);
     int n = 0, same = want && have;
     for (int r = 0; same && r < g->rows; r++)
         for (int c = 0; c < g->cols; c++)
             for (int d = 0; d < 4; d++) {
                 int r_end = r + (k - 1) * dr[d], c_end = c + (k - 1) * dc[d];
                 if (r_end >= g->rows || c_end < 0 || c_end >= g->cols) continue;
-                uint64_t line = 0;
+                ss_mask line = 0;
                 for (int i = 0; i < k; i++) line |= bit((r + i * dr[d]) * g->cols + c + i * dc[d]);
                 want[n++] = line;
             }
     if (same && n == g->n_lines) {
-        memcpy(have, g->lines, sizeof(uint64_t) * (size_t)n);
-        qsort(want, (size_t)n, sizeof(uint64_t), compare_masks);
-        qsort(have, (size_t)n, sizeof(uint64_t), compare_masks);
-        same = memcmp(want, have, sizeof(uint64_t) * (size_t)n) == 0;
+        memcpy(have, g->lines, sizeof(ss_mask) * (size_t)n);
+        qsort(want, (size_t)n, sizeof(ss_mask), compare_masks);
+        qsort(have, (size_t)n, sizeof(ss_mask), compare_masks);
+        same = memcmp(want, have, sizeof(ss_mask) * (size_t)n) == 0;
     } else {
         same = 0;
     }
@@ -62,7 +62,7 @@ void columns_setup(ss_game *g) {
     }
     for (int i = 0; i < g->cols; i++) { /* Pons's column order: the centre, then alternately out */
         int col = g->cols / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2;
-        c->by_centre[i] = (((uint64_t)1 << g->rows) - 1) << (col * h1);
+        c->by_centre[i] = (((ss_mask)1 << g->rows) - 1) << (col * h1);
     }
     c->on = 1;
 }

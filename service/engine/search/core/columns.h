@@ -18,28 +18,28 @@ typedef struct {
     int on;                 /* the game is played on column bitboards */
     int k, h1;              /* line length; bits per column (rows + 1) */
     int cols;
-    uint64_t bottom, board; /* each column's lowest bit; every cell's bit */
+    ss_mask bottom, board; /* each column's lowest bit; every cell's bit */
     int8_t cell_of[64];     /* the cell (row by row from the top) of a column bit; -1: a sentinel */
     int8_t bit_of[SS_MAX_CELLS];
-    uint64_t by_centre[COLUMN_MAX]; /* the columns' masks, the centre's first, then outward */
+    ss_mask by_centre[COLUMN_MAX]; /* the columns' masks, the centre's first, then outward */
 } columns;
 
 /* Entries of column bitboards carry this bit in their second key (the occupied cells, whose top bit is
    always a sentinel or beyond the board): never equal to a key of cells in rows, which the estimates
    of the same game store in the same table. */
-static const uint64_t COLUMN_KEY_TAG = (uint64_t)1 << 63;
+static const ss_mask COLUMN_KEY_TAG = (ss_mask)1 << 63;
 
 /* bit x of the result is bit x + d of p */
-static inline uint64_t column_shift(uint64_t p, int d) { return d > 0 ? p >> d : p << -d; }
+static inline ss_mask column_shift(ss_mask p, int d) { return d > 0 ? p >> d : p << -d; }
 
 /* The empty cells where the stones `p` would complete a line of four: Pons's compute_winning_position,
    written again from the idea (three stones in a row and the cell at either end or in either gap). */
-static inline uint64_t column_wins4(const columns *c, uint64_t p, uint64_t occupied) {
-    uint64_t r = (p << 1) & (p << 2) & (p << 3);
+static inline ss_mask column_wins4(const columns *c, ss_mask p, ss_mask occupied) {
+    ss_mask r = (p << 1) & (p << 2) & (p << 3);
     const int steps[3] = {c->h1, c->h1 - 1, c->h1 + 1};
     for (int i = 0; i < 3; i++) {
         int s = steps[i];
-        uint64_t pair = (p << s) & (p << 2 * s);
+        ss_mask pair = (p << s) & (p << 2 * s);
         r |= pair & ((p << 3 * s) | (p >> s));
         pair = (p >> s) & (p >> 2 * s);
         r |= pair & ((p >> 3 * s) | (p << s));
@@ -48,12 +48,12 @@ static inline uint64_t column_wins4(const columns *c, uint64_t p, uint64_t occup
 }
 
 /* The same for lines of any length: each cell of a window of k along each direction in turn empty. */
-static inline uint64_t column_wins_any(const columns *c, uint64_t p, uint64_t occupied) {
+static inline ss_mask column_wins_any(const columns *c, ss_mask p, ss_mask occupied) {
     const int steps[4] = {1, c->h1, c->h1 - 1, c->h1 + 1};
-    uint64_t r = 0;
+    ss_mask r = 0;
     for (int i = 0; i < 4; i++) {
         for (int gap = 0; gap < c->k; gap++) {
-            uint64_t all = ~(uint64_t)0;
+            ss_mask all = ~(ss_mask)0;
             for (int j = 0; j < c->k; j++)
                 if (j != gap) all &= column_shift(p, (j - gap) * steps[i]);
             r |= all;
@@ -62,14 +62,14 @@ static inline uint64_t column_wins_any(const columns *c, uint64_t p, uint64_t oc
     return r & c->board & ~occupied;
 }
 
-static inline uint64_t column_wins(const columns *c, uint64_t p, uint64_t occupied) {
+static inline ss_mask column_wins(const columns *c, ss_mask p, ss_mask occupied) {
     return c->k == 4 ? column_wins4(c, p, occupied) : column_wins_any(c, p, occupied);
 }
 
 /* Cells (bit r * cols + col) to column bits, and back. */
-static inline uint64_t column_bits(const columns *c, uint64_t cells) {
-    uint64_t out = 0;
-    for (; cells; cells &= cells - 1) out |= (uint64_t)1 << c->bit_of[__builtin_ctzll(cells)];
+static inline ss_mask column_bits(const columns *c, ss_mask cells) {
+    ss_mask out = 0;
+    for (; cells; cells &= cells - 1) out |= (ss_mask)1 << c->bit_of[__builtin_ctzll(cells)];
     return out;
 }
 

@@ -53,8 +53,8 @@ enum { THREAT_NODES = 1000 };
    300 and 3: 171; 1,000 and 3 (defender's answers from a fours search): 171, 1.4 times the time. */
 enum { THREES_NODES = 200, THREES_DEPTH = 2 };
 
-static uint64_t lowest_two(uint64_t mask) {
-    uint64_t rest = mask & (mask - 1);
+static ss_mask lowest_two(ss_mask mask) {
+    ss_mask rest = mask & (mask - 1);
     return (mask & ~rest) | (rest & ~(rest & (rest - 1)));
 }
 
@@ -76,7 +76,7 @@ static int paired_away(pn_search *s, pn_node n, pn_class *c) {
     }
     int8_t pairs[SS_MAX_CELLS / 2][2];
     int n_pairs;
-    uint64_t paired;
+    ss_mask paired;
     pairing_failure why;
     if (pairing_memo_fails(&s->unpaired, n.def, s->g->full & ~(n.att | n.def))) {
         c->unpaired = 1;
@@ -97,15 +97,15 @@ static int paired_away(pn_search *s, pn_node n, pn_class *c) {
 
 static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     const ss_game *g = s->g;
-    uint64_t att = n.att, def = n.def, empty = g->full & ~(att | def);
+    ss_mask att = n.att, def = n.def, empty = g->full & ~(att | def);
     start_open(c);
-    uint64_t completes = pl_threats(g, att, def);
+    ss_mask completes = pl_threats(g, att, def);
     if (completes) {
         c->status = PROVEN;
         c->zone = bit(lowest_cell(completes));
         return;
     }
-    uint64_t against = pl_threats(g, def, att);
+    ss_mask against = pl_threats(g, def, att);
     if (!empty) {
         c->status = DISPROVEN;
         c->zone = 0;
@@ -120,7 +120,7 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
         c->forced = lowest_cell(against);
         return;
     }
-    uint64_t doubles;
+    ss_mask doubles;
     pl_threat_makers(g, att, def, &doubles);
     if (doubles) {
         int cell = lowest_cell(doubles);
@@ -134,7 +134,7 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
         return;
     }
     if (deep == SHALLOW || deep == EXPAND_AGAIN) return;
-    uint64_t sequence_cells;
+    ss_mask sequence_cells;
     int64_t sequence_nodes;
     int threat_nodes = deep == LOOK_AHEAD ? THREAT_NODES / 10 : THREAT_NODES;
     if (tss_find(g, att, def, threat_nodes, &sequence_cells, &sequence_nodes)) {
@@ -146,7 +146,7 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     }
     if (deep != EXPAND_AFTER_LOOK && paired_away(s, n, c)) return;
     if (deep == LOOK_AHEAD) return;
-    uint64_t tree_zone;
+    ss_mask tree_zone;
     if (tss_threes_find(g, att, def, THREES_DEPTH, 1, THREES_NODES, &tree_zone, &sequence_nodes)) {
         s->threat_wins++;
         c->status = PROVEN;
@@ -159,22 +159,22 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
    line when the cut relied on the attacker's double threats or threat sequence (a cut move inside the
    zone leaves two: proof_zone.c), and of two (the defender never wins at once). Made only when the node
    is proven: most nodes never are. */
-uint64_t pn_cut_zone(const ss_game *g, pn_node n, const pn_class *c) {
-    uint64_t zone = c->cut_guard ? pz_guard(g, n.att, n.def, 3, c->cut) : c->cut;
+ss_mask pn_cut_zone(const ss_game *g, pn_node n, const pn_class *c) {
+    ss_mask zone = c->cut_guard ? pz_guard(g, n.att, n.def, 3, c->cut) : c->cut;
     return pz_guard(g, n.att, n.def, 2, zone);
 }
 
 static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
     const ss_game *g = s->g;
-    uint64_t att = n.att, def = n.def, empty = g->full & ~(att | def);
+    ss_mask att = n.att, def = n.def, empty = g->full & ~(att | def);
     start_open(c);
-    uint64_t wins = pl_threats(g, def, att);
+    ss_mask wins = pl_threats(g, def, att);
     if (wins) {
         c->status = DISPROVEN;
         c->zone = pl_cover(g, def, empty, 0, 1, bit(lowest_cell(wins)));
         return;
     }
-    uint64_t threats = pl_threats(g, att, def);
+    ss_mask threats = pl_threats(g, att, def);
     if (more_than_one(threats)) {
         c->status = PROVEN;
         c->zone = pz_guard(g, att, def, 2, lowest_two(threats));
@@ -190,8 +190,8 @@ static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
         c->cut = threats;
         return;
     }
-    uint64_t my_doubles, their_doubles;
-    uint64_t makers = pl_threat_makers(g, def, att, &my_doubles);
+    ss_mask my_doubles, their_doubles;
+    ss_mask makers = pl_threat_makers(g, def, att, &my_doubles);
     if (my_doubles) { /* two threats at once, none to answer: the attacker blocks one, not both */
         int cell = lowest_cell(my_doubles);
         c->status = DISPROVEN;
@@ -199,15 +199,15 @@ static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
         return;
     }
     pl_threat_makers(g, att, def, &their_doubles);
-    uint64_t answers = empty;
-    for (uint64_t d = their_doubles; d; d &= d - 1) {
+    ss_mask answers = empty;
+    for (ss_mask d = their_doubles; d; d &= d - 1) {
         int cell = lowest_cell(d);
-        uint64_t partners = pl_partners(g, att, def, cell);
+        ss_mask partners = pl_partners(g, att, def, cell);
         answers &= bit(cell) | (more_than_one(partners & (partners - 1)) ? 0 : partners);
         c->cut |= bit(cell) | partners;
     }
     c->moves = their_doubles ? (answers | makers) & empty : empty;
-    uint64_t sequence_cells;
+    ss_mask sequence_cells;
     int64_t sequence_nodes;
     if (deep != SHALLOW && c->moves && tss_find(g, att, def, THREAT_NODES, &sequence_cells, &sequence_nodes)) {
         c->moves &= sequence_cells | makers; /* the defence check: any other move loses (tss.c) */
@@ -240,10 +240,10 @@ void pn_settle(pn_search *s, pn_node n, pn_class *c, int deep) {
    million (the attacker's then 3-4 % fewer nodes) (tests/bench/provers_ab: exact in the default second after 4 / 8 /
    12 plies 26 / 25 / 25 of 30, from 24 / 23 / 25). */
 /* Lines through the cell free of the other side, weighted 4**(marks on them), for both sides. */
-static int cell_score(const ss_game *g, int cell, uint64_t mine, uint64_t theirs) {
+static int cell_score(const ss_game *g, int cell, ss_mask mine, ss_mask theirs) {
     int score = 0;
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
-        uint64_t line = g->through[i];
+        ss_mask line = g->through[i];
         if (!(line & theirs)) score += 1 << (2 * count(line & mine));
         if (!(line & mine)) score += 1 << (2 * count(line & theirs));
     }
@@ -279,7 +279,7 @@ void pn_look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
         /* mobility: to disprove an attacker's node every move must fail, to prove a defender's node
            every answer must; so a node starts with that many, and df-pn stays with one defence at a
            time instead of spreading over all (they all look alike before they are expanded) */
-        uint64_t empty = s->g->full & ~(c.att | c.def);
+        ss_mask empty = s->g->full & ~(c.att | c.def);
         ch->pn[i] = c.att_to_move ? 1 : (uint32_t)count(k.moves);
         ch->dn[i] = c.att_to_move ? (uint32_t)count(empty) : 1;
     }
@@ -294,7 +294,7 @@ static int move_score(const ss_game *g, int cell, pn_node n) {
     if (n.att_to_move) return cell_score(g, cell, n.att, n.def);
     int blocks = 0, own = 0;
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
-        uint64_t line = g->through[i];
+        ss_mask line = g->through[i];
         if (!(line & n.def)) blocks += 1 << (2 * count(line & n.att));
         if (!(line & n.att)) own += 1 << (2 * count(line & n.def));
     }
@@ -304,7 +304,7 @@ static int move_score(const ss_game *g, int cell, pn_node n) {
 /* Append the moves of `moves` best first (for the side to move), `killer` first of all when it is one
    of them, each looked at; stop at one that settles the node: a proven move of the attacker, a
    disproven move of the defender. */
-void pn_add_moves(pn_search *s, pn_node n, uint64_t moves, pn_children *ch, int killer) {
+void pn_add_moves(pn_search *s, pn_node n, ss_mask moves, pn_children *ch, int killer) {
     int score[MAX_CHILDREN];
     int base = ch->n, first = base;
     /* the killer alone first: it settles the node most often (at the defender's nodes of a hard 7x7k5
@@ -491,9 +491,9 @@ pn_value pn_probe_replies(pn_search *s, pn_node n, int ply, int killer) {
    them (pn_prune_moves); and the moves settled here told to the helper, which skips them. */
 void pn_absorb_help(pn_search *s, pn_node n, pn_children *ch) {
     pn_help *h = s->help;
-    uint64_t disproven = __atomic_load_n(&h->disproven, __ATOMIC_ACQUIRE);
-    uint64_t proven = __atomic_load_n(&h->proven, __ATOMIC_ACQUIRE);
-    uint64_t settled = 0;
+    ss_mask disproven = __atomic_load_n(&h->disproven, __ATOMIC_ACQUIRE);
+    ss_mask proven = __atomic_load_n(&h->proven, __ATOMIC_ACQUIRE);
+    ss_mask settled = 0;
     int taken = 0;
     for (int i = 0; i < ch->n; i++) {
         int cell = ch->cell[i];
@@ -515,17 +515,17 @@ void pn_absorb_help(pn_search *s, pn_node n, pn_children *ch) {
 
 int pn_helper_settled(const pn_help *h, int cell) {
     if (cell == NULL_MOVE) return 0;
-    uint64_t settled = __atomic_load_n(&h->disproven, __ATOMIC_RELAXED) | __atomic_load_n(&h->proven, __ATOMIC_RELAXED);
+    ss_mask settled = __atomic_load_n(&h->disproven, __ATOMIC_RELAXED) | __atomic_load_n(&h->proven, __ATOMIC_RELAXED);
     return (settled & bit(cell)) != 0;
 }
 
 int pn_helped_move(const pn_search *s, pn_node n, pn_value *out) {
-    uint64_t added = n.att ^ s->root_att;
+    ss_mask added = n.att ^ s->root_att;
     if (n.att_to_move || !added) return 0; /* the root's pass */
     const pn_help *h = s->help;
     int cell = lowest_cell(added);
-    uint64_t disproven = __atomic_load_n(&h->disproven, __ATOMIC_ACQUIRE);
-    uint64_t proven = __atomic_load_n(&h->proven, __ATOMIC_ACQUIRE);
+    ss_mask disproven = __atomic_load_n(&h->disproven, __ATOMIC_ACQUIRE);
+    ss_mask proven = __atomic_load_n(&h->proven, __ATOMIC_ACQUIRE);
     if (!((disproven | proven) & bit(cell))) return 0;
     int won = (proven & bit(cell)) != 0;
     out->pn = won ? 0 : PN_INF;
@@ -568,8 +568,8 @@ static void combine(const uint32_t *chosen, const uint32_t *summed, int n, uint3
 }
 
 static uint32_t threshold(uint32_t th, uint32_t second, int attacker) {
-    uint64_t more = attacker ? second / ATTACKER_WIDENING : (uint64_t)second * DEFENDER_WIDENING;
-    uint64_t widened = (uint64_t)second + more + 1;
+    ss_mask more = attacker ? second / ATTACKER_WIDENING : (ss_mask)second * DEFENDER_WIDENING;
+    ss_mask widened = (ss_mask)second + more + 1;
     return widened < th ? (uint32_t)widened : th;
 }
 
@@ -686,12 +686,12 @@ pn_value pn_mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, 
     return out;
 }
 
-void ss_pn_prove(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
+void ss_pn_prove(const ss_game *g, ss_pn_table *t, ss_mask att, ss_mask def, int att_to_move,
                  const ss_budget *budget, ss_pn_result *result) {
     pn_prove_helped(g, t, att, def, att_to_move, budget, NULL, result);
 }
 
-void pn_prove_helped(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
+void pn_prove_helped(const ss_game *g, ss_pn_table *t, ss_mask att, ss_mask def, int att_to_move,
                      const ss_budget *budget, pn_help *help, ss_pn_result *result) {
     pn_search s = {.g = g, .t = t, .focus = SS_NO_MOVE, .help = help, .root_att = att};
     meter_start(&s.m, budget);

@@ -13,16 +13,16 @@
    them in at its root (pn_absorb_help in pn_help.c) and marks the moves it settled itself, for the helper to
    skip. Masks of cells, read and written atomically; a move's zone is written before its bit. */
 typedef struct {
-    uint64_t disproven, proven; /* by the helper */
-    uint64_t zone[SS_MAX_CELLS];
-    uint64_t settled_at_root;   /* by the question's own search */
+    ss_mask disproven, proven; /* by the helper */
+    ss_mask zone[SS_MAX_CELLS];
+    ss_mask settled_at_root;   /* by the question's own search */
     int32_t focus;              /* the move the search is in (SS_NO_MOVE: none): the helper takes others */
     int32_t stop;               /* set when the question's search returns: the helper stops */
     double deadline;            /* the question's (0: none) */
 } pn_help;
 
 /* ss_pn_prove with a helper's answers taken in at the root (help: NULL for none). */
-void pn_prove_helped(const ss_game *g, ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move,
+void pn_prove_helped(const ss_game *g, ss_pn_table *t, ss_mask att, ss_mask def, int att_to_move,
                      const ss_budget *budget, pn_help *help, ss_pn_result *result);
 
 /* How much of the costlier checks (the threat sequence, the pairing) a node gets: none (a child looked
@@ -44,7 +44,7 @@ typedef struct {
     int64_t pairings, threat_wins, pairing_calls, inherited, pruned;
     int focus; /* the root's child searched last */
     pn_help *help; /* another thread's answers about the root's moves (NULL: none) */
-    uint64_t root_att; /* the attacker's marks at the root: a move's node below it holds one more */
+    ss_mask root_att; /* the attacker's marks at the root: a move's node below it holds one more */
     int abandon;       /* the helper settled the root's move searched now: unwind to its node */
     pairing_memo unpaired; /* the pairing searches that failed last (pairing_memo.h) */
 } pn_search;
@@ -53,25 +53,25 @@ typedef struct {
 typedef struct {
     int status;
     int rule;       /* what settled it: SS_BY_PAIRING, SS_BY_THREATS, else SS_BY_SEARCH */
-    uint64_t zone;  /* DISPROVEN: its disproof's zone; PROVEN: its proof's (proof_zone.c) */
-    uint64_t cut;   /* OPEN, defender to move: the cells that rule out the moves not in `moves`... */
+    ss_mask zone;  /* DISPROVEN: its disproof's zone; PROVEN: its proof's (proof_zone.c) */
+    ss_mask cut;   /* OPEN, defender to move: the cells that rule out the moves not in `moves`... */
     int cut_guard;  /* ... with the guard of three cells per line (pn_cut_zone()) */
     int forced;     /* OPEN, attacker to move: the one cell it must take, else NULL_MOVE */
     int unpaired;   /* OPEN, attacker to move: it has no pairing (none found, or none by monotony) */
-    uint64_t moves; /* OPEN, defender to move: the moves worth searching */
+    ss_mask moves; /* OPEN, defender to move: the moves worth searching */
 } pn_class;
 
 typedef struct {
     int n;
     int8_t cell[MAX_CHILDREN];
     uint32_t pn[MAX_CHILDREN], dn[MAX_CHILDREN];
-    uint64_t zone[MAX_CHILDREN];
+    ss_mask zone[MAX_CHILDREN];
     int8_t reply[MAX_CHILDREN]; /* the move that settled the child (its entry's `reply`; NULL_MOVE: none) */
 } pn_children;
 
 typedef struct {
     uint32_t pn, dn;
-    uint64_t zone;
+    ss_mask zone;
     int rule;  /* solved before expansion: what settled it */
     int reply; /* the move that settled it: a disproven defender's reply, a proven attacker's move */
 } pn_value;
@@ -100,18 +100,18 @@ int pn_probing(pn_node n, int ply);
    pn_settle.c). */
 void pn_settle(pn_search *s, pn_node n, pn_class *c, int deep);
 /* The zone that rules out the defender's moves pn_settle cut (pn_settle.c). */
-uint64_t pn_cut_zone(const ss_game *g, pn_node n, const pn_class *c);
+ss_mask pn_cut_zone(const ss_game *g, pn_node n, const pn_class *c);
 
 /* The child i's numbers from the table (or inherited), else from what settles it, then kept in the
    table (pn_children.c). */
 void pn_look_at(pn_search *s, pn_node n, pn_children *ch, int i);
 /* Append the moves of `moves` best first for the side to move, `killer` first of all when it is one of
    them, each looked at; stop at one that settles the node (pn_children.c). */
-void pn_add_moves(pn_search *s, pn_node n, uint64_t moves, pn_children *ch, int killer);
+void pn_add_moves(pn_search *s, pn_node n, ss_mask moves, pn_children *ch, int killer);
 
 /* The zones of solved nodes, and the children they settle without search (pn_zones.c). */
-uint64_t pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch);
-uint64_t pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch);
+ss_mask pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch);
+ss_mask pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch);
 void pn_prune_replies(pn_search *s, pn_node n, pn_children *ch);
 void pn_prune_moves(pn_search *s, pn_node n, pn_children *ch);
 

@@ -71,8 +71,8 @@ uint64_t ss_pn_table_game(const ss_pn_table *t) { return t->fingerprint; }
 /* The position's Zobrist key: the solved bits' hash, which a mark more or fewer changes by one key. */
 static uint64_t zobrist(const ss_pn_table *t, pn_node n) {
     uint64_t z = n.att_to_move ? t->side_key : 0;
-    for (uint64_t m = n.att; m; m &= m - 1) z ^= t->att_key[lowest_cell(m)];
-    for (uint64_t m = n.def; m; m &= m - 1) z ^= t->def_key[lowest_cell(m)];
+    for (ss_mask m = n.att; m; m &= m - 1) z ^= t->att_key[lowest_cell(m)];
+    for (ss_mask m = n.def; m; m &= m - 1) z ^= t->def_key[lowest_cell(m)];
     return z;
 }
 
@@ -107,7 +107,7 @@ void ss_pn_table_set_game(ss_pn_table *t, uint64_t fingerprint) {
 }
 
 
-int ss_pn_table_numbers(const ss_pn_table *t, uint64_t att, uint64_t def, int att_to_move, uint32_t *pn,
+int ss_pn_table_numbers(const ss_pn_table *t, ss_mask att, ss_mask def, int att_to_move, uint32_t *pn,
                         uint32_t *dn) {
     const pn_entry *e = pt_lookup(t, (pn_node){att, def, att_to_move != 0});
     if (!e) return 0;
@@ -116,7 +116,7 @@ int ss_pn_table_numbers(const ss_pn_table *t, uint64_t att, uint64_t def, int at
     return 1;
 }
 
-void pt_store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t zone, int64_t work, int rule,
+void pt_store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, ss_mask zone, int64_t work, int rule,
                   int reply) {
     pn_entry *b = pt_bucket(t, n), *slot = NULL;
     for (int i = 0; i < PN_WAYS && !slot; i++)
@@ -148,7 +148,7 @@ void pt_store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t zone
 
 int pt_unpaired_below(const ss_pn_table *t, pn_node n) {
     uint64_t z = zobrist(t, n);
-    for (uint64_t m = n.att; m; m &= m - 1) {
+    for (ss_mask m = n.att; m; m &= m - 1) {
         if (!maybe(t->unpaired_bits, z ^ t->att_key[lowest_cell(m)])) continue;
         pn_node fewer = n;
         fewer.att &= ~bit(lowest_cell(m));
@@ -184,7 +184,7 @@ const pn_entry *pt_inherited(const ss_pn_table *t, pn_node n) {
     int defenders = 0; /* the probes that take a defender's mark away come first */
     for (int attackers = 0; attackers < 2; attackers++) {
         const uint64_t *keys = attackers ? t->att_key : t->def_key;
-        for (uint64_t m = attackers ? n.att : n.def; m; m &= m - 1) {
+        for (ss_mask m = attackers ? n.att : n.def; m; m &= m - 1) {
             int cell = lowest_cell(m);
             uint64_t key = z ^ keys[cell];
             if (!maybe(t->disproven_bits, key) && !maybe(t->proven_bits, key)) continue;

@@ -14,7 +14,7 @@ enum { PN_INF = 0x3fffffff };
 /* One position of a question "can the attacker force a line?": its proof and disproof numbers (0 and
    PN_INF when solved) and, when disproven, the zone its disproof depends on. */
 typedef struct {
-    uint64_t att, def, zone;
+    ss_mask att, def, zone;
     uint32_t pn, dn;
     uint32_t work;   /* nodes spent below it (saturated): the replacement keeps the costliest */
     uint8_t to_move; /* 1: the attacker, 2: the defender, 0: a free slot */
@@ -39,7 +39,7 @@ struct ss_pn_table {
 
 /* A position of a question: the attacker's and the defender's marks, and who is to move. */
 typedef struct {
-    uint64_t att, def;
+    ss_mask att, def;
     int att_to_move;
 } pn_node;
 
@@ -79,7 +79,7 @@ static inline const pn_entry *pt_lookup(const ss_pn_table *t, pn_node n) {
 
 /* Keep the position's numbers, zone, the nodes spent below it (`work`), what settled it (`rule`, with
    UNPAIRED) and the move that settled it (`reply`, -1: none); a full bucket loses its cheapest entry. */
-void pt_store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, uint64_t zone, int64_t work, int rule, int reply);
+void pt_store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, ss_mask zone, int64_t work, int rule, int reply);
 /* Whether the position with one of the attacker's marks fewer is known to have no pairing (UNPAIRED). */
 int pt_unpaired_below(const ss_pn_table *t, pn_node n);
 /* A solved entry one mark away that settles `n` by monotony or by its zone, or NULL (pn_table.c). */

@@ -5,10 +5,10 @@
 
 /* Lines only one side holds marks on, weighted 4**marks, for the side to move; under misère such
    lines are the side's liabilities, so the sign turns. */
-int horizon_score(const ss_game *g, uint64_t mine, uint64_t theirs) {
+int horizon_score(const ss_game *g, ss_mask mine, ss_mask theirs) {
     int64_t total = 0;
     for (int i = 0; i < g->n_lines; i++) {
-        uint64_t line = g->lines[i];
+        ss_mask line = g->lines[i];
         int a = count(line & mine), b = count(line & theirs);
         if (!b && a) total += (int64_t)1 << (2 * a);
         else if (!a && b) total -= (int64_t)1 << (2 * b);
@@ -19,11 +19,11 @@ int horizon_score(const ss_game *g, uint64_t mine, uint64_t theirs) {
     return (int)total;
 }
 
-void ss_estimate(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, int max_depth,
+void ss_estimate(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, int max_depth,
                  const ss_budget *budget, ss_result *r) {
     searcher s;
     searcher_start(&s, g, t, budget);
-    uint64_t my_thr = ss_threats(g, mine, theirs), their_thr = ss_threats(g, theirs, mine);
+    ss_mask my_thr = ss_threats(g, mine, theirs), their_thr = ss_threats(g, theirs, mine);
     int empty = g->cells - count(mine | theirs), reached = 0, estimate = 0, best_move = SS_NO_MOVE;
     if (max_depth > empty) max_depth = empty; /* that deep, the horizon is the end of every game */
     for (int depth = 1; depth <= max_depth; depth++) {
@@ -32,7 +32,7 @@ void ss_estimate(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, 
         tt_entry e;
         reached = depth;
         estimate = v;
-        best_move = tt_find(t, mine, theirs, &e) ? e.best : SS_NO_MOVE;
+        best_move = tt_find(t, tt_key_of(mine, theirs), &e) ? e.best : SS_NO_MOVE;
         /* a forced end within the horizon: deeper finds the same */
         if (v >= HORIZON_SETTLED || v <= -HORIZON_SETTLED) break;
     }

@@ -28,7 +28,7 @@
 enum { MAX_GROUPS = 64, MAX_GROUP_LINES = 64, MAX_COVERS = 48, MAX_POOL = 8192 };
 
 typedef struct {
-    uint64_t cells; /* the cover's paired cells */
+    ss_mask cells; /* the cover's paired cells */
     int first, n;   /* its pairs: pool[first .. first + n) */
 } cover;
 
@@ -47,9 +47,9 @@ typedef struct {
     int n_pool;
     int chosen[MAX_GROUPS];   /* the cover of each group, -1: none yet */
     uint64_t open;            /* the groups with no cover chosen yet */
-    uint64_t reach[MAX_GROUPS]; /* the cells of all the group's covers */
+    ss_mask reach[MAX_GROUPS]; /* the cells of all the group's covers */
     uint64_t groups_at[SS_MAX_CELLS]; /* the groups whose reach holds the cell */
-    uint64_t whole[MAX_GROUPS], gaps[MAX_GROUPS]; /* all the cells of the group's lines; the empty ones */
+    ss_mask whole[MAX_GROUPS], gaps[MAX_GROUPS]; /* all the cells of the group's lines; the empty ones */
     uint64_t used; /* the groups the search's reasoning used: they took cells, were chosen or failed */
 } pairing_state;
 
@@ -64,7 +64,7 @@ typedef struct {
 enum { WALK_STEPS = 4096, CACHED_LINES = 8, CACHED_PAIRS = 8, CACHE_SLOTS = 4096 };
 
 typedef struct {
-    const uint64_t *lines; /* the group's live lines, as their empty cells */
+    const ss_mask *lines; /* the group's live lines, as their empty cells */
     int n_lines;
     int8_t stack[SS_MAX_CELLS / 2][2];
     int depth;
@@ -72,9 +72,9 @@ typedef struct {
     int steps; /* of this group's walk: at most WALK_STEPS */
 } cover_walk;
 
-static void keep_cover(pairing_state *st, cover_walk *w, uint64_t used) {
+static void keep_cover(pairing_state *st, cover_walk *w, ss_mask used) {
     for (int i = w->first_cover; i < st->n_covers; i++) {
-        uint64_t other = st->covers[i].cells;
+        ss_mask other = st->covers[i].cells;
         if ((other & used) == other) return; /* a cover with a subset of its cells is kept already */
     }
     if (st->n_covers - w->first_cover >= MAX_COVERS || st->n_pool + w->depth > MAX_POOL) return;
@@ -89,7 +89,7 @@ static void keep_cover(pairing_state *st, cover_walk *w, uint64_t used) {
     st->n_pool += w->depth;
 }
 
-static void walk(pairing_state *st, cover_walk *w, uint64_t covered, uint64_t used) {
+static void walk(pairing_state *st, cover_walk *w, uint64_t covered, ss_mask used) {
     if (++w->steps > WALK_STEPS) return;
     int line = -1;
     for (int i = 0; i < w->n_lines && line < 0; i++)
@@ -98,18 +98,20 @@ static void walk(pairing_state *st, cover_walk *w, uint64_t covered, uint64_t us
         keep_cover(st, w, used);
         return;
     }
-    uint64_t free = w->lines[line] & ~used;
+    ss_mask free = w->lines[line] & ~used;
     int cells[SS_MAX_CELLS], n = 0;
-    for (uint64_t m = free; m; m &= m - 1) cells[n++] = lowest_cell(m);
+    for (ss_mask m = free; m; m &= m - 1) cells[n++] = lowest_cell(m);
     /* each pair with the lines it serves, most first */
     enum { MAX_PAIRS = 128 };
-    uint64_t pair_cells[MAX_PAIRS], serves[MAX_PAIRS];
+    ss_mask pair_cells[MAX_PAIRS];
+    uint64_t serves[MAX_PAIRS];
     int n_pairs = 0;
     for (int a = 0; a < n; a++) {
         for (int b = a + 1; b < n && n_pairs < MAX_PAIRS; b++) {
-            uint64_t p = bit(cells[a]) | bit(cells[b]), lines = 0;
+            ss_mask p = bit(cells[a]) | bit(cells[b]);
+            uint64_t lines = 0;
             for (int i = 0; i < w->n_lines; i++)
-                if ((w->lines[i] & p) == p) lines |= (uint64_t)1 << i;
+                if ((w->lines[i] & p) == p) lines |= word_bit(i);
             int j = n_pairs++;
             for (; j > 0 && count(serves[j - 1]) < count(lines); j--) {
                 pair_cells[j] = pair_cells[j - 1];
@@ -120,7 +122,7 @@ static void walk(pairing_state *st, cover_walk *w, uint64_t covered, uint64_t us
         }
     }
     for (int j = 0; j < n_pairs; j++) {
-        uint64_t p = pair_cells[j];
+        ss_mask p = pair_cells[j];
         w->stack[w->depth][0] = (int8_t)lowest_cell(p);
         w->stack[w->depth][1] = (int8_t)lowest_cell(p & (p - 1));
         w->depth++;
@@ -131,16 +133,16 @@ static void walk(pairing_state *st, cover_walk *w, uint64_t covered, uint64_t us
 }
 
 typedef struct {
-    uint64_t lines[CACHED_LINES]; /* the group's lines, sorted; n_lines 0: a free slot */
+    ss_mask lines[CACHED_LINES]; /* the group's lines, sorted; n_lines 0: a free slot */
     int n_lines, n_covers;
-    uint64_t cells[MAX_COVERS];
+    ss_mask cells[MAX_COVERS];
     int8_t pairs[MAX_COVERS][CACHED_PAIRS][2];
     int8_t n_pairs[MAX_COVERS];
 } cached_group;
 
 static _Thread_local cached_group *cache; /* CACHE_SLOTS groups: 5 MB per thread that pairs */
 
-static cached_group *slot_of(const uint64_t *sorted, int n) {
+static cached_group *slot_of(const ss_mask *sorted, int n) {
     if (!cache && !(cache = calloc(CACHE_SLOTS, sizeof *cache))) return NULL;
     uint64_t h = (uint64_t)n;
     for (int i = 0; i < n; i++) h = (h ^ sorted[i]) * 0x9E3779B97F4A7C15ULL, h ^= h >> 31;
@@ -161,10 +163,10 @@ static void finish_group(pairing_state *st, int first) {
 
 /* Appends the group of `lines` (each line's empty cells) with its covers, fewest cells first, at most
    MAX_COVERS, none using a superset of another's cells; 0 when it has none (or none was found). */
-static int add_group(pairing_state *st, const uint64_t *lines, int n_lines) {
+static int add_group(pairing_state *st, const ss_mask *lines, int n_lines) {
     int first = st->n_covers;
     cached_group *slot = NULL;
-    uint64_t sorted[CACHED_LINES];
+    ss_mask sorted[CACHED_LINES];
     if (n_lines <= CACHED_LINES) {
         for (int i = 0; i < n_lines; i++) {
             int j = i;
@@ -173,7 +175,7 @@ static int add_group(pairing_state *st, const uint64_t *lines, int n_lines) {
         }
         slot = slot_of(sorted, n_lines);
     }
-    if (slot && slot->n_lines == n_lines && !memcmp(slot->lines, sorted, sizeof(uint64_t) * (size_t)n_lines)) {
+    if (slot && slot->n_lines == n_lines && !memcmp(slot->lines, sorted, sizeof(ss_mask) * (size_t)n_lines)) {
         for (int i = 0; i < slot->n_covers && st->n_pool + slot->n_pairs[i] <= MAX_POOL; i++) {
             cover *c = &st->covers[st->n_covers++];
             c->cells = slot->cells[i];
@@ -189,7 +191,7 @@ static int add_group(pairing_state *st, const uint64_t *lines, int n_lines) {
         for (int i = first; i < st->n_covers; i++) fits &= st->covers[i].n <= CACHED_PAIRS;
         if (fits) {
             slot->n_lines = n_lines;
-            memcpy(slot->lines, sorted, sizeof(uint64_t) * (size_t)n_lines);
+            memcpy(slot->lines, sorted, sizeof(ss_mask) * (size_t)n_lines);
             slot->n_covers = st->n_covers - first;
             for (int i = 0; i < slot->n_covers; i++) {
                 const cover *c = &st->covers[first + i];
@@ -213,11 +215,12 @@ static int spent(pairing_state *st) { return st->budget && ++st->steps > st->bud
    the groups there are (about 18 of MAX_GROUPS): the whole state is 1 KB, and copying it was a tenth of
    choose's samples in perf. */
 typedef struct {
-    uint64_t alive, core;
+    uint64_t alive; /* the group's covers still possible (bit i: covers[first + i]) */
+    ss_mask core;   /* the cells they all share: the group will take them */
 } group_choice;
 
 typedef struct {
-    uint64_t taken;
+    ss_mask taken;
     group_choice of[MAX_GROUPS];
 } choice;
 
@@ -225,28 +228,30 @@ typedef struct {
    changes; only groups that can reach a cell taken anew (`fresh`) are looked at again. 0 when a group is
    left with no cover. The groups to look at come from the few fresh cells (groups_at), in the order of
    the groups, rather than from testing every group: most steps take a handful of cells. */
-static int propagate(pairing_state *st, choice *k, uint64_t fresh) {
+static int propagate(pairing_state *st, choice *k, ss_mask fresh) {
     while (fresh) {
-        uint64_t next = 0, reached = 0;
-        for (uint64_t m = fresh; m; m &= m - 1) reached |= st->groups_at[lowest_cell(m)];
+        ss_mask next = 0;
+        uint64_t reached = 0;
+        for (ss_mask m = fresh; m; m &= m - 1) reached |= st->groups_at[lowest_cell(m)];
         for (uint64_t todo = reached & st->open; todo; todo &= todo - 1) {
-            int g = lowest_cell(todo);
+            int g = word_lowest(todo);
             group_choice *of = &k->of[g];
-            uint64_t forbidden = k->taken & ~of->core, keep = 0, shared = ~(uint64_t)0;
+            ss_mask forbidden = k->taken & ~of->core, shared = ~(ss_mask)0;
+            uint64_t keep = 0;
             const cover *c = st->covers + st->groups[g].first;
             /* without a branch: whether a cover clashes follows no pattern the processor can
                predict, and this test was a third of choose's samples in perf */
             for (uint64_t m = of->alive; m; m &= m - 1) {
-                int i = lowest_cell(m);
-                uint64_t cells = c[i].cells, fits = (cells & forbidden) == 0;
-                keep |= fits << i;
+                int i = word_lowest(m);
+                ss_mask cells = c[i].cells, fits = (cells & forbidden) == 0;
+                keep |= (uint64_t)fits << i;
                 shared &= cells | (fits - 1); /* a clashing cover: all ones, no effect */
             }
             if (!keep) {
-                st->used |= bit(g);
+                st->used |= word_bit(g);
                 return 0;
             }
-            if (shared & ~of->core) st->used |= bit(g);
+            if (shared & ~of->core) st->used |= word_bit(g);
             of->alive = keep;
             next |= shared & ~of->core; /* free of the others' cells: they were forbidden */
             k->taken |= shared;
@@ -257,7 +262,7 @@ static int propagate(pairing_state *st, choice *k, uint64_t fresh) {
     return 1;
 }
 
-static int choose(pairing_state *st, const choice *before, uint64_t fresh, int left) {
+static int choose(pairing_state *st, const choice *before, ss_mask fresh, int left) {
     if (!left) return 1;
     if (spent(st)) return 0;
     choice k;
@@ -266,26 +271,26 @@ static int choose(pairing_state *st, const choice *before, uint64_t fresh, int l
     if (!propagate(st, &k, fresh)) return 0;
     int pick = -1, fewest = MAX_COVERS + 1;
     for (uint64_t todo = st->open; todo; todo &= todo - 1) {
-        int g = lowest_cell(todo);
-        int fits = count(k.of[g].alive);
+        int g = word_lowest(todo);
+        int fits = word_count(k.of[g].alive);
         if (fits < fewest) {
             fewest = fits;
             pick = g;
         }
     }
     const cover *c = st->covers + st->groups[pick].first;
-    uint64_t taken = k.taken;
-    st->open &= ~bit(pick);
-    st->used |= bit(pick);
+    ss_mask taken = k.taken;
+    st->open &= ~word_bit(pick);
+    st->used |= word_bit(pick);
     for (uint64_t m = k.of[pick].alive; m; m &= m - 1) {
-        int i = lowest_cell(m);
+        int i = word_lowest(m);
         st->chosen[pick] = st->groups[pick].first + i;
         k.taken = taken | c[i].cells;
         if (choose(st, &k, c[i].cells & ~k.of[pick].core, left - 1)) return 1;
         if (st->budget && st->steps > st->budget) break;
     }
     st->chosen[pick] = -1;
-    st->open |= bit(pick);
+    st->open |= word_bit(pick);
     return 0;
 }
 
@@ -314,30 +319,30 @@ void pairing_release(void) {
 static pairing_failure failure_of(const pairing_state *st, uint64_t groups) {
     pairing_failure why = {0, 0};
     for (uint64_t m = groups; m; m &= m - 1) {
-        why.lines |= st->whole[lowest_cell(m)];
-        why.gaps |= st->gaps[lowest_cell(m)];
+        why.lines |= st->whole[word_lowest(m)];
+        why.gaps |= st->gaps[word_lowest(m)];
     }
     return why;
 }
 
-int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t budget, uint64_t *cells,
+int pairing_search(const ss_game *g, ss_mask attacker, ss_mask defender, int64_t budget, ss_mask *cells,
                    int8_t (*pairs)[2], int *n_pairs, pairing_failure *why) {
     why->lines = why->gaps = 0;
     if (!mine && !(mine = malloc(sizeof *mine))) return 0;
     pairing_state *st = mine;
-    uint64_t empty = g->full & ~(attacker | defender);
+    ss_mask empty = g->full & ~(attacker | defender);
     st->steps = 0;
     st->budget = budget;
     st->n_groups = st->n_covers = st->n_pool = 0;
     /* Lines linked through two cells share them on the board, so they are of one family (game.h): the
        groups are made family by family, each family's few lines compared with each other only. */
     for (int f = 0; f < g->n_families; f++) {
-        uint64_t live[SS_MAX_CELLS * 4], whole[SS_MAX_CELLS * 4];
+        ss_mask live[SS_MAX_CELLS * 4], whole[SS_MAX_CELLS * 4];
         int n = 0, parent[SS_MAX_CELLS * 4];
         for (int at = g->family_start[f]; at < g->family_start[f + 1]; at++) {
-            uint64_t line = g->lines[g->family_line[at]];
+            ss_mask line = g->lines[g->family_line[at]];
             if (line & defender) continue;
-            uint64_t gaps = line & empty;
+            ss_mask gaps = line & empty;
             if (!more_than_one(gaps)) {
                 why->lines = line;
                 why->gaps = gaps;
@@ -361,7 +366,7 @@ int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64
         for (int i = 0; i < n; i++)
             for (int j = i + 1; j < n; j++)
                 if (more_than_one(live[i] & live[j])) parent[root_of(parent, i)] = root_of(parent, j);
-        uint64_t members[MAX_GROUP_LINES];
+        ss_mask members[MAX_GROUP_LINES];
         for (int i = 0; i < n; i++) {
             if (root_of(parent, i) != i) continue;
             int m = 0, at = st->n_groups;
@@ -375,25 +380,25 @@ int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64
                 st->gaps[at] |= live[j];
             }
             if (!add_group(st, members, m)) {
-                *why = failure_of(st, bit(at));
+                *why = failure_of(st, word_bit(at));
                 return 0;
             }
         }
     }
     if (!start && !(start = malloc(sizeof *start))) return 0;
     start->taken = 0;
-    st->open = st->n_groups == 64 ? ~(uint64_t)0 : bit(st->n_groups) - 1;
+    st->open = st->n_groups == 64 ? ~(uint64_t)0 : word_bit(st->n_groups) - 1;
     memset(st->groups_at, 0, sizeof st->groups_at);
     for (int i = 0; i < st->n_groups; i++) {
         st->chosen[i] = -1;
-        start->of[i].alive = st->groups[i].n == 64 ? ~(uint64_t)0 : bit(st->groups[i].n) - 1;
+        start->of[i].alive = st->groups[i].n == 64 ? ~(uint64_t)0 : word_bit(st->groups[i].n) - 1;
         start->of[i].core = 0;
         st->reach[i] = 0;
         for (int j = 0; j < st->groups[i].n; j++) st->reach[i] |= st->covers[st->groups[i].first + j].cells;
-        for (uint64_t m = st->reach[i]; m; m &= m - 1) st->groups_at[lowest_cell(m)] |= bit(i);
+        for (ss_mask m = st->reach[i]; m; m &= m - 1) st->groups_at[lowest_cell(m)] |= word_bit(i);
     }
     st->used = 0;
-    if (!choose(st, start, ~(uint64_t)0, st->n_groups)) {
+    if (!choose(st, start, ~(ss_mask)0, st->n_groups)) {
         if (!(st->budget && st->steps > st->budget)) *why = failure_of(st, st->used);
         return 0;
     }
@@ -414,11 +419,11 @@ int pairing_search(const ss_game *g, uint64_t attacker, uint64_t defender, int64
 /* The pairing search's entry points for Python (sanmoku_search.h): a pairing for either side to move
    (the defender to move may first play a move of its own), and why the search found none. */
 
-int ss_pairing_failure(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t budget, uint64_t *lines,
-                       uint64_t *gaps) {
+int ss_pairing_failure(const ss_game *g, ss_mask attacker, ss_mask defender, int64_t budget, ss_mask *lines,
+                       ss_mask *gaps) {
     int8_t pairs[SS_MAX_CELLS / 2][2];
     int n_pairs;
-    uint64_t cells;
+    ss_mask cells;
     pairing_failure why;
     int found = pairing_search(g, attacker, defender, budget, &cells, pairs, &n_pairs, &why);
     *lines = why.lines;
@@ -426,14 +431,14 @@ int ss_pairing_failure(const ss_game *g, uint64_t attacker, uint64_t defender, i
     return found;
 }
 
-int ss_pairing_find(const ss_game *g, uint64_t attacker, uint64_t defender, int defender_to_move, int64_t budget,
+int ss_pairing_find(const ss_game *g, ss_mask attacker, ss_mask defender, int defender_to_move, int64_t budget,
                     int8_t *pairs, int *n_pairs, int32_t *first_move) {
-    uint64_t cells;
+    ss_mask cells;
     pairing_failure why;
     *first_move = SS_NO_MOVE;
     if (pairing_search(g, attacker, defender, budget, &cells, (int8_t(*)[2])pairs, n_pairs, &why)) return 1;
     if (!defender_to_move) return 0;
-    for (uint64_t m = g->full & ~(attacker | defender); m; m &= m - 1) {
+    for (ss_mask m = g->full & ~(attacker | defender); m; m &= m - 1) {
         int cell = lowest_cell(m);
         if (pairing_search(g, attacker, defender | bit(cell), budget, &cells, (int8_t(*)[2])pairs, n_pairs, &why)) {
             *first_move = cell;

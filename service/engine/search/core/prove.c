@@ -12,12 +12,12 @@
 enum { FIRST_ALLOWANCE = 4096 };
 
 typedef struct {
-    uint64_t mine, theirs, my_thr, their_thr; /* by cells, or (col.on) by column bits: theirs = all stones */
+    ss_mask mine, theirs, my_thr, their_thr; /* by cells, or (col.on) by column bits: theirs = all stones */
     int n;      /* marks on the board */
     int lo, hi; /* proven bounds on its score */
 } root;
 
-static root root_of(const ss_game *g, uint64_t mine, uint64_t theirs, int lo, int hi) {
+static root root_of(const ss_game *g, ss_mask mine, ss_mask theirs, int lo, int hi) {
     root r = {mine, theirs, 0, 0, count(mine | theirs), lo < SS_SCORE_MIN ? SS_SCORE_MIN : lo,
               hi > SS_SCORE_MAX ? SS_SCORE_MAX : hi};
     if (g->col.on) {
@@ -37,11 +37,11 @@ static root root_of(const ss_game *g, uint64_t mine, uint64_t theirs, int lo, in
 static int root_best(const ss_game *g, ss_table *t, const root *r) {
     tt_entry e;
     if (g->col.on) {
-        if (!tt_find(t, r->mine, r->theirs | COLUMN_KEY_TAG, &e) || e.lower < r->lo || e.best == SS_NO_MOVE)
+        if (!tt_find(t, tt_key_of(r->mine, r->theirs | COLUMN_KEY_TAG), &e) || e.lower < r->lo || e.best == SS_NO_MOVE)
             return SS_NO_MOVE;
         return g->col.cell_of[e.best];
     }
-    return tt_find(t, r->mine, r->theirs, &e) && e.lower >= r->lo ? e.best : SS_NO_MOVE;
+    return tt_find(t, tt_key_of(r->mine, r->theirs), &e) && e.lower >= r->lo ? e.best : SS_NO_MOVE;
 }
 
 static int result_known(int lo, int hi) { return lo >= 1 || hi <= -1 || (lo >= 0 && hi <= 0); }
@@ -88,7 +88,7 @@ static void prove_result(searcher *s, root *r) {
     meter_allow(&s->m, 0);
 }
 
-void ss_prove(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, int goal, const ss_budget *budget,
+void ss_prove(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, int goal, const ss_budget *budget,
               ss_result *result) {
     searcher s;
     searcher_start(&s, g, t, budget);
@@ -115,7 +115,7 @@ void ss_prove(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, int
    positions near the end each move's search takes microseconds and a call from Python around it ten
    times that (Connect Four after 28 plies: 110 us a position through the calls, 10 us in Pons's
    solver), so the loop runs here, as the engine in Python ran it. */
-void ss_prove_moves(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, const int32_t *cells, int n,
+void ss_prove_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, const int32_t *cells, int n,
                     int goal, const ss_budget *budget, int32_t *lower, int32_t *upper, ss_result *spent) {
     ss_result total = {SS_SCORE_MIN, SS_SCORE_MAX, SS_NO_MOVE, 0, 0, 0, 0, 0};
     for (int evenly = 1; evenly >= 0; evenly--) {
@@ -141,13 +141,13 @@ void ss_prove_moves(const ss_game *g, ss_table *t, uint64_t mine, uint64_t their
     *spent = total;
 }
 
-void ss_score_moves(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, const int32_t *cells, int n,
+void ss_score_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, const int32_t *cells, int n,
                     int32_t *scores, ss_result *spent) {
     ss_result total = {SS_SCORE_MIN, SS_SCORE_MAX, SS_NO_MOVE, 0, 0, 0, 0, 0};
-    uint64_t occupied = mine | theirs, completes = ss_threats(g, mine, theirs);
+    ss_mask occupied = mine | theirs, completes = ss_threats(g, mine, theirs);
     int32_t ending = SS_BIG - (count(occupied) + 1); /* a move that completes a line: the game's last */
     for (int i = 0; i < n; i++) {
-        uint64_t move = bit(cells[i]);
+        ss_mask move = bit(cells[i]);
         if (completes & move) {
             scores[i] = g->misere ? -ending : ending;
         } else if ((occupied | move) == g->full) {
@@ -162,17 +162,17 @@ void ss_score_moves(const ss_game *g, ss_table *t, uint64_t mine, uint64_t their
     *spent = total;
 }
 
-int ss_score_all(const ss_game *g, ss_table *t, uint64_t mine, uint64_t theirs, int32_t *cells, int32_t *scores,
+int ss_score_all(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, int32_t *cells, int32_t *scores,
                  ss_result *spent) {
     ss_result none = {SS_SCORE_MIN, SS_SCORE_MAX, SS_NO_MOVE, 0, 0, 0, 0, 0};
-    uint64_t occupied = mine | theirs;
+    ss_mask occupied = mine | theirs;
     *spent = none;
     if (occupied == g->full) return 0;
     for (int i = 0; i < g->n_lines; i++) {
         if ((theirs & g->lines[i]) == g->lines[i]) return 0; /* the side that just moved made a line */
     }
     int n = 0;
-    for (uint64_t left = playable(g, occupied); left; left &= left - 1) cells[n++] = lowest_cell(left);
+    for (ss_mask left = playable(g, occupied); left; left &= left - 1) cells[n++] = lowest_cell(left);
     ss_score_moves(g, t, mine, theirs, cells, n, scores, spent);
     return n;
 }

@@ -13,6 +13,10 @@
 
 #include <stdint.h>
 
+/* A set of cells: bit c is cell c. The build's width (64 cells); every mask of the interface and of the
+   core is of this type, so that a wider one can replace it. */
+typedef uint64_t ss_mask;
+
 enum {
     SS_MAX_CELLS = 64,
     SS_BIG = 100,        /* a win with the T-th mark scores SS_BIG - T: 36 at least, as T <= 64 */
@@ -50,7 +54,7 @@ typedef struct {
 
 /* `lines` are the winning (or, misère, losing) sets of cells as bitmasks (bit c = cell c, cells row by
    row from the top). Gravity: a move is the lowest empty cell of a column. NULL on bad arguments. */
-ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const uint64_t *lines, int n_lines);
+ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const ss_mask *lines, int n_lines);
 void ss_game_free(ss_game *game);
 
 /* 2**log2_buckets buckets of 64 bytes, 3 positions each; NULL when out of memory. It remembers the
@@ -64,12 +68,12 @@ int64_t ss_table_positions(const ss_table *table);
 double ss_monotonic(void); /* CLOCK_MONOTONIC in seconds, Python's time.monotonic() on Linux */
 
 /* The immediate threats of `player`: empty cells where it would complete a line. */
-uint64_t ss_threats(const ss_game *game, uint64_t player, uint64_t other);
+ss_mask ss_threats(const ss_game *game, ss_mask player, ss_mask other);
 
 /* Narrow [result->lower, result->upper] (set them before the call: SS_SCORE_MIN, SS_SCORE_MAX when
    nothing is known) by null-window alpha-beta searches until `goal` is met or the budget runs out.
    `mine` are the marks of the side to move; the position must be legal and not over. */
-void ss_prove(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, int goal,
+void ss_prove(const ss_game *game, ss_table *table, ss_mask mine, ss_mask theirs, int goal,
               const ss_budget *budget, ss_result *result);
 
 /* The moves cells[0..n) of the position (`mine` to move, legal, not over, none of the moves ending the
@@ -78,7 +82,7 @@ void ss_prove(const ss_game *game, ss_table *table, uint64_t mine, uint64_t thei
    goal is left as it is. While the budget lasts, each move gets an even share of what is left (1 / the
    moves still to go, of the time and of the nodes), then each in turn all that is left. `spent` gets
    the nodes and seconds of all the searches, the deepest ply they reached, and whether one stopped. */
-void ss_prove_moves(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, const int32_t *cells,
+void ss_prove_moves(const ss_game *game, ss_table *table, ss_mask mine, ss_mask theirs, const int32_t *cells,
                     int n, int goal, const ss_budget *budget, int32_t *lower, int32_t *upper, ss_result *spent);
 
 /* The exact score of each move of cells[0..n) (the position as for ss_prove_moves, but moves that end
@@ -86,17 +90,17 @@ void ss_prove_moves(const ss_game *game, ss_table *table, uint64_t mine, uint64_
    the board is scored at once, the others searched to the end. For analyses with no limit: near the
    end of a game the searches take a few microseconds, and one call here replaces the Python around
    each. `spent` as for ss_prove_moves. */
-void ss_score_moves(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, const int32_t *cells,
+void ss_score_moves(const ss_game *game, ss_table *table, ss_mask mine, ss_mask theirs, const int32_t *cells,
                     int n, int32_t *scores, ss_result *spent);
 
 /* ss_score_moves over every legal move, in the order of their cells (written to cells[], room for
    SS_MAX_CELLS): their number, 0 when the game is over. */
-int ss_score_all(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, int32_t *cells,
+int ss_score_all(const ss_game *game, ss_table *table, ss_mask mine, ss_mask theirs, int32_t *cells,
                  int32_t *scores, ss_result *spent);
 
 /* Iterative deepening to at most max_depth plies with a heuristic score at the horizon: `estimate`,
    `depth` and `best_move` of the deepest iteration that finished. Never writes a bound to the table. */
-void ss_estimate(const ss_game *game, ss_table *table, uint64_t mine, uint64_t theirs, int max_depth,
+void ss_estimate(const ss_game *game, ss_table *table, ss_mask mine, ss_mask theirs, int max_depth,
                  const ss_budget *budget, ss_result *result);
 
 /* The provers beside alpha-beta (normal rule, no gravity; flat or torus): they answer whether a side
@@ -106,27 +110,27 @@ void ss_estimate(const ss_game *game, ss_table *table, uint64_t mine, uint64_t t
    the defender's marks holding one (pairs[2 i], pairs[2 i + 1]; room for SS_MAX_CELLS). With the
    attacker to move every pair must be empty; with the defender to move it may first play *first_move
    (SS_NO_MOVE: no need). 1 when one is found within `budget` steps of the search (0: no limit). */
-int ss_pairing_find(const ss_game *game, uint64_t attacker, uint64_t defender, int defender_to_move,
+int ss_pairing_find(const ss_game *game, ss_mask attacker, ss_mask defender, int defender_to_move,
                     int64_t budget, int8_t *pairs, int *n_pairs, int32_t *first_move);
 
 /* Why the attacker to move has no pairing against it: 0 and the lines the search found none for (*lines:
    all their cells; 0 when not known) with their empty cells (*gaps); 1 when it found a pairing. A
    position with more marks, none of the defender's on those lines and no cell of theirs empty that is
    not in *gaps, has none either: the proof-number search skips its search (pairing_memo.h). */
-int ss_pairing_failure(const ss_game *game, uint64_t attacker, uint64_t defender, int64_t budget,
-                       uint64_t *lines, uint64_t *gaps);
+int ss_pairing_failure(const ss_game *game, ss_mask attacker, ss_mask defender, int64_t budget,
+                       ss_mask *lines, ss_mask *gaps);
 
 /* A threat sequence of `attacker`, to move: 1 when it forces a line by continuous threats (each move
    threatens to complete a line at once) found within `budget` nodes (0: none), with *cells the cells the
    sequence depends on; the defender, were it to move, must play one of them or threaten to win. */
-int ss_threat_sequence(const ss_game *game, uint64_t attacker, uint64_t defender, int64_t budget,
-                       uint64_t *cells);
+int ss_threat_sequence(const ss_game *game, ss_mask attacker, ss_mask defender, int64_t budget,
+                       ss_mask *cells);
 
 /* A threat tree of `attacker`, to move: 1 when it forces a line by fours, or by up to `depth` threes
    (moves after which it would make two threats at once) each of whose answers it refutes in turn, found
    within `budget` nodes (0: no limit); *zone then holds the cells the proof depends on (tss_threes.c). */
-int ss_threat_tree(const ss_game *game, uint64_t attacker, uint64_t defender, int depth, int64_t budget,
-                   uint64_t *zone);
+int ss_threat_tree(const ss_game *game, ss_mask attacker, ss_mask defender, int depth, int64_t budget,
+                   ss_mask *zone);
 
 /* The proof-number search's table: 2**log2_slots entries of 40 bytes; one caller at a time; it clears
    itself when given another game. */
@@ -141,14 +145,14 @@ uint64_t ss_pn_table_game(const ss_pn_table *table);
 void ss_pn_table_set_game(ss_pn_table *table, uint64_t fingerprint);
 /* The proof and disproof numbers the table holds for a position (a long proof chooses the defender's
    reply by them): 1 with *pn and *dn set when it holds an entry, else 0. */
-int ss_pn_table_numbers(const ss_pn_table *table, uint64_t attacker, uint64_t defender, int attacker_to_move,
+int ss_pn_table_numbers(const ss_pn_table *table, ss_mask attacker, ss_mask defender, int attacker_to_move,
                         uint32_t *pn, uint32_t *dn);
 
 typedef struct {
     int32_t outcome;     /* 1: the attacker can force a line; -1: it cannot; 0: not settled (budget) */
     int32_t stopped;     /* the budget ran out (or cancel was set) */
     int32_t depth;
-    uint64_t zone;       /* outcome -1: the cells the disproof depends on; 1: the proof's (0: not known) */
+    ss_mask zone;        /* outcome -1: the cells the disproof depends on; 1: the proof's (0: not known) */
     int64_t nodes;
     int64_t pairings;    /* positions the search closed by a pairing */
     int64_t threat_wins; /* positions it closed by a threat sequence */
@@ -163,7 +167,7 @@ enum { SS_BY_SEARCH = 0, SS_BY_PAIRING = 1, SS_BY_THREATS = 2 };
 
 /* Whether the side holding `attacker` can force a line against the side holding `defender`, the
    attacker to move when attacker_to_move; the position must be legal, no line completed. */
-void ss_pn_prove(const ss_game *game, ss_pn_table *table, uint64_t attacker, uint64_t defender,
+void ss_pn_prove(const ss_game *game, ss_pn_table *table, ss_mask attacker, ss_mask defender,
                  int attacker_to_move, const ss_budget *budget, ss_pn_result *result);
 
 /* The provers of one analysis on two threads (families.c). A family is a list of questions on one
@@ -178,7 +182,7 @@ void ss_pn_prove(const ss_game *game, ss_pn_table *table, uint64_t attacker, uin
    it asks the attacker's moves there as questions of their own, which the search takes in (pns.h);
    then it joins the other family's rounds, taking their questions from the end of the list. */
 typedef struct {
-    uint64_t attacker, defender;
+    ss_mask attacker, defender;
     int32_t attacker_to_move;
     int32_t cell;        /* the move the question is about; SS_NO_MOVE: the position's own */
     int32_t asked;       /* how many times it was asked (0: never, its result all zero) */
@@ -209,7 +213,7 @@ void ss_pn_prove_families(const ss_game *game, ss_pn_family *families, ss_pn_hel
    no budget or it caps the nodes (answers that must not depend on the threads' timing), or for fewer
    than two moves. One caller at a time per helper and per table. */
 void ss_prove_moves_two(const ss_game *game, ss_table *table, ss_table *second, ss_pn_helper *helper,
-                        uint64_t mine, uint64_t theirs, const int32_t *cells, int n, int goal,
+                        ss_mask mine, ss_mask theirs, const int32_t *cells, int n, int goal,
                         const ss_budget *budget, int32_t *lower, int32_t *upper, ss_result *spent);
 
 /* For the tests only: 0 makes the proof zones leave out the cells that guard against the defender's own

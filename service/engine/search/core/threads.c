@@ -202,15 +202,15 @@ static void help_other(family_run *f) {
     ss_pn_result *spent_helping = &call->families[f->index].helping;
     if (call->families[1 - f->index].n == 0 || !root->attacker_to_move) return;
     if (__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE)) return;
-    uint64_t att = root->attacker, def = root->defender, moves = ~(uint64_t)0;
+    ss_mask att = root->attacker, def = root->defender, moves = ~(ss_mask)0;
     for (int passed = 0; moves; passed = 1) {
         int cell = SS_NO_MOVE;
         if (passed) {
             moves &= ~__atomic_load_n(&h->settled_at_root, __ATOMIC_RELAXED);
             if (!moves) return;
             int focus = __atomic_load_n(&h->focus, __ATOMIC_RELAXED);
-            uint64_t others = focus == SS_NO_MOVE ? moves : moves & ~bit(focus);
-            cell = 63 - __builtin_clzll(others ? others : moves);
+            ss_mask others = focus == SS_NO_MOVE ? moves : moves & ~bit(focus);
+            cell = highest_cell(others ? others : moves);
             moves &= ~bit(cell);
         }
         span s = part(f, (span){h->deadline, call->node_cap}, 1.0);
@@ -228,9 +228,9 @@ static void help_other(family_run *f) {
         if (!r.outcome) return; /* stopped */
         /* A move disproven with zone Y disproves every move outside Y with the same zone (pn_zones.c,
            pn_prune_moves): those are told too, and not asked. */
-        uint64_t settled = bit(cell);
+        ss_mask settled = bit(cell);
         if (r.outcome == -1) settled |= moves & ~r.zone;
-        for (uint64_t m = settled; m; m &= m - 1) h->zone[lowest_cell(m)] = r.zone;
+        for (ss_mask m = settled; m; m &= m - 1) h->zone[lowest_cell(m)] = r.zone;
         __atomic_fetch_or(r.outcome == 1 ? &h->proven : &h->disproven, settled, __ATOMIC_RELEASE);
         if (r.outcome == 1) return; /* the question is proven */
         moves &= ~settled;
@@ -357,7 +357,7 @@ void ss_pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper
    tests that cap nodes ask for the same answer every time. */
 typedef struct {
     const ss_game *g;
-    uint64_t mine, theirs;
+    ss_mask mine, theirs;
     const int32_t *cells;
     int n, goal;
     const ss_budget *budget;
@@ -426,8 +426,8 @@ static void work(void *arg) {
     }
 }
 
-void ss_prove_moves_two(const ss_game *g, ss_table *table, ss_table *second, ss_pn_helper *helper, uint64_t mine,
-                        uint64_t theirs, const int32_t *cells, int n, int goal, const ss_budget *budget,
+void ss_prove_moves_two(const ss_game *g, ss_table *table, ss_table *second, ss_pn_helper *helper, ss_mask mine,
+                        ss_mask theirs, const int32_t *cells, int n, int goal, const ss_budget *budget,
                         int32_t *lower, int32_t *upper, ss_result *spent) {
     if (!second || !helper || !budget || budget->max_nodes > 0 || n < 2) {
         ss_prove_moves(g, table, mine, theirs, cells, n, goal, budget, lower, upper, spent);

@@ -23,12 +23,12 @@ enum { MAX_SEQUENCE = SS_MAX_CELLS / 2 };
 typedef struct {
     const ss_game *g;
     int64_t nodes, budget;
-    uint64_t cells; /* of the sequence found: its moves, replies, final threats and the lines of replies */
+    ss_mask cells; /* of the sequence found: its moves, replies, final threats and the lines of replies */
 } tss_search;
 
 /* The empty cells of the lines through `cell` free of `other`'s marks. */
-static uint64_t lines_through(const ss_game *g, int cell, uint64_t other, uint64_t empty) {
-    uint64_t out = 0;
+static ss_mask lines_through(const ss_game *g, int cell, ss_mask other, ss_mask empty) {
+    ss_mask out = 0;
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++)
         if (!(g->through[i] & other)) out |= g->through[i] & empty;
     return out;
@@ -36,26 +36,26 @@ static uint64_t lines_through(const ss_game *g, int cell, uint64_t other, uint64
 
 /* `against`: the defender's threats (cells where it completes a line). Below the root the attacker has
    none of its own: it had none, its move made one, and the defender took it. */
-static int sequence(tss_search *t, uint64_t att, uint64_t def, int depth, uint64_t against) {
+static int sequence(tss_search *t, ss_mask att, ss_mask def, int depth, ss_mask against) {
     const ss_game *g = t->g;
     if (++t->nodes > t->budget || depth > MAX_SEQUENCE) return 0;
     if (more_than_one(against)) return 0;
-    uint64_t doubles;
-    uint64_t makers = pl_threat_makers(g, att, def, &doubles);
-    uint64_t moves = against ? makers & against : makers;
+    ss_mask doubles;
+    ss_mask makers = pl_threat_makers(g, att, def, &doubles);
+    ss_mask moves = against ? makers & against : makers;
     for (int pass = 0; pass < 2; pass++) { /* the moves that threaten twice first */
-        for (uint64_t m = pass ? moves & ~doubles : moves & doubles; m; m &= m - 1) {
+        for (ss_mask m = pass ? moves & ~doubles : moves & doubles; m; m &= m - 1) {
             int cell = lowest_cell(m);
-            uint64_t threats = pl_partners(g, att, def, cell);
+            ss_mask threats = pl_partners(g, att, def, cell);
             if (more_than_one(threats)) { /* the defender blocks one, and cannot win first */
                 t->cells |= bit(cell) | threats;
                 return 1;
             }
             int reply = lowest_cell(threats);
             /* the defender's threats: its one before (if any) taken by the move, those the reply makes */
-            uint64_t made = threats_after(g, 0, def, att | bit(cell), reply);
+            ss_mask made = threats_after(g, 0, def, att | bit(cell), reply);
             if (sequence(t, att | bit(cell), def | bit(reply), depth + 1, made)) {
-                uint64_t empty = g->full & ~(att | def);
+                ss_mask empty = g->full & ~(att | def);
                 t->cells |= bit(cell) | bit(reply) | lines_through(g, reply, att, empty);
                 return 1;
             }
@@ -65,10 +65,10 @@ static int sequence(tss_search *t, uint64_t att, uint64_t def, int depth, uint64
     return 0;
 }
 
-int tss_find(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t budget, uint64_t *cells,
+int tss_find(const ss_game *g, ss_mask attacker, ss_mask defender, int64_t budget, ss_mask *cells,
              int64_t *nodes) {
     tss_search t = {g, 0, budget > 0 ? budget : INT64_MAX, 0};
-    uint64_t wins = pl_threats(g, attacker, defender);
+    ss_mask wins = pl_threats(g, attacker, defender);
     if (wins) {
         *cells = bit(lowest_cell(wins));
         *nodes = 1;
@@ -80,8 +80,8 @@ int tss_find(const ss_game *g, uint64_t attacker, uint64_t defender, int64_t bud
     return found;
 }
 
-int ss_threat_sequence(const ss_game *game, uint64_t attacker, uint64_t defender, int64_t budget,
-                       uint64_t *cells) {
+int ss_threat_sequence(const ss_game *game, ss_mask attacker, ss_mask defender, int64_t budget,
+                       ss_mask *cells) {
     int64_t nodes;
     return tss_find(game, attacker, defender, budget, cells, &nodes);
 }
@@ -119,7 +119,7 @@ typedef struct {
     int64_t nodes, budget;
 } threes_search;
 
-static int fours(threes_search *t, uint64_t att, uint64_t def, uint64_t *cells) {
+static int fours(threes_search *t, ss_mask att, ss_mask def, ss_mask *cells) {
     int64_t left = t->budget - t->nodes, used = 0;
     int found = tss_find(t->g, att, def, left < FOURS_NODES ? left : FOURS_NODES, cells, &used);
     t->nodes += used;
@@ -128,10 +128,10 @@ static int fours(threes_search *t, uint64_t att, uint64_t def, uint64_t *cells) 
 
 /* The attacker's candidate threes: the cells of two lines or more free of the defender that each hold
    k - 3 of the attacker's marks or more. */
-static uint64_t candidates(const ss_game *g, uint64_t att, uint64_t def) {
-    uint64_t empty = g->full & ~(att | def), once = 0, twice = 0;
+static ss_mask candidates(const ss_game *g, ss_mask att, ss_mask def) {
+    ss_mask empty = g->full & ~(att | def), once = 0, twice = 0;
     for (int i = 0; i < g->n_lines; i++) {
-        uint64_t line = g->lines[i];
+        ss_mask line = g->lines[i];
         if (line & def || count(line & att) + 3 < count(line)) continue;
         twice |= once & line & empty;
         once |= line & empty;
@@ -139,26 +139,26 @@ static uint64_t candidates(const ss_game *g, uint64_t att, uint64_t def) {
     return twice;
 }
 
-static int defender_node(threes_search *t, uint64_t att, uint64_t def, int depth, uint64_t *zone);
+static int defender_node(threes_search *t, ss_mask att, ss_mask def, int depth, ss_mask *zone);
 
 /* The attacker to move: 1 when it wins by fours (unless `fours_known_not`), or by a three every answer
    to which it refutes in turn (`depth` threes at most); *zone then holds the proof's zone. */
-static int attacker_node(threes_search *t, uint64_t att, uint64_t def, int depth, int fours_known_not,
-                         uint64_t *zone) {
+static int attacker_node(threes_search *t, ss_mask att, ss_mask def, int depth, int fours_known_not,
+                         ss_mask *zone) {
     const ss_game *g = t->g;
     if (++t->nodes > t->budget) return 0;
-    uint64_t cells;
+    ss_mask cells;
     if (!fours_known_not && fours(t, att, def, &cells)) {
         *zone = pz_sequence(g, att, def, cells);
         return 1;
     }
-    uint64_t against = pl_threats(g, def, att);
+    ss_mask against = pl_threats(g, def, att);
     if (depth == 0 || more_than_one(against)) return 0;
     /* facing a four, the attacker must block it, and the block must be a three */
-    uint64_t moves = against ? against : candidates(g, att, def);
+    ss_mask moves = against ? against : candidates(g, att, def);
     for (; moves && t->nodes <= t->budget; moves &= moves - 1) {
         int move = lowest_cell(moves);
-        uint64_t child;
+        ss_mask child;
         if (defender_node(t, att | bit(move), def, depth - 1, &child)) {
             *zone = bit(move) | child;
             return 1;
@@ -168,11 +168,11 @@ static int attacker_node(threes_search *t, uint64_t att, uint64_t def, int depth
 }
 
 /* The defender to move after the attacker's three: 1 when every answer loses. */
-static int defender_node(threes_search *t, uint64_t att, uint64_t def, int depth, uint64_t *zone) {
+static int defender_node(threes_search *t, ss_mask att, ss_mask def, int depth, ss_mask *zone) {
     const ss_game *g = t->g;
-    uint64_t empty = g->full & ~(att | def);
+    ss_mask empty = g->full & ~(att | def);
     if (pl_threats(g, def, att) || !empty) return 0; /* it completes a line, or the board is full */
-    uint64_t threats = pl_threats(g, att, def), cut, answers;
+    ss_mask threats = pl_threats(g, att, def), cut, answers;
     if (more_than_one(threats)) {
         *zone = pz_guard(g, att, def, 2, threats);
         return 1;
@@ -180,8 +180,8 @@ static int defender_node(threes_search *t, uint64_t att, uint64_t def, int depth
     if (threats) {
         cut = answers = threats;
     } else {
-        uint64_t defender_doubles, attacker_doubles;
-        uint64_t makers = pl_threat_makers(g, def, att, &defender_doubles);
+        ss_mask defender_doubles, attacker_doubles;
+        ss_mask makers = pl_threat_makers(g, def, att, &defender_doubles);
         if (defender_doubles) return 0; /* two fours at once: the attacker blocks one, not both */
         pl_threat_makers(g, att, def, &attacker_doubles);
         if (!attacker_doubles) return 0; /* not a three */
@@ -189,29 +189,29 @@ static int defender_node(threes_search *t, uint64_t att, uint64_t def, int depth
         cut = bit(cell) | pl_partners(g, att, def, cell);
         answers = (cut | makers) & empty;
     }
-    uint64_t children = 0;
-    for (uint64_t a = answers; a; a &= a - 1) {
-        uint64_t child;
+    ss_mask children = 0;
+    for (ss_mask a = answers; a; a &= a - 1) {
+        ss_mask child;
         if (!attacker_node(t, att, def | (a & -a), depth, 0, &child)) return 0;
         children |= child;
     }
-    uint64_t guarded = threats ? cut : pz_guard(g, att, def, 3, cut);
+    ss_mask guarded = threats ? cut : pz_guard(g, att, def, 3, cut);
     *zone = pz_guard(g, att, def, 2, guarded) | children;
     return 1;
 }
 
-int tss_threes_find(const ss_game *g, uint64_t attacker, uint64_t defender, int depth, int fours_known_not,
-                    int64_t budget, uint64_t *zone, int64_t *nodes) {
+int tss_threes_find(const ss_game *g, ss_mask attacker, ss_mask defender, int depth, int fours_known_not,
+                    int64_t budget, ss_mask *zone, int64_t *nodes) {
     threes_search t = {g, 0, budget > 0 ? budget : INT64_MAX};
-    uint64_t found_zone = 0;
+    ss_mask found_zone = 0;
     int found = attacker_node(&t, attacker, defender, depth, fours_known_not, &found_zone);
     *zone = found ? found_zone : 0;
     *nodes = t.nodes;
     return found;
 }
 
-int ss_threat_tree(const ss_game *game, uint64_t attacker, uint64_t defender, int depth, int64_t budget,
-                   uint64_t *zone) {
+int ss_threat_tree(const ss_game *game, ss_mask attacker, ss_mask defender, int depth, int64_t budget,
+                   ss_mask *zone) {
     int64_t nodes;
     return tss_threes_find(game, attacker, defender, depth, 0, budget, zone, &nodes);
 }

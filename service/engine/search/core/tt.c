@@ -11,7 +11,7 @@ enum { MIN_LOG2 = 4, MAX_LOG2 = 28, LINE = 64, HUGE_PAGE = 2 << 20 };
 
 _Static_assert(sizeof(tt_bucket) == LINE, "a bucket is one cache line");
 
-static const uint64_t EMPTY_KEY = ~(uint64_t)0; /* mine == theirs == all cells: no position */
+static const uint64_t EMPTY_KEY = ~(uint64_t)0; /* a key of all ones in both words: no position */
 
 ss_table *ss_table_new(int log2_buckets) {
     if (log2_buckets < MIN_LOG2 || log2_buckets > MAX_LOG2) return NULL;
@@ -46,7 +46,7 @@ void ss_table_clear(ss_table *t) {
 int64_t ss_table_positions(const ss_table *t) {
     int64_t held = 0;
     for (uint64_t i = 0; i <= t->mask; i++)
-        for (int w = 0; w < TT_WAYS; w++) held += t->buckets[i].mine[w] != EMPTY_KEY;
+        for (int w = 0; w < TT_WAYS; w++) held += t->buckets[i].a[w] != EMPTY_KEY;
     return held;
 }
 
@@ -57,15 +57,15 @@ void tt_use_for(ss_table *t, uint64_t fingerprint) {
     t->empty = 0;
 }
 
-static int way_of(const tt_bucket *b, uint64_t mine, uint64_t theirs) {
+static int way_of(const tt_bucket *b, tt_key k) {
     for (int i = 0; i < TT_WAYS; i++)
-        if (b->mine[i] == mine && b->theirs[i] == theirs) return i;
+        if (b->a[i] == k.a && b->b[i] == k.b) return i;
     return -1;
 }
 
-int tt_find(const ss_table *t, uint64_t mine, uint64_t theirs, tt_entry *out) {
-    const tt_bucket *b = tt_bucket_of(t, mine, theirs);
-    int i = way_of(b, mine, theirs);
+int tt_find(const ss_table *t, tt_key k, tt_entry *out) {
+    const tt_bucket *b = tt_bucket_of(t, k);
+    int i = way_of(b, k);
     if (i < 0) return 0;
     out->lower = b->lower[i];
     out->upper = b->upper[i];
@@ -82,10 +82,10 @@ static uint8_t log2_work(int64_t nodes) {
     return w;
 }
 
-void tt_store(ss_table *t, uint64_t mine, uint64_t theirs, int lower, int upper, int best, int64_t nodes) {
-    tt_bucket *b = tt_bucket_of(t, mine, theirs);
+void tt_store(ss_table *t, tt_key k, int lower, int upper, int best, int64_t nodes) {
+    tt_bucket *b = tt_bucket_of(t, k);
     uint8_t work = log2_work(nodes);
-    int i = way_of(b, mine, theirs);
+    int i = way_of(b, k);
     if (i >= 0) {
         if (lower < b->lower[i]) lower = b->lower[i];
         if (upper > b->upper[i]) upper = b->upper[i];
@@ -94,14 +94,14 @@ void tt_store(ss_table *t, uint64_t mine, uint64_t theirs, int lower, int upper,
     } else {
         i = 0; /* an empty way has work 255 but key EMPTY_KEY: take it first */
         for (int j = 0; j < TT_WAYS; j++) {
-            if (b->mine[j] == EMPTY_KEY) {
+            if (b->a[j] == EMPTY_KEY) {
                 i = j;
                 break;
             }
             if (b->work[j] < b->work[i]) i = j;
         }
-        b->mine[i] = mine;
-        b->theirs[i] = theirs;
+        b->a[i] = k.a;
+        b->b[i] = k.b;
     }
     b->lower[i] = (int8_t)lower;
     b->upper[i] = (int8_t)upper;

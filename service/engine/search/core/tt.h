@@ -8,29 +8,40 @@
 
 enum { TT_WAYS = 3 };
 
-/* One cache line: three positions, each keyed by both mask of marks (a hit is never another
-   position's), with what is known of it. */
+/* A position's key: two words that tell it from every other position of its game. With masks of 64 bits
+   they are its two masks themselves, so a hit is never another position's. Wider masks would not fit a
+   bucket of one cache line: tt_key_of would hash them, and this is the one place the width shows. */
 typedef struct {
-    uint64_t mine[TT_WAYS], theirs[TT_WAYS];
-    int8_t lower[TT_WAYS], upper[TT_WAYS];
-    int8_t best[TT_WAYS]; /* SS_NO_MOVE when unknown */
+    uint64_t a, b; /* by cells: the side to move's marks, the other side's; by columns (columns.h):
+                      the side to move's stones, all of them with COLUMN_KEY_TAG */
+} tt_key;
+
+static inline tt_key tt_key_of(ss_mask first, ss_mask second) { return (tt_key){first, second}; }
+
+/* One cache line: three positions, each with its key and what is known of it. */
+typedef struct {
+    uint64_t a[TT_WAYS], b[TT_WAYS]; /* the keys' words; a[i] == b[i] == EMPTY_KEY: an empty way */
+    int8_t lower[TT_WAYS], upper[TT_WAYS]; /* proven bounds on the position's score */
+    int8_t best[TT_WAYS];  /* its best move (a cell, or by columns a column bit); SS_NO_MOVE: unknown */
     uint8_t work[TT_WAYS]; /* log2 of the nodes that proved it: the replacement keeps the costliest */
-    uint32_t unused;
+    uint32_t unused;       /* pads the bucket to 64 bytes */
 } tt_bucket;
 
 struct ss_table {
-    tt_bucket *buckets;
+    tt_bucket *buckets;   /* 2**log2_buckets of them, aligned to a cache line (a huge page when large) */
     uint64_t mask;        /* buckets - 1 */
     uint64_t fingerprint; /* of the game whose entries these are */
     int empty;            /* cleared and not yet used: any game may take it as it is */
 };
 
+/* What the table knows of a position. */
 typedef struct {
-    int lower, upper, best;
+    int lower, upper; /* proven bounds on its score */
+    int best;         /* its best move, or SS_NO_MOVE */
 } tt_entry;
 
-static inline tt_bucket *tt_bucket_of(const ss_table *t, uint64_t mine, uint64_t theirs) {
-    uint64_t h = mine * 0x9E3779B97F4A7C15ULL ^ (theirs + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+static inline tt_bucket *tt_bucket_of(const ss_table *t, tt_key k) {
+    uint64_t h = k.a * 0x9E3779B97F4A7C15ULL ^ (k.b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ULL;
     h ^= h >> 32;
@@ -38,16 +49,16 @@ static inline tt_bucket *tt_bucket_of(const ss_table *t, uint64_t mine, uint64_t
 }
 
 /* Ask for a position's bucket ahead of its probe: the probe is the search's main wait on memory. */
-static inline void tt_prefetch(const ss_table *t, uint64_t mine, uint64_t theirs) {
-    __builtin_prefetch(tt_bucket_of(t, mine, theirs));
+static inline void tt_prefetch(const ss_table *t, tt_key k) {
+    __builtin_prefetch(tt_bucket_of(t, k));
 }
 
 /* 1 and the entry of this position, or 0. */
-int tt_find(const ss_table *t, uint64_t mine, uint64_t theirs, tt_entry *out);
+int tt_find(const ss_table *t, tt_key k, tt_entry *out);
 
 /* Intersect what is known of the position with [lower, upper]; `best` replaces the best move unless it
    is SS_NO_MOVE. */
-void tt_store(ss_table *t, uint64_t mine, uint64_t theirs, int lower, int upper, int best, int64_t nodes);
+void tt_store(ss_table *t, tt_key k, int lower, int upper, int best, int64_t nodes);
 
 /* Clear the table unless it already holds this game's entries. */
 void tt_use_for(ss_table *t, uint64_t fingerprint);

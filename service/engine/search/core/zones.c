@@ -70,17 +70,17 @@ void ss_proof_zone_guard(int on) { guarding = on != 0; }
 
 static int lines_through(const ss_game *g, int cell) { return g->through_start[cell + 1] - g->through_start[cell]; }
 
-uint64_t pz_guard(const ss_game *g, uint64_t att, uint64_t def, int need, uint64_t zone) {
+ss_mask pz_guard(const ss_game *g, ss_mask att, ss_mask def, int need, ss_mask zone) {
     if (!guarding) return zone;
-    uint64_t empty = g->full & ~(att | def);
+    ss_mask empty = g->full & ~(att | def);
     for (int i = 0; i < g->n_lines; i++) {
-        uint64_t line = g->lines[i];
+        ss_mask line = g->lines[i];
         if (line & att) continue;
-        uint64_t gaps = line & empty;
+        ss_mask gaps = line & empty;
         /* the cells on most lines first: one cell then guards several lines (a row's middle its windows) */
         for (int have = count(gaps & zone); have < need && (gaps & ~zone); have++) {
             int best = -1, most = -1;
-            for (uint64_t m = gaps & ~zone; m; m &= m - 1) {
+            for (ss_mask m = gaps & ~zone; m; m &= m - 1) {
                 int cell = lowest_cell(m), n = lines_through(g, cell);
                 if (n > most) {
                     most = n;
@@ -93,26 +93,26 @@ uint64_t pz_guard(const ss_game *g, uint64_t att, uint64_t def, int need, uint64
     return zone;
 }
 
-uint64_t pz_double(const ss_game *g, uint64_t att, uint64_t def, int cell, uint64_t threats) {
-    uint64_t rest = threats & (threats - 1);
-    uint64_t two = (threats & ~rest) | (rest & ~(rest & (rest - 1)));
+ss_mask pz_double(const ss_game *g, ss_mask att, ss_mask def, int cell, ss_mask threats) {
+    ss_mask rest = threats & (threats - 1);
+    ss_mask two = (threats & ~rest) | (rest & ~(rest & (rest - 1)));
     return pz_guard(g, att | bit(cell), def, 2, bit(cell) | two);
 }
 
-uint64_t pz_sequence(const ss_game *g, uint64_t att, uint64_t def, uint64_t cells) {
+ss_mask pz_sequence(const ss_game *g, ss_mask att, ss_mask def, ss_mask cells) {
     return pz_guard(g, att, def, 2, cells);
 }
 
 /* The zones of the proof-number search's solved nodes (dfpn.c), and the children they settle without
    search. */
 
-uint64_t pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {
+ss_mask pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {
     if (!n.att_to_move) {
         for (int i = 0; i < ch->n; i++)
             if (ch->dn[i] == 0) return bit(ch->cell[i]) | ch->zone[i];
         return s->g->full;
     }
-    uint64_t zone = 0;
+    ss_mask zone = 0;
     for (int i = 0; i < ch->n; i++) zone |= ch->zone[i] | (ch->cell[i] == NULL_MOVE ? 0 : bit(ch->cell[i]));
     if (k->forced != NULL_MOVE) zone = pl_cover(s->g, n.def, s->g->full & ~(n.att | n.def), 0, 2, zone);
     return zone;
@@ -120,18 +120,18 @@ uint64_t pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_c
 
 /* The zone of a proven node (proof_zone.c): the attacker's by the move that wins, the defender's by all
    of its replies (those prune_replies settled hold the zone that settled them), its cuts and the guard. */
-uint64_t pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {
+ss_mask pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {
     const ss_game *g = s->g;
     if (n.att_to_move) {
         for (int i = 0; i < ch->n; i++) {
             if (ch->pn[i] != 0) continue;
             if (ch->cell[i] != NULL_MOVE) return bit(ch->cell[i]) | pz_known(g, ch->zone[i]);
-            uint64_t empty = g->full & ~(n.att | n.def); /* the attacker passed: a move to make instead */
+            ss_mask empty = g->full & ~(n.att | n.def); /* the attacker passed: a move to make instead */
             return pz_known(g, ch->zone[i]) | (empty & (~empty + 1));
         }
         return g->full;
     }
-    uint64_t zone = pn_cut_zone(g, n, k);
+    ss_mask zone = pn_cut_zone(g, n, k);
     for (int i = 0; i < ch->n; i++) zone |= pz_known(g, ch->zone[i]);
     return zone;
 }
@@ -143,7 +143,7 @@ uint64_t pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_chil
 void pn_prune_replies(pn_search *s, pn_node n, pn_children *ch) {
     for (int i = 0; i < ch->n; i++) {
         if (ch->pn[i] != 0 || !ch->zone[i]) continue;
-        uint64_t zone = ch->zone[i];
+        ss_mask zone = ch->zone[i];
         for (int j = 0; j < ch->n; j++) {
             if (ch->pn[j] == 0 || (zone & bit(ch->cell[j]))) continue;
             ch->pn[j] = 0;
@@ -162,7 +162,7 @@ void pn_prune_replies(pn_search *s, pn_node n, pn_children *ch) {
 void pn_prune_moves(pn_search *s, pn_node n, pn_children *ch) {
     for (int i = 0; i < ch->n; i++) {
         if (ch->dn[i] != 0 || ch->cell[i] == NULL_MOVE) continue;
-        uint64_t zone = ch->zone[i];
+        ss_mask zone = ch->zone[i];
         for (int j = 0; j < ch->n; j++) {
             if (ch->dn[j] == 0 || ch->cell[j] == NULL_MOVE || (zone & bit(ch->cell[j]))) continue;
             ch->pn[j] = PN_INF;

@@ -9,17 +9,17 @@
 
 /* `zone` grown until every line free of `att` (the defender could still complete it) has at least
    `need` of its empty cells in it, or all of them: the guard against the defender's extra marks. */
-uint64_t pz_guard(const ss_game *g, uint64_t att, uint64_t def, int need, uint64_t zone);
+ss_mask pz_guard(const ss_game *g, ss_mask att, ss_mask def, int need, ss_mask zone);
 
 /* The zone of a proof that ends with the attacker to move playing `cell`, which makes the threats
    `threats` (two or more cells where it then completes a line), the defender having none of its own. */
-uint64_t pz_double(const ss_game *g, uint64_t att, uint64_t def, int cell, uint64_t threats);
+ss_mask pz_double(const ss_game *g, ss_mask att, ss_mask def, int cell, ss_mask threats);
 
 /* The zone of a win by a threat sequence whose cells (tss.c: moves, replies, final threats, the lines
    through the replies) are `cells`, the attacker to move. */
-uint64_t pz_sequence(const ss_game *g, uint64_t att, uint64_t def, uint64_t cells);
+ss_mask pz_sequence(const ss_game *g, ss_mask att, ss_mask def, ss_mask cells);
 
 /* A zone as stored: 0 is a proof whose zone is not known, the whole board. */
-static inline uint64_t pz_known(const ss_game *g, uint64_t zone) { return zone ? zone : g->full; }
+static inline ss_mask pz_known(const ss_game *g, ss_mask zone) { return zone ? zone : g->full; }
 
 #endif
