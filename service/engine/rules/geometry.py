@@ -140,6 +140,16 @@ class Geometry:
         played last."""
         return occupied & ~(occupied << self.cols)
 
+    @cached_property
+    def waits(self) -> tuple[int | None, ...]:
+        """The cell each cell waits for (a move there needs it taken first): under gravity the cell
+        below, c + cols, and None on the bottom row; None everywhere without gravity."""
+        below = [
+            cell + self.cols if self.gravity and cell + self.cols < self.cells else None
+            for cell in range(self.cells)
+        ]
+        return tuple(below)
+
     def permute(self, mask: int, symmetry: Symmetry) -> int:
         return _permute(mask, symmetry)
 
