@@ -55,9 +55,10 @@ def flip(path: Path, offset: int) -> None:
         (lambda p: flip(p, p.stat().st_size - 100), "checksum"),  # one bit of a slot
         (lambda p: flip(p, HEADER.size - 60), "checksum"),  # one bit of the game's fingerprint
         (lambda p: p.write_bytes(p.read_bytes()[:-8]), "bytes, not"),  # cut short
-        (lambda p: p.write_bytes(b"SMKPNT02" + p.read_bytes()[8:]), "older one"),  # the format before
+        # the format before, whose fingerprint was of rows and columns: its slots would be cleared unused
+        (lambda p: p.write_bytes(b"SMKPNT03" + p.read_bytes()[8:]), "older one"),
     ],
-    ids=["a slot", "the fingerprint", "truncated", "format 02"],
+    ids=["a slot", "the fingerprint", "truncated", "format 03"],
 )
 def test_a_damaged_saved_table_is_not_loaded(
     tmp_path: Path, damage: object, why: str, caplog: pytest.LogCaptureFixture

@@ -1,5 +1,6 @@
-"""The rules the search plays by, as the compiled core needs them: a variant's shape, line length,
-misère, torus and gravity, with the lines, symmetries and playable cells its geometry derives.
+"""The rules the search plays by, as the compiled core needs them: a board as data (its cells, its lines,
+each cell's wait-cell under gravity, misère), with the symmetries and playable cells its variant's
+geometry derives.
 
 A Board is made from a Variant (`Board.of`, once per variant and process) and adds only what the search
 alone needs: the symmetries that fix a position, found fast. It checks nothing the Variant and its
@@ -45,6 +46,15 @@ class Board:
     @property
     def lines(self) -> tuple[int, ...]:
         return self.geometry.lines
+
+    @property
+    def waits(self) -> tuple[int | None, ...]:
+        """The cell each cell waits for under gravity (None: none), as the core takes it."""
+        return self.geometry.waits
+
+    @property
+    def misere(self) -> bool:
+        return self.variant.misere
 
     def playable(self, occupied: int) -> int:
         return self.geometry.playable(occupied)

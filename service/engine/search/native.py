@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from ._core import ffi, lib
 from .board import Board
@@ -26,14 +26,17 @@ def monotonic() -> float:
     return float(lib.ss_monotonic())
 
 
+NO_CANCEL: Any = ffi.NULL  # a call no flag can stop
+
+
 @dataclass(frozen=True)
 class Limits:
     """One call's budget: an absolute deadline on `monotonic()`, a node count (0: none of either), and
-    the cancel flag's cell (or ffi.NULL)."""
+    the cancel flag's cell (Cancel.cell in budget.py; NO_CANCEL: none)."""
 
     deadline: float
     nodes: int
-    cancel: Any
+    cancel: Any = NO_CANCEL
 
 
 class Outcome(NamedTuple):  # a tuple, not a dataclass: one per call, and calls near the end are many
@@ -49,20 +52,40 @@ class Outcome(NamedTuple):  # a tuple, not a dataclass: one per call, and calls 
     tt_hits: int  # transposition-table probes that found the position
 
 
+class Described(Protocol):
+    """A board as data, all the core takes of a game (search/board.py's Board is one)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def cells(self) -> int: ...
+    @property
+    def lines(self) -> tuple[int, ...]: ...  # the winning sets of cells (misère: the losing ones)
+    @property
+    def waits(self) -> tuple[int | None, ...]: ...  # the cell each cell waits for (gravity), or None
+    @property
+    def misere(self) -> bool: ...
+
+
 class Game:
-    """A board's rules in the core; immutable, so threads may share it (`Game.of`: one per board)."""
+    """A board's rules in the core, made from the board as data (ss_board: its cells, lines, each cell's
+    wait-cell, misère); immutable, so threads may share it (`Game.of`: one per board)."""
 
     @staticmethod
     @lru_cache(maxsize=64)  # one per board, as `Board.of` (whose boards this keeps)
     def of(board: Board) -> Game:
         return Game(board)
 
-    def __init__(self, board: Board) -> None:
-        self.board, variant = board, board.variant
-        lines = ffi.new("uint64_t[]", list(board.lines))
-        pointer = lib.ss_game_new(
-            variant.rows, variant.cols, variant.misere, variant.gravity, lines, len(board.lines)
-        )
+    def __init__(self, board: Described) -> None:
+        self.board = board
+        lines = ffi.new("ss_mask[]", list(board.lines))
+        waits = ffi.NULL
+        if any(wait is not None for wait in board.waits):
+            waits = ffi.new("int32_t[]", [lib.SS_NO_CELL if wait is None else wait for wait in board.waits])
+        description = ffi.new("ss_board *")
+        description.cells, description.misere = board.cells, int(board.misere)
+        description.lines, description.n_lines, description.waits = lines, len(board.lines), waits
+        pointer = lib.ss_game_new(description)
         if pointer == ffi.NULL:
             raise ValueError(f"the search core refused the {board.name} board")
         self.pointer: Any = ffi.gc(pointer, lib.ss_game_free)

@@ -53,9 +53,11 @@ CREATE TABLE IF NOT EXISTS proof_replies (
 JOBS_FILE = "prove-jobs.sqlite"
 APPLICATION_ID = 0x534D4B4A  # "SMKJ", in the jobs' file header: a SQLite file of ours
 # A saved proof-number table: HEADER (this magic, the game's fingerprint, the slots' bytes, the variant's
-# long name), the SHA-256 of HEADER and the slots, then the slots. 03: the checksum and the variant; 02
-# (proven entries hold their proof's zone, core/proof_zone.c) had neither, and is not loaded.
-MAGIC = b"SMKPNT03"
+# long name), the SHA-256 of HEADER and the slots, then the slots. 04: the game's fingerprint is of the
+# board as data (cells, lines, waits, misère), no longer of rows and columns, so a table of 03 would be
+# cleared at its first use; 03 had the checksum and the variant; 02 (proven entries hold their proof's
+# zone, core/zones.c) had neither. Older formats are not loaded.
+MAGIC = b"SMKPNT04"
 HEADER = struct.Struct("<8sQQ48s")
 DIGEST_SIZE = 32
 PIECE = 1 << 24  # bytes read at a time

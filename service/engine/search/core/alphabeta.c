@@ -29,7 +29,7 @@ static inline int settle_normal(const ss_game *g, int n, ss_mask moves, ss_mask 
     if (more_than_one(forced)) return *score = loss_at(n + 2), 1;
     if (n + 1 == g->cells) return *score = 0, 1;
     if (forced) moves = forced;
-    if (g->gravity) moves &= ~(their_thr << g->cols);
+    if (g->gravity) moves &= ~waited_for(g, their_thr);
     if (!moves) return *score = loss_at(n + 2), 1;
     out->moves = moves;
     /* my next move cannot win, and after it the opponent has no line to complete at once */
@@ -46,8 +46,7 @@ static inline int opponent_stuck(const ss_game *g, ss_mask empty_playable, ss_ma
     }
     for (; moves; moves &= moves - 1) {
         int cell = lowest_cell(moves);
-        ss_mask next = empty_playable & ~bit(cell);
-        if (cell >= g->cols) next |= bit(cell - g->cols);
+        ss_mask next = (empty_playable & ~bit(cell)) | g->freed_by[cell];
         if (!(next & ~their_thr)) return 1;
     }
     return 0;

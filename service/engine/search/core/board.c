@@ -1,4 +1,5 @@
-/* Building a game from the Python side's lines; computing threats from scratch. */
+/* A board built from its description (ss_board): its waits, lines, families and windows, and its
+   threats computed from scratch. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,22 +64,57 @@ static void windows_setup(ss_game *g) {
     g->line_length = length;
 }
 
-ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const ss_mask *lines, int n_lines) {
-    if (rows < 1 || cols < 1 || rows * cols > SS_MAX_CELLS || n_lines < 0 || (n_lines && !lines))
-        return NULL;
+/* Whether the description is one the core can play: 1 to SS_MAX_CELLS cells, each line a non-empty set
+   of them, each wait-cell another cell of the board, and no chain of waits that comes back to its
+   start (its cells could never be played). */
+static int described(const ss_board *b) {
+    if (!b || b->cells < 1 || b->cells > SS_MAX_CELLS || b->n_lines < 0 || (b->n_lines && !b->lines)) return 0;
+    ss_mask full = b->cells == SS_MAX_CELLS ? ~(ss_mask)0 : bit(b->cells) - 1;
+    for (int i = 0; i < b->n_lines; i++)
+        if (!b->lines[i] || (b->lines[i] & ~full)) return 0;
+    if (!b->waits) return 1;
+    for (int c = 0; c < b->cells; c++) {
+        int w = b->waits[c];
+        if (w != SS_NO_CELL && (w < 0 || w >= b->cells || w == c)) return 0;
+    }
+    for (int c = 0; c < b->cells; c++) { /* a chain longer than the board has come back */
+        int at = c, steps = 0;
+        while (at != SS_NO_CELL && steps++ <= b->cells) at = b->waits[at];
+        if (at != SS_NO_CELL) return 0;
+    }
+    return 1;
+}
+
+/* g->wait, unwaiting, freed_by and wait_steps (board.h) from each cell's wait-cell. */
+static void waits_setup(ss_game *g, const int32_t *waits) {
+    g->unwaiting = g->full;
+    for (int c = 0; c < g->cells; c++) {
+        int w = waits ? waits[c] : SS_NO_CELL, i = 0;
+        g->wait[c] = (int8_t)w;
+        if (w == SS_NO_CELL) continue;
+        g->gravity = 1;
+        g->unwaiting &= ~bit(c);
+        g->freed_by[w] |= bit(c);
+        while (i < g->n_wait_steps && g->wait_steps[i].step != w - c) i++;
+        if (i == g->n_wait_steps) g->wait_steps[g->n_wait_steps++] = (wait_step){w - c, 0};
+        g->wait_steps[i].cells |= bit(c);
+    }
+}
+
+ss_game *ss_game_new(const ss_board *b) {
+    if (!described(b)) return NULL;
     ss_game *g = calloc(1, sizeof *g);
     if (!g) return NULL;
-    g->rows = rows;
-    g->cols = cols;
-    g->cells = rows * cols;
-    g->misere = misere != 0;
-    g->gravity = gravity != 0;
-    g->full = g->cells == 64 ? ~(ss_mask)0 : (bit(g->cells) - 1);
-    for (int c = (rows - 1) * cols; c < g->cells; c++) g->bottom |= bit(c);
+    g->cells = b->cells;
+    g->misere = b->misere != 0;
+    g->full = g->cells == SS_MAX_CELLS ? ~(ss_mask)0 : (bit(g->cells) - 1);
+    waits_setup(g, b->waits);
+    int n_lines = b->n_lines;
+    const ss_mask *lines = b->lines;
     g->n_lines = n_lines;
     g->lines = malloc(sizeof(ss_mask) * (size_t)(n_lines ? n_lines : 1));
     int total = 0;
-    for (int i = 0; i < n_lines; i++) total += count(lines[i] & g->full);
+    for (int i = 0; i < n_lines; i++) total += count(lines[i]);
     g->through = malloc(sizeof(ss_mask) * (size_t)(total ? total : 1));
     if (!g->lines || !g->through) {
         ss_game_free(g);
@@ -92,7 +128,8 @@ ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const ss_mask 
             if (lines[i] & bit(c)) g->through[at++] = lines[i];
     }
     g->through_start[g->cells] = at;
-    uint64_t h = mix(mix(mix(mix(0, (uint64_t)rows), (uint64_t)cols), (uint64_t)g->misere), (uint64_t)g->gravity);
+    uint64_t h = mix(mix(0, (uint64_t)g->cells), (uint64_t)g->misere);
+    for (int c = 0; c < g->cells; c++) h = mix(h, (uint64_t)(g->wait[c] + 1));
     for (int i = 0; i < n_lines; i++) h = mix(h, lines[i]);
     g->fingerprint = h;
     if (!families_setup(g)) {

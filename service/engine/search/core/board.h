@@ -1,35 +1,57 @@
-/* A board's rules as bitboards, derived once: the lines through each cell, which cells can be played,
-   and the threats a move creates. */
-#ifndef SS_GAME_H
-#define SS_GAME_H
+/* The board and its rules, as bitboards derived once from the board's description: which cells can be
+   played, the lines through each cell, the threats a move creates, and the lines as the provers read
+   them. */
+#ifndef SS_BOARD_H
+#define SS_BOARD_H
 
 #include <stdint.h>
 
 #include "columns.h"
 #include "sanmoku_search.h"
 
+/* How gravity moves, by steps: cell c of `cells` waits for cell c + step (a step of a regular grid is its
+   number of columns, the cell below; a board may have several, or none). */
+typedef struct {
+    int step;      /* from a waiting cell to the cell it waits for */
+    ss_mask cells; /* the cells that wait by this step */
+} wait_step;
+
+/* A board's rules as bitboards, derived once from its description (ss_board). Under gravity, a 3x4 grid
+   numbered row by row from the top waits by one step, +4 (the cell below), the bottom row for none:
+
+        cells        waits for        wait_steps: {+4, cells 0-7}
+      0  1  2  3     4  5  6  7       unwaiting:  cells 8-11
+      4  5  6  7     8  9 10 11       freed_by[9]: cell 5
+      8  9 10 11     -  -  -  -
+*/
 struct ss_game {
-    int rows, cols, cells, misere, gravity;
-    ss_mask full;
-    ss_mask bottom;            /* the bottom row: gravity's first playable cells */
-    int n_lines;
-    ss_mask *lines;
+    int cells;                          /* cells 0 .. cells - 1 */
+    int misere;                         /* completing a line loses */
+    int gravity;                        /* some cell waits for another: not every empty cell is playable */
+    ss_mask full;                       /* every cell */
+    int8_t wait[SS_MAX_CELLS];          /* the cell each cell waits for; SS_NO_CELL: none */
+    ss_mask unwaiting;                  /* the cells that wait for none: playable whenever empty */
+    ss_mask freed_by[SS_MAX_CELLS];     /* the cells that wait for cell c: playable once c is taken */
+    int n_wait_steps;                   /* how many steps gravity moves by (0 without gravity) */
+    wait_step wait_steps[SS_MAX_CELLS]; /* the waiting cells by their step */
+    int n_lines;                        /* how many lines */
+    ss_mask *lines;                     /* the winning (misère: losing) sets of cells */
     int through_start[SS_MAX_CELLS + 1]; /* lines through cell c: through[through_start[c] ..[c + 1]) */
-    ss_mask *through;
+    ss_mask *through;                   /* the lines through each cell in turn (through_start) */
     /* The lines in families: lines linked through sharing two cells or more (on a flat board, the
        windows of one row, column or diagonal), family f's lines being lines[family_line[i]] for i in
        family_start[f] .. family_start[f + 1]; the pairing search only links lines of one family. */
-    int n_families;
-    int *family_start, *family_line;
+    int n_families;                     /* how many families */
+    int *family_start, *family_line;    /* where each family starts in family_line; the lines in turn */
     /* The lines as windows, when they all are (a flat board's rows, columns and diagonals): each of
        line_length cells, its first cell shifted n_shifts times by one of the steps `shifts`, the first
        cells of the windows of step shifts[i] in starts[i]; the threats are then found for all the
        windows of a step at once (ss_threats). n_shifts = -1: they are not (a torus's lines wrap). */
-    int n_shifts, line_length;
-    int shifts[4];
-    ss_mask starts[4];
-    uint64_t fingerprint;      /* tells a table which game its entries belong to */
-    columns col;                /* col.on: searched on column bitboards (column.h) */
+    int n_shifts, line_length;          /* the steps the windows take, and their length */
+    int shifts[4];                      /* the steps: from a window's cell to its next */
+    ss_mask starts[4];                  /* the first cells of the windows of each step */
+    uint64_t fingerprint;               /* tells a table which game its entries belong to */
+    columns col;                        /* col.on: searched on column bitboards (columns.h) */
 };
 
 /* Fills g->col: whether the game is searched on column bitboards, and their shape. */
@@ -51,11 +73,29 @@ static inline uint64_t word_bit(int i) { return (uint64_t)1 << i; }
 static inline int word_lowest(uint64_t word) { return __builtin_ctzll(word); }
 static inline int word_count(uint64_t word) { return __builtin_popcountll(word); }
 
-/* The cells the side to move may play: every empty cell, or under gravity the lowest empty cell of
-   each column (cell r*cols + c is playable when the cell below it, one row further, is occupied). */
+/* Cell c moved to c + step: the cells that `cells` wait for by the step. */
+static inline ss_mask to_waited(int step, ss_mask cells) { return step > 0 ? cells << step : cells >> -step; }
+
+/* Cell c moved to c - step: the cells that would wait for `cells` by the step. */
+static inline ss_mask to_waiting(int step, ss_mask cells) { return step > 0 ? cells >> step : cells << -step; }
+
+/* The cells the side to move may play: every empty cell, or under gravity every empty cell whose
+   wait-cell is taken (on a grid, the lowest empty cell of each column). */
 static inline ss_mask playable(const ss_game *g, ss_mask occupied) {
     ss_mask empty = g->full & ~occupied;
-    return g->gravity ? empty & ((occupied >> g->cols) | g->bottom) : empty;
+    if (!g->gravity) return empty;
+    ss_mask ready = g->unwaiting;
+    for (int i = 0; i < g->n_wait_steps; i++)
+        ready |= to_waiting(g->wait_steps[i].step, occupied) & g->wait_steps[i].cells;
+    return empty & ready;
+}
+
+/* The cells some cell of `cells` waits for (on a grid, the cells below them). */
+static inline ss_mask waited_for(const ss_game *g, ss_mask cells) {
+    ss_mask out = 0;
+    for (int i = 0; i < g->n_wait_steps; i++)
+        out |= to_waited(g->wait_steps[i].step, cells & g->wait_steps[i].cells);
+    return out;
 }
 
 /* `player`'s threats after it plays `cell` (its threats before are `threats`; the opponent holds

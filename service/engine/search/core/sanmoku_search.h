@@ -23,7 +23,8 @@ enum {
     SS_SCORE_MIN = -SS_BIG,
     SS_SCORE_MAX = SS_BIG,
     SS_HEURISTIC_UNIT = 1048576, /* estimates: a proven score s reads s * unit; evaluations stay below */
-    SS_NO_MOVE = -1
+    SS_NO_MOVE = -1,
+    SS_NO_CELL = -1 /* a cell that waits for none */
 };
 
 /* What ss_prove stops at: the result (the signs of both bounds agree, or both are 0), or the score. */
@@ -52,9 +53,21 @@ typedef struct {
     int64_t tt_hits; /* transposition-table probes that found the position */
 } ss_result;
 
-/* `lines` are the winning (or, misère, losing) sets of cells as bitmasks (bit c = cell c, cells row by
-   row from the top). Gravity: a move is the lowest empty cell of a column. NULL on bad arguments. */
-ss_game *ss_game_new(int rows, int cols, int misere, int gravity, const ss_mask *lines, int n_lines);
+/* A board as data, all the core knows of a game: its cells, its lines, which cell each cell waits for
+   (gravity: a cell can be played once the cell it waits for is taken), and the rule. Nothing about rows
+   and columns: a gravity board whose waits and lines make a grid of columns is searched on column
+   bitboards, found from this data (columns.c). */
+typedef struct {
+    int32_t cells;        /* cells 0 .. cells - 1, at most SS_MAX_CELLS */
+    int32_t n_lines;      /* how many lines */
+    const ss_mask *lines; /* the winning sets of cells (misère: the losing ones), each non-empty */
+    const int32_t *waits; /* per cell, the cell it waits for, or SS_NO_CELL; NULL: no cell waits */
+    int32_t misere;       /* 1: completing a line loses */
+} ss_board;
+
+/* The board's rules, made once; NULL when the core cannot play the description (no cells or more than
+   SS_MAX_CELLS, an empty line, a cell off the board, waits in a ring: board.c) or out of memory. */
+ss_game *ss_game_new(const ss_board *board);
 void ss_game_free(ss_game *game);
 
 /* 2**log2_buckets buckets of 64 bytes, 3 positions each; NULL when out of memory. It remembers the
