@@ -8,7 +8,7 @@ from __future__ import annotations
 from service.engine import Variant
 from service.engine.search import Board, native
 from service.engine.search._core import ffi, lib
-from service.engine.search.native import Game, Limits, TranspositionTable
+from service.engine.search.native import DEFAULT_OPTIONS, Game, Limits, ProverOptions, TranspositionTable
 from service.engine.search.proof_number import ProofTable, Question, applies, ask, find_pairing
 
 NO_LIMIT = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
@@ -23,11 +23,15 @@ def prover_result(
     theirs: int,
     limits: Limits = NO_LIMIT,
     asked: list[Question] | None = None,
+    options: ProverOptions = DEFAULT_OPTIONS,
 ) -> int | None:
     """The result for the side to move (holding `mine`) as the two questions give it: 1 it forces a
     line, -1 the other side does (the side to move moving first), 0 neither; None when a question is
     not settled within `limits` or both are proven (a contradiction). `asked`: gets both answers."""
-    questions = [ask(game, table, mine, theirs, True, limits), ask(game, table, theirs, mine, False, limits)]
+    questions = [
+        ask(game, table, mine, theirs, True, limits, options),
+        ask(game, table, theirs, mine, False, limits, options),
+    ]
     if asked is not None:
         asked += questions
     wins, loses = (question.outcome for question in questions)
@@ -50,17 +54,20 @@ def alpha_beta_result(
 
 
 def prover_disagreements(
-    variant: Variant, positions: list[tuple[int, int, int]], limit: int = CHECKED
+    variant: Variant,
+    positions: list[tuple[int, int, int]],
+    limit: int = CHECKED,
+    options: ProverOptions = DEFAULT_OPTIONS,
 ) -> list[str]:
     """`positions`: (mine, theirs, the table's result for the side to move: 1, 0, -1), none over; the
-    first `limit` of them are checked."""
+    first `limit` of them are checked, the questions searched with `options`."""
     if not applies(variant):
         return []
     game, table = Game(Board.of(variant)), ProofTable(14)
     cells = ffi.new("uint64_t *")
     found = []
     for mine, theirs, want in positions[:limit]:
-        got = prover_result(game, table, mine, theirs)
+        got = prover_result(game, table, mine, theirs, options=options)
         if got != want:
             found.append(f"{variant.name} {mine:#x}/{theirs:#x}: the provers {got}, the table {want}")
         if want == 1 and find_pairing(game, mine, theirs, defender_to_move=False) is not None:

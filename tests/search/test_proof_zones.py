@@ -9,37 +9,31 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
+import threading
 
 import numpy as np
 import pytest
 
-from service.engine import get_variant, solve
+from service.engine import Variant, get_variant, solve
 from service.engine.rules.values import DECODED
 from service.engine.search import Board
-from service.engine.search._core import ffi, lib
-from service.engine.search.native import Game, Limits, TranspositionTable
+from service.engine.search._core import ffi
+from service.engine.search.native import DEFAULT_OPTIONS, Game, Limits, ProverOptions, TranspositionTable
 from service.engine.search.proof_number import ProofTable, Question, ask
 from tests.search.prover_checks import NO_LIMIT, alpha_beta_result, prover_disagreements, prover_result
 from tests.search.test_every_table_variant import masks_of
 from tests.search.test_provers_exhaustive import random_position
 
-
-@contextmanager
-def unguarded() -> Iterator[None]:
-    """Proof zones without their guard cells (unsound: for these tests only)."""
-    lib.ss_proof_zone_guard(0)
-    try:
-        yield
-    finally:
-        lib.ss_proof_zone_guard(1)
+UNGUARDED = ProverOptions(guard_zones=False)  # proof zones without their guard cells: unsound, for tests
 
 
-def zone_checks(name: str, empty: int, positions: int = 40) -> tuple[int, int]:
+def zone_checks(
+    name: str, empty: int, positions: int = 40, options: ProverOptions = DEFAULT_OPTIONS
+) -> tuple[int, int]:
     """Every proof of either question about `positions` random positions with `empty` empty cells: each
     set of one or two extra defender's marks outside the proof's zone (no line of the defender completed)
-    against alpha-beta. (checked, wrong): the sets checked, those where the attacker no longer wins."""
+    against alpha-beta. (checked, wrong): the sets checked, those where the attacker no longer wins. The
+    questions are searched with `options`."""
     variant, rng = get_variant(name), random.Random(name)
     board = Board.of(variant)
     game, searcher = Game(board), TranspositionTable(16)
@@ -47,7 +41,7 @@ def zone_checks(name: str, empty: int, positions: int = 40) -> tuple[int, int]:
     for _ in range(positions):
         mine, theirs = random_position(board, empty, rng)
         for attacker, defender, to_move in ((mine, theirs, True), (theirs, mine, False)):
-            question = ask(game, ProofTable(14), attacker, defender, to_move, NO_LIMIT)
+            question = ask(game, ProofTable(14), attacker, defender, to_move, NO_LIMIT, options)
             if question.outcome != 1 or not question.zone:
                 continue
             outside = [c for c in range(board.cells) if not (attacker | defender | question.zone) >> c & 1]
@@ -75,15 +69,12 @@ def test_a_proof_holds_with_defender_marks_outside_its_zone(name: str, empty: in
 
 
 def test_without_the_guard_the_zones_are_wrong() -> None:
-    with unguarded():
-        _, wrong = zone_checks("5x5k4", 14)
+    _, wrong = zone_checks("5x5k4", 14, options=UNGUARDED)
     assert wrong > 0  # measured 380 of 1698: extra defender's marks outside such a zone make a four
 
 
-def test_unguarded_pruning_shows_against_the_solved_table() -> None:
-    """Every reachable 3x3 position: the questions agree with the table, the zones settling some moves
-    and replies; without the guard the replies settled wrongly make some answers wrong (4 positions)."""
-    variant = get_variant("3x3k3")
+def live_positions(variant: Variant) -> list[tuple[int, int, int]]:
+    """Every reachable position of a game still going on: (mine, theirs, the table's score)."""
     values = solve(variant)
     ranks = np.flatnonzero(values)
     first, second = masks_of(variant.cells, ranks)
@@ -95,13 +86,42 @@ def test_unguarded_pruning_shows_against_the_solved_table() -> None:
         mine, theirs = (x, o) if x.bit_count() == o.bit_count() else (o, x)
         if not board.is_over(mine, theirs):
             positions.append((mine, theirs, value.score))
+    return positions
+
+
+def test_unguarded_pruning_shows_against_the_solved_table() -> None:
+    """Every reachable 3x3 position: the questions agree with the table, the zones settling some moves
+    and replies; without the guard the replies settled wrongly make some answers wrong (4 positions)."""
+    variant = get_variant("3x3k3")
+    board, positions = Board.of(variant), live_positions(variant)
     assert prover_disagreements(variant, positions, limit=len(positions)) == []
     game, table, asked = Game(board), ProofTable(14), list[Question]()
     for mine, theirs, _ in positions:
         prover_result(game, table, mine, theirs, asked=asked)
     assert sum(question.pruned for question in asked) > 0  # measured 38: the zones did settle moves
-    with unguarded():
-        assert prover_disagreements(variant, positions, limit=len(positions)) != []
+    assert prover_disagreements(variant, positions, limit=len(positions), options=UNGUARDED) != []
+
+
+def test_two_threads_search_with_different_options_at_once() -> None:
+    """The guard is the call's: while one thread searches every 3x3 position without it, another
+    searching with it still agrees with the table (a process-wide switch, as the guard was, would have
+    made both threads search without it), and the first finds the same wrong answers as alone."""
+    variant = get_variant("3x3k3")
+    positions, rounds = live_positions(variant), 12
+    alone = prover_disagreements(variant, positions, limit=len(positions), options=UNGUARDED)
+    assert alone != []
+    unguarded: list[list[str]] = []
+
+    def search_unguarded() -> None:
+        for _ in range(rounds):
+            unguarded.append(prover_disagreements(variant, positions, len(positions), UNGUARDED))
+
+    thread = threading.Thread(target=search_unguarded)
+    thread.start()
+    guarded = [prover_disagreements(variant, positions, limit=len(positions)) for _ in range(rounds)]
+    thread.join()
+    assert guarded == [[]] * rounds
+    assert unguarded == [alone] * rounds
 
 
 def test_replies_settled_by_zones_leave_the_answers_as_alpha_beta_has_them() -> None:

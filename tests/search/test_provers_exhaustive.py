@@ -21,7 +21,7 @@ from service.engine import Variant, get_variant, solve
 from service.engine.rules.values import DECODED
 from service.engine.search import Board
 from service.engine.search._core import ffi
-from service.engine.search.native import Game, Limits, TranspositionTable
+from service.engine.search.native import DEFAULT_OPTIONS, Game, Limits, ProverOptions, TranspositionTable
 from service.engine.search.proof_number import ProofTable
 from service.engine.tables.layout import layout_of
 from tests.reference import Reference, Rules
@@ -58,6 +58,14 @@ OPENINGS = [("4x4k4", 4, {0}), ("4x4k3", 4, {1, 0, -1}), ("4x4k4-torus", 3, {0})
 
 @pytest.mark.parametrize(("name", "plies", "results"), OPENINGS)
 def test_every_opening_position_against_the_table(name: str, plies: int, results: set[int]) -> None:
+    check_openings(name, plies, results)
+
+
+def check_openings(
+    name: str, plies: int, results: set[int], options: ProverOptions = DEFAULT_OPTIONS
+) -> None:
+    """Every position within `plies` of the empty board: the provers (searching with `options`) give
+    the table's result, and the table gives `results`."""
     variant = get_variant(name)
     board, layout, values = Board.of(variant), layout_of(variant.cells), solved(name)
     positions = []
@@ -68,7 +76,7 @@ def test_every_opening_position_against_the_table(name: str, plies: int, results
         positions.append((mine, theirs, value.score))
     assert len(positions) == (12857 if plies == 4 else 1937)  # 1 + 16 + 240 + 1680 (+ 10920)
     assert {score for _, _, score in positions} == results
-    assert prover_disagreements(variant, positions, limit=len(positions)) == []
+    assert prover_disagreements(variant, positions, limit=len(positions), options=options) == []
 
 
 def random_position(board: Board, empty: int, rng: random.Random) -> tuple[int, int]:

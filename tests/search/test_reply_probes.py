@@ -6,37 +6,24 @@ where the nesting is deepest, and on the 7x7k5 question that made them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
 
 from service.engine import get_variant
 from service.engine.search import Board
-from service.engine.search._core import ffi, lib
-from service.engine.search.native import Game, Limits
+from service.engine.search._core import ffi
+from service.engine.search.native import Game, Limits, ProverOptions
 from service.engine.search.proof_number import ProofTable, ask
 from tests.search import test_provers_exhaustive as exhaustive
 
 EVERY_PLY = 64
 
 
-@contextmanager
-def probes(nodes: int, plies: int) -> Iterator[None]:
-    """The probes' first allowance and depth for the block, then the defaults again."""
-    lib.ss_pn_probes(nodes, plies)
-    try:
-        yield
-    finally:
-        lib.ss_pn_probes(-1, -1)
-
-
 @pytest.mark.parametrize(
     ("name", "plies", "results"), [o for o in exhaustive.OPENINGS if o[0] in ("4x4k4", "4x4k3-torus")]
 )
 def test_probed_at_every_ply_against_the_table(name: str, plies: int, results: set[int]) -> None:
-    with probes(1, EVERY_PLY):  # the least allowance (MIN_ALLOWANCE) at every defender's node
-        exhaustive.test_every_opening_position_against_the_table(name, plies, results)
+    # the least allowance (MIN_ALLOWANCE) at every defender's node
+    exhaustive.check_openings(name, plies, results, ProverOptions(probe_plies=EVERY_PLY, probe_nodes=1))
 
 
 def cells(*names: str) -> int:
@@ -59,13 +46,14 @@ def test_the_7x7k5_questions_df_pn_could_not_settle(move: str, within: int) -> N
     answer = ask(game, ProofTable(), CROSSES | cells(move), NOUGHTS, False, limits)
     assert answer.outcome == -1
     assert answer.nodes < within
+    alone = ProverOptions(probe_nodes=0)  # df-pn alone: the call's options reach its search
+    assert ask(game, ProofTable(), CROSSES | cells(move), NOUGHTS, False, limits, alone).outcome == 0
 
 
 def test_a_node_cap_holds_with_the_probes_nested() -> None:
     game = Game(Board.of(get_variant("8x8k5")))
-    with probes(100, EVERY_PLY):
-        answer = ask(
-            game, ProofTable(), 1 << 27, 0, False, Limits(deadline=0.0, nodes=20_000, cancel=ffi.NULL)
-        )
+    options = ProverOptions(probe_plies=EVERY_PLY, probe_nodes=100)
+    limits = Limits(deadline=0.0, nodes=20_000, cancel=ffi.NULL)
+    answer = ask(game, ProofTable(), 1 << 27, 0, False, limits, options)
     assert answer.outcome == 0
     assert 20_000 <= answer.nodes <= 20_000 + 64

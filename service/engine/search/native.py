@@ -110,6 +110,31 @@ class TranspositionTable:
         return int(lib.ss_table_positions(self.pointer))
 
 
+@dataclass(frozen=True, kw_only=True)
+class ProverOptions:
+    """How one call's proof-number search searches (ss_pn_options): the defaults are the service's,
+    the others for the tests and the benchmarks' comparisons. Per call, so two threads may differ."""
+
+    guard_zones: bool = True  # False: proof zones without their guard cells, unsound (core/zones.c)
+    probe_plies: int = lib.SS_PROBE_PLIES  # the defender's replies probed fewer plies than this deep
+    probe_nodes: int = lib.SS_PROBE_NODES  # a probed reply's first allowance; 0: none probed, df-pn alone
+
+
+DEFAULT_OPTIONS = ProverOptions()
+
+
+def options_of(options: ProverOptions) -> Any:
+    """The core's ss_pn_options of `options` (ffi.NULL for the defaults: the core's own)."""
+    if options == DEFAULT_OPTIONS:
+        return ffi.NULL
+    struct = ffi.new("ss_pn_options *")
+    struct.unguarded = not options.guard_zones
+    struct.probe_plies = max(options.probe_plies, 0)
+    probed = options.probe_nodes > 0 and options.probe_plies > 0
+    struct.probe_nodes = options.probe_nodes if probed else -1
+    return struct
+
+
 def budget_of(limits: Limits) -> Any:
     """The core's ss_budget of `limits` (kept alive by the caller for the call)."""
     budget = ffi.new("ss_budget *")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ._core import ffi, lib
-from .native import NO_MOVE, Game, Limits, budget_of
+from .native import DEFAULT_OPTIONS, NO_MOVE, Game, Limits, ProverOptions, budget_of, options_of
 from .proof_number import ProofTable, Question, question_of
 from .second_thread import Helper
 
@@ -50,6 +50,7 @@ def prove_families(
     limits: Limits,
     root_share: float,
     round_share: float,
+    options: ProverOptions = DEFAULT_OPTIONS,
 ) -> tuple[Answered, Answered]:
     """Ask both families at once, the first on the caller's thread, the second on the helper's, each on
     its table, by the rules of ss_pn_prove_families (sanmoku_search.h)."""
@@ -62,8 +63,9 @@ def prove_families(
             question.attacker_to_move, question.cell = int(one.attacker_to_move), one.cell
         family.table, family.questions, family.n = table.pointer, questions, len(asks)
         arrays.append(questions)
-    budget = budget_of(limits)
-    lib.ss_pn_prove_families(game.pointer, structs, helper.pointer, root_share, round_share, budget)
+    budget, settings = budget_of(limits), options_of(options)
+    shares = (root_share, round_share)
+    lib.ss_pn_prove_families(game.pointer, structs, helper.pointer, *shares, budget, settings)
     first, second = (
         Answered(
             [question_of(q.result) if q.asked else None for q in questions[0 : len(asks)]],

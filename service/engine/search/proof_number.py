@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from ..rules.variants import Variant
 from ._core import ffi, lib
-from .native import NO_MOVE, Game, Limits, budget_of
+from .native import DEFAULT_OPTIONS, NO_MOVE, Game, Limits, ProverOptions, budget_of, options_of
 
 # 2**18 slots of 40 bytes: 10 MB per searching thread, enough for the proofs of one request.
 DEFAULT_PROOF_TABLE_BITS = 18
@@ -106,12 +106,19 @@ def thread_table(second: bool = False) -> ProofTable:
 
 
 def ask(
-    game: Game, table: ProofTable, attacker: int, defender: int, attacker_to_move: bool, limits: Limits
+    game: Game,
+    table: ProofTable,
+    attacker: int,
+    defender: int,
+    attacker_to_move: bool,
+    limits: Limits,
+    options: ProverOptions = DEFAULT_OPTIONS,
 ) -> Question:
     """Whether `attacker` can force a line against `defender` (the position legal, no line completed)."""
     result = ffi.new("ss_pn_result *")
-    budget = budget_of(limits)
-    lib.ss_pn_prove(game.pointer, table.pointer, attacker, defender, int(attacker_to_move), budget, result)
+    budget, settings = budget_of(limits), options_of(options)
+    position = (attacker, defender, int(attacker_to_move))
+    lib.ss_pn_prove(game.pointer, table.pointer, *position, budget, settings, result)
     return question_of(result)
 
 

@@ -125,7 +125,7 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     if (doubles) {
         int cell = lowest_cell(doubles);
         c->status = PROVEN;
-        c->zone = pz_double(g, att, def, cell, pl_partners(g, att, def, cell));
+        c->zone = pz_double(g, s->guard, att, def, cell, pl_partners(g, att, def, cell));
         return;
     }
     if (!pl_has_line(g, def)) {
@@ -141,13 +141,14 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
         s->threat_wins++;
         c->status = PROVEN;
         c->rule = SS_BY_THREATS;
-        c->zone = pz_sequence(g, att, def, sequence_cells);
+        c->zone = pz_sequence(g, s->guard, att, def, sequence_cells);
         return;
     }
     if (deep != EXPAND_AFTER_LOOK && paired_away(s, n, c)) return;
     if (deep == LOOK_AHEAD) return;
     ss_mask tree_zone;
-    if (tss_threes_find(g, att, def, THREES_DEPTH, 1, THREES_NODES, &tree_zone, &sequence_nodes)) {
+    if (tss_threes_find(g, att, def, THREES_DEPTH, 1, THREES_NODES, s->guard, &tree_zone,
+                        &sequence_nodes)) {
         s->threat_wins++;
         c->status = PROVEN;
         c->rule = SS_BY_THREATS;
@@ -159,9 +160,9 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
    line when the cut relied on the attacker's double threats or threat sequence (a cut move inside the
    zone leaves two: proof_zone.c), and of two (the defender never wins at once). Made only when the node
    is proven: most nodes never are. */
-ss_mask pn_cut_zone(const ss_game *g, pn_node n, const pn_class *c) {
-    ss_mask zone = c->cut_guard ? pz_guard(g, n.att, n.def, 3, c->cut) : c->cut;
-    return pz_guard(g, n.att, n.def, 2, zone);
+ss_mask pn_cut_zone(const ss_game *g, int guard, pn_node n, const pn_class *c) {
+    ss_mask zone = c->cut_guard ? pz_guard(g, guard, n.att, n.def, 3, c->cut) : c->cut;
+    return pz_guard(g, guard, n.att, n.def, 2, zone);
 }
 
 static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
@@ -177,7 +178,7 @@ static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
     ss_mask threats = pl_threats(g, att, def);
     if (more_than_one(threats)) {
         c->status = PROVEN;
-        c->zone = pz_guard(g, att, def, 2, lowest_two(threats));
+        c->zone = pz_guard(g, s->guard, att, def, 2, lowest_two(threats));
         return;
     }
     if (!empty) {
@@ -216,7 +217,7 @@ static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
     c->cut_guard = c->cut != 0;
     if (!c->moves) {
         c->status = PROVEN;
-        c->zone = pn_cut_zone(g, n, c);
+        c->zone = pn_cut_zone(g, s->guard, n, c);
     }
 }
 
@@ -365,18 +366,13 @@ void pn_add_moves(pn_search *s, pn_node n, ss_mask moves, pn_children *ch, int k
    still open with a quarter of the allowance of the one before it (none below MIN_ALLOWANCE: those
    wait for a later round), so the first reply gets most of each round, as it would under df-pn when
    the order is right, and a later reply gets its turn once the first has used four times as much.
-   Measured in docs/notes/provers-rounds.md ("Probing the defender's replies"). */
-enum { FIRST_ALLOWANCE = 1000, ALLOWANCE_GROWTH = 4, MIN_ALLOWANCE = 64, PROBED_PLIES = 2 };
+   Measured in docs/notes/provers-rounds.md ("Probing the defender's replies"). The first allowance and
+   the plies probed are the call's (ss_pn_options: SS_PROBE_NODES and SS_PROBE_PLIES by default). */
+enum { ALLOWANCE_GROWTH = 4, MIN_ALLOWANCE = 64 };
 
-static int64_t first_allowance = FIRST_ALLOWANCE;
-static int probed_plies = PROBED_PLIES;
-
-void ss_pn_probes(int64_t nodes, int plies) {
-    first_allowance = nodes < 0 ? FIRST_ALLOWANCE : nodes;
-    probed_plies = nodes < 0 ? PROBED_PLIES : plies;
+int pn_probing(const pn_search *s, pn_node n, int ply) {
+    return s->probe_nodes > 0 && !n.att_to_move && ply < s->probe_plies;
 }
-
-int pn_probing(pn_node n, int ply) { return first_allowance > 0 && !n.att_to_move && ply < probed_plies; }
 
 /* Search the child within `allowance` nodes, or fewer when an enclosing probe's allowance ends sooner:
    1 when it is left open (its allowance spent, or thresholds saturated), -1 when the budget or the
@@ -438,7 +434,7 @@ pn_value pn_probe_replies(pn_search *s, pn_node n, int ply, int killer) {
     pn_add_moves(s, n, k.moves, &ch, killer);
     pn_prune_replies(s, n, &ch);
     int winner = NULL_MOVE; /* the attacker's move that won after the last reply that lost */
-    for (int64_t allowance = first_allowance;; allowance *= ALLOWANCE_GROWTH) {
+    for (int64_t allowance = s->probe_nodes;; allowance *= ALLOWANCE_GROWTH) {
         int held = -1, open = 0, rank = 0;
         for (int i = 0; i < ch.n && held < 0; i++) {
             if (ch.dn[i] == 0) held = i;
@@ -601,7 +597,7 @@ pn_value pn_mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, 
         out.reply = known->reply - 1;
         return out;
     }
-    if (pn_probing(n, ply)) return pn_probe_replies(s, n, ply, killer);
+    if (pn_probing(s, n, ply)) return pn_probe_replies(s, n, ply, killer);
     pn_class k;
     int deep = !known ? EXPAND : known->work ? EXPAND_AGAIN : n.att_to_move ? EXPAND_AFTER_LOOK : EXPAND;
     if (pn_settled_at_once(s, n, deep, &k, &out)) return out;
@@ -687,13 +683,17 @@ pn_value pn_mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, 
 }
 
 void ss_pn_prove(const ss_game *g, ss_pn_table *t, ss_mask att, ss_mask def, int att_to_move,
-                 const ss_budget *budget, ss_pn_result *result) {
-    pn_prove_helped(g, t, att, def, att_to_move, budget, NULL, result);
+                 const ss_budget *budget, const ss_pn_options *options, ss_pn_result *result) {
+    pn_prove_helped(g, t, att, def, att_to_move, budget, options, NULL, result);
 }
 
 void pn_prove_helped(const ss_game *g, ss_pn_table *t, ss_mask att, ss_mask def, int att_to_move,
-                     const ss_budget *budget, pn_help *help, ss_pn_result *result) {
+                     const ss_budget *budget, const ss_pn_options *options, pn_help *help, ss_pn_result *result) {
     pn_search s = {.g = g, .t = t, .focus = SS_NO_MOVE, .help = help, .root_att = att};
+    ss_pn_options none = {0, 0, 0}, o = options ? *options : none; /* zero: the default */
+    s.guard = !o.unguarded;
+    s.probe_plies = o.probe_plies > 0 ? o.probe_plies : SS_PROBE_PLIES;
+    s.probe_nodes = o.probe_nodes > 0 ? o.probe_nodes : o.probe_nodes == 0 ? SS_PROBE_NODES : 0;
     meter_start(&s.m, budget);
     if (t->fingerprint != g->fingerprint) {
         ss_pn_table_clear(t);

@@ -23,7 +23,7 @@ typedef struct {
 
 /* ss_pn_prove with a helper's answers taken in at the root (help: NULL for none). */
 void pn_prove_helped(const ss_game *g, ss_pn_table *t, ss_mask att, ss_mask def, int att_to_move,
-                     const ss_budget *budget, pn_help *help, ss_pn_result *result);
+                     const ss_budget *budget, const ss_pn_options *options, pn_help *help, ss_pn_result *result);
 
 /* How much of the costlier checks (the threat sequence, the pairing) a node gets: none (a child looked
    at by the defender's node); when first seen as a child of the attacker's (LOOK_AHEAD: the threat
@@ -46,7 +46,10 @@ typedef struct {
     pn_help *help; /* another thread's answers about the root's moves (NULL: none) */
     ss_mask root_att; /* the attacker's marks at the root: a move's node below it holds one more */
     int abandon;       /* the helper settled the root's move searched now: unwind to its node */
-    pairing_memo unpaired; /* the pairing searches that failed last (pairing_memo.h) */
+    pairing_memo unpaired; /* the pairing searches that failed last (pairing.h) */
+    int guard;             /* proof zones with their guard cells: 1 but in the test that shows the need */
+    int probe_plies;       /* the defender's replies are probed fewer plies than this below the root */
+    int64_t probe_nodes;   /* the first allowance of a probed reply; 0: none probed, df-pn alone */
 } pn_search;
 
 /* What a node settles before any search. */
@@ -94,13 +97,13 @@ pn_value pn_mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, 
 /* The defender's node n, not in the table as solved, solved by probing its replies (pn_probes.c), where
    pn_probing() says so. */
 pn_value pn_probe_replies(pn_search *s, pn_node n, int ply, int killer);
-int pn_probing(pn_node n, int ply);
+int pn_probing(const pn_search *s, pn_node n, int ply);
 
 /* What settles `n` before it is searched, with `deep` of the costlier checks (SHALLOW ... EXPAND_AGAIN:
    pn_settle.c). */
 void pn_settle(pn_search *s, pn_node n, pn_class *c, int deep);
 /* The zone that rules out the defender's moves pn_settle cut (pn_settle.c). */
-ss_mask pn_cut_zone(const ss_game *g, pn_node n, const pn_class *c);
+ss_mask pn_cut_zone(const ss_game *g, int guard, pn_node n, const pn_class *c);
 
 /* The child i's numbers from the table (or inherited), else from what settles it, then kept in the
    table (pn_children.c). */

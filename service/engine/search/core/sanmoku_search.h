@@ -178,10 +178,26 @@ typedef struct {
 
 enum { SS_BY_SEARCH = 0, SS_BY_PAIRING = 1, SS_BY_THREATS = 2 };
 
+/* How the proof-number search searches, per call, so that two threads may search with different settings
+   at once. NULL, or every field 0: the service's settings; the others are for the tests and the
+   benchmarks' comparisons. A table keeps what was proven under the options it was searched with: a
+   search without the guard needs a table of its own. */
+typedef struct {
+    int32_t unguarded;   /* 1: proof zones without the cells that guard against the defender's own lines,
+                            which is unsound (zones.c): for the test that shows it. 0: guarded */
+    int32_t probe_plies; /* the defender's replies are probed at its nodes fewer than this many plies
+                            below a question's root (dfpn.c, pn_probe_replies); 0: SS_PROBE_PLIES */
+    int64_t probe_nodes; /* the first allowance of nodes of each probed reply; 0: SS_PROBE_NODES;
+                            negative: none probed, df-pn alone */
+} ss_pn_options;
+
+enum { SS_PROBE_PLIES = 2, SS_PROBE_NODES = 1000 };
+
 /* Whether the side holding `attacker` can force a line against the side holding `defender`, the
    attacker to move when attacker_to_move; the position must be legal, no line completed. */
 void ss_pn_prove(const ss_game *game, ss_pn_table *table, ss_mask attacker, ss_mask defender,
-                 int attacker_to_move, const ss_budget *budget, ss_pn_result *result);
+                 int attacker_to_move, const ss_budget *budget, const ss_pn_options *options,
+                 ss_pn_result *result);
 
 /* The provers of one analysis on two threads (families.c). A family is a list of questions on one
    proof-number table: [0] about the position itself, then one about each move (`cell`). The caller's
@@ -216,9 +232,11 @@ typedef struct ss_pn_helper ss_pn_helper;
 ss_pn_helper *ss_pn_helper_new(void);
 void ss_pn_helper_free(ss_pn_helper *helper);
 
-/* One caller at a time per helper; the call returns when both families have stopped. */
+/* One caller at a time per helper; the call returns when both families have stopped. Every question is
+   searched with `options` (NULL: the defaults), the helper's as the caller's. */
 void ss_pn_prove_families(const ss_game *game, ss_pn_family *families, ss_pn_helper *helper,
-                          double root_share, double round_share, const ss_budget *budget);
+                          double root_share, double round_share, const ss_budget *budget,
+                          const ss_pn_options *options);
 
 /* ss_prove_moves on two threads, the caller's on `table` and the helper's on `second` (moves_two.c):
    each move searched by one of them at a time, the budget shared out as there, with each move's share
@@ -228,14 +246,5 @@ void ss_pn_prove_families(const ss_game *game, ss_pn_family *families, ss_pn_hel
 void ss_prove_moves_two(const ss_game *game, ss_table *table, ss_table *second, ss_pn_helper *helper,
                         ss_mask mine, ss_mask theirs, const int32_t *cells, int n, int goal,
                         const ss_budget *budget, int32_t *lower, int32_t *upper, ss_result *spent);
-
-/* For the tests only: 0 makes the proof zones leave out the cells that guard against the defender's own
-   lines, which is unsound (proof_zone.c); 1, the default, puts them back. Not for concurrent use. */
-void ss_proof_zone_guard(int on);
-
-/* The first allowance of nodes of the defender's replies where they are probed (pn_probes.c), and the
-   plies below a question's root where they are: 0 nodes, df-pn alone; negative, the defaults. For the
-   tests and the benchmarks' comparisons. Not for concurrent use. */
-void ss_pn_probes(int64_t nodes, int plies);
 
 #endif

@@ -119,6 +119,7 @@ static void helper_wait(ss_pn_helper *h) {
 typedef struct {
     const ss_game *game;
     const ss_budget *budget;
+    const ss_pn_options *options;  /* every question's (NULL: the defaults) */
     ss_pn_family *families;
     double root_share, round_share;
     int64_t node_cap;              /* each family's (0: none) */
@@ -178,7 +179,7 @@ static void ask(family_run *f, ss_pn_question *q, span s, pn_help *help) {
     ss_budget budget = {s.deadline, s.nodes_end > 0 ? s.nodes_end - f->nodes : 0, call->budget->cancel};
     ss_pn_result r;
     pn_prove_helped(call->game, call->families[f->index].table, q->attacker, q->defender, q->attacker_to_move,
-                    &budget, help, &r);
+                    &budget, call->options, help, &r);
     f->nodes += r.nodes;
     add_spent(&r, &q->result);
     q->result = r;
@@ -217,7 +218,8 @@ static void help_other(family_run *f) {
         if (spent(f, s)) return;
         ss_budget budget = {s.deadline, s.nodes_end > 0 ? s.nodes_end - f->nodes : 0, &h->stop};
         ss_pn_result r;
-        ss_pn_prove(call->game, call->families[f->index].table, passed ? att | bit(cell) : att, def, 0, &budget, &r);
+        ss_pn_prove(call->game, call->families[f->index].table, passed ? att | bit(cell) : att, def, 0, &budget,
+                    call->options, &r);
         f->nodes += r.nodes;
         add_spent(spent_helping, &r);
         if (!passed) { /* the pass disproven: only the moves inside its zone matter (pn_zones.c) */
@@ -323,11 +325,12 @@ static void run_family(void *arg) {
 }
 
 void ss_pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper *h, double root_share,
-                          double round_share, const ss_budget *budget) {
+                          double round_share, const ss_budget *budget, const ss_pn_options *options) {
     static const families_call blank;
     families_call call = blank;
     call.game = g;
     call.budget = budget;
+    call.options = options;
     call.families = families;
     call.root_share = root_share;
     call.round_share = round_share;

@@ -115,8 +115,9 @@ int ss_threat_sequence(const ss_game *game, ss_mask attacker, ss_mask defender, 
 enum { FOURS_NODES = 50 };
 
 typedef struct {
-    const ss_game *g;
-    int64_t nodes, budget;
+    const ss_game *g;      /* the board */
+    int64_t nodes, budget; /* the nodes searched, and how many it may (fours searches included) */
+    int guard;             /* the zones' guard (zones.c, pz_guard): 1 but in a test of its need */
 } threes_search;
 
 static int fours(threes_search *t, ss_mask att, ss_mask def, ss_mask *cells) {
@@ -149,7 +150,7 @@ static int attacker_node(threes_search *t, ss_mask att, ss_mask def, int depth, 
     if (++t->nodes > t->budget) return 0;
     ss_mask cells;
     if (!fours_known_not && fours(t, att, def, &cells)) {
-        *zone = pz_sequence(g, att, def, cells);
+        *zone = pz_sequence(g, t->guard, att, def, cells);
         return 1;
     }
     ss_mask against = pl_threats(g, def, att);
@@ -174,7 +175,7 @@ static int defender_node(threes_search *t, ss_mask att, ss_mask def, int depth, 
     if (pl_threats(g, def, att) || !empty) return 0; /* it completes a line, or the board is full */
     ss_mask threats = pl_threats(g, att, def), cut, answers;
     if (more_than_one(threats)) {
-        *zone = pz_guard(g, att, def, 2, threats);
+        *zone = pz_guard(g, t->guard, att, def, 2, threats);
         return 1;
     }
     if (threats) {
@@ -195,14 +196,14 @@ static int defender_node(threes_search *t, ss_mask att, ss_mask def, int depth, 
         if (!attacker_node(t, att, def | (a & -a), depth, 0, &child)) return 0;
         children |= child;
     }
-    ss_mask guarded = threats ? cut : pz_guard(g, att, def, 3, cut);
-    *zone = pz_guard(g, att, def, 2, guarded) | children;
+    ss_mask guarded = threats ? cut : pz_guard(g, t->guard, att, def, 3, cut);
+    *zone = pz_guard(g, t->guard, att, def, 2, guarded) | children;
     return 1;
 }
 
 int tss_threes_find(const ss_game *g, ss_mask attacker, ss_mask defender, int depth, int fours_known_not,
-                    int64_t budget, ss_mask *zone, int64_t *nodes) {
-    threes_search t = {g, 0, budget > 0 ? budget : INT64_MAX};
+                    int64_t budget, int guard, ss_mask *zone, int64_t *nodes) {
+    threes_search t = {g, 0, budget > 0 ? budget : INT64_MAX, guard};
     ss_mask found_zone = 0;
     int found = attacker_node(&t, attacker, defender, depth, fours_known_not, &found_zone);
     *zone = found ? found_zone : 0;
@@ -213,5 +214,5 @@ int tss_threes_find(const ss_game *g, ss_mask attacker, ss_mask defender, int de
 int ss_threat_tree(const ss_game *game, ss_mask attacker, ss_mask defender, int depth, int64_t budget,
                    ss_mask *zone) {
     int64_t nodes;
-    return tss_threes_find(game, attacker, defender, depth, 0, budget, zone, &nodes);
+    return tss_threes_find(game, attacker, defender, depth, 0, budget, 1, zone, &nodes);
 }

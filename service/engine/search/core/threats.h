@@ -14,8 +14,8 @@ int tss_find(const ss_game *g, ss_mask attacker, ss_mask defender, int64_t budge
 /* 1 when the attacker, to move, forces a line by fours (unless `fours_known_not`: the caller searched
    them already), or by up to `depth` threes each of whose answers it refutes in turn, found within
    `budget` nodes (0: no limit; the fours searches' nodes counted): then *zone holds the proof's zone
-   (proof_zone.c). */
+   (zones.c; without its guard cells when `guard` is 0, which is unsound: ss_pn_options.unguarded). */
 int tss_threes_find(const ss_game *g, ss_mask attacker, ss_mask defender, int depth, int fours_known_not,
-                    int64_t budget, ss_mask *zone, int64_t *nodes);
+                    int64_t budget, int guard, ss_mask *zone, int64_t *nodes);
 
 #endif

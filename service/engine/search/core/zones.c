@@ -19,7 +19,7 @@
    outside Z never leave such a line with one empty cell, so the defender never completes one and never
    threatens to. Guarding with one cell per line is not enough: marks outside Z fill the rest of the
    line and leave the defender a four the proof never answered (tests/search/test_proof_zones.py shows
-   a wrong answer when the guard is switched off: ss_proof_zone_guard(0), for the tests only).
+   a wrong answer when the guard is switched off: ss_pn_options.unguarded, for that test only).
 
    The rules (each node's zone from its children's; a zone not known counts as the whole board):
    - the attacker to move completes a line at t: {t} (its marks on the line never change);
@@ -63,15 +63,10 @@
 #include "dfpn.h"
 #include "zones.h"
 
-/* For the tests: 0 builds zones without the guard, which is unsound (the test shows it). */
-static int guarding = 1;
-
-void ss_proof_zone_guard(int on) { guarding = on != 0; }
-
 static int lines_through(const ss_game *g, int cell) { return g->through_start[cell + 1] - g->through_start[cell]; }
 
-ss_mask pz_guard(const ss_game *g, ss_mask att, ss_mask def, int need, ss_mask zone) {
-    if (!guarding) return zone;
+ss_mask pz_guard(const ss_game *g, int guard, ss_mask att, ss_mask def, int need, ss_mask zone) {
+    if (!guard) return zone;
     ss_mask empty = g->full & ~(att | def);
     for (int i = 0; i < g->n_lines; i++) {
         ss_mask line = g->lines[i];
@@ -93,14 +88,14 @@ ss_mask pz_guard(const ss_game *g, ss_mask att, ss_mask def, int need, ss_mask z
     return zone;
 }
 
-ss_mask pz_double(const ss_game *g, ss_mask att, ss_mask def, int cell, ss_mask threats) {
+ss_mask pz_double(const ss_game *g, int guard, ss_mask att, ss_mask def, int cell, ss_mask threats) {
     ss_mask rest = threats & (threats - 1);
     ss_mask two = (threats & ~rest) | (rest & ~(rest & (rest - 1)));
-    return pz_guard(g, att | bit(cell), def, 2, bit(cell) | two);
+    return pz_guard(g, guard, att | bit(cell), def, 2, bit(cell) | two);
 }
 
-ss_mask pz_sequence(const ss_game *g, ss_mask att, ss_mask def, ss_mask cells) {
-    return pz_guard(g, att, def, 2, cells);
+ss_mask pz_sequence(const ss_game *g, int guard, ss_mask att, ss_mask def, ss_mask cells) {
+    return pz_guard(g, guard, att, def, 2, cells);
 }
 
 /* The zones of the proof-number search's solved nodes (dfpn.c), and the children they settle without
@@ -131,7 +126,7 @@ ss_mask pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_child
         }
         return g->full;
     }
-    ss_mask zone = pn_cut_zone(g, n, k);
+    ss_mask zone = pn_cut_zone(g, s->guard, n, k);
     for (int i = 0; i < ch->n; i++) zone |= pz_known(g, ch->zone[i]);
     return zone;
 }
