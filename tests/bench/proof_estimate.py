@@ -39,7 +39,6 @@ import time
 from dataclasses import dataclass, field
 
 from service.engine import get_variant
-from service.engine.search._core import ffi
 from service.engine.search.board import Board
 from service.engine.search.narrowing import move_classes
 from service.engine.search.native import Game, Limits, monotonic
@@ -109,7 +108,7 @@ class Estimator:
         processor, nodes = time.process_time(), 0
         for _ in range(MAX_SLICES):
             deadline = 0.0 if self.slice_nodes else monotonic() + self.slice_seconds
-            limits = Limits(deadline, self.slice_nodes, ffi.NULL)
+            limits = Limits(deadline, self.slice_nodes)
             question = ask(self.game, table, attacker, defender, False, limits)
             nodes += question.nodes
             if question.outcome or question.focus is not None:

@@ -30,7 +30,6 @@ from service.engine import Position, get_variant
 from service.engine.search import Budget, SearchEngine
 from service.engine.search import narrowing as narrowing_module
 from service.engine.search import results as results_module
-from service.engine.search._core import ffi
 from service.engine.search.native import GOAL_SCORE, Limits, TranspositionTable, monotonic
 from service.engine.search.proof_families import Answered
 from service.engine.search.proof_number import (
@@ -157,7 +156,7 @@ def root_questions(
         for attacker, defender in ((position.mine, position.theirs), (position.theirs, position.mine)):
             table = ProofTable(table_bits)
             started = monotonic()
-            question = ask(game, table, attacker, defender, True, Limits(0.0, nodes, ffi.NULL))
+            question = ask(game, table, attacker, defender, True, Limits(0.0, nodes))
             total += question.nodes
             outcome = {1: "W", -1: "D", 0: "?"}[question.outcome]
             seconds = monotonic() - started

@@ -21,7 +21,6 @@ import time
 
 from service.engine import Position, get_variant
 from service.engine.search import SearchEngine
-from service.engine.search._core import ffi
 from service.engine.search.native import Limits
 from service.engine.search.proof_number import ProofTable, ask
 from tests.bench.search_bench import random_position
@@ -51,7 +50,7 @@ def fingerprints() -> tuple[list[list[int]], int, float]:
                 for attacker, defender in ((mine, theirs), (theirs, mine)):
                     table = ProofTable()
                     started = time.process_time()
-                    q = ask(game, table, attacker, defender, True, Limits(0.0, cap, ffi.NULL))
+                    q = ask(game, table, attacker, defender, True, Limits(0.0, cap))
                     seconds += time.process_time() - started
                     nodes += q.nodes
                     found.append([q.outcome, q.nodes, q.depth, q.zone, q.pairings, q.threat_wins, q.pruned])

@@ -16,7 +16,6 @@ import random
 
 from service.engine import get_variant
 from service.engine.search import Board, Budget, SearchEngine
-from service.engine.search._core import ffi
 from service.engine.search.native import Game, Limits, TranspositionTable, monotonic
 from service.engine.search.proof_families import Ask, prove_families
 from service.engine.search.proof_number import ProofTable, ask, thread_table
@@ -44,7 +43,7 @@ def main() -> None:
         cells = [c for c in range(board.cells) if not (mine | theirs) >> c & 1]
         wins = [Ask(mine, theirs, True)] + [Ask(mine | 1 << c, theirs, False, c) for c in cells]
         losses = [Ask(theirs, mine, True)] + [Ask(theirs, mine | 1 << c, True, c) for c in cells]
-        limits = Limits(monotonic() + args.long, 0, ffi.NULL)
+        limits = Limits(monotonic() + args.long, 0)
         tables = (ProofTable(), ProofTable())
         answered = prove_families(game, tables, (wins, losses), helper, limits, 0.8, 0.5)
         roots = [family.answers[0] for family in answered]
@@ -52,7 +51,7 @@ def main() -> None:
             assert root is not None and other is not None
             if root.seconds < 0.01:
                 continue
-            alone = ask(game, ProofTable(), *asks[0][:3], Limits(monotonic() + args.long, 0, ffi.NULL))
+            alone = ask(game, ProofTable(), *asks[0][:3], Limits(monotonic() + args.long, 0))
             print(
                 f"| {index} | {name} | {alone.seconds:.2f}{'' if alone.outcome else ' open'}"
                 f" | {root.seconds:.2f}{'' if root.outcome else ' open'}"

@@ -15,7 +15,6 @@ import time
 
 from service.engine import get_variant
 from service.engine.search import Board
-from service.engine.search._core import ffi
 from service.engine.search.native import Game, Limits, TranspositionTable
 from service.engine.search.proof_families import Ask, prove_families
 from service.engine.search.proof_number import ProofTable, Question
@@ -40,7 +39,7 @@ def helped(game: Game, tables: tuple[ProofTable, ProofTable], mine: int, theirs:
     -1 it does not (its result at most a draw), None not settled."""
     helper = thread_helper()
     assert helper is not None
-    limits = Limits(0.0, 600_000, ffi.NULL)  # halved between the threads
+    limits = Limits(0.0, 600_000)  # halved between the threads
     _, answered = prove_families(game, tables, ([], [Ask(mine, theirs, True)]), helper, limits, 1.0, 0.5)
     question = answered.answers[0]
     return None if question is None or question.outcome == 0 else question.outcome
@@ -48,7 +47,7 @@ def helped(game: Game, tables: tuple[ProofTable, ProofTable], mine: int, theirs:
 
 def main() -> None:
     disagreements = pruned = helped_settled = 0
-    limits = Limits(0.0, 300_000, ffi.NULL)
+    limits = Limits(0.0, 300_000)
     for name, empties in BOARDS:
         board = Board.of(get_variant(name))
         game, proofs, table, rng = Game(board), ProofTable(18), TranspositionTable(20), random.Random(7)

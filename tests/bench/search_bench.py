@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 from service.engine import Mark, Position, Variant
 from service.engine.search import Board, Budget, SearchEngine
-from service.engine.search._core import ffi
 from service.engine.search.native import GOAL_RESULT, SCORE_MAX, SCORE_MIN, Limits, prove
 from service.http.schemas import DEFAULT_BUDGET_MS
 
@@ -67,9 +66,7 @@ def random_position(board: Board, plies: int, rng: random.Random) -> tuple[int, 
 def empty_board_root(variant: Variant) -> Row:
     engine = SearchEngine(variant, table_bits=20)
     board = engine.board
-    outcome = prove(
-        engine.game, engine.table, 0, 0, GOAL_RESULT, Limits(0.0, 0, ffi.NULL), SCORE_MIN, SCORE_MAX
-    )
+    outcome = prove(engine.game, engine.table, 0, 0, GOAL_RESULT, Limits(0.0, 0), SCORE_MIN, SCORE_MAX)
     result = "draw" if outcome.lower == outcome.upper == 0 else f"bounds {outcome.lower}..{outcome.upper}"
     return Row(
         f"{board.name} empty board, result at the root ({result})", [outcome.seconds], outcome.nodes, 1

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from service.engine import Variant
 from service.engine.search import Board, native
-from service.engine.search._core import ffi, lib
 from service.engine.search.native import DEFAULT_OPTIONS, Game, Limits, ProverOptions, TranspositionTable
-from service.engine.search.proof_number import ProofTable, Question, applies, ask, find_pairing
+from service.engine.search.proof_number import ProofTable, Question, applies, ask
+from tests.core_debug import find_pairing, threat_sequence, threat_tree
 
-NO_LIMIT = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
+NO_LIMIT = Limits(deadline=0.0, nodes=0)
 CHECKED = 1000  # positions per variant: the questions cost more than alpha-beta near the end
-TREE_DEPTH, TREE_NODES = 3, 2000  # a tree of threes (core/tss_threes.c) looked for in each position
+TREE_DEPTH, TREE_NODES = 3, 2000  # a tree of threes (core/threats.c) looked for in each position
 
 
 def prover_result(
@@ -64,7 +64,6 @@ def prover_disagreements(
     if not applies(variant):
         return []
     game, table = Game(Board.of(variant)), ProofTable(14)
-    cells = ffi.new("uint64_t *")
     found = []
     for mine, theirs, want in positions[:limit]:
         got = prover_result(game, table, mine, theirs, options=options)
@@ -72,8 +71,8 @@ def prover_disagreements(
             found.append(f"{variant.name} {mine:#x}/{theirs:#x}: the provers {got}, the table {want}")
         if want == 1 and find_pairing(game, mine, theirs, defender_to_move=False) is not None:
             found.append(f"{variant.name} {mine:#x}/{theirs:#x}: a pairing against a win")
-        if want != 1 and lib.ss_threat_sequence(game.pointer, mine, theirs, 0, cells):
+        if want != 1 and threat_sequence(game, mine, theirs) is not None:
             found.append(f"{variant.name} {mine:#x}/{theirs:#x}: a threat sequence where no win is")
-        if want != 1 and lib.ss_threat_tree(game.pointer, mine, theirs, TREE_DEPTH, TREE_NODES, cells):
+        if want != 1 and threat_tree(game, mine, theirs, TREE_DEPTH, TREE_NODES) is not None:
             found.append(f"{variant.name} {mine:#x}/{theirs:#x}: a tree of threes where no win is")
     return found

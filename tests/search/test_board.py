@@ -9,7 +9,6 @@ import pytest
 
 from service.engine import Position, Variant, geometry_of, get_variant
 from service.engine.search import Board, Budget, SearchEngine
-from service.engine.search._core import ffi
 from service.engine.search.estimates import estimate_nodes
 from service.engine.search.native import BIG, HEURISTIC_UNIT, Limits, TranspositionTable, estimate
 from service.engine.search.report import Estimate
@@ -56,7 +55,7 @@ def test_an_estimate_finds_a_forced_win_within_its_horizon() -> None:
     engine = SearchEngine(Variant(6, 6, 5), table_bits=14)
     # X to move holds three in the middle of the top row, both ends open: an open four next, then five
     mine, theirs = 0b011100, (1 << 30) | (1 << 32) | (1 << 34)
-    limits = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
+    limits = Limits(deadline=0.0, nodes=0)
     outcome = estimate(engine.game, engine.table, mine, theirs, 3, limits)
     assert outcome.estimate == (BIG - 9) * HEURISTIC_UNIT  # the ninth mark completes the line
     quiet = estimate(engine.game, engine.table, 1 << 14, 1 << 21, 2, limits)

@@ -14,7 +14,6 @@ import pytest
 
 from service.engine import get_variant
 from service.engine.search import Board
-from service.engine.search._core import ffi
 from service.engine.search.native import (
     BIG,
     GOAL_SCORE,
@@ -111,7 +110,7 @@ def test_where_the_rule_acts_every_moves_score_is_the_references(rules: Rules) -
                 mine,
                 theirs,
                 GOAL_SCORE,
-                Limits(0.0, 0, ffi.NULL),
+                Limits(0.0, 0),
                 SCORE_MIN,
                 SCORE_MAX,
             )
@@ -123,7 +122,7 @@ def test_where_the_rule_acts_every_moves_score_is_the_references(rules: Rules) -
                     theirs,
                     mine | 1 << cell,
                     GOAL_SCORE,
-                    Limits(0.0, 0, ffi.NULL),
+                    Limits(0.0, 0),
                     SCORE_MIN,
                     SCORE_MAX,
                 )
@@ -148,7 +147,7 @@ def test_the_rule_finds_the_remoteness_of_a_7x7k5_loss_within_the_node_cap() -> 
         O_MARKS,
         X_MARKS | 1 << LOSING_MOVE,
         GOAL_SCORE,
-        Limits(0.0, NODE_CAP, ffi.NULL),
+        Limits(0.0, NODE_CAP),
         SCORE_MIN,
         SCORE_MAX,
     )

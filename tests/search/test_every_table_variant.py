@@ -16,7 +16,6 @@ import pytest
 from service.engine import Variant, get_variant, solve, supported_variants
 from service.engine.rules.values import DECODED
 from service.engine.search import Board
-from service.engine.search._core import ffi
 from service.engine.search.native import (
     BIG,
     GOAL_SCORE,
@@ -67,7 +66,7 @@ def disagreements(name: str) -> list[str]:
     first, second = masks_of(variant.cells, ranks)
     board = Board.of(variant)
     game, table = Game(board), TranspositionTable(16)
-    limits = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
+    limits = Limits(deadline=0.0, nodes=0)
     found, live = [], []
     for rank, x, o in zip(ranks.tolist(), first.tolist(), second.tolist(), strict=True):
         value = DECODED[int(values[rank])]

@@ -6,14 +6,13 @@ import pytest
 
 from service.engine import Position, Result, Value, Variant
 from service.engine.search import Budget, SearchEngine
-from service.engine.search._core import ffi
 from service.engine.search.native import GOAL_RESULT, SCORE_MAX, SCORE_MIN, Limits, prove
 
 
 def root_result(variant: Variant) -> Result:
     """The result at the root alone: cheaper than every move's."""
     engine = SearchEngine(variant, table_bits=20)
-    limits = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
+    limits = Limits(deadline=0.0, nodes=0)
     outcome = prove(engine.game, engine.table, 0, 0, GOAL_RESULT, limits, SCORE_MIN, SCORE_MAX)
     assert not outcome.stopped
     return Result.WIN if outcome.lower >= 1 else Result.LOSS if outcome.upper <= -1 else Result.DRAW

@@ -10,7 +10,6 @@ import pytest
 
 from service.engine import EnginePool, get_variant
 from service.engine.search import Board
-from service.engine.search._core import ffi
 from service.engine.search.native import (
     GOAL_RESULT,
     GOAL_SCORE,
@@ -26,6 +25,7 @@ from service.engine.search.native import (
     threats,
 )
 from service.engine.search.second_thread import SECOND_THREAD_EMPTY_CELLS, second_thread
+from tests.core_debug import table_positions
 from tests.search.test_provers_exhaustive import random_position
 
 BOARDS = ["5x5k4", "4x6k4", "5x5k4-torus", "5x5k4-misere", "6x6k5"]
@@ -48,7 +48,7 @@ def test_two_threads_give_every_moves_exact_score(name: str) -> None:
         cells = [c for c in range(board.cells) if not (mine | theirs | ending) >> c & 1]
         exact, _ = score_moves(game, TranspositionTable(14), mine, theirs, cells)
         unknown = dict.fromkeys(cells, (SCORE_MIN, SCORE_MAX))
-        limits = Limits(monotonic() + 120, 0, ffi.NULL)
+        limits = Limits(monotonic() + 120, 0)
         scores, spent = prove_moves(
             game, TranspositionTable(14), mine, theirs, unknown, GOAL_SCORE, limits, second
         )
@@ -62,10 +62,10 @@ def test_the_second_thread_searches_on_its_own_table() -> None:
     mine, theirs = random_position(board, 21, random.Random(1))  # 1.2 million nodes, 0.1 s on two threads
     taken = mine | theirs | threats(game, mine, theirs)
     unknown = {c: (SCORE_MIN, SCORE_MAX) for c in range(board.cells) if not taken >> c & 1}
-    table, limits = TranspositionTable(14), Limits(monotonic() + 120, 0, ffi.NULL)
+    table, limits = TranspositionTable(14), Limits(monotonic() + 120, 0)
     scores, _ = prove_moves(game, table, mine, theirs, unknown, GOAL_SCORE, limits, second)
     assert all(lower == upper for lower, upper in scores.values())
-    assert table.positions() > 0 and second.table.positions() > 0
+    assert table_positions(table) > 0 and table_positions(second.table) > 0
 
 
 def test_a_node_cap_keeps_to_one_thread() -> None:
@@ -74,11 +74,11 @@ def test_a_node_cap_keeps_to_one_thread() -> None:
     mine, theirs = random_position(board, 26, random.Random(2))
     taken = mine | theirs | threats(game, mine, theirs)
     unknown = {c: (SCORE_MIN, SCORE_MAX) for c in range(board.cells) if not taken >> c & 1}
-    capped = Limits(monotonic() + 120, 20_000, ffi.NULL)
+    capped = Limits(monotonic() + 120, 20_000)
     one = prove_moves(game, TranspositionTable(14), mine, theirs, unknown, GOAL_RESULT, capped)
     second = two_threads()
     two = prove_moves(game, TranspositionTable(14), mine, theirs, unknown, GOAL_RESULT, capped, second)
-    assert second.table.positions() == 0
+    assert table_positions(second.table) == 0
     assert one[0] == two[0]
     assert one[1]._replace(seconds=0.0) == two[1]._replace(seconds=0.0)
     assert one[1].nodes <= 20_000 + len(unknown)

@@ -14,7 +14,7 @@ import pytest
 from service.engine import get_variant
 from service.engine.search import Board
 from service.engine.search.native import Game
-from service.engine.search.proof_number import find_pairing, why_unpaired
+from tests.core_debug import find_pairing, why_unpaired
 from tests.reference import Rules
 
 BOARDS = [Rules(4, 4, 3), Rules(4, 4, 4), Rules(4, 5, 4), Rules(5, 5, 4), Rules(4, 4, 4, torus=True)]

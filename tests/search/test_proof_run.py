@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from service.engine import Cancel, Mark, Position, ProofProgress, ProofRun, ProvenStore, get_variant
-from service.engine.search._core import ffi
 from service.engine.search.native import Limits, monotonic
 from service.engine.search.proof_number import ask
 
@@ -132,6 +131,6 @@ def test_a_stopped_search_says_which_reply_it_was_working_on(tmp_path: Path) -> 
     """A slice that stops inside a reply's subtree names it: the reply whose numbers the table lacks."""
     run = ProofRun(Position.empty(get_variant("8x8k5")), tmp_path, 16)
     centre = 1 << 27
-    found = ask(run.game, run.table, centre, 0, False, Limits(monotonic() + 0.5, 0, ffi.NULL))
+    found = ask(run.game, run.table, centre, 0, False, Limits(monotonic() + 0.5, 0))
     assert found.outcome == 0 and found.focus is not None and found.focus != 27
     assert 0 <= found.focus < 64

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from service.engine import Cancel, EngineError, Position, ProofRun, get_variant
-from service.engine.search._core import ffi, lib
 from service.engine.search.proof_jobs import HEADER, JOBS_FILE, JobStore
 from service.engine.search.proof_number import ProofTable
 
@@ -28,8 +27,7 @@ def saved(directory: Path) -> tuple[Path, bytes]:
 
 
 def slots(table: ProofTable) -> bytes:
-    size = ffi.new("uint64_t *")
-    return bytes(ffi.buffer(lib.ss_pn_table_memory(table.pointer, size), size[0]))
+    return bytes(table.slots())
 
 
 def load(directory: Path, variant: str = VARIANT.long_name) -> tuple[bool, ProofTable]:

@@ -17,7 +17,6 @@ import pytest
 from service.engine import Variant, get_variant, solve
 from service.engine.rules.values import DECODED
 from service.engine.search import Board
-from service.engine.search._core import ffi
 from service.engine.search.native import DEFAULT_OPTIONS, Game, Limits, ProverOptions, TranspositionTable
 from service.engine.search.proof_number import ProofTable, Question, ask
 from tests.search.prover_checks import NO_LIMIT, alpha_beta_result, prover_disagreements, prover_result
@@ -128,7 +127,7 @@ def test_replies_settled_by_zones_leave_the_answers_as_alpha_beta_has_them() -> 
     variant, rng = get_variant("6x6k5"), random.Random("6x6k5")
     board = Board.of(variant)
     game, table = Game(board), ProofTable(18)
-    searcher, limits = TranspositionTable(18), Limits(0.0, 200_000, ffi.NULL)
+    searcher, limits = TranspositionTable(18), Limits(0.0, 200_000)
     pruned = agreed = 0
     for _ in range(30):
         mine, theirs = random_position(board, 22, rng)

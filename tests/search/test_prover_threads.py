@@ -16,7 +16,6 @@ from service.app import create_app
 from service.engine import Position, Result, Variant, get_variant
 from service.engine.search import Board, Budget, Cancel, SearchEngine
 from service.engine.search import narrowing as narrowing_module
-from service.engine.search._core import ffi
 from service.engine.search.native import Game, Limits, TranspositionTable, monotonic
 from service.engine.search.proof_families import Ask, prove_families
 from service.engine.search.proof_number import ProofTable, Prover, ask
@@ -95,7 +94,7 @@ def test_each_familys_answers_are_the_questions_answers_alone() -> None:
     when its own family is done): each answer is that of the same question asked alone."""
     variant, rng = get_variant("6x6k5"), random.Random(5)
     board = Board.of(variant)
-    game, no_limit = Game(board), Limits(0.0, 0, ffi.NULL)
+    game, no_limit = Game(board), Limits(0.0, 0)
     helper = thread_helper()
     assert helper is not None
     for _ in range(4):
@@ -121,7 +120,7 @@ def test_a_hard_first_question_helped_by_the_free_thread() -> None:
     cannot force a line (settled at once) and the other side cannot either, even if X passes (about a
     second alone): the free thread helps with that question, and the answer is the question's alone."""
     variant = get_variant("7x7k5")
-    game, no_limit = Game(Board.of(variant)), Limits(0.0, 0, ffi.NULL)
+    game, no_limit = Game(Board.of(variant)), Limits(0.0, 0)
     mine, theirs = 0x27, 0x100100400080
     helper = thread_helper()
     assert helper is not None
@@ -168,7 +167,7 @@ def test_a_forked_process_makes_its_own_helper() -> None:
             game, tables = Game(Board.of(variant)), (ProofTable(12), ProofTable(12))
             families = ([Ask(0, 0, True)], [Ask(0, 0, False)])
             assert helper is not None and helper is not parent and helper.pid == os.getpid()
-            first, second = prove_families(game, tables, families, helper, Limits(0.0, 0, ffi.NULL), 0.8, 0.5)
+            first, second = prove_families(game, tables, families, helper, Limits(0.0, 0), 0.8, 0.5)
             code = 0 if first.answers[0] and second.answers[0] and first.answers[0].outcome == -1 else 2
         finally:
             os._exit(code)
@@ -207,7 +206,7 @@ def test_the_free_thread_joins_the_other_familys_rounds() -> None:
     helper = thread_helper()
     assert helper is not None
     tables = (ProofTable(16), ProofTable(16))
-    won, lost = prove_families(game, tables, (wins, losses), helper, Limits(0.0, cap, ffi.NULL), 0.8, 0.5)
+    won, lost = prove_families(game, tables, (wins, losses), helper, Limits(0.0, cap), 0.8, 0.5)
     assert won.answers[0] is not None and won.answers[0].outcome == -1
     assert all(answer is None for answer in won.answers[1:])
     assert lost.answers[0] is not None and lost.answers[0].outcome == 1
@@ -215,4 +214,4 @@ def test_the_free_thread_joins_the_other_familys_rounds() -> None:
     assert sum(answer.nodes for answer in moves) > cap // 2
     for one, answer in zip(losses[1:], lost.answers[1:], strict=True):
         if answer is not None and answer.outcome:
-            assert answer.outcome == ask(game, ProofTable(16), *one[:3], Limits(0.0, 0, ffi.NULL)).outcome
+            assert answer.outcome == ask(game, ProofTable(16), *one[:3], Limits(0.0, 0)).outcome

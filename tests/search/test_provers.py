@@ -11,10 +11,10 @@ import pytest
 from service.engine import Position, Result, get_variant
 from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search import narrowing as narrowing_module
-from service.engine.search._core import ffi, lib
 from service.engine.search.narrowing import provers_share
-from service.engine.search.native import Game, TranspositionTable
-from service.engine.search.proof_number import Pairing, ProofTable, Prover, ask, find_pairing
+from service.engine.search.native import Game, TranspositionTable, threats
+from service.engine.search.proof_number import ProofTable, Prover, ask
+from tests.core_debug import Pairing, find_pairing, threat_sequence
 from tests.reference import Reference, Rules
 from tests.search.positions import position_of
 from tests.search.prover_checks import NO_LIMIT, alpha_beta_result
@@ -97,9 +97,9 @@ def test_an_attackers_mark_more_never_makes_a_pairing_possible() -> None:
 def test_the_threat_sequence_of_the_hand_made_win() -> None:
     x, o = masks(UNPAIRED_WIN)
     game = Game(Board.of(get_variant("4x4k4")))
-    cells = ffi.new("uint64_t *")
-    assert lib.ss_threat_sequence(game.pointer, x, o, 0, cells) == 1
-    assert {10, 14, 9} <= {c for c in range(16) if cells[0] >> c & 1}  # a move, the reply, the double
+    cells = threat_sequence(game, x, o)
+    assert cells is not None
+    assert {10, 14, 9} <= {c for c in range(16) if cells >> c & 1}  # a move, the reply, the double
 
 
 # 8x8, five in a row, X to move: X plays 27 (a four on row 3: O must take 28), then 51 threatens three
@@ -116,8 +116,7 @@ BROKEN = "OOOO...." + SEQUENCE[8:33] + "." + SEQUENCE[34:]
 def sequence_cells(board: str) -> int | None:
     x, o = masks(board)
     game = Game(Board.of(get_variant("8x8k5")))
-    cells = ffi.new("uint64_t *")
-    return int(cells[0]) if lib.ss_threat_sequence(game.pointer, x, o, 0, cells) else None
+    return threat_sequence(game, x, o)
 
 
 def alpha_beta(mine: int, theirs: int) -> int | None:
@@ -130,7 +129,7 @@ def test_a_constructed_threat_sequence_wins() -> None:
     x, o = masks(SEQUENCE)
     game = Game(Board.of(get_variant("8x8k5")))
     assert x.bit_count() == o.bit_count() == 8
-    assert lib.ss_threats(game.pointer, x, o) == lib.ss_threats(game.pointer, o, x) == 0
+    assert threats(game, x, o) == threats(game, o, x) == 0
     cells = sequence_cells(SEQUENCE)
     assert cells is not None
     assert {27, 28, 51} <= {c for c in range(64) if cells >> c & 1}
@@ -150,7 +149,7 @@ def test_the_defence_check_a_move_off_the_sequence_loses() -> None:
     assert cells is not None
     game = Game(Board.of(get_variant("8x8k5")))
     empty = [c for c in range(64) if not (x | o) >> c & 1]
-    off = [c for c in empty if not cells >> c & 1 and lib.ss_threats(game.pointer, o | 1 << c, x) == 0]
+    off = [c for c in empty if not cells >> c & 1 and threats(game, o | 1 << c, x) == 0]
     assert 0 < len(off) < len(empty)  # the check leaves O some moves, not all
     for cell in off[:3]:
         assert alpha_beta(x, o | 1 << cell) == 1  # X, to move after it, wins
@@ -189,7 +188,7 @@ def test_the_threats_are_the_reference_lines_missing_one_empty_cell(rules: Rules
                 missing = [c for c in line if not player >> c & 1]
                 if len(missing) == 1 and not other >> missing[0] & 1:
                     expected |= 1 << missing[0]
-            assert lib.ss_threats(game.pointer, player, other) == expected
+            assert threats(game, player, other) == expected
 
 
 @pytest.mark.parametrize("name", ["5x5k5", "6x6k6", "7x7k7", "8x8k8", "3x8k5", "4x8k5", "7x7k6", "8x8k7"])

@@ -20,7 +20,6 @@ import pytest
 from service.engine import Variant, get_variant, solve
 from service.engine.rules.values import DECODED
 from service.engine.search import Board
-from service.engine.search._core import ffi
 from service.engine.search.native import DEFAULT_OPTIONS, Game, Limits, ProverOptions, TranspositionTable
 from service.engine.search.proof_number import ProofTable
 from service.engine.tables.layout import layout_of
@@ -121,7 +120,7 @@ def test_positions_with_many_empty_cells_against_alpha_beta(name: str, empty: in
     variant, rng = get_variant(name), random.Random(name)
     board = Board.of(variant)
     game, table = Game(board), ProofTable(18)
-    searcher, limits = TranspositionTable(18), Limits(0.0, 200_000, ffi.NULL)
+    searcher, limits = TranspositionTable(18), Limits(0.0, 200_000)
     agreed = 0
     for _ in range(30):
         mine, theirs = random_position(board, empty, rng)

@@ -10,7 +10,6 @@ import pytest
 
 from service.engine import get_variant
 from service.engine.search import Board
-from service.engine.search._core import ffi
 from service.engine.search.native import Game, Limits, ProverOptions
 from service.engine.search.proof_number import ProofTable, ask
 from tests.search import test_provers_exhaustive as exhaustive
@@ -42,7 +41,7 @@ def test_the_7x7k5_questions_df_pn_could_not_settle(move: str, within: int) -> N
     and 2.13 million nodes on a table of 2**22 slots, and was open after 400,000 on the default one;
     probed, 1,123 and 111,885 nodes."""
     game = Game(Board.of(get_variant("7x7k5")))
-    limits = Limits(deadline=0.0, nodes=within, cancel=ffi.NULL)
+    limits = Limits(deadline=0.0, nodes=within)
     answer = ask(game, ProofTable(), CROSSES | cells(move), NOUGHTS, False, limits)
     assert answer.outcome == -1
     assert answer.nodes < within
@@ -53,7 +52,7 @@ def test_the_7x7k5_questions_df_pn_could_not_settle(move: str, within: int) -> N
 def test_a_node_cap_holds_with_the_probes_nested() -> None:
     game = Game(Board.of(get_variant("8x8k5")))
     options = ProverOptions(probe_plies=EVERY_PLY, probe_nodes=100)
-    limits = Limits(deadline=0.0, nodes=20_000, cancel=ffi.NULL)
+    limits = Limits(deadline=0.0, nodes=20_000)
     answer = ask(game, ProofTable(), 1 << 27, 0, False, limits, options)
     assert answer.outcome == 0
     assert 20_000 <= answer.nodes <= 20_000 + 64

@@ -9,7 +9,6 @@ import pytest
 
 from service.engine import MISERE, NORMAL, Position, TableStore, Value, Variant, get_variant
 from service.engine.search import Board, Budget, SearchEngine
-from service.engine.search._core import ffi
 from service.engine.search.native import (
     BIG,
     GOAL_SCORE,
@@ -105,7 +104,7 @@ def test_one_table_serves_games_in_turn(store: TableStore) -> None:
         for position in reachable(variant, "X")[::7]:
             if position.is_over:
                 continue
-            limits = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
+            limits = Limits(deadline=0.0, nodes=0)
             outcome = prove(
                 game, table, position.mine, position.theirs, GOAL_SCORE, limits, SCORE_MIN, SCORE_MAX
             )
@@ -126,7 +125,7 @@ class Prover:
     def __init__(self, variant: Variant, bits: int = 20) -> None:
         self.board = Board.of(variant)
         self.game, self.table = Game(self.board), TranspositionTable(bits)
-        self.limits = Limits(deadline=0.0, nodes=0, cancel=ffi.NULL)
+        self.limits = Limits(deadline=0.0, nodes=0)
 
     def bounds(self, mine: int, theirs: int) -> tuple[int, int]:
         """The proven lower and upper bounds of the score of the side to move (equal: exact)."""

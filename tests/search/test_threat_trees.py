@@ -1,4 +1,4 @@
-"""Threat-space search with threes (core/tss_threes.c): a constructed double three that no sequence of
+"""Threat-space search with threes (core/threats.c): a constructed double three that no sequence of
 fours wins, checked by alpha-beta; trees found in random positions beyond the fours, each checked by
 alpha-beta, and with every set of one or two extra defender's marks outside its zone (the guard makes
 the zone sound: without it the same check finds wrong sets). Against the tables on every board up to 16
@@ -13,11 +13,11 @@ import pytest
 
 from service.engine import get_variant
 from service.engine.search import Board
-from service.engine.search._core import ffi, lib
-from service.engine.search.native import Game, TranspositionTable
+from service.engine.search.native import DEFAULT_OPTIONS, Game, ProverOptions, TranspositionTable
 from service.engine.search.proof_number import ProofTable, Prover, ask
+from tests.core_debug import threat_sequence, threat_tree
 from tests.search.prover_checks import NO_LIMIT, alpha_beta_result
-from tests.search.test_proof_zones import unguarded
+from tests.search.test_proof_zones import UNGUARDED
 from tests.search.test_provers import masks
 from tests.search.test_provers_exhaustive import random_position
 
@@ -36,15 +36,15 @@ DOUBLE_THREE = (
 )
 
 
-def tree(game: Game, attacker: int, defender: int, depth: int) -> int | None:
+def tree(
+    game: Game, attacker: int, defender: int, depth: int, options: ProverOptions = DEFAULT_OPTIONS
+) -> int | None:
     """The zone of a tree of threes the attacker (to move) wins by, None when none is found."""
-    zone = ffi.new("uint64_t *")
-    return int(zone[0]) if lib.ss_threat_tree(game.pointer, attacker, defender, depth, 0, zone) else None
+    return threat_tree(game, attacker, defender, depth, options=options)
 
 
 def fours(game: Game, attacker: int, defender: int) -> bool:
-    cells = ffi.new("uint64_t *")
-    return bool(lib.ss_threat_sequence(game.pointer, attacker, defender, 0, cells))
+    return threat_sequence(game, attacker, defender) is not None
 
 
 def test_a_double_three_wins_where_no_fours_do() -> None:
@@ -61,9 +61,11 @@ def test_a_double_three_wins_where_no_fours_do() -> None:
     assert question.outcome == 1 and question.prover == Prover.THREAT_SPACE  # settled at the root
 
 
-def beyond_fours(name: str, empty: int, positions: int) -> list[tuple[Game, Board, int, int, int]]:
-    """Trees found (depth 2) for either side, to move, in random positions where no fours win:
-    (game, board, attacker, defender, zone)."""
+def beyond_fours(
+    name: str, empty: int, positions: int, options: ProverOptions
+) -> list[tuple[Game, Board, int, int, int]]:
+    """Trees found (depth 2, their zones by `options`) for either side, to move, in random positions
+    where no fours win: (game, board, attacker, defender, zone)."""
     variant, rng = get_variant(name), random.Random(name)
     board = Board.of(variant)
     game = Game(board)
@@ -73,16 +75,18 @@ def beyond_fours(name: str, empty: int, positions: int) -> list[tuple[Game, Boar
         for attacker, defender in ((mine, theirs), (theirs, mine)):
             if fours(game, attacker, defender):
                 continue
-            zone = tree(game, attacker, defender, 2)
+            zone = tree(game, attacker, defender, 2, options)
             if zone is not None:
                 found.append((game, board, attacker, defender, zone))
     return found
 
 
-def zone_checks(name: str, empty: int, positions: int) -> tuple[int, int, int]:
+def zone_checks(
+    name: str, empty: int, positions: int, options: ProverOptions = DEFAULT_OPTIONS
+) -> tuple[int, int, int]:
     """(trees, sets checked, sets wrong): each tree's win by alpha-beta, then with each set of one or
     two extra defender's marks outside its zone (no line of the defender completed)."""
-    trees = beyond_fours(name, empty, positions)
+    trees = beyond_fours(name, empty, positions, options)
     searcher = TranspositionTable(18)
     checked = wrong = 0
     for game, board, attacker, defender, zone in trees:
@@ -109,6 +113,5 @@ def test_trees_win_and_hold_outside_their_zones(name: str, empty: int, positions
 
 
 def test_without_the_guard_the_trees_zones_are_wrong() -> None:
-    with unguarded():
-        _, checked, wrong = zone_checks("5x5k4", 15, 1000)
+    _, checked, wrong = zone_checks("5x5k4", 15, 1000, UNGUARDED)
     assert 0 < wrong <= checked  # measured 504 of 740

@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ._core import ffi
-from .native import Limits, monotonic
+from .native import NO_CANCEL, Limits, cancel_cell, monotonic
 
 
 class Spent(Protocol):
@@ -27,7 +26,7 @@ class Cancel:
     """A flag that stops a search from another thread; the core reads it every few thousand nodes."""
 
     def __init__(self) -> None:
-        self.cell: Any = ffi.new("int32_t *")
+        self.cell: Any = cancel_cell()
 
     def set(self) -> None:
         self.cell[0] = 1
@@ -128,7 +127,7 @@ class Spending:
             deadline = now + max(self.deadline - now, 0.0) * fraction
         left = self.nodes_left
         nodes = 0 if left is None else max(1, int(left * fraction))
-        return Limits(deadline, nodes, ffi.NULL if self.cancel is None else self.cancel.cell)
+        return Limits(deadline, nodes, NO_CANCEL if self.cancel is None else self.cancel.cell)
 
     def charge(self, outcome: Spent) -> None:
         self.nodes += outcome.nodes

@@ -1,9 +1,18 @@
-"""The compiled core for Python: its game and transposition table as owned objects (freed with their
-owner), and its two calls with typed arguments and results. cffi releases the GIL during each call."""
+"""The compiled core's binding, the one module that imports it (`_core`, built by build_core.py from
+core/sanmoku_search.h): the core's objects owned by Python objects (freed with them), and its calls with
+typed arguments and results. cffi releases the GIL during each call.
+
+In turn: the budget a call gets; the game (a board as data); alpha-beta and its transposition table; the
+provers (the proof-number search, its table and options); the provers on two threads (the helper thread,
+the families of questions). The tests' own entry points are in tests/core_debug.py
+(core/sanmoku_debug.h, compiled into the same extension).
+"""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any, NamedTuple, Protocol
 
@@ -19,6 +28,8 @@ GOAL_RESULT: int = lib.SS_GOAL_RESULT
 GOAL_SCORE: int = lib.SS_GOAL_SCORE
 MAX_CELLS: int = lib.SS_MAX_CELLS
 DEFAULT_TABLE_BITS = 19  # 2**19 buckets of 64 bytes (3 positions each): 32 MB per engine
+# 2**18 slots of 40 bytes: 10 MB per searching thread, enough for the proofs of one request.
+DEFAULT_PROOF_TABLE_BITS = 18
 
 
 def monotonic() -> float:
@@ -29,6 +40,11 @@ def monotonic() -> float:
 NO_CANCEL: Any = ffi.NULL  # a call no flag can stop
 
 
+def cancel_cell() -> Any:
+    """A cancel flag's cell (an int32_t, 0: go on), which the core reads every few thousand nodes."""
+    return ffi.new("int32_t *")
+
+
 @dataclass(frozen=True)
 class Limits:
     """One call's budget: an absolute deadline on `monotonic()`, a node count (0: none of either), and
@@ -37,6 +53,15 @@ class Limits:
     deadline: float
     nodes: int
     cancel: Any = NO_CANCEL
+
+
+def budget_of(limits: Limits) -> Any:
+    """The core's ss_budget of `limits` (kept alive by the caller for the call)."""
+    budget = ffi.new("ss_budget *")
+    budget.deadline = limits.deadline
+    budget.max_nodes = limits.nodes
+    budget.cancel = limits.cancel
+    return budget
 
 
 class Outcome(NamedTuple):  # a tuple, not a dataclass: one per call, and calls near the end are many
@@ -104,44 +129,6 @@ class TranspositionTable:
 
     def clear(self) -> None:
         lib.ss_table_clear(self.pointer)
-
-    def positions(self) -> int:
-        """How many positions it holds (a pass over all of it: for tests and diagnostics)."""
-        return int(lib.ss_table_positions(self.pointer))
-
-
-@dataclass(frozen=True, kw_only=True)
-class ProverOptions:
-    """How one call's proof-number search searches (ss_pn_options): the defaults are the service's,
-    the others for the tests and the benchmarks' comparisons. Per call, so two threads may differ."""
-
-    guard_zones: bool = True  # False: proof zones without their guard cells, unsound (core/zones.c)
-    probe_plies: int = lib.SS_PROBE_PLIES  # the defender's replies probed fewer plies than this deep
-    probe_nodes: int = lib.SS_PROBE_NODES  # a probed reply's first allowance; 0: none probed, df-pn alone
-
-
-DEFAULT_OPTIONS = ProverOptions()
-
-
-def options_of(options: ProverOptions) -> Any:
-    """The core's ss_pn_options of `options` (ffi.NULL for the defaults: the core's own)."""
-    if options == DEFAULT_OPTIONS:
-        return ffi.NULL
-    struct = ffi.new("ss_pn_options *")
-    struct.unguarded = not options.guard_zones
-    struct.probe_plies = max(options.probe_plies, 0)
-    probed = options.probe_nodes > 0 and options.probe_plies > 0
-    struct.probe_nodes = options.probe_nodes if probed else -1
-    return struct
-
-
-def budget_of(limits: Limits) -> Any:
-    """The core's ss_budget of `limits` (kept alive by the caller for the call)."""
-    budget = ffi.new("ss_budget *")
-    budget.deadline = limits.deadline
-    budget.max_nodes = limits.nodes
-    budget.cancel = limits.cancel
-    return budget
 
 
 def _outcome(result: Any) -> Outcome:
@@ -250,3 +237,208 @@ def estimate(
     result = ffi.new("ss_result *")
     lib.ss_estimate(game.pointer, table.pointer, mine, theirs, max_depth, budget_of(limits), result)
     return _outcome(result)
+
+
+# The provers beside alpha-beta: the proof-number search (core/dfpn.c), with the pairings (core/pairing.c)
+# and the threat sequences (core/threats.c) it settles positions by.
+
+
+class Prover(StrEnum):
+    """What closed a move's result, as the answer's search statistics name it."""
+
+    ALPHA_BETA = "alpha_beta"
+    PROOF_NUMBER = "proof_number"
+    PAIRING = "pairing"  # a pairing strategy of the defender, found at the position itself
+    THREAT_SPACE = "threat_space"  # a sequence of threats of the attacker, found at the position itself
+
+
+_CLOSED_BY = {
+    lib.SS_BY_SEARCH: Prover.PROOF_NUMBER,
+    lib.SS_BY_PAIRING: Prover.PAIRING,
+    lib.SS_BY_THREATS: Prover.THREAT_SPACE,
+}
+
+
+class Question(NamedTuple):
+    outcome: int  # 1: the attacker can force a line; -1: it cannot; 0: not settled within the limits
+    zone: int  # the cells the disproof (-1) or the proof (1: core/zones.c; 0 not known) depends on
+    nodes: int
+    depth: int
+    seconds: float
+    pairings: int  # positions closed by a pairing
+    threat_wins: int  # positions closed by a threat sequence
+    stopped: bool
+    prover: Prover  # what settled it: a pairing or a threat sequence at the position itself, or the search
+    cutoffs: int = 0  # alpha-beta's statistics (SearchReport): none here
+    tt_hits: int = 0
+    pruned: int = 0  # the defender's replies settled by a proof's zone (core/zones.c)
+    focus: int | None = None  # the move (or reply) the search went into last: its most promising one
+
+
+class ProofTable:
+    """The proof-number search's transposition table: 2**bits slots of 40 bytes; one caller at a time;
+    clears itself when given another board."""
+
+    def __init__(self, bits: int = DEFAULT_PROOF_TABLE_BITS) -> None:
+        pointer = lib.ss_pn_table_new(bits)
+        if pointer == ffi.NULL:
+            raise MemoryError(f"no proof-number table of 2**{bits} slots")
+        self.pointer: Any = ffi.gc(pointer, lib.ss_pn_table_free)
+
+    def clear(self) -> None:
+        lib.ss_pn_table_clear(self.pointer)
+
+    def numbers(self, attacker: int, defender: int, attacker_to_move: bool) -> tuple[int, int] | None:
+        """The (proof, disproof) numbers the table holds for the position, or None."""
+        pn, dn = ffi.new("uint32_t *"), ffi.new("uint32_t *")
+        if not lib.ss_pn_table_numbers(self.pointer, attacker, defender, int(attacker_to_move), pn, dn):
+            return None
+        return int(pn[0]), int(dn[0])
+
+    def slots(self) -> memoryview:
+        """Its slots' memory as bytes, to save it whole and load it back (a long proof resumed: after
+        loading, give it the game's fingerprint again). Valid while the table lives."""
+        size = ffi.new("uint64_t *")
+        memory = lib.ss_pn_table_memory(self.pointer, size)
+        return memoryview(ffi.buffer(memory, size[0])).cast("B")
+
+    @property
+    def fingerprint(self) -> int:
+        """The fingerprint of the game its entries belong to."""
+        return int(lib.ss_pn_table_game(self.pointer))
+
+    @fingerprint.setter
+    def fingerprint(self, game: int) -> None:
+        lib.ss_pn_table_set_game(self.pointer, game)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProverOptions:
+    """How one call's proof-number search searches (ss_pn_options): the defaults are the service's,
+    the others for the tests and the benchmarks' comparisons. Per call, so two threads may differ."""
+
+    guard_zones: bool = True  # False: proof zones without their guard cells, unsound (core/zones.c)
+    probe_plies: int = lib.SS_PROBE_PLIES  # the defender's replies probed fewer plies than this deep
+    probe_nodes: int = lib.SS_PROBE_NODES  # a probed reply's first allowance; 0: none probed, df-pn alone
+
+
+DEFAULT_OPTIONS = ProverOptions()
+
+
+def options_of(options: ProverOptions) -> Any:
+    """The core's ss_pn_options of `options` (ffi.NULL for the defaults: the core's own)."""
+    if options == DEFAULT_OPTIONS:
+        return ffi.NULL
+    struct = ffi.new("ss_pn_options *")
+    struct.unguarded = not options.guard_zones
+    struct.probe_plies = max(options.probe_plies, 0)
+    probed = options.probe_nodes > 0 and options.probe_plies > 0
+    struct.probe_nodes = options.probe_nodes if probed else -1
+    return struct
+
+
+def ask(
+    game: Game,
+    table: ProofTable,
+    attacker: int,
+    defender: int,
+    attacker_to_move: bool,
+    limits: Limits,
+    options: ProverOptions = DEFAULT_OPTIONS,
+) -> Question:
+    """Whether `attacker` can force a line against `defender` (the position legal, no line completed)."""
+    result = ffi.new("ss_pn_result *")
+    budget, settings = budget_of(limits), options_of(options)
+    position = (attacker, defender, int(attacker_to_move))
+    lib.ss_pn_prove(game.pointer, table.pointer, *position, budget, settings, result)
+    return _question(result)
+
+
+def _question(result: Any) -> Question:
+    """The Question of the core's answer (an ss_pn_result)."""
+    return Question(
+        outcome=int(result.outcome),
+        zone=int(result.zone),
+        nodes=int(result.nodes),
+        depth=int(result.depth),
+        seconds=float(result.seconds),
+        pairings=int(result.pairings),
+        threat_wins=int(result.threat_wins),
+        stopped=bool(result.stopped),
+        prover=_CLOSED_BY[int(result.closed_by)],
+        pruned=int(result.pruned),
+        focus=None if result.focus == NO_MOVE else int(result.focus),
+    )
+
+
+# The provers of one analysis on two threads (core/threads.c): its questions in two families, each on
+# its own proof-number table, the second family on the searching thread's helper thread.
+
+
+class Helper:
+    """The core's helper thread (idle between calls), on which the provers' second family and half of
+    the moves' alpha-beta searches run; freed, and its thread ended, with this object. A copy inherited
+    through a fork frees only its memory when dropped (core/threads.c): Python's own clean-up after a
+    fork drops the other threads' locals, and with them their helpers."""
+
+    def __init__(self) -> None:
+        pointer = lib.ss_pn_helper_new()
+        if pointer == ffi.NULL:
+            raise OSError("no second thread could be made for the search")
+        self.pointer: Any = ffi.gc(pointer, lib.ss_pn_helper_free)
+        self.pid = os.getpid()
+
+    def forget(self) -> None:
+        """Drop it without ending its thread: after a fork, the thread is not this process's."""
+        ffi.gc(self.pointer, None)
+
+
+class Ask(NamedTuple):
+    """A question of a family: can `attacker` force a line against `defender`?"""
+
+    attacker: int
+    defender: int
+    attacker_to_move: bool
+    cell: int = NO_MOVE  # the move it is about; NO_MOVE: the position's own question (a family's first)
+
+
+class Answered(NamedTuple):
+    """A family's answers, per Ask in order (None: never asked), and what its thread spent helping the
+    other family's first question (its nodes and depth; core/threads.c)."""
+
+    answers: list[Question | None]
+    helping: Question
+
+
+def prove_families(
+    game: Game,
+    tables: tuple[ProofTable, ProofTable],
+    families: tuple[list[Ask], list[Ask]],
+    helper: Helper,
+    limits: Limits,
+    root_share: float,
+    round_share: float,
+    options: ProverOptions = DEFAULT_OPTIONS,
+) -> tuple[Answered, Answered]:
+    """Ask both families at once, the first on the caller's thread, the second on the helper's, each on
+    its table, by the rules of ss_pn_prove_families (sanmoku_search.h)."""
+    structs = ffi.new("ss_pn_family[2]")
+    arrays = []
+    for family, table, asks in zip(structs, tables, families, strict=True):
+        questions = ffi.new("ss_pn_question[]", max(len(asks), 1))
+        for question, one in zip(questions, asks, strict=False):
+            question.attacker, question.defender = one.attacker, one.defender
+            question.attacker_to_move, question.cell = int(one.attacker_to_move), one.cell
+        family.table, family.questions, family.n = table.pointer, questions, len(asks)
+        arrays.append(questions)
+    budget, settings = budget_of(limits), options_of(options)
+    shares = (root_share, round_share)
+    lib.ss_pn_prove_families(game.pointer, structs, helper.pointer, *shares, budget, settings)
+    first, second = (
+        Answered(
+            [_question(q.result) if q.asked else None for q in questions[0 : len(asks)]],
+            _question(family.helping),
+        )
+        for family, questions, asks in zip(structs, arrays, families, strict=True)
+    )
+    return first, second

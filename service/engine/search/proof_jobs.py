@@ -20,12 +20,11 @@ import struct
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from ..atomic_files import remove_stale, replace_atomically
 from ..errors import EngineError
-from ._core import ffi, lib
-from .proof_number import ProofTable
+from .native import ProofTable
 from .proven import _signed
 
 SCHEMA = """
@@ -158,10 +157,8 @@ class JobStore:
 
     def save_table(self, variant: str, table: ProofTable) -> None:
         """Save the table whole, with its checksum (written under a temporary name, then renamed)."""
-        size = ffi.new("uint64_t *")
-        memory = lib.ss_pn_table_memory(table.pointer, size)
-        slots = ffi.buffer(memory, size[0])
-        head = HEADER.pack(MAGIC, lib.ss_pn_table_game(table.pointer), size[0], _name(variant))
+        slots = table.slots()
+        head = HEADER.pack(MAGIC, table.fingerprint, len(slots), _name(variant))
         digest = hashlib.sha256(head)
         digest.update(slots)
 
@@ -177,22 +174,21 @@ class JobStore:
         """Fill `table` from the saved copy when there is one of this format, variant and size whose
         checksum matches; whether it did (why not is logged). A copy that fails leaves `table` empty."""
         path = self.table_path(variant)
-        size = ffi.new("uint64_t *")
-        memory = lib.ss_pn_table_memory(table.pointer, size)
-        why = _unusable(path, variant, size[0])
+        slots = table.slots()
+        why = _unusable(path, variant, len(slots))
         if why is None:
             with open(path, "rb") as saved:
                 head = saved.read(HEADER.size)
                 kept = saved.read(DIGEST_SIZE)
                 game = HEADER.unpack(head)[1]
-                if not _read_checked(saved, ffi.buffer(memory, size[0]), head, kept):
+                if not _read_checked(saved, slots, head, kept):
                     table.clear()  # the slots read are not to be used
                     why = "its checksum does not match its bytes (damaged)"
         if why is not None:
             if path.exists():
                 log.warning("the saved proof table %s is not used: %s", path, why)
             return False
-        lib.ss_pn_table_set_game(table.pointer, game)
+        table.fingerprint = game
         return True
 
     def close(self) -> None:
@@ -231,10 +227,9 @@ def _unusable(path: Path, variant: str, slot_bytes: int) -> str | None:
     return None
 
 
-def _read_checked(saved: io.BufferedReader, into: Any, head: bytes, kept: bytes) -> bool:
-    """Read the slots into `into` (a buffer of their size), and whether their checksum matches `kept`."""
+def _read_checked(saved: io.BufferedReader, view: memoryview, head: bytes, kept: bytes) -> bool:
+    """Read the slots into `view` (bytes of their size), and whether their checksum matches `kept`."""
     digest = hashlib.sha256(head)
-    view = memoryview(into).cast("B")
     for at in range(0, len(view), PIECE):
         piece = view[at : at + PIECE]
         if saved.readinto(piece) != len(piece):

@@ -1,6 +1,6 @@
-"""A searching thread's second thread: the core's helper thread (core/helper_thread.c), kept idle between
-calls, on which the provers' second family (proof_families.py) and half of the moves' alpha-beta
-searches (core/moves_two.c) run, the latter on a transposition table of their own (the engine's
+"""A searching thread's second thread: the core's helper thread (native.Helper, core/threads.c), kept
+idle between calls, on which the provers' second family (proof_families.py) and half of the moves'
+alpha-beta searches (core/threads.c) run, the latter on a transposition table of their own (the engine's
 second_table). One per searching thread (a thread runs one search at a time). The threads are the
 core's own, not Python's: under gunicorn's gevent workers `threading` is patched (a Thread there is a
 greenlet), and the search already runs on a native thread of gevent's pool; cffi releases the GIL for
@@ -12,27 +12,10 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
-from typing import Any
 
-from ._core import ffi, lib
-from .native import SecondThread, TranspositionTable
+from .native import Helper, SecondThread, TranspositionTable
 
-
-class Helper:
-    """The core's helper thread (idle between calls); freed, and its thread ended, with this object. A
-    copy inherited through a fork frees only its memory when dropped (core/helper_thread.c): Python's
-    own clean-up after a fork drops the other threads' locals, and with them their helpers."""
-
-    def __init__(self) -> None:
-        pointer = lib.ss_pn_helper_new()
-        if pointer == ffi.NULL:
-            raise OSError("no second thread could be made for the search")
-        self.pointer: Any = ffi.gc(pointer, lib.ss_pn_helper_free)
-        self.pid = os.getpid()
-
-    def forget(self) -> None:
-        """Drop it without ending its thread: after a fork, the thread is not this process's."""
-        ffi.gc(self.pointer, None)
+__all__ = ["SECOND_THREAD_EMPTY_CELLS", "Helper", "second_thread", "thread_helper"]
 
 
 _per_thread = threading.local()

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "pairing.h"
+#include "sanmoku_debug.h"
 
 /* A group's covers: sets of disjoint pairs of the group's empty cells such that every line of the group
    holds one of the pairs. */

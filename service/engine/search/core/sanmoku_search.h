@@ -1,4 +1,5 @@
-/* The search core's public interface: the only header the Python side reads.
+/* The search core's interface, the one the service calls (native.py); sanmoku_debug.h adds the tests'
+ * entry points, compiled into the same extension.
  *
  * build_core.py hands this file to cffi's cdef with its preprocessor lines dropped, so everything
  * outside them must stay in the C subset pycparser reads (no macros, no _Atomic, no inline code).
@@ -75,8 +76,6 @@ void ss_game_free(ss_game *game);
 ss_table *ss_table_new(int log2_buckets);
 void ss_table_free(ss_table *table);
 void ss_table_clear(ss_table *table);
-/* The positions the table holds (a pass over all of it: for tests and diagnostics). */
-int64_t ss_table_positions(const ss_table *table);
 
 double ss_monotonic(void); /* CLOCK_MONOTONIC in seconds, Python's time.monotonic() on Linux */
 
@@ -117,33 +116,8 @@ void ss_estimate(const ss_game *game, ss_table *table, ss_mask mine, ss_mask the
                  const ss_budget *budget, ss_result *result);
 
 /* The provers beside alpha-beta (normal rule, no gravity; flat or torus): they answer whether a side
-   can force a line, never when the game ends.
-
-   A pairing strategy of `defender` against `attacker`: disjoint pairs of empty cells, every line free of
-   the defender's marks holding one (pairs[2 i], pairs[2 i + 1]; room for SS_MAX_CELLS). With the
-   attacker to move every pair must be empty; with the defender to move it may first play *first_move
-   (SS_NO_MOVE: no need). 1 when one is found within `budget` steps of the search (0: no limit). */
-int ss_pairing_find(const ss_game *game, ss_mask attacker, ss_mask defender, int defender_to_move,
-                    int64_t budget, int8_t *pairs, int *n_pairs, int32_t *first_move);
-
-/* Why the attacker to move has no pairing against it: 0 and the lines the search found none for (*lines:
-   all their cells; 0 when not known) with their empty cells (*gaps); 1 when it found a pairing. A
-   position with more marks, none of the defender's on those lines and no cell of theirs empty that is
-   not in *gaps, has none either: the proof-number search skips its search (pairing_memo.h). */
-int ss_pairing_failure(const ss_game *game, ss_mask attacker, ss_mask defender, int64_t budget,
-                       ss_mask *lines, ss_mask *gaps);
-
-/* A threat sequence of `attacker`, to move: 1 when it forces a line by continuous threats (each move
-   threatens to complete a line at once) found within `budget` nodes (0: none), with *cells the cells the
-   sequence depends on; the defender, were it to move, must play one of them or threaten to win. */
-int ss_threat_sequence(const ss_game *game, ss_mask attacker, ss_mask defender, int64_t budget,
-                       ss_mask *cells);
-
-/* A threat tree of `attacker`, to move: 1 when it forces a line by fours, or by up to `depth` threes
-   (moves after which it would make two threats at once) each of whose answers it refutes in turn, found
-   within `budget` nodes (0: no limit); *zone then holds the cells the proof depends on (tss_threes.c). */
-int ss_threat_tree(const ss_game *game, ss_mask attacker, ss_mask defender, int depth, int64_t budget,
-                   ss_mask *zone);
+   can force a line, never when the game ends. The proof-number search settles positions by pairings
+   and threat sequences too; those searches on their own are sanmoku_debug.h's, for the tests. */
 
 /* The proof-number search's table: 2**log2_slots entries of 40 bytes; one caller at a time; it clears
    itself when given another game. */

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "sanmoku_debug.h"
 #include "zones.h"
 
 enum { MAX_SEQUENCE = SS_MAX_CELLS / 2 };
@@ -212,7 +213,8 @@ int tss_threes_find(const ss_game *g, ss_mask attacker, ss_mask defender, int de
 }
 
 int ss_threat_tree(const ss_game *game, ss_mask attacker, ss_mask defender, int depth, int64_t budget,
-                   ss_mask *zone) {
+                   const ss_pn_options *options, ss_mask *zone) {
     int64_t nodes;
-    return tss_threes_find(game, attacker, defender, depth, 0, budget, 1, zone, &nodes);
+    int guard = !(options && options->unguarded);
+    return tss_threes_find(game, attacker, defender, depth, 0, budget, guard, zone, &nodes);
 }

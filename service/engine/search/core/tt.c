@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "sanmoku_debug.h"
 #include "tt.h"
 
 enum { MIN_LOG2 = 4, MAX_LOG2 = 28, LINE = 64, HUGE_PAGE = 2 << 20 };
