@@ -1,6 +1,6 @@
 """The provers' two threads on the questions that take the time: for the random positions of provers_ab
 (same seed) that one thread does not make exact in the default second, both families of questions about
-the position run at once (core/families.c) within `--long` seconds, and the first question of each
+the position run at once (core/threads.c) within `--long` seconds, and the first question of each
 family left open after a hundredth of a second is asked again alone, on one thread, with no help.
 
 Run: python -m tests.bench.provers_threads [--board 7x7k5] [--plies 8] [--positions 30] [--seed 1]

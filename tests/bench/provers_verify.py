@@ -1,9 +1,9 @@
 """The provers against alpha-beta on many random positions of boards past 16 cells (no table), a longer
 run of test_provers_exhaustive's last test: each position's result by the two proof-number questions and
 by alpha-beta alone, each within 300,000 nodes; every position both settle must agree. Also counted:
-the defender's replies the proof zones settled (core/proof_zone.c) in the provers' searches. And the
+the defender's replies the proof zones settled (core/zones.c) in the provers' searches. And the
 first question (can the side to move force a line?) asked on two threads, the second thread helping
-with it at once (core/families.c: its own family empty), within 300,000 nodes each: it must agree too.
+with it at once (core/threads.c: its own family empty), within 300,000 nodes each: it must agree too.
 
 Run: python -m tests.bench.provers_verify (a few minutes)
 """

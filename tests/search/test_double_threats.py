@@ -1,6 +1,6 @@
-"""The alpha-beta search's double-threat rule (core/node.h, settle_doubles): a move that makes two threats
-at once wins two plies later; against the opponent's, a move that neither answers it nor makes a threat
-loses at the earliest loss there is, so the search leaves it out and the score stays exact.
+"""The alpha-beta search's double-threat rule (core/alphabeta.c, settle_doubles): a move that makes two
+threats at once wins two plies later; against the opponent's, a move that neither answers it nor makes a
+threat loses at the earliest loss there is, so the search leaves it out and the score stays exact.
 
 Checked where the rule acts, against the brute-force reference (tests/reference.py) on square,
 rectangular and torus boards; and what it is for: the remoteness of a 7x7k5 loss within a node count

@@ -1,4 +1,4 @@
-"""The provers' helper thread (core/helper_thread.c) across a fork: a child that frees its copy of the
+"""The provers' helper thread (core/threads.c) across a fork: a child that frees its copy of the
 helper returns at once. It hung for ever: gevent's subprocess ran Python in its forked child, which
 dropped the parent's thread-local helper, and the helper's finalizer joined a thread the child does not
 have and destroyed a condition the parent's helper thread still waited on."""

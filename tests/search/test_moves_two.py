@@ -1,4 +1,4 @@
-"""The moves' alpha-beta searches on two threads (core/moves_two.c): the same scores as on one thread, on
+"""The moves' alpha-beta searches on two threads (core/threads.c): the same scores as on one thread, on
 square, rectangular, torus and misère boards; node caps kept to one thread (the same answer every
 time); and the engines a pool lends carry the second thread's table."""
 

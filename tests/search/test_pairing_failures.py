@@ -1,8 +1,8 @@
 """Why a pairing search fails (pairing.c's pairing_failure), which the proof-number search keeps to skip
-the searches of positions it shows have no pairing either (pairing_memo.h): the lines it names have no
-pairing on their own, by a brute-force search written here from the reference's lines; and positions
-with more marks, none of the defender's on those lines, have none either. On square, rectangular and
-torus boards."""
+the searches of positions it shows have no pairing either (core/pairing.h, pairing_memo): the lines it
+names have no pairing on their own, by a brute-force search written here from the reference's lines; and
+positions with more marks, none of the defender's on those lines, have none either. On square,
+rectangular and torus boards."""
 
 from __future__ import annotations
 

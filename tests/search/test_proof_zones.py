@@ -1,7 +1,7 @@
-"""Proof zones (core/proof_zone.c): a proof of the attacker's win holds whatever extra marks the defender
+"""Proof zones (core/zones.c): a proof of the attacker's win holds whatever extra marks the defender
 gets outside its zone, as alpha-beta (no provers) confirms; the guard cells are what make that so (with
 them switched off, the same checks and the solved 3x3 table find wrong answers); and the replies and
-moves the zones settle (`pruned`, core/pn_zones.c) leave the answers as the table and alpha-beta have them.
+moves the zones settle (`pruned`, core/zones.c) leave the answers as the table and alpha-beta have them.
 (test_every_table_variant and test_provers_exhaustive check them on every board up to 16 cells: the
 first 3,000 positions of the 4x4k4-torus table alone have 6,708 moves and replies settled so.)"""
 

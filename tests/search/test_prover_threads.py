@@ -1,4 +1,4 @@
-"""The provers of one analysis on one thread and on two (results.py, proof_families.py, core/families.c):
+"""The provers of one analysis on one thread and on two (results.py, proof_families.py, core/threads.c):
 the moves' results against the solved tables where the provers are made to lead, the two-thread answers
 question by question against the same questions asked alone, and the cancel flag stopping both threads."""
 

@@ -70,10 +70,10 @@ def test_no_pairing_where_a_forced_win_is() -> None:
 
 
 def test_an_attackers_mark_more_never_makes_a_pairing_possible() -> None:
-    """What lets pns.c skip the pairing search below a position that has none (UNPAIRED): a pairing of
-    the position with an attacker's mark more is one of the position itself (checked from the
-    reference's lines), so the search finds one there too. A defender's mark more can make one (it
-    closes lines): that side is not carried over."""
+    """What lets the proof-number search (core/dfpn.c) skip the pairing search below a position that has
+    none (UNPAIRED): a pairing of the position with an attacker's mark more is one of the position itself
+    (checked from the reference's lines), so the search finds one there too. A defender's mark more can
+    make one (it closes lines): that side is not carried over."""
     variant, rules = get_variant("6x6k5"), Rules(6, 6, 5)
     game, rng = Game(Board.of(variant)), random.Random(7)
     larger_paired = made_by_defender = 0

@@ -1,4 +1,4 @@
-"""Probing the defender's replies (core/pn_probes.c): at the defender's nodes of a question's first
+"""Probing the defender's replies (core/dfpn.c): at the defender's nodes of a question's first
 plies each reply is searched within a growing allowance of nodes, instead of df-pn's choice by the
 disproof numbers. The probes nest (an allowance inside an enclosing one) and unwind when the budget is
 spent; here they are checked against the tables with probing at every ply and the smallest allowances,

@@ -3,7 +3,7 @@ started it is answered, the builder does its work and ends, and the server stops
 
 It hung for ever: the builder was started with gevent's subprocess, which forks and runs Python in the
 child before its exec; Python's clean-up after the fork dropped the search's thread-local helper, whose
-finalizer (core/helper_thread.c) joined a thread the child does not have and destroyed a condition the
+finalizer (core/threads.c) joined a thread the child does not have and destroyed a condition the
 parent's helper still waited on. The child never ran the build, the request waited on it, and the child
 ignored SIGTERM and kept the listening port after the server stopped (12 of 12 times within 5 s of such
 a search; 0 of 8 with one prover thread)."""

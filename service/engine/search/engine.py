@@ -75,7 +75,7 @@ class SearchEngine:
         return self._estimates_table
 
     def second_table(self) -> TranspositionTable:
-        """The table of the second thread's alpha-beta searches (core/moves_two.c)."""
+        """The table of the second thread's alpha-beta searches (core/threads.c)."""
         if self._second_table is None:
             self._second_table = TranspositionTable(self.table.bits)
         return self._second_table

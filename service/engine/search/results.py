@@ -14,7 +14,7 @@ remoteness from alpha-beta afterwards, as before.
 
 The questions share one proof-number table, and through it most of their work: a move's question "after
 m, can the other side force a line?" is the passing question with one more mark of the side to move, so
-every position the passing question disproved settles the same position with m in it at once (pns.c,
+every position the passing question disproved settles the same position with m in it at once (core/dfpn.c,
 `inherited()`). So the questions about the position get most of the budget (ROOT_SHARE) even when they
 are not settled. The moves' questions then go in rounds (each a share of what is left, spread evenly
 over the questions still open), so that no hard question takes what the others needed before they were
@@ -30,7 +30,7 @@ thread of the core (proof_families.py). Each family runs by the rules above on i
 whole budget's time; a move one family proves won or lost, the other no longer asks about. Most often
 one family is settled at once (its first question disproven in a hundredth of a second) and the other's
 first question takes the time: the free thread then asks that question's moves one by one on its own
-table, and the question's search takes their answers in at its root (core/families.c, pns.c). After
+table, and the question's search takes their answers in at its root (core/threads.c, dfpn.c). After
 that, the free thread joins the other family's moves' questions, from the end of their list (each
 question stays with the thread that first asked it, on that thread's table): a family whose first
 question is proven at once (the other side wins if the side to move passes) no longer has its moves

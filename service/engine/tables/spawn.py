@@ -3,7 +3,7 @@
 Not `subprocess.Popen`. Under gunicorn's gevent workers it is gevent's, which forks and runs Python in
 the child until its exec, and Python's clean-up after a fork drops the parent's other threads' locals:
 a search's helper thread among them, whose finalizer then blocked that child for ever (it held its
-request, ignored SIGTERM and kept the listening port; core/helper_thread.c now lets such a copy go).
+request, ignored SIGTERM and kept the listening port; core/threads.c now lets such a copy go).
 The standard library's own Popen runs no Python in the child (`_posixsubprocess.fork_exec`), but
 gevent's patching sets that function to None in the `subprocess` module, and the reaping of its child
 would race gevent's SIGCHLD handler, which reaps every child of the process (the exit code then read

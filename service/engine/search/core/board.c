@@ -43,7 +43,7 @@ static int families_setup(ss_game *g) {
     return 1;
 }
 
-/* g->shifts and g->starts (game.h): every line a window of one length along one of four steps. */
+/* g->shifts and g->starts (board.h): every line a window of one length along one of four steps. */
 static void windows_setup(ss_game *g) {
     g->n_shifts = -1;
     int length = g->n_lines ? count(g->lines[0]) : 0, n = 0;

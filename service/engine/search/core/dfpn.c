@@ -3,16 +3,16 @@
    wins the question when it prevents every line, whether or not it completes one of its own; a draw
    is a position where neither side wins its question.
 
-   The search's parts: what settles a node before it is expanded (pn_settle.c), its children and their
-   order (pn_children.c, with the killer replies), the zones of solved nodes and the children they settle
-   (pn_zones.c), the defender's replies probed by nodes spent at the first plies (pn_probes.c), a second
-   thread's answers at the root (pn_help.c), the table (pn_table.c).
+   The search's parts, this file's sections in turn: what settles a node before it is expanded, its
+   children and their order (with the killer replies), the defender's replies probed by nodes spent at
+   the first plies, a second thread's answers at the root, and the search itself; the zones of solved
+   nodes and the children they settle are zones.c's, the table dfpn_table.c's.
 
    Monotony (the same rule): a position with one defender's mark more than a disproven one is disproven,
    with the same zone; one with one attacker's mark fewer too; and the other way round for proofs. By
    the zones, also one with an attacker's mark more outside a disproof's zone, and one with a defender's
    mark more outside a proof's zone. A node missing from the table takes such an entry when there is one
-   (pn_table.c, pt_inherited()): the questions of one analysis share their work this way.
+   (dfpn_table.c, pt_inherited()): the questions of one analysis share their work this way.
 */
 #include <stddef.h>
 #include <stdint.h>
@@ -23,14 +23,14 @@
 #include "threats.h"
 #include "zones.h"
 
-/* What settles a node of the proof-number search (pns.c) before it is expanded, each rule sound under
+/* What settles a node of the proof-number search before it is expanded, each rule sound under
    the normal rule:
    - the attacker to move completes a line: proven; the defender to move completes one: disproven;
    - the side to move faces two cells where the other completes a line: it loses (proven or disproven);
      facing one, its only move is to take it (unless it wins at once);
    - the attacker to move has a move that makes two threats while the defender has none: proven; the
      same for the defender to move: disproven;
-   - the attacker to move wins by fours (tss.c) or by threes (tss_threes.c): proven;
+   - the attacker to move wins by fours or by threes (threats.c): proven;
    - the defender's pairing strategy (pairing.c) blocks every line the attacker to move could still
      complete: disproven. A full board or no line left to the attacker: disproven.
    The defender's moves are cut to those that answer the attacker's threats: a threat's cell when the
@@ -46,7 +46,7 @@ enum { PAIRING_STEPS = 75, PAIRINGS_PER_CHECK = 16 };
 /* A threat sequence is looked for within this many nodes when a node is expanded, a tenth of it one ply
    ahead. */
 enum { THREAT_NODES = 1000 };
-/* A tree of threes (tss_threes.c) when an attacker's node is expanded and neither its fours nor a pairing
+/* A tree of threes (threats.c) when an attacker's node is expanded and neither its fours nor a pairing
    settle it: this many nodes, this many threes deep. 200 and 2 (tests/bench/provers_misses.py --roots,
    the 180 questions about 7x7k5's positions after 4, 8 and 12 plies within 100,000 nodes each): 172
    settled against 169 without, in 1.38 million nodes against 1.63 million, in as much processor time;
@@ -158,7 +158,7 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
 
 /* The zone that rules out the defender's moves settle_defender cut: with the guard of three cells per
    line when the cut relied on the attacker's double threats or threat sequence (a cut move inside the
-   zone leaves two: proof_zone.c), and of two (the defender never wins at once). Made only when the node
+   zone leaves two: zones.c), and of two (the defender never wins at once). Made only when the node
    is proven: most nodes never are. */
 ss_mask pn_cut_zone(const ss_game *g, int guard, pn_node n, const pn_class *c) {
     ss_mask zone = c->cut_guard ? pz_guard(g, guard, n.att, n.def, 3, c->cut) : c->cut;
@@ -211,7 +211,7 @@ static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
     ss_mask sequence_cells;
     int64_t sequence_nodes;
     if (deep != SHALLOW && c->moves && tss_find(g, att, def, THREAT_NODES, &sequence_cells, &sequence_nodes)) {
-        c->moves &= sequence_cells | makers; /* the defence check: any other move loses (tss.c) */
+        c->moves &= sequence_cells | makers; /* the defence check: any other move loses (threats.c) */
         c->cut |= sequence_cells;
     }
     c->cut_guard = c->cut != 0;
@@ -227,7 +227,7 @@ void pn_settle(pn_search *s, pn_node n, pn_class *c, int deep) {
     else settle_defender(s, n, c, deep);
 }
 
-/* The children of a proof-number search's node (pns.c): the moves worth searching, best first, each
+/* The children of a proof-number search's node: the moves worth searching, best first, each
    looked at in the table or settled before it is expanded.
 
    Killer replies: a disproven defender's node keeps the reply that held (in its entry), and the
@@ -348,7 +348,7 @@ void pn_add_moves(pn_search *s, pn_node n, ss_mask moves, pn_children *ch, int k
     }
 }
 
-/* Probing the defender's replies (pns.c, pn_mid): at the defender's nodes of a question's first plies,
+/* Probing the defender's replies (pn_mid): at the defender's nodes of a question's first plies,
    each reply in turn is searched within an allowance of nodes, those still open within four times as
    much, and so on, until one reply holds (the node is disproven), every reply loses (proven), or the
    budget, or an enclosing probe's allowance, is spent.
@@ -481,7 +481,7 @@ pn_value pn_probe_replies(pn_search *s, pn_node n, int ply, int killer) {
     return out;
 }
 
-/* A second thread's help with a question at its root (families.c): the moves it settled taken in, and
+/* A second thread's help with a question at its root (threads.c): the moves it settled taken in, and
    the moves settled here told to it. */
 /* At the root (the attacker to move): the moves the helper settled taken in, as a sibling's zone prunes
    them (pn_prune_moves); and the moves settled here told to the helper, which skips them. */

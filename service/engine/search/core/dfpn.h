@@ -1,5 +1,5 @@
-/* What the proof-number search's files share (pns.c, pn_settle.c, pn_children.c, pn_zones.c,
-   pn_help.c): one search's state, what settles a node, a node's children and a node's value. */
+/* What the proof-number search's files share (dfpn.c, zones.c, threads.c): one search's state, what
+   settles a node, a node's children and a node's value. */
 #ifndef SS_PN_SEARCH_H
 #define SS_PN_SEARCH_H
 
@@ -8,9 +8,9 @@
 #include "pairing.h"
 #include "dfpn_table.h"
 
-/* A second thread's help with one question whose attacker is to move (families.c): the attacker's moves
+/* A second thread's help with one question whose attacker is to move (threads.c): the attacker's moves
    there it settled, each asked as a question of its own on its own table. The question's search takes
-   them in at its root (pn_absorb_help in pn_help.c) and marks the moves it settled itself, for the helper to
+   them in at its root (pn_absorb_help in dfpn.c) and marks the moves it settled itself, for the helper to
    skip. Masks of cells, read and written atomically; a move's zone is written before its bit. */
 typedef struct {
     ss_mask disproven, proven; /* by the helper */
@@ -56,7 +56,7 @@ typedef struct {
 typedef struct {
     int status;
     int rule;       /* what settled it: SS_BY_PAIRING, SS_BY_THREATS, else SS_BY_SEARCH */
-    ss_mask zone;  /* DISPROVEN: its disproof's zone; PROVEN: its proof's (proof_zone.c) */
+    ss_mask zone;  /* DISPROVEN: its disproof's zone; PROVEN: its proof's (zones.c) */
     ss_mask cut;   /* OPEN, defender to move: the cells that rule out the moves not in `moves`... */
     int cut_guard;  /* ... with the guard of three cells per line (pn_cut_zone()) */
     int forced;     /* OPEN, attacker to move: the one cell it must take, else NULL_MOVE */
@@ -90,35 +90,35 @@ static inline pn_node child_of(pn_node n, int cell) {
 }
 
 /* The value of n, stored, when pn_settle (with `deep` of its checks) settles it before its children are
-   searched: 1; else 0, with what pn_settle found in `k` (pns.c). */
+   searched: 1; else 0, with what pn_settle found in `k` (dfpn.c). */
 int pn_settled_at_once(pn_search *s, pn_node n, int deep, pn_class *k, pn_value *out);
-/* df-pn's search of the node n within the thresholds (pns.c); `killer`: a move to try first. */
+/* df-pn's search of the node n within the thresholds (dfpn.c); `killer`: a move to try first. */
 pn_value pn_mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, int killer);
-/* The defender's node n, not in the table as solved, solved by probing its replies (pn_probes.c), where
+/* The defender's node n, not in the table as solved, solved by probing its replies (dfpn.c), where
    pn_probing() says so. */
 pn_value pn_probe_replies(pn_search *s, pn_node n, int ply, int killer);
 int pn_probing(const pn_search *s, pn_node n, int ply);
 
 /* What settles `n` before it is searched, with `deep` of the costlier checks (SHALLOW ... EXPAND_AGAIN:
-   pn_settle.c). */
+   dfpn.c). */
 void pn_settle(pn_search *s, pn_node n, pn_class *c, int deep);
-/* The zone that rules out the defender's moves pn_settle cut (pn_settle.c). */
+/* The zone that rules out the defender's moves pn_settle cut (dfpn.c). */
 ss_mask pn_cut_zone(const ss_game *g, int guard, pn_node n, const pn_class *c);
 
 /* The child i's numbers from the table (or inherited), else from what settles it, then kept in the
-   table (pn_children.c). */
+   table (dfpn.c). */
 void pn_look_at(pn_search *s, pn_node n, pn_children *ch, int i);
 /* Append the moves of `moves` best first for the side to move, `killer` first of all when it is one of
-   them, each looked at; stop at one that settles the node (pn_children.c). */
+   them, each looked at; stop at one that settles the node (dfpn.c). */
 void pn_add_moves(pn_search *s, pn_node n, ss_mask moves, pn_children *ch, int killer);
 
-/* The zones of solved nodes, and the children they settle without search (pn_zones.c). */
+/* The zones of solved nodes, and the children they settle without search (zones.c). */
 ss_mask pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch);
 ss_mask pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch);
 void pn_prune_replies(pn_search *s, pn_node n, pn_children *ch);
 void pn_prune_moves(pn_search *s, pn_node n, pn_children *ch);
 
-/* A second thread's answers about the root's moves (pn_help.c). Below the root, at a node of one of its
+/* A second thread's answers about the root's moves (dfpn.c). Below the root, at a node of one of its
    moves, pn_helped_move gives the helper's answer about that move, if it has one (the search in it ends
    at once, rather than when it next comes back to the root); a search deeper in that move sees the
    answer come (pn_helper_settled) and unwinds to the move's node (`abandon`). */

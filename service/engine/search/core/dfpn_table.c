@@ -1,6 +1,6 @@
 /* The proof-number search's table: buckets of PN_WAYS entries by a hash of the position, the cheapest
    entry (an open one before a solved one) replaced when a bucket is full; the bit filters that keep the
-   probes of the positions one mark away cheap (pns.h); and those probes themselves, which settle a
+   probes of the positions one mark away cheap (dfpn.h); and those probes themselves, which settle a
    position by monotony (a mark of one's own never hurts). */
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +21,7 @@ ss_pn_table *ss_pn_table_new(int log2_slots) {
     t->disproven_bits = calloc(FILTER_WORDS, sizeof(uint64_t));
     t->unpaired_bits = calloc(FILTER_WORDS, sizeof(uint64_t));
     if (!t->slots || !t->proven_bits || !t->disproven_bits || !t->unpaired_bits) {
-        ss_pn_table_free(t);
-        free(t);
+        ss_pn_table_free(t); /* frees t too */
         return NULL;
     }
     t->mask = ((uint64_t)1 << log2_slots) - 1;
@@ -170,7 +169,7 @@ static int settles_with_mark(const pn_entry *e, int cell, int attackers) {
    of the position with one defender's mark fewer, or a proof of it with one attacker's mark fewer; and a
    disproof of the position with one attacker's mark fewer that lies outside its zone, or a proof of it
    with one defender's mark fewer outside its proof zone (the rules prune_moves and prune_replies apply
-   to siblings: pn_zones.c). The zone of such an entry holds for `n` too: a position that agrees with
+   to siblings: zones.c). The zone of such an entry holds for `n` too: a position that agrees with
    `n` on it is one that agrees with the smaller position on it, with a mark more (the defender's,
    anywhere; the attacker's only outside a disproof's zone), and the other way round for proofs. This
    is what shares work between the questions of one analysis: after the side to move plays c, the other

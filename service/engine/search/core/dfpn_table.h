@@ -1,4 +1,4 @@
-/* The proof-number search's table (pn_table.c): its positions, look-ups and stores, and the probes of
+/* The proof-number search's table (dfpn_table.c): its positions, look-ups and stores, and the probes of
    the positions one mark away that monotony settles. */
 #ifndef SS_PN_TABLE_H
 #define SS_PN_TABLE_H
@@ -20,7 +20,7 @@ typedef struct {
     uint8_t to_move; /* 1: the attacker, 2: the defender, 0: a free slot */
     uint8_t rule;    /* solved before expansion: SS_BY_PAIRING, SS_BY_THREATS; else SS_BY_SEARCH */
     uint8_t reply;   /* the move that settled it, plus 1 (0: none known): a disproven defender's node's
-                        reply that holds, a proven attacker's node's winning move (pn_children.c: killers) */
+                        reply that holds, a proven attacker's node's winning move (dfpn.c: killers) */
 } pn_entry;
 
 struct ss_pn_table {
@@ -30,7 +30,7 @@ struct ss_pn_table {
     /* Bit filters over the positions' Zobrist keys: a bit set per position stored proven, disproven, or
        open with no pairing (UNPAIRED); never cleared but with the table (an entry replaced leaves its
        bit: a probe that passes still reads the slots). The probes of pt_inherited() and
-       pt_unpaired_below() (pn_table.c), one per mark and most of them finding nothing, read the slots
+       pt_unpaired_below() (dfpn_table.c), one per mark and most of them finding nothing, read the slots
        only where their bit is set, and each probe costs an exclusive or: a mark more or fewer changes
        the key by one key of the cell. */
     uint64_t *proven_bits, *disproven_bits, *unpaired_bits;
@@ -82,7 +82,7 @@ static inline const pn_entry *pt_lookup(const ss_pn_table *t, pn_node n) {
 void pt_store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, ss_mask zone, int64_t work, int rule, int reply);
 /* Whether the position with one of the attacker's marks fewer is known to have no pairing (UNPAIRED). */
 int pt_unpaired_below(const ss_pn_table *t, pn_node n);
-/* A solved entry one mark away that settles `n` by monotony or by its zone, or NULL (pn_table.c). */
+/* A solved entry one mark away that settles `n` by monotony or by its zone, or NULL (dfpn_table.c). */
 const pn_entry *pt_inherited(const ss_pn_table *t, pn_node n);
 
 #endif

@@ -335,7 +335,7 @@ int pairing_search(const ss_game *g, ss_mask attacker, ss_mask defender, int64_t
     st->steps = 0;
     st->budget = budget;
     st->n_groups = st->n_covers = st->n_pool = 0;
-    /* Lines linked through two cells share them on the board, so they are of one family (game.h): the
+    /* Lines linked through two cells share them on the board, so they are of one family (board.h): the
        groups are made family by family, each family's few lines compared with each other only. */
     for (int f = 0; f < g->n_families; f++) {
         ss_mask live[SS_MAX_CELLS * 4], whole[SS_MAX_CELLS * 4];

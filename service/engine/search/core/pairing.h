@@ -10,7 +10,7 @@
 /* Why a pairing search found none: lines (`lines`: all their cells) that have no pairing on their own,
    and their empty cells then (`gaps`). lines 0: nothing known (the budget ran out). A position where
    those lines are all still free of the defender, with no empty cell among them outside `gaps`, has no
-   pairing either: a pairing of it would pair those lines on cells that were empty (pairing_memo.h). */
+   pairing either: a pairing of it would pair those lines on cells that were empty (pairing_memo below). */
 typedef struct {
     ss_mask lines, gaps;
 } pairing_failure;

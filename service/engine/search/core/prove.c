@@ -117,7 +117,7 @@ void ss_prove(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, int g
    solver), so the loop runs here, as the engine in Python ran it. */
 void ss_prove_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, const int32_t *cells, int n,
                     int goal, const ss_budget *budget, int32_t *lower, int32_t *upper, ss_result *spent) {
-    ss_result total = {SS_SCORE_MIN, SS_SCORE_MAX, SS_NO_MOVE, 0, 0, 0, 0, 0};
+    ss_result total = {.lower = SS_SCORE_MIN, .upper = SS_SCORE_MAX, .best_move = SS_NO_MOVE};
     for (int evenly = 1; evenly >= 0; evenly--) {
         int left = 0;
         for (int i = 0; i < n; i++) left += !goal_met(goal, lower[i], upper[i]);
@@ -130,7 +130,7 @@ void ss_prove_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs,
             }
             ss_budget part = budget_share(budget, total.nodes, evenly ? 1.0 / left : 1.0);
             left--;
-            ss_result child = {-upper[i], -lower[i], SS_NO_MOVE, 0, 0, 0, 0, 0};
+            ss_result child = {.lower = -upper[i], .upper = -lower[i], .best_move = SS_NO_MOVE};
             ss_prove(g, t, theirs, mine | bit(cells[i]), goal, budget ? &part : 0, &child);
             lower[i] = -child.upper;
             upper[i] = -child.lower;
@@ -143,7 +143,7 @@ void ss_prove_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs,
 
 void ss_score_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, const int32_t *cells, int n,
                     int32_t *scores, ss_result *spent) {
-    ss_result total = {SS_SCORE_MIN, SS_SCORE_MAX, SS_NO_MOVE, 0, 0, 0, 0, 0};
+    ss_result total = {.lower = SS_SCORE_MIN, .upper = SS_SCORE_MAX, .best_move = SS_NO_MOVE};
     ss_mask occupied = mine | theirs, completes = ss_threats(g, mine, theirs);
     int32_t ending = SS_BIG - (count(occupied) + 1); /* a move that completes a line: the game's last */
     for (int i = 0; i < n; i++) {
@@ -153,7 +153,7 @@ void ss_score_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs,
         } else if ((occupied | move) == g->full) {
             scores[i] = 0;
         } else {
-            ss_result child = {SS_SCORE_MIN, SS_SCORE_MAX, SS_NO_MOVE, 0, 0, 0, 0, 0};
+            ss_result child = {.lower = SS_SCORE_MIN, .upper = SS_SCORE_MAX, .best_move = SS_NO_MOVE};
             ss_prove(g, t, theirs, mine | move, SS_GOAL_SCORE, 0, &child);
             scores[i] = -child.lower;
             result_add_spent(&total, &child);
@@ -164,7 +164,7 @@ void ss_score_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs,
 
 int ss_score_all(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, int32_t *cells, int32_t *scores,
                  ss_result *spent) {
-    ss_result none = {SS_SCORE_MIN, SS_SCORE_MAX, SS_NO_MOVE, 0, 0, 0, 0, 0};
+    ss_result none = {.lower = SS_SCORE_MIN, .upper = SS_SCORE_MAX, .best_move = SS_NO_MOVE};
     ss_mask occupied = mine | theirs;
     *spent = none;
     if (occupied == g->full) return 0;

@@ -48,8 +48,8 @@ typedef struct {
     int32_t depth;         /* plies below the position the search reached (estimates: last full depth) */
     int32_t estimate;      /* ss_estimate only: the heuristic score of the deepest full iteration */
     int32_t stopped;       /* 1 when the budget ran out (or cancel was set) before the goal */
-    int64_t nodes;
-    double seconds;
+    int64_t nodes;         /* positions searched */
+    double seconds;        /* the call's time on ss_monotonic() */
     int64_t cutoffs; /* nodes whose remaining moves a move at least beta made needless */
     int64_t tt_hits; /* transposition-table probes that found the position */
 } ss_result;
@@ -143,7 +143,7 @@ typedef struct {
     int64_t nodes;
     int64_t pairings;    /* positions the search closed by a pairing */
     int64_t threat_wins; /* positions it closed by a threat sequence */
-    int64_t pruned;      /* the defender's replies settled by a proof's zone (proof_zone.c) */
+    int64_t pruned;      /* the defender's replies settled by a proof's zone (zones.c) */
     double seconds;
     int32_t closed_by;   /* SS_BY_PAIRING or SS_BY_THREATS: the position itself was (now or before) */
     int32_t focus;       /* the position's move (or reply) the search went into last: its most promising
@@ -173,7 +173,7 @@ void ss_pn_prove(const ss_game *game, ss_pn_table *table, ss_mask attacker, ss_m
                  int attacker_to_move, const ss_budget *budget, const ss_pn_options *options,
                  ss_pn_result *result);
 
-/* The provers of one analysis on two threads (families.c). A family is a list of questions on one
+/* The provers of one analysis on two threads (threads.c). A family is a list of questions on one
    proof-number table: [0] about the position itself, then one about each move (`cell`). The caller's
    thread runs families[0], the helper's thread families[1], each on its own table, both until the
    budget's deadline or its cancel flag; with a node cap, each family gets half of it. In a family, the
@@ -182,7 +182,7 @@ void ss_pn_prove(const ss_game *game, ss_pn_table *table, ss_mask attacker, ss_m
    (all of it when one question is left), spread evenly over the questions still open. A move's question
    proven (outcome 1: the move wins, or loses) settles the move: the other family skips its question.
    A thread done with its family while the other's first question is still searched helps with that:
-   it asks the attacker's moves there as questions of their own, which the search takes in (pns.h);
+   it asks the attacker's moves there as questions of their own, which the search takes in (dfpn.h);
    then it joins the other family's rounds, taking their questions from the end of the list. */
 typedef struct {
     ss_mask attacker, defender;
@@ -212,7 +212,7 @@ void ss_pn_prove_families(const ss_game *game, ss_pn_family *families, ss_pn_hel
                           double root_share, double round_share, const ss_budget *budget,
                           const ss_pn_options *options);
 
-/* ss_prove_moves on two threads, the caller's on `table` and the helper's on `second` (moves_two.c):
+/* ss_prove_moves on two threads, the caller's on `table` and the helper's on `second` (threads.c):
    each move searched by one of them at a time, the budget shared out as there, with each move's share
    counted for two. On one thread, as ss_prove_moves, when `second` or `helper` is NULL, when there is
    no budget or it caps the nodes (answers that must not depend on the threads' timing), or for fewer

@@ -15,8 +15,8 @@
 #include "budget.h"
 #include "pairing.h"
 
-/* 1. The helper thread of the provers' second family (families.c), kept from call to call: a thread made
-   per call would start with cold thread-local caches (pairing.c, covers.c: 5 MB of covers that warm up
+/* 1. The helper thread of the provers' second family (2. below), kept from call to call: a thread made
+   per call would start with cold thread-local caches (pairing.c: 5 MB of covers that warm up
    over many searches) and would have to free them at its end. The helper is made by the searching thread
    that owns it, waits on a condition variable between calls, and frees its caches when it ends. It
    blocks every signal: the process's handlers belong to the threads that asked for them (Python's main
@@ -222,13 +222,13 @@ static void help_other(family_run *f) {
                     call->options, &r);
         f->nodes += r.nodes;
         add_spent(spent_helping, &r);
-        if (!passed) { /* the pass disproven: only the moves inside its zone matter (pn_zones.c) */
+        if (!passed) { /* the pass disproven: only the moves inside its zone matter (zones.c) */
             if (r.outcome != -1) return;
             moves = r.zone & call->game->full & ~(att | def);
             continue;
         }
         if (!r.outcome) return; /* stopped */
-        /* A move disproven with zone Y disproves every move outside Y with the same zone (pn_zones.c,
+        /* A move disproven with zone Y disproves every move outside Y with the same zone (zones.c,
            pn_prune_moves): those are told too, and not asked. */
         ss_mask settled = bit(cell);
         if (r.outcome == -1) settled |= moves & ~r.zone;
@@ -417,7 +417,7 @@ static void work(void *arg) {
                 fraction = left > 2 ? 2.0 / left : 1.0;
             }
             ss_budget part = budget_share(c->budget, 0, fraction);
-            ss_result child = {-c->upper[i], -c->lower[i], SS_NO_MOVE, 0, 0, 0, 0, 0};
+            ss_result child = {.lower = -c->upper[i], .upper = -c->lower[i], .best_move = SS_NO_MOVE};
             ss_prove(c->g, w->table, c->theirs, c->mine | bit(c->cells[i]), c->goal, &part, &child);
             __atomic_store_n(&c->lower[i], -child.upper, __ATOMIC_RELEASE);
             __atomic_store_n(&c->upper[i], -child.lower, __ATOMIC_RELEASE);
@@ -447,7 +447,7 @@ void ss_prove_moves_two(const ss_game *g, ss_table *table, ss_table *second, ss_
     call.budget = budget;
     call.lower = lower;
     call.upper = upper;
-    ss_result none = {SS_SCORE_MIN, SS_SCORE_MAX, SS_NO_MOVE, 0, 0, 0, 0, 0};
+    ss_result none = {.lower = SS_SCORE_MIN, .upper = SS_SCORE_MAX, .best_move = SS_NO_MOVE};
     two_worker first = {&call, table, none}, other = {&call, second, none};
     helper_start(helper, work, &other);
     work(&first);

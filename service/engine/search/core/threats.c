@@ -3,8 +3,8 @@
    forced (the threat's cell), unless it can complete a line of its own first. The attacker wins when a
    move makes two threats at once, or when it can complete a line; the sequence fails when the defender
    threatens twice, or threatens once and the attacker's block makes no threat. For k = 5 these threats
-   are the fours; the threes of gomoku (threats to make two fours) are tss_threes.c's, and the
-   proof-number search's defender's moves are cut to those that meet such a threat (pn_settle.c).
+   are the fours; the threes of gomoku (threats to make two fours) are searched below, and the
+   proof-number search's defender's moves are cut to those that meet such a threat (dfpn.c, settle_defender).
 
    A sequence found is a proof: every defender reply is forced. As a defence check it says more: a
    defender to move whose opponent would have a sequence must play one of its cells (the attacker's moves,
@@ -88,27 +88,27 @@ int ss_threat_sequence(const ss_game *game, ss_mask attacker, ss_mask defender, 
 }
 
 /* Threat-space search with threes (Allis's threat-space search with its threes; in Thomsen's terms a
-   lambda-2 search over tss.c's fours).
+   lambda-2 search over the fours above).
 
    A three is a move after which the attacker, were it to move again, would make two threats at once
    (for k = 5: an open four, or a four and a four, from an open or broken three): the defender must
    answer it. Its answers are the cell of that double threat and the two threats' cells (any other move
    lets the attacker play there, and the defender blocks one of the two), and its own moves that make a
-   four (the attacker must block those first). Each answer must be refuted: by fours (tss.c), or, depth
+   four (the attacker must block those first). Each answer must be refuted: by fours (above), or, depth
    allowing, by another three. The attacker's threes are looked for on the cells of two or more lines
    free of the defender that each hold k - 3 of its marks or more. A tree found is a proof (every answer
    the defender has is met), found with a narrow search where the proof-number search would spread over
    every move of the zone; it is asked at each attacker's node the proof-number search expands
-   (pn_settle.c), after the fours and the pairing.
+   (dfpn.c), after the fours and the pairing.
 
-   Its zone follows proof_zone.c's rules node by node: at the attacker's node its move and its child's
+   Its zone follows zones.c's rules node by node: at the attacker's node its move and its child's
    zone; at the defender's node the cells that cut its answers (the double threat's, with the guard of
    three cells per line; the threat's cell when it must block a four), the guard of two and every
    answer's zone; a leaf won by fours, pz_sequence's zone. So a proof found here settles a node as the
    proof-number search's own would, with the same zone.
 
    Measured (tests/bench/provers_misses.py, docs/pages/provers.md): the budget and depth of
-   pn_settle.c's call; the defender's answers taken from a fours search after the three instead of the
+   dfpn.c's call; the defender's answers taken from a fours search after the three instead of the
    double threat (more threes, 1.4 times the time); the same search as a defence check at the
    defender's nodes (its moves cut to a tree's zone: twice the time, no question more settled). */
 

@@ -7,7 +7,7 @@
 #include "board.h"
 
 /* 1 when the attacker, to move, forces a line by continuous threats (found within `budget` nodes): then
-   *cells holds the sequence's cells and those a defender's mark could change it through (see tss.c). */
+   *cells holds the sequence's cells and those a defender's mark could change it through (see threats.c). */
 int tss_find(const ss_game *g, ss_mask attacker, ss_mask defender, int64_t budget, ss_mask *cells,
              int64_t *nodes);
 

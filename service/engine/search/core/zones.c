@@ -1,10 +1,10 @@
 /* Proof zones (relevance zones of the attacker's wins, after Hsu, Ko, Chen, Wei, Hsueh and Wu, TCS 815,
-   2020; the rules here are our own, for the question "can the attacker force a line?" of pns.c).
+   2020; the rules here are our own, for the question "can the attacker force a line?" of dfpn.c).
 
    A proof zone Z of a proven position N (either side to move) is a set of cells such that N + D is
    proven for every set D of N's empty cells outside Z given to the defender as extra marks (N + D with
    no line of the defender completed: such a position cannot arise, the game ended). With extra attacker
-   marks it stays proven as well (a mark of one's own never hurts). Use (pn_zones.c, pn_prune_replies): at the
+   marks it stays proven as well (a mark of one's own never hurts). Use (below, pn_prune_replies): at the
    defender's node M, once a reply d0 is refuted with zone Z0, every reply d outside Z0 loses too: (M +
    d0) + d is proven (d is a defender's mark outside Z0), and M + d has the same marks but d0, one
    defender's mark fewer, which never hurts the attacker. (Were (M + d0) + d a completed line of the
@@ -26,7 +26,7 @@
    - it plays a making two threats (t1, t2), the defender having none: {a, t1, t2} and the guard of the
      position after a (the defender, to move, cannot win first, blocks one, the attacker completes the
      other);
-   - a threat sequence (tss.c): its cells (the attacker's moves, the forced replies, the final threats,
+   - a threat sequence (threats.c): its cells (the attacker's moves, the forced replies, the final threats,
      and every empty cell of the lines through a reply free of the attacker) and the guard: a reply is
      then never a four or a five of the defender with extra marks (its lines hold no cell outside Z), and
      no other line of the defender gets a mark inside Z;
@@ -34,7 +34,7 @@
    - the attacker's node proven by its move a: {a} and a's zone; by its pass (the null child proven):
      the pass's zone and one empty cell (a move to make);
    - the defender's node: the guard (the defender never wins at once), the zone that rules out the
-     moves pns.c cuts (pn_settle.c, settle_defender: the threat cell t when the attacker threatens one line,
+     moves dfpn.c cuts (settle_defender: the threat cell t when the attacker threatens one line,
      else the cells of the attacker's double-threat moves with their threats, the threat sequence's
      cells, and the guard of three cells per line: a cut move d may lie inside Z, and with three there,
      two stay empty after it), and every reply's zone (a reply d searched: (M + D) + d is (M + d) + D;
@@ -113,7 +113,7 @@ ss_mask pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_ch
     return zone;
 }
 
-/* The zone of a proven node (proof_zone.c): the attacker's by the move that wins, the defender's by all
+/* The zone of a proven node (the rules above): the attacker's by the move that wins, the defender's by all
    of its replies (those prune_replies settled hold the zone that settled them), its cuts and the guard. */
 ss_mask pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {
     const ss_game *g = s->g;
@@ -132,7 +132,7 @@ ss_mask pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_child
 }
 
 /* At the defender's node: once a reply d0 is proven lost with zone Z0, every reply d outside Z0 loses
-   too: M + d has one defender's mark fewer than (M + d0) + d, which Z0's proof covers (proof_zone.c).
+   too: M + d has one defender's mark fewer than (M + d0) + d, which Z0's proof covers (the rules above).
    Each reply refuted narrows the replies left to search to the cells inside its zone; those outside
    are settled without search, with that zone, also in the table. */
 void pn_prune_replies(pn_search *s, pn_node n, pn_children *ch) {

@@ -1,4 +1,4 @@
-/* Proof zones: the cells a proof of the attacker's win depends on (proof_zone.c explains why each rule
+/* Proof zones: the cells a proof of the attacker's win depends on (zones.c explains why each rule
    is sound). */
 #ifndef SS_PROOF_ZONE_H
 #define SS_PROOF_ZONE_H
@@ -16,7 +16,7 @@ ss_mask pz_guard(const ss_game *g, int guard, ss_mask att, ss_mask def, int need
    `threats` (two or more cells where it then completes a line), the defender having none of its own. */
 ss_mask pz_double(const ss_game *g, int guard, ss_mask att, ss_mask def, int cell, ss_mask threats);
 
-/* The zone of a win by a threat sequence whose cells (tss.c: moves, replies, final threats, the lines
+/* The zone of a win by a threat sequence whose cells (threats.c: moves, replies, final threats, the lines
    through the replies) are `cells`, the attacker to move. */
 ss_mask pz_sequence(const ss_game *g, int guard, ss_mask att, ss_mask def, ss_mask cells);
 
