@@ -130,7 +130,7 @@ static inline int settle(const ss_game *g, ss_mask mine, ss_mask theirs, ss_mask
 /* Move ordering */
 
 typedef struct {
-    int n;
+    int n;                         /* how many moves */
     int8_t cell[SS_MAX_CELLS];     /* a cell (by cells) or a column bit (by columns) */
     ss_mask threats[SS_MAX_CELLS]; /* the mover's threats after the move: the child needs them */
 } move_list;

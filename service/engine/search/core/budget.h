@@ -9,10 +9,10 @@
 enum { CHECK_EVERY = 4096 }; /* nodes between reads of the clock: about a millisecond */
 
 typedef struct {
-    const ss_budget *budget;
-    double started;
-    int64_t nodes;
-    int64_t next_check;
+    const ss_budget *budget;  /* the call's (NULL: none) */
+    double started;           /* ss_monotonic() when the call began */
+    int64_t nodes;            /* positions searched so far */
+    int64_t next_check;       /* the node count at which the clock and the cancel flag are read next */
     int64_t allowance_end;    /* the node count where the current search pauses; 0: none */
     int stopped;              /* the budget is spent: the call ends */
     int halted;               /* stopped, or the allowance is spent: the search unwinds */

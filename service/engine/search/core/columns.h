@@ -17,10 +17,10 @@ enum { COLUMN_MAX = 32 }; /* columns of one row and its sentinel in 64 bits */
 typedef struct {
     int on;                 /* the game is played on column bitboards */
     int k, h1;              /* line length; bits per column (rows + 1) */
-    int cols;
+    int cols;               /* how many columns */
     ss_mask bottom, board; /* each column's lowest bit; every cell's bit */
-    int8_t cell_of[64];     /* the cell (row by row from the top) of a column bit; -1: a sentinel */
-    int8_t bit_of[SS_MAX_CELLS];
+    int8_t cell_of[64];     /* the board's cell of a column bit; -1: a sentinel */
+    int8_t bit_of[SS_MAX_CELLS]; /* the column bit of a board's cell */
     ss_mask by_centre[COLUMN_MAX]; /* the columns' masks, the centre's first, then outward */
 } columns;
 

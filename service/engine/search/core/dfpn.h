@@ -14,7 +14,7 @@
    skip. Masks of cells, read and written atomically; a move's zone is written before its bit. */
 typedef struct {
     ss_mask disproven, proven; /* by the helper */
-    ss_mask zone[SS_MAX_CELLS];
+    ss_mask zone[SS_MAX_CELLS]; /* the zone of the helper's answer about each move */
     ss_mask settled_at_root;   /* by the question's own search */
     int32_t focus;              /* the move the search is in (SS_NO_MOVE: none): the helper takes others */
     int32_t stop;               /* set when the question's search returns: the helper stops */
@@ -38,9 +38,11 @@ enum { OPEN = 0, PROVEN = 1, DISPROVEN = 2 };
 
 /* One question's search. */
 typedef struct {
-    const ss_game *g;
-    ss_pn_table *t;
-    meter m;
+    const ss_game *g;  /* the board */
+    ss_pn_table *t;    /* the table it searches on */
+    meter m;           /* the budget, nodes and depth */
+    /* positions closed by a pairing, by a threat sequence; pairing searches run; entries inherited by
+       monotony (pt_inherited); replies and moves settled by a zone (ss_pn_result) */
     int64_t pairings, threat_wins, pairing_calls, inherited, pruned;
     int focus; /* the root's child searched last */
     pn_help *help; /* another thread's answers about the root's moves (NULL: none) */
@@ -54,7 +56,7 @@ typedef struct {
 
 /* What a node settles before any search. */
 typedef struct {
-    int status;
+    int status;     /* OPEN, PROVEN or DISPROVEN */
     int rule;       /* what settled it: SS_BY_PAIRING, SS_BY_THREATS, else SS_BY_SEARCH */
     ss_mask zone;  /* DISPROVEN: its disproof's zone; PROVEN: its proof's (zones.c) */
     ss_mask cut;   /* OPEN, defender to move: the cells that rule out the moves not in `moves`... */
@@ -64,17 +66,19 @@ typedef struct {
     ss_mask moves; /* OPEN, defender to move: the moves worth searching */
 } pn_class;
 
+/* A node's children, best first, with what is known of each. */
 typedef struct {
-    int n;
-    int8_t cell[MAX_CHILDREN];
-    uint32_t pn[MAX_CHILDREN], dn[MAX_CHILDREN];
-    ss_mask zone[MAX_CHILDREN];
+    int n;                                       /* how many */
+    int8_t cell[MAX_CHILDREN];                   /* the move to each (NULL_MOVE: the attacker's pass) */
+    uint32_t pn[MAX_CHILDREN], dn[MAX_CHILDREN]; /* their proof and disproof numbers */
+    ss_mask zone[MAX_CHILDREN];                  /* a solved child's zone (0: not known) */
     int8_t reply[MAX_CHILDREN]; /* the move that settled the child (its entry's `reply`; NULL_MOVE: none) */
 } pn_children;
 
+/* What a node's search gives back. */
 typedef struct {
-    uint32_t pn, dn;
-    ss_mask zone;
+    uint32_t pn, dn; /* its proof and disproof numbers */
+    ss_mask zone;    /* solved: the zone its proof or disproof depends on (0: not known) */
     int rule;  /* solved before expansion: what settled it */
     int reply; /* the move that settled it: a disproven defender's reply, a proven attacker's move */
 } pn_value;

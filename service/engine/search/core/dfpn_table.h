@@ -14,8 +14,8 @@ enum { PN_INF = 0x3fffffff };
 /* One position of a question "can the attacker force a line?": its proof and disproof numbers (0 and
    PN_INF when solved) and, when disproven, the zone its disproof depends on. */
 typedef struct {
-    ss_mask att, def, zone;
-    uint32_t pn, dn;
+    ss_mask att, def, zone; /* the attacker's marks, the defender's; the zone (0: not known) */
+    uint32_t pn, dn;        /* its proof and disproof numbers */
     uint32_t work;   /* nodes spent below it (saturated): the replacement keeps the costliest */
     uint8_t to_move; /* 1: the attacker, 2: the defender, 0: a free slot */
     uint8_t rule;    /* solved before expansion: SS_BY_PAIRING, SS_BY_THREATS; else SS_BY_SEARCH */
@@ -26,21 +26,22 @@ typedef struct {
 struct ss_pn_table {
     pn_entry *slots; /* buckets of PN_WAYS consecutive slots */
     uint64_t mask;   /* slots - 1 */
-    uint64_t fingerprint;
+    uint64_t fingerprint; /* of the game whose entries these are */
     /* Bit filters over the positions' Zobrist keys: a bit set per position stored proven, disproven, or
        open with no pairing (UNPAIRED); never cleared but with the table (an entry replaced leaves its
        bit: a probe that passes still reads the slots). The probes of pt_inherited() and
        pt_unpaired_below() (dfpn_table.c), one per mark and most of them finding nothing, read the slots
        only where their bit is set, and each probe costs an exclusive or: a mark more or fewer changes
        the key by one key of the cell. */
-    uint64_t *proven_bits, *disproven_bits, *unpaired_bits;
-    uint64_t att_key[SS_MAX_CELLS], def_key[SS_MAX_CELLS], side_key;
+    uint64_t *proven_bits, *disproven_bits, *unpaired_bits; /* the filters, FILTER_WORDS words each */
+    uint64_t att_key[SS_MAX_CELLS], def_key[SS_MAX_CELLS], side_key; /* the Zobrist keys of the marks
+                                                                          and of the attacker to move */
 };
 
 /* A position of a question: the attacker's and the defender's marks, and who is to move. */
 typedef struct {
-    ss_mask att, def;
-    int att_to_move;
+    ss_mask att, def; /* the attacker's marks, the defender's */
+    int att_to_move;  /* 1: the attacker is to move */
 } pn_node;
 
 enum { PN_WAYS = 4 };

@@ -39,13 +39,13 @@ typedef struct {
 
 /* One pairing search's groups and their covers. */
 typedef struct {
-    int64_t steps, budget;
-    group groups[MAX_GROUPS];
-    int n_groups;
-    cover covers[MAX_GROUPS * MAX_COVERS];
-    int n_covers;
-    int8_t pool[MAX_POOL][2];
-    int n_pool;
+    int64_t steps, budget;                 /* the steps taken, and how many it may (0: no limit) */
+    group groups[MAX_GROUPS];              /* the groups of the lines still open to the attacker */
+    int n_groups;                          /* how many */
+    cover covers[MAX_GROUPS * MAX_COVERS]; /* every group's covers */
+    int n_covers;                          /* how many */
+    int8_t pool[MAX_POOL][2];              /* the covers' pairs */
+    int n_pool;                            /* how many pairs the pool holds */
     int chosen[MAX_GROUPS];   /* the cover of each group, -1: none yet */
     uint64_t open;            /* the groups with no cover chosen yet */
     ss_mask reach[MAX_GROUPS]; /* the cells of all the group's covers */
@@ -66,10 +66,10 @@ enum { WALK_STEPS = 4096, CACHED_LINES = 8, CACHED_PAIRS = 8, CACHE_SLOTS = 4096
 
 typedef struct {
     const ss_mask *lines; /* the group's live lines, as their empty cells */
-    int n_lines;
-    int8_t stack[SS_MAX_CELLS / 2][2];
-    int depth;
-    int first_cover;
+    int n_lines;          /* how many */
+    int8_t stack[SS_MAX_CELLS / 2][2]; /* the pairs chosen so far */
+    int depth;            /* how many */
+    int first_cover;      /* the group's first cover in the state's covers */
     int steps; /* of this group's walk: at most WALK_STEPS */
 } cover_walk;
 
@@ -135,10 +135,10 @@ static void walk(pairing_state *st, cover_walk *w, uint64_t covered, ss_mask use
 
 typedef struct {
     ss_mask lines[CACHED_LINES]; /* the group's lines, sorted; n_lines 0: a free slot */
-    int n_lines, n_covers;
-    ss_mask cells[MAX_COVERS];
-    int8_t pairs[MAX_COVERS][CACHED_PAIRS][2];
-    int8_t n_pairs[MAX_COVERS];
+    int n_lines, n_covers;       /* how many lines, and how many covers */
+    ss_mask cells[MAX_COVERS];   /* each cover's paired cells */
+    int8_t pairs[MAX_COVERS][CACHED_PAIRS][2]; /* each cover's pairs */
+    int8_t n_pairs[MAX_COVERS];  /* how many */
 } cached_group;
 
 static _Thread_local cached_group *cache; /* CACHE_SLOTS groups: 5 MB per thread that pairs */
@@ -221,8 +221,8 @@ typedef struct {
 } group_choice;
 
 typedef struct {
-    ss_mask taken;
-    group_choice of[MAX_GROUPS];
+    ss_mask taken;               /* the cells the chosen covers and the cores take */
+    group_choice of[MAX_GROUPS]; /* each group's covers still possible */
 } choice;
 
 /* Drops the covers that use a cell another group takes, and takes the cores that grow, until nothing

@@ -12,7 +12,7 @@
    those lines are all still free of the defender, with no empty cell among them outside `gaps`, has no
    pairing either: a pairing of it would pair those lines on cells that were empty (pairing_memo below). */
 typedef struct {
-    ss_mask lines, gaps;
+    ss_mask lines, gaps; /* the lines' cells; their empty cells then */
 } pairing_failure;
 
 /* 1 and the paired cells (*cells; pairs[] gets the pairs, room for SS_MAX_CELLS / 2) when a pairing of
@@ -38,8 +38,8 @@ void pairing_release(void);
 enum { PAIRING_MEMO = 16 };
 
 typedef struct {
-    pairing_failure failed[PAIRING_MEMO];
-    int next, used;
+    pairing_failure failed[PAIRING_MEMO]; /* the last failures, a ring */
+    int next, used;                       /* where the next one goes; how many are kept */
 } pairing_memo;
 
 /* Whether a failure kept shows that the position (`defender`'s marks, its `empty` cells) has no

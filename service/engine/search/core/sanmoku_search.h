@@ -138,13 +138,13 @@ int ss_pn_table_numbers(const ss_pn_table *table, ss_mask attacker, ss_mask defe
 typedef struct {
     int32_t outcome;     /* 1: the attacker can force a line; -1: it cannot; 0: not settled (budget) */
     int32_t stopped;     /* the budget ran out (or cancel was set) */
-    int32_t depth;
+    int32_t depth;       /* plies below the position the search reached */
     ss_mask zone;        /* outcome -1: the cells the disproof depends on; 1: the proof's (0: not known) */
-    int64_t nodes;
+    int64_t nodes;       /* positions searched */
     int64_t pairings;    /* positions the search closed by a pairing */
     int64_t threat_wins; /* positions it closed by a threat sequence */
     int64_t pruned;      /* the defender's replies settled by a proof's zone (zones.c) */
-    double seconds;
+    double seconds;      /* the call's time */
     int32_t closed_by;   /* SS_BY_PAIRING or SS_BY_THREATS: the position itself was (now or before) */
     int32_t focus;       /* the position's move (or reply) the search went into last: its most promising
                             when stopped (SS_NO_MOVE: none, or the attacker's pass) */
@@ -185,17 +185,17 @@ void ss_pn_prove(const ss_game *game, ss_pn_table *table, ss_mask attacker, ss_m
    it asks the attacker's moves there as questions of their own, which the search takes in (dfpn.h);
    then it joins the other family's rounds, taking their questions from the end of the list. */
 typedef struct {
-    ss_mask attacker, defender;
-    int32_t attacker_to_move;
+    ss_mask attacker, defender; /* the question's position: can the attacker force a line? */
+    int32_t attacker_to_move;   /* 1: the attacker is to move */
     int32_t cell;        /* the move the question is about; SS_NO_MOVE: the position's own */
     int32_t asked;       /* how many times it was asked (0: never, its result all zero) */
     ss_pn_result result; /* the last answer; nodes, pairings, threat_wins, pruned and seconds summed */
 } ss_pn_question;
 
 typedef struct {
-    ss_pn_table *table;
-    ss_pn_question *questions;
-    int32_t n;
+    ss_pn_table *table;         /* the family's own */
+    ss_pn_question *questions;  /* [0] the position's, then the moves' */
+    int32_t n;                  /* how many */
     ss_pn_result helping; /* nodes, seconds, depth: the family's thread helping the other's first question */
 } ss_pn_family;
 

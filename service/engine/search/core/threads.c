@@ -29,12 +29,12 @@
    remembers the process that made it, and freeing it in any other process only lets go of the memory:
    the thread, its lock and its conditions belong to the parent. */
 struct ss_pn_helper {
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t wake, done;
+    pthread_t thread;          /* the helper's */
+    pthread_mutex_t lock;      /* guards job, arg and quit */
+    pthread_cond_t wake, done; /* a job or quit was set; the job is done */
     void (*job)(void *); /* the work handed over; NULL: none (the helper sets it back when done) */
-    void *arg;
-    int quit;
+    void *arg;                 /* the job's argument */
+    int quit;                  /* the helper is to end */
     pid_t owner; /* the process whose thread this is */
 };
 
@@ -117,11 +117,11 @@ static void helper_wait(ss_pn_helper *h) {
    nothing but the budget and which moves are settled, so each runs on a thread of its own (the second
    on the helper thread, 1. above). */
 typedef struct {
-    const ss_game *game;
-    const ss_budget *budget;
+    const ss_game *game;           /* the board */
+    const ss_budget *budget;       /* the call's, shared by both families */
     const ss_pn_options *options;  /* every question's (NULL: the defaults) */
-    ss_pn_family *families;
-    double root_share, round_share;
+    ss_pn_family *families;        /* the two families */
+    double root_share, round_share; /* the first question's part of the budget; each round's */
     int64_t node_cap;              /* each family's (0: none) */
     /* Read and written atomically: */
     int32_t settled[SS_MAX_CELLS];           /* a move whose result a family proved */
@@ -133,15 +133,15 @@ typedef struct {
 } families_call;
 
 typedef struct {
-    families_call *call;
+    families_call *call; /* the call both threads share */
     int index;     /* of the family in call->families */
     int64_t nodes; /* what the family's thread spent so far */
 } family_run;
 
 /* A part of the budget: a deadline (0: none) and the family's node count to stop at (0: none). */
 typedef struct {
-    double deadline;
-    int64_t nodes_end;
+    double deadline;   /* on ss_monotonic(); 0: none */
+    int64_t nodes_end; /* the family's node count to stop at; 0: none */
 } span;
 
 static int spent(const family_run *f, span s) {
@@ -359,21 +359,21 @@ void ss_pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper
    a count shared by two searches would make their answers depend on the threads' timing, and the
    tests that cap nodes ask for the same answer every time. */
 typedef struct {
-    const ss_game *g;
-    ss_mask mine, theirs;
-    const int32_t *cells;
-    int n, goal;
-    const ss_budget *budget;
-    int32_t *lower, *upper;
+    const ss_game *g;        /* the board */
+    ss_mask mine, theirs;    /* the position, mine to move */
+    const int32_t *cells;    /* its moves */
+    int n, goal;             /* how many; SS_GOAL_RESULT or SS_GOAL_SCORE */
+    const ss_budget *budget; /* the call's */
+    int32_t *lower, *upper;  /* each move's bounds, narrowed in place */
     /* Read and written atomically: */
     int32_t busy[SS_MAX_CELLS]; /* a thread is searching the move */
     int32_t done[SS_MAX_CELLS]; /* the passes the move has had (0, 1 or 2) */
 } two_call;
 
 typedef struct {
-    two_call *call;
-    ss_table *table;
-    ss_result spent;
+    two_call *call;  /* the call both threads share */
+    ss_table *table; /* this thread's transposition table */
+    ss_result spent; /* what this thread's searches spent */
 } two_worker;
 
 static int move_met(const two_call *c, int i) {

@@ -22,8 +22,8 @@
 enum { MAX_SEQUENCE = SS_MAX_CELLS / 2 };
 
 typedef struct {
-    const ss_game *g;
-    int64_t nodes, budget;
+    const ss_game *g;      /* the board */
+    int64_t nodes, budget; /* the nodes searched, and how many it may */
     ss_mask cells; /* of the sequence found: its moves, replies, final threats and the lines of replies */
 } tss_search;
 
