@@ -65,6 +65,7 @@ from .play.review import (
 from .rules.eight import EIGHT, EightPosition
 from .rules.game import GamePosition, GameRules, final_score
 from .rules.geometry import MIN_DEPTH, Geometry, geometry_of, iter_cells
+from .rules.known_move import Estimate, KnownMove
 from .rules.position import EMPTY, MARKS, Mark, Position, Status, other
 from .rules.shape import Shape
 from .rules.values import DECODED, Known, Result, Value
@@ -85,7 +86,7 @@ from .rules.variants import (
     get_variant,
     supported_variants,
 )
-from .search import Budget, Cancel, Deadline, Estimate, MoveProof
+from .search import Budget, Cancel, Deadline
 from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
 from .search.proven_file import Health
 from .slots import FairSlots
@@ -98,7 +99,7 @@ from .tables.solver import SOLVER_VERSION, solve
 from .tables.store import TableInfo, TableStore, default_directory, file_name
 from .tables.stream import Chunk, Summary, chunks, lookups, positions, summarize
 from .tables.supply import BACKGROUND_BUILD_CELLS, TableSupply, variants_at_start
-from .tables.table import MOVE_VALUE, Lookup, MoveValue, Table
+from .tables.table import MOVE_VALUE, Lookup, Table
 from .tables.table_file import TableFileError, file_size, mapped_file
 from .teach import MAX_TREE_NODES, Algorithm, Cutoff, GameTree, Leaf, Lesson, TreeTooLargeError, Visit, lesson
 from .teach import Node as TreeNode
@@ -181,13 +182,12 @@ __all__ = [
     "IllegalSequenceError",
     "InvalidPositionError",
     "Known",
+    "KnownMove",
     "Leaf",
     "Lesson",
     "Lookup",
     "MainLine",
     "Mark",
-    "MoveProof",
-    "MoveValue",
     "NoTableError",
     "PlyReview",
     "Policy",

@@ -28,6 +28,7 @@ from .errors import SearchBusyError, TableChangedError
 from .games import exact_values, game_of
 from .play.mainline import MainLine, main_line, proven_line
 from .rules.game import GamePosition
+from .rules.known_move import KnownMove
 from .rules.position import Position
 from .rules.values import Value
 from .rules.variants import Variant
@@ -36,8 +37,8 @@ from .search.narrowing import search_provers
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proof_families import DEFAULT_PROVER_THREADS, checked_prover_threads
 from .search.proven import ProvenStore
-from .search.proven_record import BOOK, SEARCH, Origin, ProvenMove
-from .search.report import MoveProof, SearchReport
+from .search.proven_record import BOOK, SEARCH, Origin
+from .search.report import SearchReport
 from .slots import FairSlots, Lease
 from .tables.table import Table
 
@@ -179,7 +180,7 @@ class Analyst:
         if self.proven is not None and not position.is_over and not search_only:
             known = self.offload(partial(self.proven.get, position))
         if known is not None and known.exact:
-            proofs = [MoveProof(m.cell, m.lower, m.upper, m.remoteness) for m in known.moves]
+            proofs = [KnownMove(m.cell, m.lower, m.upper, m.remoteness) for m in known.moves]
             source = Source.BOOK if known.origin.door == BOOK else Source.CACHE
             return Answer.of_proofs(position, proofs, source)
         return self._search(position, budget, started, known.moves if known else ())
@@ -189,7 +190,7 @@ class Analyst:
         (a game tree's values); None when only a search could say."""
         return exact_values(position, self.table_for)
 
-    def _booked(self, position: Position) -> list[MoveProof] | None:
+    def _booked(self, position: Position) -> list[KnownMove] | None:
         """Every move's value from a book. The book wins over a record of the store that contradicts it
         (books are checked against proofs when built; a record may come from anywhere): the record is
         dropped, and the contradiction logged."""
@@ -225,12 +226,12 @@ class Analyst:
         return proven_line(answers, first.position, first) if first.exact else None
 
     def _search(
-        self, position: Position, budget: Budget, started: float, known: tuple[ProvenMove, ...]
+        self, position: Position, budget: Budget, started: float, known: tuple[KnownMove, ...]
     ) -> Answer:
         wait = None if budget.seconds is None else budget.seconds * SLOT_WAIT_SHARE
         with self.pool.engine(position.variant, wait) as engine:
 
-            def search() -> tuple[SearchReport, list[MoveProof]]:
+            def search() -> tuple[SearchReport, list[KnownMove]]:
                 # Estimates always: they rank the moves left unproven, so that the best guess is a guess,
                 # not the lowest cell; the answer shows them only to a caller who asks.
                 found = engine.analyze(position, _left(budget, started), estimates=True)
@@ -261,7 +262,7 @@ def _left(budget: Budget, started: float) -> Budget:
     return Budget(max(0.0, budget.seconds - (monotonic() - started)), budget.nodes, budget.cancel)
 
 
-def _with_known(found: tuple[MoveProof, ...], known: tuple[ProvenMove, ...]) -> list[MoveProof]:
+def _with_known(found: tuple[KnownMove, ...], known: tuple[KnownMove, ...]) -> list[KnownMove]:
     """Each move's bounds from this search, tightened by what was proven before."""
     before = {m.cell: m for m in known}
     out = []
@@ -272,5 +273,5 @@ def _with_known(found: tuple[MoveProof, ...], known: tuple[ProvenMove, ...]) -> 
             continue
         remoteness = move.remoteness if move.remoteness is not None else old.remoteness
         lower, upper = max(move.lower, old.lower), min(move.upper, old.upper)
-        out.append(MoveProof(move.cell, lower, upper, remoteness if lower == upper else None, move.estimate))
+        out.append(KnownMove(move.cell, lower, upper, remoteness if lower == upper else None, move.estimate))
     return out

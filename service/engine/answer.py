@@ -12,9 +12,9 @@ from enum import StrEnum
 from functools import cached_property
 
 from .rules.game import GamePosition, final_score
+from .rules.known_move import KnownMove
 from .rules.position import Position
 from .rules.values import Known, Result, Value
-from .search.report import MoveProof
 from .tables.table import Lookup, Table
 
 _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
@@ -27,7 +27,7 @@ class Source(StrEnum):
     SEARCH = "search"  # a search within this request's budget
 
 
-def order(move: MoveProof) -> tuple[int, int, tuple[int, int], int, int]:
+def order(move: KnownMove) -> tuple[int, int, tuple[int, int], int, int]:
     """Best first: proven results first (a win, then at least a draw, a draw, the unknown, at most a
     draw, a loss), then the faster win or the slower loss, then the higher estimate, then the cell."""
     value = move.value
@@ -39,7 +39,7 @@ def order(move: MoveProof) -> tuple[int, int, tuple[int, int], int, int]:
 @dataclass(frozen=True)
 class Answer:
     position: GamePosition
-    moves: tuple[MoveProof, ...]  # every legal move, best first (see `order`)
+    moves: tuple[KnownMove, ...]  # every legal move, best first (see `order`)
     source: Source
     nodes: int = 0  # what the search spent (0 when no search ran)
     seconds: float = 0.0
@@ -50,16 +50,13 @@ class Answer:
 
     @classmethod
     def of_table(cls, analysis: Lookup) -> Answer:
-        moves = tuple(
-            MoveProof(m.cell, m.value.score, m.value.score, m.value.remoteness) for m in analysis.moves
-        )
-        return cls(analysis.position, moves, Source.TABLE)
+        return cls(analysis.position, analysis.moves, Source.TABLE)
 
     @classmethod
     def of_proofs(
         cls,
         position: GamePosition,
-        proofs: Iterable[MoveProof],
+        proofs: Iterable[KnownMove],
         source: Source,
         nodes: int = 0,
         seconds: float = 0.0,
@@ -113,7 +110,7 @@ class Answer:
         value = self.value
         return Known(lower, upper, None if value is None else value.remoteness)
 
-    def move(self, cell: int) -> MoveProof:
+    def move(self, cell: int) -> KnownMove:
         return next(m for m in self.moves if m.cell == cell)
 
     @property

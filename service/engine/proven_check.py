@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from .books.source import Books, contradicted
+from .rules.known_move import KnownMove
 from .rules.variants import Variant
 from .search.proven import ProvenStore, StoredRow
 from .search.proven_record import FAILED_CHECKSUM, Key, Record
-from .search.report import MoveProof
 from .tables.table import Table
 
 TableFor = Callable[[Variant], Table | None]  # the variant's table if it is on disk and checks out
@@ -67,9 +67,7 @@ def _problems(row: StoredRow, table_for: TableFor, books: Books | None, found: A
         if table is not None:
             found.against_table += 1
             lookup = table.lookup(position)
-            truth = [
-                MoveProof(m.cell, m.value.score, m.value.score, m.value.remoteness) for m in lookup.moves
-            ]
+            truth = list(lookup.moves)
             if _wrong(truth, record):
                 yield Finding(
                     row.key, AGAINST_TABLE, f"{variant.name} {position.cells}: contradicts the table"
@@ -85,7 +83,7 @@ def _problems(row: StoredRow, table_for: TableFor, books: Books | None, found: A
             yield Finding(row.key, AGAINST_BOOK, f"{variant.name} {position.cells}: contradicts the book")
 
 
-def _wrong(truth: list[MoveProof], record: Record) -> bool:
+def _wrong(truth: list[KnownMove], record: Record) -> bool:
     """Whether the record's moves disagree with the exact values `truth` (or name another move)."""
     cells = {move.cell for move in truth}
     return contradicted(truth, record.moves) or any(move.cell not in cells for move in record.moves)

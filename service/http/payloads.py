@@ -11,8 +11,8 @@ from ..engine import (
     Answer,
     GamePosition,
     Known,
+    KnownMove,
     MainLine,
-    MoveProof,
     Position,
     Shape,
     Source,
@@ -68,7 +68,7 @@ def move_place(position: GamePosition, move: int) -> Json:
     return {"cell": move, "row": row, "col": col}
 
 
-def move_payload(position: GamePosition, move: MoveProof, estimates: bool = False) -> Json:
+def move_payload(position: GamePosition, move: KnownMove, estimates: bool = False) -> Json:
     out: Json = {
         **move_place(position, move.cell),
         **known_payload(move.known),

@@ -283,22 +283,22 @@ from service.engine import Position, get_variant
 from service.engine.search.proven import ProvenStore
 try:  # records name what proved them since the fifth round; a checkout of before takes none
     from service.engine.search.proof_number import Prover
-    from service.engine.search.proven_record import SEARCH, Origin, ProvenMove
+    from service.engine.search.proven_record import SEARCH, Origin, KnownMove
     ORIGIN = (Origin.of(SEARCH, [Prover.ALPHA_BETA]),)
 except ImportError:
-    from service.engine.search.proven import ProvenMove
+    from service.engine.search.proven import KnownMove
     ORIGIN = ()
 directory = Path(tempfile.mkdtemp())
 store = ProvenStore(directory)
 v = get_variant("5x5k4")
-store.put(Position.empty(v).play(12), [ProvenMove(0, 0, 0, 21)], *ORIGIN)
+store.put(Position.empty(v).play(12), [KnownMove(0, 0, 0, 21)], *ORIGIN)
 reader = sqlite3.connect(directory / "proven.sqlite", isolation_level=None)
 reader.execute("BEGIN"); reader.execute("SELECT COUNT(*) FROM proven").fetchone()
 for a in range(25):
     for b in range(25):
         if a != b:
             p = Position.empty(v).play(a).play(b)
-            store.put(p, [ProvenMove(c, 0, 0, 21) for c in p.legal_moves()], *ORIGIN)
+            store.put(p, [KnownMove(c, 0, 0, 21) for c in p.legal_moves()], *ORIGIN)
 wal = directory / "proven.sqlite-wal"
 grown = wal.stat().st_size
 reader.rollback(); reader.close()

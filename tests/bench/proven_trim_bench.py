@@ -30,9 +30,10 @@ from pathlib import Path
 
 from service.engine import Position, get_variant
 from service.engine.rules.canonical import canonical
+from service.engine.rules.known_move import KnownMove
 from service.engine.search.proof_number import Prover
 from service.engine.search.proven import ProvenStore
-from service.engine.search.proven_record import SEARCH, Origin, ProvenMove
+from service.engine.search.proven_record import SEARCH, Origin
 
 VARIANT = get_variant("8x8k5")
 ORIGIN = Origin.of(SEARCH, [Prover.ALPHA_BETA])
@@ -90,7 +91,7 @@ def writer(store: ProvenStore, puts: int, seed: int, times: list[float], pause: 
     rng = random.Random(seed)
     for _ in range(puts):
         position = random_position(rng)
-        moves = [ProvenMove(c, 0, 0, 9) for c in position.legal_moves()]
+        moves = [KnownMove(c, 0, 0, 9) for c in position.legal_moves()]
         started = time.perf_counter()
         store.put(position, moves, ORIGIN)
         times.append(time.perf_counter() - started)

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from service.engine import Position, Variant, geometry_of, get_variant
+from service.engine.rules.known_move import Estimate
 from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search.estimates import estimate_nodes
 from service.engine.search.native import BIG, HEURISTIC_UNIT, Limits, TranspositionTable, estimate
-from service.engine.search.report import Estimate
 from tests.reference import Rules
 from tests.search.positions import position_of
 

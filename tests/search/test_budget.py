@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from service.engine import EngineBusyError, Position, TableStore, Value, Variant, geometry_of, get_variant
-from service.engine.search import Board, Budget, Cancel, MoveProof, SearchEngine
+from service.engine.rules.known_move import KnownMove
+from service.engine.search import Board, Budget, Cancel, SearchEngine
 from tests.search.positions import position_of
 from tests.search.test_tables import random_positions
 
@@ -24,7 +25,7 @@ OPEN_BOARD = Variant(8, 8, 5)
 REPO = Path(__file__).resolve().parents[2]
 
 
-def consistent(move: MoveProof, truth: Value) -> bool:
+def consistent(move: KnownMove, truth: Value) -> bool:
     """What the move claims holds for its true value."""
     if not move.lower <= truth.score <= move.upper:
         return False

@@ -10,11 +10,11 @@ from service.engine import Analyst, EnginePool, Position, TableStore, get_varian
 from service.engine.answer import Answer, Source
 from service.engine.books.build import book_positions, build_book
 from service.engine.rules.geometry import geometry_of
+from service.engine.rules.known_move import Estimate, KnownMove
 from service.engine.rules.values import Value
 from service.engine.search import Budget
 from service.engine.search.proven import ProvenStore
-from service.engine.search.proven_record import BOOK, ProvenMove
-from service.engine.search.report import Estimate, MoveProof
+from service.engine.search.proven_record import BOOK
 from tests.search.records import ALPHA_BETA
 
 V = get_variant("4x4k4")
@@ -36,7 +36,7 @@ def asymmetric() -> Position:
 def test_a_record_is_found_from_every_symmetric_image(tmp_path: Path) -> None:
     store = ProvenStore(tmp_path)
     position = asymmetric()
-    moves = [ProvenMove(c, 0, 0, 14) if c % 2 else ProvenMove(c, 0, 1, None) for c in position.legal_moves()]
+    moves = [KnownMove(c, 0, 0, 14) if c % 2 else KnownMove(c, 0, 1, None) for c in position.legal_moves()]
     store.put(position, moves, ALPHA_BETA)
     geometry = geometry_of(V)
     for symmetry in geometry.symmetries:
@@ -49,7 +49,7 @@ def test_a_record_is_found_from_every_symmetric_image(tmp_path: Path) -> None:
         record = store.get(image)
         assert record is not None and record.origin == ALPHA_BETA and not record.exact
         expected = sorted(
-            (ProvenMove(symmetry[m.cell], m.lower, m.upper, m.remoteness) for m in moves),
+            (KnownMove(symmetry[m.cell], m.lower, m.upper, m.remoteness) for m in moves),
             key=lambda m: m.cell,
         )
         assert list(record.moves) == expected
@@ -60,19 +60,19 @@ def test_records_merge_to_the_tighter_bounds(tmp_path: Path) -> None:
     store = ProvenStore(tmp_path)
     position = asymmetric()
     cells = position.legal_moves()
-    store.put(position, [ProvenMove(c, 0, 1, None) for c in cells], ALPHA_BETA)
-    store.put(position, [ProvenMove(c, -1, 0, None) for c in cells], ALPHA_BETA)
+    store.put(position, [KnownMove(c, 0, 1, None) for c in cells], ALPHA_BETA)
+    store.put(position, [KnownMove(c, -1, 0, None) for c in cells], ALPHA_BETA)
     record = store.get(position)
     assert record is not None and all((m.lower, m.upper) == (0, 0) for m in record.moves)
     store.put(
         position,
-        [ProvenMove(c, 0, 0, 15) if c == cells[0] else ProvenMove(c, -1, 1, None) for c in cells],
+        [KnownMove(c, 0, 0, 15) if c == cells[0] else KnownMove(c, -1, 1, None) for c in cells],
         ALPHA_BETA,
     )
     record = store.get(position)
     assert record is not None and record.moves[0].remoteness == 15 and record.moves[1].remoteness is None
     store.put(
-        position, [ProvenMove(c, -1, 1, None) for c in cells], ALPHA_BETA
+        position, [KnownMove(c, -1, 1, None) for c in cells], ALPHA_BETA
     )  # nothing proven: nothing written
     assert store.stats().records == 1
 
@@ -85,7 +85,7 @@ def test_the_store_keeps_to_its_bound(tmp_path: Path) -> None:
         for _ in range(rng.randrange(1, 8)):
             position = position.play(rng.choice(position.legal_moves()))
         if not position.is_over:
-            store.put(position, [ProvenMove(c, 0, 0, 9) for c in position.legal_moves()], ALPHA_BETA)
+            store.put(position, [KnownMove(c, 0, 0, 9) for c in position.legal_moves()], ALPHA_BETA)
     store.trim()
     stats = store.stats()
     assert stats.bytes <= 300_000 and stats.records > 100
@@ -108,15 +108,15 @@ def test_the_analyst_asks_the_table_then_the_store_then_the_search(tmp_path: Pat
 
 def test_an_answers_value_is_only_what_its_moves_prove() -> None:
     position = Position.empty(V)
-    win = MoveProof(0, 1, 1, 7)
-    maybe = MoveProof(1, 0, 1, None, Estimate(5, 3))
-    draw = MoveProof(2, 0, 0, 16)
+    win = KnownMove(0, 1, 1, 7)
+    maybe = KnownMove(1, 0, 1, None, Estimate(5, 3))
+    draw = KnownMove(2, 0, 0, 16)
     answer = Answer.of_proofs(position, [draw, maybe, win], Source.SEARCH)
     assert [m.cell for m in answer.moves] == [0, 1, 2]  # a win, at least a draw, a draw
     # a win is proven, but the unproven move might win faster: no value, no best move proven
     assert answer.result is not None and answer.value is None and answer.best_moves == ()
     assert answer.best_move == 0 and not answer.best_move_proven and not answer.exact
-    sure = Answer.of_proofs(position, [draw, MoveProof(1, 1, 1, 9), win], Source.SEARCH)
+    sure = Answer.of_proofs(position, [draw, KnownMove(1, 1, 1, 9), win], Source.SEARCH)
     assert sure.value == Value(1, 7) and sure.best_moves == (0,) and sure.exact
 
 

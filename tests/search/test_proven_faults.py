@@ -16,9 +16,9 @@ from flask.testing import FlaskClient
 from service.app import create_app
 from service.engine import Analyst, EnginePool, Position, TableStore, get_variant
 from service.engine.answer import Source
+from service.engine.rules.known_move import KnownMove
 from service.engine.search import Budget
 from service.engine.search.proven import ProvenStore
-from service.engine.search.proven_record import ProvenMove
 from service.engine.search.proven_schema import JOURNAL_LIMIT_BYTES
 from tests.search.records import ALPHA_BETA
 from tests.serving.test_tables_dir import python_on_small_disk
@@ -35,7 +35,7 @@ def filled(directory: Path, count: int = 50) -> ProvenStore:
     for cell in position.legal_moves()[:count]:
         store.put(
             position.play(cell),
-            [ProvenMove(c, 0, 0, 9) for c in position.play(cell).legal_moves()],
+            [KnownMove(c, 0, 0, 9) for c in position.play(cell).legal_moves()],
             ALPHA_BETA,
         )
     return store
@@ -95,7 +95,7 @@ def test_a_file_it_cannot_use_leaves_the_answers_to_the_search(
     assert proven["problem"]
     again = ProvenStore(tmp_path)
     assert again.get(Position.empty(V).play(0)) is None  # a miss, not an error
-    again.put(Position.empty(V).play(0), [ProvenMove(1, 0, 0, 3)], ALPHA_BETA)
+    again.put(Position.empty(V).play(0), [KnownMove(1, 0, 0, 3)], ALPHA_BETA)
     assert again.health.state == "unusable"
     assert digest(path) == before  # never rewritten: an operator may want it
     said = [r for r in caplog.records if "store of proven positions" in r.getMessage()]
@@ -146,7 +146,7 @@ def test_a_busy_store_is_a_miss(tmp_path: Path) -> None:
         started = time.perf_counter()
         assert store.get(known) is not None  # readers of a WAL file never wait for the writer
         store.put(
-            unwritten, [ProvenMove(0, 0, 0, 11)], ALPHA_BETA
+            unwritten, [KnownMove(0, 0, 0, 11)], ALPHA_BETA
         )  # not written: it waited 50 ms, then gave up
         answer = Analyst(lambda v: None, store, EnginePool(1)).analyze(known.play(5), Budget(0.2))
         assert answer.source is Source.SEARCH
@@ -169,7 +169,7 @@ def test_a_store_busy_when_first_opened_is_a_miss_not_unusable(tmp_path: Path) -
     finally:
         holder.rollback()
         holder.close()
-    store.put(known, [ProvenMove(c, 0, 0, 9) for c in known.legal_moves()], ALPHA_BETA)
+    store.put(known, [KnownMove(c, 0, 0, 9) for c in known.legal_moves()], ALPHA_BETA)
     assert store.get(known) is not None and store.health.state == "ok"
 
 
@@ -183,7 +183,7 @@ def test_the_write_ahead_log_is_cut_back_and_counted(tmp_path: Path) -> None:
         for second in range(25):
             if first != second:
                 child = position.play(first).play(second)
-                store.put(child, [ProvenMove(c, 0, 0, 21) for c in child.legal_moves()], ALPHA_BETA)
+                store.put(child, [KnownMove(c, 0, 0, 21) for c in child.legal_moves()], ALPHA_BETA)
     wal = store.stats().wal_bytes
     assert wal > JOURNAL_LIMIT_BYTES / 4 and store.stats().bytes > wal  # counted in the bound
     reader.rollback()
@@ -198,14 +198,14 @@ from pathlib import Path
 from service.app import create_app
 from service.engine import Position, get_variant
 from service.engine.search.proven import ProvenStore
-from service.engine.search.proven_record import ProvenMove
 from service.engine.search.proven_record import SEARCH, Origin
 from service.engine.search.proof_number import Prover
+from service.engine.rules.known_move import KnownMove
 ALPHA_BETA = Origin.of(SEARCH, [Prover.ALPHA_BETA])
 directory = Path(sys.argv[1])
 store = ProvenStore(directory)
 known = Position.empty(get_variant("4x4k4")).play(0)
-store.put(known, [ProvenMove(c, 0, 0, 9) for c in known.legal_moves()], ALPHA_BETA)
+store.put(known, [KnownMove(c, 0, 0, 9) for c in known.legal_moves()], ALPHA_BETA)
 with open(directory / "filler", "wb", buffering=0) as filler:  # the disk to its last byte
     try:
         while True:
@@ -214,7 +214,7 @@ with open(directory / "filler", "wb", buffering=0) as filler:  # the disk to its
         pass
 for cell in range(1, 16):  # each a write the disk has no room for
     child = Position.empty(get_variant("4x4k4")).play(cell)
-    store.put(child, [ProvenMove(c, 0, 0, 9) for c in child.legal_moves()], ALPHA_BETA)
+    store.put(child, [KnownMove(c, 0, 0, 9) for c in child.legal_moves()], ALPHA_BETA)
 config = {"TESTING": True, "ACCESS_LOG": False, "TABLES_DIR": str(directory), "TABLES_AT_START": []}
 client = create_app(config).test_client()
 asked = {"board": "XO.X./.OX../O..../...../.....", "variant": "5x5k4", "budget_ms": 3000}  # proven: kept

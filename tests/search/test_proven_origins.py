@@ -21,6 +21,7 @@ from service.cli import main as cli
 from service.engine import LISTED, Analyst, EnginePool, Position, TableStore, get_variant
 from service.engine.answer import Source
 from service.engine.rules.canonical import canonical
+from service.engine.rules.known_move import KnownMove
 from service.engine.search import Budget
 from service.engine.search.proof_number import Prover
 from service.engine.search.proof_run import proof_lock
@@ -31,7 +32,6 @@ from service.engine.search.proven_record import (
     PROVE,
     SEARCH,
     Origin,
-    ProvenMove,
     checksum,
     exact_flag,
 )
@@ -43,7 +43,7 @@ UNSOUND_BOARDS = sorted(
 )
 
 
-def legacy_record(directory: Path, position: Position, moves: list[ProvenMove], origin: str) -> None:
+def legacy_record(directory: Path, position: Position, moves: list[KnownMove], origin: str) -> None:
     """A record as the version before origins wrote it (origin "search" or "book"), checksum and all:
     what `sanmoku prove` left in a store when it proved gravity boards wrongly."""
     ProvenStore(directory).open()  # the file and its table, as the service makes them
@@ -88,7 +88,7 @@ def test_a_prover_is_sound_only_where_a_mark_never_hurts() -> None:
 
 def test_the_store_refuses_to_keep_an_unsound_proof(tmp_path: Path) -> None:
     position = Position.empty(get_variant("connect4"))
-    draws = [ProvenMove(cell, 0, 0, 42) for cell in position.legal_moves()]
+    draws = [KnownMove(cell, 0, 0, 42) for cell in position.legal_moves()]
     with pytest.raises(ValueError, match="proves nothing on connect4"):
         ProvenStore(tmp_path).put(position, draws, Origin.of(PROVE, MONOTONE_PROVERS))
     assert not (tmp_path / "proven.sqlite").exists() or rows(tmp_path) == 0
@@ -149,7 +149,7 @@ def test_a_poisoned_store_serves_nothing_wrong(tmp_path: Path, caplog: pytest.Lo
     the second player wins: Tromp, 6 columns x 4 rows): the record is dropped, the search answers."""
     variant = get_variant("4x6k4-gravity")
     empty = Position.empty(variant)
-    legacy_record(tmp_path, empty, [ProvenMove(c, 0, 0, 24) for c in empty.legal_moves()], "search")
+    legacy_record(tmp_path, empty, [KnownMove(c, 0, 0, 24) for c in empty.legal_moves()], "search")
     store = ProvenStore(tmp_path)
     with caplog.at_level(logging.WARNING):
         answer = Analyst(lambda v: None, store, EnginePool(1, table_bits=16)).analyze(empty, Budget(20.0))
@@ -165,7 +165,7 @@ def test_a_poisoned_store_serves_nothing_wrong(tmp_path: Path, caplog: pytest.Lo
 def test_a_legacy_record_stays_served_where_every_prover_is_sound(tmp_path: Path) -> None:
     variant = get_variant("7x7k5")
     empty = Position.empty(variant)
-    legacy_record(tmp_path, empty, [ProvenMove(c, 0, 0, 49) for c in empty.legal_moves()], "search")
+    legacy_record(tmp_path, empty, [KnownMove(c, 0, 0, 49) for c in empty.legal_moves()], "search")
     answer = Analyst(lambda v: None, ProvenStore(tmp_path), EnginePool(1, table_bits=16)).analyze(
         empty, Budget(1.0)
     )
@@ -180,20 +180,19 @@ def wrong_records(directory: Path) -> dict[str, Position]:
     right = Position.empty(small).play(5)
     table = TableStore(directory).get(small)
     truth = [
-        ProvenMove(m.cell, m.value.score, m.value.score, m.value.remoteness)
-        for m in table.lookup(right).moves
+        KnownMove(m.cell, m.value.score, m.value.score, m.value.remoteness) for m in table.lookup(right).moves
     ]
     store.put(right, truth, ALPHA_BETA)
     against_table = Position.empty(small)
-    store.put(against_table, [ProvenMove(c, 0, 0, 12) for c in against_table.legal_moves()], ALPHA_BETA)
+    store.put(against_table, [KnownMove(c, 0, 0, 12) for c in against_table.legal_moves()], ALPHA_BETA)
     book = get_variant("5x5k4")  # the shipped book: a draw from the empty board
     against_book = Position.empty(book)
-    store.put(against_book, [ProvenMove(c, -1, -1, 24) for c in against_book.legal_moves()], ALPHA_BETA)
+    store.put(against_book, [KnownMove(c, -1, -1, 24) for c in against_book.legal_moves()], ALPHA_BETA)
     gravity = get_variant("6x6k4-gravity")
     unsound = Position.empty(gravity)
-    legacy_record(directory, unsound, [ProvenMove(c, 0, 0, 36) for c in unsound.legal_moves()], "search")
+    legacy_record(directory, unsound, [KnownMove(c, 0, 0, 36) for c in unsound.legal_moves()], "search")
     damaged = Position.empty(get_variant("7x7k5"))
-    store.put(damaged, [ProvenMove(c, 0, 0, 49) for c in damaged.legal_moves()], ALPHA_BETA)
+    store.put(damaged, [KnownMove(c, 0, 0, 49) for c in damaged.legal_moves()], ALPHA_BETA)
     with sqlite3.connect(directory / "proven.sqlite") as db:
         blob = bytearray(db.execute("SELECT moves FROM proven WHERE variant = '7x7k5'").fetchone()[0])
         blob[3] ^= 1  # a remoteness byte flipped on disk
@@ -235,7 +234,7 @@ def test_cache_verify_finds_and_removes_every_wrong_record(
 def test_the_api_answers_a_poisoned_store_from_the_search(tmp_path: Path) -> None:
     variant = get_variant("4x6k4-gravity")
     empty = Position.empty(variant)
-    legacy_record(tmp_path, empty, [ProvenMove(c, 0, 0, 24) for c in empty.legal_moves()], "search")
+    legacy_record(tmp_path, empty, [KnownMove(c, 0, 0, 24) for c in empty.legal_moves()], "search")
     config = {"TESTING": True, "ACCESS_LOG": False, "TABLES_AT_START": [], "TABLES_DIR": str(tmp_path)}
     client = create_app(config).test_client()
     asked = {"board": "." * 24, "variant": variant.name, "budget_ms": 10000}

@@ -25,13 +25,14 @@ from pathlib import Path
 from service.engine import Position, get_variant
 from service.engine.search.proof_number import Prover
 from service.engine.search.proven import ProvenStore
-from service.engine.search.proven_record import SEARCH, Origin, ProvenMove
+from service.engine.search.proven_record import SEARCH, Origin
+from service.engine.rules.known_move import KnownMove
 store = ProvenStore(Path(sys.argv[1]))
 empty = Position.empty(get_variant("5x5k4"))
 origin = Origin.of(SEARCH, [Prover.ALPHA_BETA])
 for first, second in [(f, s) for f in range(25) for s in range(25) if f != s][:60]:
     child = empty.play(first).play(second)
-    store.put(child, [ProvenMove(c, 0, 0, 21) for c in child.legal_moves()], origin)
+    store.put(child, [KnownMove(c, 0, 0, 21) for c in child.legal_moves()], origin)
 print(store.stats().records, flush=True)
 if sys.argv[2] == "killed":
     os._exit(0)  # no close, no end of the interpreter: what a SIGKILL leaves
@@ -41,6 +42,7 @@ READ = """
 import json, sys
 from pathlib import Path
 from service.engine.search.proven import ProvenStore
+from service.engine.rules.known_move import KnownMove
 store = ProvenStore(Path(sys.argv[1]))
 records = store.stats().records
 print(json.dumps({"records": records, "state": store.health.state, "problem": store.health.problem}))

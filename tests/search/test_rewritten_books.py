@@ -17,10 +17,10 @@ import pytest
 
 from service.app import create_app
 from service.engine import Position, get_variant
+from service.engine.books import source as books_module
 from service.engine.books.build import book_positions
 from service.engine.books.file import HEADER_SIZE, MAGIC, _layout, read_book
 from service.engine.books.source import FOLDER, PACKAGED, Book, Books
-from service.engine.search import books as books_module
 
 V5 = get_variant("5x5k4")
 PACKAGED_BOOK = PACKAGED / "5x5k4.book"

@@ -15,7 +15,8 @@ from service.engine import Position, TableStore, Value, get_variant
 from service.engine.books.build import book_positions, build_book, export_book
 from service.engine.books.file import read_book
 from service.engine.books.source import PACKAGED, Book, Books
-from service.engine.search import Budget, MoveProof, SearchEngine
+from service.engine.rules.known_move import KnownMove
+from service.engine.search import Budget, SearchEngine
 from service.engine.search.proven import ProvenStore
 from tests.search.records import ALPHA_BETA
 
@@ -87,7 +88,7 @@ def test_the_book_wins_over_a_kept_record_that_contradicts_it(
     moves = book5.moves(empty)
     assert moves is not None and moves[0].value == Value(0, 25)
     if contradicting:  # a record that the corner move wins, where the book says it draws (Lee: 5x5k4 draws)
-        moves[0] = MoveProof(moves[0].cell, 1, 1, 23)
+        moves[0] = KnownMove(moves[0].cell, 1, 1, 23)
     ProvenStore(tmp_path).put(empty, moves, ALPHA_BETA)
     client = create_app({"TESTING": True, "TABLES_DIR": str(tmp_path)}).test_client()
     body = client.post("/analyze", json={"board": "." * 25, "variant": "5x5k4"}).get_json()

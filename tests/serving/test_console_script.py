@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 from service.app import create_app
 from service.engine import NAMING, Position, get_variant
 from service.engine.books.build import build_book
+from service.engine.rules.known_move import KnownMove
 from service.engine.search.proven import ProvenStore
-from service.engine.search.proven_record import ProvenMove
 from tests.requires import require
 from tests.search.records import ALPHA_BETA
 from tests.serving.test_tables_dir import on_small_disk
@@ -97,7 +97,7 @@ def test_clearing_asks_first_and_takes_a_book_only_by_name(tmp_path: Path) -> No
     store = ProvenStore(tmp_path)
     build_book(variant, 1, store, processes=1)  # 4 positions of the book
     searched = Position.empty(variant).play(0).play(5).play(10)
-    store.put(searched, [ProvenMove(c, 0, 0, 13) for c in searched.legal_moves()], ALPHA_BETA)
+    store.put(searched, [KnownMove(c, 0, 0, 13) for c in searched.legal_moves()], ALPHA_BETA)
     store.close()
     said = refused(sanmoku("cache", "clear", "--dir", str(tmp_path)))  # no terminal to ask on
     assert "add --yes" in said

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..rules.canonical import canonical
+from ..rules.known_move import KnownMove
 from ..rules.position import Position
 from ..rules.values import Value, encode
 from ..rules.variants import Variant
@@ -26,7 +27,6 @@ from ..search import Budget, SearchEngine
 from ..search.narrowing import search_provers
 from ..search.proven import ProvenStore
 from ..search.proven_record import BOOK, Origin
-from ..search.report import MoveProof
 from .arrays import array_board, masks
 from .file import BookData, stored, write_book
 from .retrograde import IncompleteBookError, build_layers, lookup, retrograde
@@ -102,7 +102,7 @@ def build_book(
     return counts[::-1]
 
 
-def _from_children(store: ProvenStore, position: Position) -> list[MoveProof] | None:
+def _from_children(store: ProvenStore, position: Position) -> list[KnownMove] | None:
     """Every move's exact value from the store's records of the children, or None if one is missing."""
     moves = []
     for cell in position.legal_moves():
@@ -111,7 +111,7 @@ def _from_children(store: ProvenStore, position: Position) -> list[MoveProof] | 
         if value is None:
             return None
         seen = value.after_move()
-        moves.append(MoveProof(cell, seen.score, seen.score, seen.remoteness))
+        moves.append(KnownMove(cell, seen.score, seen.score, seen.remoteness))
     return moves
 
 
@@ -133,7 +133,7 @@ def _finished(position: Position) -> Value:
 
 def prove_all(
     positions: list[Position], processes: int, budget: Budget, ray_address: str | None = None
-) -> Iterator[tuple[Position, list[MoveProof]]]:
+) -> Iterator[tuple[Position, list[KnownMove]]]:
     """Every move of each position searched (within `budget` each), on `processes` processes here or
     as tasks on the Ray cluster at `ray_address`."""
     tasks = [(position, budget) for position in positions]
@@ -156,7 +156,7 @@ def prove_all(
 _ENGINES: dict[Variant, SearchEngine] = {}
 
 
-def _prove(task: tuple[Position, Budget]) -> list[MoveProof]:
+def _prove(task: tuple[Position, Budget]) -> list[KnownMove]:
     position, budget = task
     engine = _ENGINES.get(position.variant) or _ENGINES.setdefault(
         position.variant, SearchEngine(position.variant)

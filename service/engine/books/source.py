@@ -25,11 +25,10 @@ from pathlib import Path
 import numpy as np
 
 from ..file_stamps import Stamp, stamp_at
+from ..rules.known_move import KnownMove
 from ..rules.position import Position
 from ..rules.values import DECODED, Value
 from ..rules.variants import Variant, get_variant
-from ..search.proven_record import MoveBounds
-from ..search.report import MoveProof
 from .arrays import Masks, array_board, masks
 from .file import SUFFIX, WIN_IN_ONE, BookData, BookFileError, file_name, read_book
 from .retrograde import FULL_BOARD, LINE_MADE, Bytes, lookup
@@ -51,7 +50,7 @@ class Book:
         held = position.marks < self.data.deepest  # every child is held, or ends the game
         return position.variant == self.variant and not position.is_over and held
 
-    def moves(self, position: Position) -> list[MoveProof] | None:
+    def moves(self, position: Position) -> list[KnownMove] | None:
         """Every legal move's exact value, or None if the book does not answer the position."""
         if not self.answers(position):
             return None
@@ -70,7 +69,7 @@ class Book:
         proofs = []
         for cell, byte in zip(cells, found.tolist(), strict=True):
             seen = _value(byte).after_move()
-            proofs.append(MoveProof(cell, seen.score, seen.score, seen.remoteness))
+            proofs.append(KnownMove(cell, seen.score, seen.score, seen.remoteness))
         return proofs
 
     def values(self, ply: int, mover: Masks, other: Masks) -> Bytes:
@@ -96,7 +95,7 @@ class Book:
         return DECODED[int(found[0])] if self.data.unchanged() else None
 
 
-def contradicted(booked: Sequence[MoveProof], proven: Sequence[MoveBounds]) -> bool:
+def contradicted(booked: Sequence[KnownMove], proven: Sequence[KnownMove]) -> bool:
     """Whether a proof contradicts a book's values of a position's moves: a result outside the proven
     bounds, or another remoteness where the proof has one."""
     book = {move.cell: move for move in booked}
@@ -206,7 +205,7 @@ class Books:
                 return False
         return True
 
-    def moves(self, position: Position) -> list[MoveProof] | None:
+    def moves(self, position: Position) -> list[KnownMove] | None:
         """Every legal move's exact value from a book, or None if no book answers the position."""
         book = self.book(position.variant)
         if book is None:

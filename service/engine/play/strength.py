@@ -88,7 +88,7 @@ def accuracy(table: Table, contender: Contender, seed: int = 0) -> Accuracy:
             continue
         cell = choose(answers, position)
         found = table.lookup(position)
-        played = next(m.value for m in found.moves if m.cell == cell)
+        played = next(m.exact_value for m in found.moves if m.cell == cell)
         seen += 1
         mistakes += played.score < found.value.score
         slower += played.score == found.value.score and played != found.value

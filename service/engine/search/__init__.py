@@ -9,10 +9,11 @@ Imports the rules wing only.
 
 from __future__ import annotations
 
+from ..rules.known_move import Estimate, KnownMove
 from .board import Board
 from .budget import Budget, Cancel, Deadline
 from .engine import SearchEngine
-from .report import Estimate, MoveProof, SearchReport
+from .report import SearchReport
 
 __all__ = [
     "Board",
@@ -20,7 +21,7 @@ __all__ = [
     "Cancel",
     "Deadline",
     "Estimate",
-    "MoveProof",
+    "KnownMove",
     "SearchEngine",
     "SearchReport",
 ]

@@ -13,9 +13,9 @@
 
 from __future__ import annotations
 
+from ..rules.known_move import Estimate
 from .budget import Budget, Spending
 from .native import Game, Limits, TranspositionTable, estimate
-from .report import Estimate
 
 ESTIMATE_NODES_PER_SECOND = 40_000  # of the request's budget: about 0.15 s of it on this kind of machine
 ESTIMATE_NODE_SHARE = 0.15  # of a node budget

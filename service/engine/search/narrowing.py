@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..rules.geometry import iter_cells
+from ..rules.known_move import Estimate, KnownMove
 from ..rules.variants import Variant
 from .board import Board
 from .budget import Spending
 from .estimates import common_depth_estimates
 from .native import BIG, GOAL_RESULT, GOAL_SCORE, SCORE_MAX, SCORE_MIN, prove_moves, score_moves, threats
 from .proof_number import Prover, applies
-from .report import Estimate, MoveProof, SearchReport, move_proof
+from .report import SearchReport, move_proof
 from .results import ResultProver, result_known
 from .second_thread import second_thread
 
@@ -150,7 +151,7 @@ class Narrowing:
         self.bounds.update(bounds)
 
     def _analysis(self) -> SearchReport:
-        moves: list[MoveProof] = []
+        moves: list[KnownMove] = []
         closed_by: dict[str, int] = {}
         for representative, members in self.classes.items():
             prover = self.closed_by.get(representative)

@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 from ..errors import EngineError
 from ..rules.geometry import iter_cells
+from ..rules.known_move import KnownMove
 from ..rules.position import Position
 from ..rules.variants import Variant
 from ..tables.locks import file_lock
@@ -47,7 +48,7 @@ from .native import Game, Limits, monotonic
 from .proof_jobs import JobKey, JobState, JobStore
 from .proof_number import ProofTable, Question, ask, unsound_because
 from .proven import ProvenStore
-from .proven_record import MONOTONE_PROVERS, PROVE, Origin, ProvenMove
+from .proven_record import MONOTONE_PROVERS, PROVE, Origin
 
 DEFAULT_TABLE_BITS = 23  # 2**23 slots of 40 bytes: 335 MB
 UNREACHED = 2**32  # ranks a reply the search never reached after every one it did
@@ -226,7 +227,7 @@ class ProofRun:
             # Neither side can force a line: every move draws, and a draw fills the board.
             remoteness = self.board.cells - self.position.marks
             empty = self.board.playable(self.position.mine | self.position.theirs)
-            draws = [ProvenMove(c, 0, 0, remoteness) for c in iter_cells(empty)]
+            draws = [KnownMove(c, 0, 0, remoteness) for c in iter_cells(empty)]
             self.proven.put(self.position, draws, Origin.of(PROVE, MONOTONE_PROVERS))
             return -1
         return None

@@ -23,13 +23,13 @@ from pathlib import Path
 
 from ..errors import ProvenStoreError
 from ..rules.canonical import canonical, inverse
+from ..rules.known_move import KnownMove
 from ..rules.position import Mark, Position
 from ..rules.variants import Variant, get_variant
 from .proven_file import OK, UNUSABLE, Health, StoreFile
 from .proven_record import (
     BOOK,
     Key,
-    MoveBounds,
     Origin,
     Record,
     checked,
@@ -125,7 +125,7 @@ class ProvenStore:
             self._delete(where)
         return record
 
-    def put(self, position: Position, moves: Sequence[MoveBounds], origin: Origin) -> None:
+    def put(self, position: Position, moves: Sequence[KnownMove], origin: Origin) -> None:
         """Keep what is proven about the position's moves, with what was kept before (the tighter bounds
         of each move win); nothing is written when nothing is proven. `origin` says what proved them: a
         prover that is not sound on the position's game is refused (ValueError), never stored."""

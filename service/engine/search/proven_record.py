@@ -20,8 +20,8 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
+from ..rules.known_move import KnownMove
 from ..rules.variants import Variant
 from .proof_number import Prover, applies
 
@@ -36,27 +36,6 @@ MONOTONE_PROVERS = frozenset({Prover.PROOF_NUMBER, Prover.PAIRING, Prover.THREAT
 EVERY_PROVER = frozenset(Prover)
 
 Key = tuple[str, int, int]  # the variant's long name and the canonical form's masks, as stored
-
-
-class MoveBounds(Protocol):
-    """What was proven about one move, for the side that plays it."""
-
-    @property
-    def cell(self) -> int: ...
-    @property
-    def lower(self) -> int: ...  # -1, 0, +1
-    @property
-    def upper(self) -> int: ...
-    @property
-    def remoteness(self) -> int | None: ...
-
-
-@dataclass(frozen=True)
-class ProvenMove:
-    cell: int
-    lower: int
-    upper: int
-    remoteness: int | None
 
 
 @dataclass(frozen=True)
@@ -107,7 +86,7 @@ class Origin:
 
 @dataclass(frozen=True)
 class Record:
-    moves: tuple[ProvenMove, ...]  # by cell
+    moves: tuple[KnownMove, ...]  # by cell
     origin: Origin
 
     @property
@@ -115,7 +94,7 @@ class Record:
         return all(m.lower == m.upper and m.remoteness is not None for m in self.moves)
 
 
-def encoded(key: Key, moves: Sequence[ProvenMove], symmetry: Sequence[int], origin: Origin) -> bytes:
+def encoded(key: Key, moves: Sequence[KnownMove], symmetry: Sequence[int], origin: Origin) -> bytes:
     """The record's bytes: each move as (its cell in the canonical form, lower + 1, upper + 1,
     remoteness byte), then the checksum."""
     records = b"".join(
@@ -124,7 +103,7 @@ def encoded(key: Key, moves: Sequence[ProvenMove], symmetry: Sequence[int], orig
     return records + checksum(key, records, exact_flag(moves), origin.text)
 
 
-def decoded(blob: bytes, back: Sequence[int]) -> tuple[ProvenMove, ...]:
+def decoded(blob: bytes, back: Sequence[int]) -> tuple[KnownMove, ...]:
     """The moves of a record's bytes (checked), turned back by `back` into the position's cells."""
     moves = (_move(back[cell], rest) for cell, rest in _entries(blob[:-CHECK_BYTES]))
     return tuple(sorted(moves, key=lambda m: m.cell))
@@ -155,7 +134,7 @@ def intact(key: Key, blob: bytes, exact: int, origin: str) -> bool:
     return checksum(key, blob[:-CHECK_BYTES], exact, origin) == blob[-CHECK_BYTES:]
 
 
-def exact_flag(moves: Sequence[MoveBounds]) -> int:
+def exact_flag(moves: Sequence[KnownMove]) -> int:
     return int(all(m.lower == m.upper and m.remoteness is not None for m in moves))
 
 
@@ -165,15 +144,15 @@ def checksum(key: Key, records: bytes, exact: int, origin: str) -> bytes:
     return zlib.crc32(whole).to_bytes(CHECK_BYTES, "little")
 
 
-def tighter(new: MoveBounds, old: ProvenMove | None) -> ProvenMove:
+def tighter(new: KnownMove, old: KnownMove | None) -> KnownMove:
     """A move's bounds from `new`, tightened by what `old` proved."""
     if old is None:
-        return ProvenMove(new.cell, new.lower, new.upper, new.remoteness)
+        return KnownMove(new.cell, new.lower, new.upper, new.remoteness)
     remoteness = new.remoteness if new.remoteness is not None else old.remoteness
-    return ProvenMove(new.cell, max(new.lower, old.lower), min(new.upper, old.upper), remoteness)
+    return KnownMove(new.cell, max(new.lower, old.lower), min(new.upper, old.upper), remoteness)
 
 
-def proves_something(moves: Sequence[MoveBounds]) -> bool:
+def proves_something(moves: Sequence[KnownMove]) -> bool:
     return any(m.lower > -1 or m.upper < 1 for m in moves)
 
 
@@ -182,9 +161,9 @@ def _entries(blob: bytes) -> Iterator[tuple[int, bytes]]:
         yield blob[start], blob[start + 1 : start + 4]
 
 
-def _move(cell: int, rest: bytes) -> ProvenMove:
+def _move(cell: int, rest: bytes) -> KnownMove:
     lower, upper, remoteness = rest[0] - 1, rest[1] - 1, rest[2]
-    return ProvenMove(cell, lower, upper, None if remoteness == UNKNOWN_REMOTENESS else remoteness)
+    return KnownMove(cell, lower, upper, None if remoteness == UNKNOWN_REMOTENESS else remoteness)
 
 
 def _remoteness_byte(remoteness: int | None) -> int:

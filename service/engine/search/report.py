@@ -9,49 +9,17 @@ loss the negative, a draw 0; so a move's remoteness, counted from before the mov
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
-from ..rules.values import Known, Result, Value
+from ..rules.known_move import Estimate, KnownMove
+from ..rules.values import Result, Value
 from .native import BIG
 
 _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A heuristic score for the side that plays the move (larger is better), read `depth` plies ahead;
-    never a proof."""
-
-    score: int
-    depth: int
-
-
-class MoveProof(NamedTuple):  # a tuple, not a dataclass: made by the thousand near the end of a game
-    cell: int
-    lower: int  # the least result score (-1, 0, +1) proven for the side that plays the move
-    upper: int  # the greatest; lower == upper: the result is proven
-    remoteness: int | None  # proven only with the result; None while it is not
-    estimate: Estimate | None = None
-
-    @property
-    def result(self) -> Result | None:
-        return _RESULTS[self.lower] if self.lower == self.upper else None
-
-    @property
-    def known(self) -> Known:
-        return Known(self.lower, self.upper, self.remoteness)
-
-    @property
-    def value(self) -> Value | None:
-        """The exact value (result and remoteness), when both are proven."""
-        if self.lower != self.upper or self.remoteness is None:
-            return None
-        return Value(self.lower, self.remoteness)
-
-
 def move_proof(
     cell: int, lower: int, upper: int, marks: int, cells: int, estimate: Estimate | None
-) -> MoveProof:
+) -> KnownMove:
     """What the score bounds [lower, upper] of the side that plays `cell` prove, with `marks` on the
     board before the move."""
     low = 1 if lower >= 1 else 0 if lower >= 0 else -1
@@ -60,12 +28,12 @@ def move_proof(
     if lower == upper:
         end = cells if lower == 0 else BIG - abs(lower)  # the marks on the board when the game ends
         remoteness = end - marks
-    return MoveProof(cell, low, high, remoteness, estimate)
+    return KnownMove(cell, low, high, remoteness, estimate)
 
 
 @dataclass(frozen=True)
 class SearchReport:
-    moves: tuple[MoveProof, ...]  # every legal move, by cell; none when the game is over
+    moves: tuple[KnownMove, ...]  # every legal move, by cell; none when the game is over
     nodes: int
     seconds: float  # wall time of the whole analysis
     depth: int  # the most plies below the position any search reached

@@ -8,8 +8,9 @@ from typing import cast
 
 from ..rules.eight import EIGHT, EightPosition
 from ..rules.game import GamePosition, final_score
+from ..rules.known_move import KnownMove
 from ..rules.values import Value
-from .table import Lookup, MoveValue
+from .table import Lookup
 
 
 class EightTable:
@@ -34,10 +35,10 @@ class EightTable:
         total, last = _key(position)
         moves = sorted(
             (
-                MoveValue(pick, self.values[total + pick, pick].after_move())
+                KnownMove.exactly(pick, self.values[total + pick, pick].after_move())
                 for pick in EIGHT.moves(total, last)
             ),
-            key=lambda move: (move.value.preference(), move.cell),
+            key=lambda move: (move.exact_value.preference(), move.cell),
         )
         return Lookup(position, self.values[total, last], tuple(moves))
 

@@ -25,6 +25,7 @@ import numpy.typing as npt
 from ..errors import TableChangedError
 from ..file_stamps import Stamp, Watch
 from ..rules.game import GamePosition
+from ..rules.known_move import KnownMove
 from ..rules.position import Position
 from ..rules.values import DECODED, SEEN_BY_MOVER, Value
 from ..rules.variants import Variant
@@ -40,25 +41,19 @@ Layouts = Layout | ClassLayout
 MOVE_VALUE: tuple[Value | None, ...] = tuple(DECODED[b] for b in SEEN_BY_MOVER.tolist())
 
 
-@dataclass(frozen=True)
-class MoveValue:
-    cell: int
-    value: Value
-
-
 @functools.cache
-def moves_of(byte: int) -> tuple[MoveValue, ...] | None:
-    """A child's byte -> each cell's MoveValue for that move, made once: a lookup makes none (None: the
+def moves_of(byte: int) -> tuple[KnownMove, ...] | None:
+    """A child's byte -> each cell's KnownMove for that move, made once: a lookup makes none (None: the
     byte is no value). Made on first use: all 6,000 at import were a sixtieth of the start."""
     value = MOVE_VALUE[byte]
-    return None if value is None else tuple(MoveValue(cell, value) for cell in range(MAX_CELLS))
+    return None if value is None else tuple(KnownMove.exactly(cell, value) for cell in range(MAX_CELLS))
 
 
 @dataclass(frozen=True)
 class Lookup:
     position: GamePosition
     value: Value
-    moves: tuple[MoveValue, ...]  # best first, ties by cell
+    moves: tuple[KnownMove, ...]  # best first, ties by cell
 
     @property
     def best_moves(self) -> tuple[int, ...]:
