@@ -1,8 +1,10 @@
 """The application factory, one of the two composition roots (with gunicorn_conf.py): configuration, the
-engine's sources of answers, the rendered-body cache, views, errors and the middleware around them."""
+engine's sources of answers, the rendered bodies kept to send again, views, errors and the middleware
+around them."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -34,7 +36,7 @@ DEFAULTS: dict[str, Any] = {
     "ACCESS_LOG": True,  # one JSON line per request on stdout
     # the contract at the repository root, shipped in the package through the symlink service/openapi.yaml
     "OPENAPI_PATH": str(Path(__file__).resolve().parent / "openapi.yaml"),
-    "TABLES_DIR": None,  # None: $SANMOKU_TABLES_DIR, else the user's cache directory (platformdirs)
+    "TABLES_DIR": None,  # None: $SANMOKU_TABLES_DIR, else ~/.cache/sanmoku/tables (platformdirs, on Linux)
     "TABLES_AT_START": "presets",  # "presets", a comma-separated string of variant names, or a list
     "BACKGROUND_BUILDS": True,  # False: a missing large table stays missing (503) until built elsewhere
     # Tables of more cells (up to 22: minutes and gigabytes) are built only by `sanmoku tables build`,
@@ -44,8 +46,8 @@ DEFAULTS: dict[str, Any] = {
     # threads one search uses, 1 or 2: the second takes the provers' second family (with a 10 MB table)
     # and half of the moves' alpha-beta searches (with a second 32 MB table per slot)
     "PROVER_THREADS": 2,
-    "PROVEN_MAX_BYTES": 256 * 2**20,  # the store of proven positions beside the tables
-    "BODY_CACHE_BYTES": 32 * 1024 * 1024,  # rendered answers kept per process
+    "PROVEN_MAX_BYTES": 256 * 2**20,  # the cache of proven positions beside the tables
+    "KEPT_BODIES_BYTES": 32 * 1024 * 1024,  # rendered answers kept per process
     # Whole-table /solve streams one worker runs at once; more get 503 with Retry-After (see streams.py)
     "SOLVE_STREAMS_PER_WORKER": 4,
     "STREAM_STALL_SECONDS": 30.0,  # a stream whose client has read nothing for this long is closed
@@ -77,6 +79,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(DEFAULTS)
     if test_config is None:
         app.config.from_prefixed_env("SANMOKU")
+        if "BODY_CACHE_BYTES" in app.config:  # the setting's first name, still read where the new one is not
+            first = app.config.pop("BODY_CACHE_BYTES")
+            if "SANMOKU_KEPT_BODIES_BYTES" not in os.environ:
+                app.config["KEPT_BODIES_BYTES"] = first
     else:
         app.config.from_mapping(test_config)
 

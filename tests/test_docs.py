@@ -36,7 +36,7 @@ class QuietHandler(WSGIRequestHandler):
 @pytest.fixture(scope="module")
 def server(store: TableStore, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BaseWSGIServer]:
     """A server as a reader starts one: the session's tables and books (linked, not built again), and a
-    store of proven positions of its own, not the one every other test has written to (after a whole
+    cache of proven positions of its own, not the one every other test has written to (after a whole
     run its /readyz once said "degraded"; a reader's fresh server says "ready")."""
     tables = tmp_path_factory.mktemp("docs-tables")
     for path in [*store.directory.glob("*.table"), store.directory / "books"]:

@@ -2,7 +2,7 @@
 
 `book build connect4` reads the published book (bitbully-databases) and writes the Connect Four book
 (plies 0 to 12) into the tables directory's `books/` folder; `book build VARIANT --plies N` proves the
-first N plies of another board with the search into the store of proven positions, then writes its book
+first N plies of another board with the search into the cache of proven positions, then writes its book
 file from them. `book list` shows which books are present, `book verify` proves sampled entries
 with the search and compares them with the book.
 """

@@ -1,6 +1,6 @@
 """The `sanmoku` command: serve the API, answer one analysis or solve request locally, manage tables.
 
-Answers come from the same tables (the same directory: $SANMOKU_TABLES_DIR or the user cache) and the
+Answers come from the same tables (the same directory: $SANMOKU_TABLES_DIR or ~/.cache/sanmoku/tables) and the
 same renderers as the API's, so `--json` and `solve` print the very bytes the API sends.
 """
 
@@ -44,9 +44,9 @@ class RefusedError(Exception):
 
 
 def local_sources() -> Sources:
-    """This machine's sources (the same tables directory as the service's: $SANMOKU_TABLES_DIR or the
-    user cache), under the service's rule, except that a table the service would build in the background
-    is built here, and the command waits for it."""
+    """This machine's sources (the same tables directory as the service's: $SANMOKU_TABLES_DIR or
+    ~/.cache/sanmoku/tables), under the service's rule, except that a table the service would build in
+    the background is built here, and the command waits for it."""
     return compose_sources(foreground=True)
 
 

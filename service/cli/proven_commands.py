@@ -1,4 +1,4 @@
-"""`sanmoku cache stats | clear`: the store of proven positions beside the tables, from the shell (and
+"""`sanmoku cache stats | clear`: the cache of proven positions beside the tables, from the shell (and
 `sanmoku book`, in `book_commands`). A store that is not there is an error (a mistyped --dir must not
 make a new one); clearing asks first (or takes --yes), and removes an opening book's positions only
 when named."""
@@ -12,8 +12,8 @@ from pathlib import Path
 
 from ..engine import (
     DEFAULT_MAX_BYTES,
-    ProvenStore,
-    ProvenStoreError,
+    ProvenCache,
+    ProvenCacheError,
     TableStore,
     audit_proven,
     default_directory,
@@ -25,15 +25,15 @@ from . import book_commands
 SHOWN = 10  # wrong records listed by `cache verify`
 
 
-def store_of(args: argparse.Namespace) -> ProvenStore:
+def store_of(args: argparse.Namespace) -> ProvenCache:
     logging.getLogger("service.engine").setLevel(logging.ERROR)  # what the store finds, these commands say
     directory = args.dir or default_directory()
-    store = ProvenStore(directory, args.max_bytes)
+    store = ProvenCache(directory, args.max_bytes)
     if not store.path.is_file():
-        raise ProvenStoreError(
-            f"there is no store of proven positions in {directory} (no {store.path.name}): check --dir "
-            f"(the tables directory, default $SANMOKU_TABLES_DIR or the user cache); the service and "
-            f"`sanmoku analyze` make it when they first prove a position"
+        raise ProvenCacheError(
+            f"there is no cache of proven positions in {directory} (no {store.path.name}): check --dir "
+            f"(the tables directory, default $SANMOKU_TABLES_DIR or ~/.cache/sanmoku/tables); the service "
+            f"and `sanmoku analyze` make it when they first prove a position"
         )
     return store
 
@@ -57,7 +57,7 @@ def clear(args: argparse.Namespace) -> int:
         else "every position a search proved (the opening books' stay: --book NAME removes one)"
     )
     if not args.yes and not confirmed(f"remove {what} from {store.path}?"):
-        raise ProvenStoreError(f"nothing removed: `cache clear` removes {what}; add --yes to do it")
+        raise ProvenCacheError(f"nothing removed: `cache clear` removes {what}; add --yes to do it")
     removed = store.clear(book)
     print(f"removed {removed:,} proven positions" + (f" of the {book.name} book" if book else ""))
     return 0

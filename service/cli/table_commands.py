@@ -119,7 +119,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     actions = tables.add_subparsers(dest="action", required=True)
     directory = argparse.ArgumentParser(add_help=False)
     directory.add_argument(
-        "--dir", type=Path, help="the tables directory (default: $SANMOKU_TABLES_DIR or the user cache)"
+        "--dir",
+        type=Path,
+        help="the tables directory (default: $SANMOKU_TABLES_DIR or ~/.cache/sanmoku/tables)",
     )
     build_cmd = actions.add_parser(
         "build", parents=[directory], help="build (or check) tables; with no VARIANT, the presets"

@@ -3,7 +3,7 @@
 The engine has four wings, each a package that says what it owns and what it may import:
 - `rules`: variants, positions, geometry, values (imports no other wing);
 - `tables`: the retrograde solver, table files, the store and which table answers now (`supply`);
-- `search`: the compiled search, the store of proven positions, the opening books;
+- `search`: the compiled search, the cache of proven positions, the opening books;
 - `play`: policies, reviews, main lines, strength.
 
 The front door is this module with `answer` (one shape for an answer from any source), `analyst` (the
@@ -31,7 +31,7 @@ from .errors import (
     InvalidPositionError,
     NoTableError,
     PolicyError,
-    ProvenStoreError,
+    ProvenCacheError,
     SearchBusyError,
     TableNotBuiltError,
     TableNotReadyError,
@@ -87,7 +87,7 @@ from .rules.variants import (
     supported_variants,
 )
 from .search import Budget, Cancel, Deadline
-from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
+from .search.proven import DEFAULT_MAX_BYTES, ProvenCache
 from .search.proven_file import Health
 from .slots import FairSlots
 from .sources import Sources, compose_sources
@@ -195,8 +195,8 @@ __all__ = [
     "Position",
     "ProofProgress",
     "ProofRun",
-    "ProvenStore",
-    "ProvenStoreError",
+    "ProvenCache",
+    "ProvenCacheError",
     "Reading",
     "Record",
     "Result",

@@ -36,7 +36,7 @@ from .search import Budget, Cancel, Deadline, SearchEngine
 from .search.narrowing import search_provers
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proof_families import DEFAULT_PROVER_THREADS, checked_prover_threads
-from .search.proven import ProvenStore
+from .search.proven import ProvenCache
 from .search.proven_record import BOOK, SEARCH, Origin
 from .search.report import SearchReport
 from .slots import FairSlots, Lease
@@ -146,7 +146,7 @@ class Analyst:
     def __init__(
         self,
         table_for: TableFor,
-        proven: ProvenStore | None,
+        proven: ProvenCache | None,
         pool: EnginePool,
         offload: Offload = on_this_thread,
         books: Books | None = None,

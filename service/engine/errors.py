@@ -67,12 +67,12 @@ class ClusterUnavailableError(EngineError):
         super().__init__("cluster_unavailable", f"cannot build on a Ray cluster: {reason}")
 
 
-class ProvenStoreError(EngineError):
-    """The store of proven positions cannot be read or written (the command line says why; the service
+class ProvenCacheError(EngineError):
+    """The cache of proven positions cannot be read or written (the command line says why; the service
     answers without it)."""
 
     def __init__(self, message: str) -> None:
-        super().__init__("proven_store", message)
+        super().__init__("cache", message)
 
 
 class NoTableError(EngineError):

@@ -1,4 +1,4 @@
-"""The store of proven positions checked whole against what outranks it (`sanmoku cache verify`): each
+"""The cache of proven positions checked whole against what outranks it (`sanmoku cache verify`): each
 record's checksum and origin (`search.proven_record`), then its moves against the variant's table when
 one is on disk, else against a book that holds the position. A table and a book always win over a
 record: a record that contradicts one is wrong, whatever wrote it.
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from .books.source import Books, contradicted
 from .rules.known_move import KnownMove
 from .rules.variants import Variant
-from .search.proven import ProvenStore, StoredRow
+from .search.proven import ProvenCache, StoredRow
 from .search.proven_record import FAILED_CHECKSUM, Key, Record
 from .tables.table import Table
 
@@ -41,7 +41,7 @@ class Audit:
         return {kind: sum(finding.kind == kind for finding in self.findings) for kind in KINDS}
 
 
-def audit(store: ProvenStore, table_for: TableFor, books: Books | None) -> Audit:
+def audit(store: ProvenCache, table_for: TableFor, books: Books | None) -> Audit:
     """Every record of `store` checked; what is wrong with which."""
     found = Audit()
     for row in store.records():

@@ -1,5 +1,5 @@
 """The sources of answers composed once, for the service and the command line alike: a tables
-directory's supply of tables, its opening books, its proven store and the search's slots, and the
+directory's supply of tables, its opening books, its cache of proven positions and the search's slots, and the
 `Analyst` that asks them in turn. The two differ only in their settings: the service builds large
 tables in the background and runs slow work off its workers' loops; the command line builds what it
 needs there and then, and waits.
@@ -15,7 +15,7 @@ from .analyst import Analyst, EnginePool, Offload, on_this_thread
 from .books.supply import open_books
 from .rules.variants import Variant
 from .search.proof_families import DEFAULT_PROVER_THREADS
-from .search.proven import DEFAULT_MAX_BYTES, ProvenStore
+from .search.proven import DEFAULT_MAX_BYTES, ProvenCache
 from .search.proven_upkeep import Starter, start_thread
 from .tables.store import Later, TableStore
 from .tables.supply import BACKGROUND_BUILD_CELLS, TableSupply
@@ -24,7 +24,7 @@ from .tables.supply import BACKGROUND_BUILD_CELLS, TableSupply
 @dataclass(frozen=True)
 class Sources:
     supply: TableSupply  # which table answers a variant now
-    analyst: Analyst  # table, book, proven store or search, in turn
+    analyst: Analyst  # table, book, cache or search, in turn
 
 
 def compose_sources(
@@ -42,10 +42,10 @@ def compose_sources(
     prover_threads: int = DEFAULT_PROVER_THREADS,
     offload: Offload = on_this_thread,
 ) -> Sources:
-    """The sources of the tables directory `directory` (default: $SANMOKU_TABLES_DIR or the user's cache
-    directory). `foreground`: a table the service would build in the background is built at once (the
-    command line); `write_later`, `check_later` and `start_trim` move a small table's write, a table's
-    first whole check and the proven store's trims off the caller's thread; `offload` runs a search and
+    """The sources of the tables directory `directory` (default: $SANMOKU_TABLES_DIR or
+    ~/.cache/sanmoku/tables). `foreground`: a table the service would build in the background is built
+    at once (the command line); `write_later`, `check_later` and `start_trim` move a small table's write,
+    a table's first whole check and the cache's trims off the caller's thread; `offload` runs a search and
     the store's reads there. A missing Connect Four book is built in the background when
     `background_builds` allows."""
     store = TableStore(directory, check_later=check_later)
@@ -57,7 +57,7 @@ def compose_sources(
         foreground=foreground,
         write_later=write_later,
     )
-    proven = ProvenStore(store.directory, proven_max_bytes, start_trim=start_trim)
+    proven = ProvenCache(store.directory, proven_max_bytes, start_trim=start_trim)
     pool = EnginePool(search_slots, prover_threads=prover_threads)
     books = open_books(store.directory, background_builds)
     return Sources(supply, Analyst(supply.available, proven, pool, offload, books))

@@ -1,4 +1,4 @@
-"""Answers as HTTP bodies: a table's is rendered when first asked, kept in the body cache and sent with
+"""Answers as HTTP bodies: a table's is rendered when first asked, kept (bodies.py) and sent with
 its ETag; any other (from a book, proven before, or searched within the request's budget) is rendered
 for its request only. Which source answers is the analyst's to decide, not this module's."""
 
@@ -52,13 +52,14 @@ def raw_key(method: str, raw: bytes | None) -> tuple[str, bytes] | None:
 def by_raw_request(method: str, raw: bytes | None, answer: Callable[[], Body]) -> Body:
     """The same bytes always ask the same question: a repeated request skips JSON, the schema and the
     engine's parse (most of an answer's time). Only answers are kept, so errors take the whole path;
-    `raw` None (too long to key the cache) takes it too."""
+    `raw` None (too long to be a key of the kept bodies) takes it too."""
     key = raw_key(method, raw)
     return answer() if key is None else get_bodies().body(key, answer)
 
 
 def short_body(environ: dict[str, Any]) -> bytes | None:
-    """The request body if it is short enough to key the cache, else None. Read straight from the WSGI
+    """The request body if it is short enough to be a key of the kept bodies, else
+    None. Read straight from the WSGI
     input (werkzeug's stream wrapper cost more than the lookup it keys) and put back, so that the full
     path (get_json, with its limits and errors) reads the same bytes."""
     length = environ.get("CONTENT_LENGTH", "")

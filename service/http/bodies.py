@@ -1,8 +1,9 @@
-"""Rendered answers and the cache that keeps them, one cache per app (in the manner of flaskr's db.py).
+"""Rendered answers and the bodies kept to send again, one KeptBodies per app (in the manner of flaskr's
+db.py).
 
 A `Body` is one representation of a resource: its bytes, media type and strong ETag. Only a `lasting`
-one (the same bytes for every later request: a table's answer) is kept, bounded by the bytes the cache
-holds, and may be cached downstream; anything else is rendered for its request only.
+one (the same bytes for every later request: a table's answer) is kept, bounded by the bytes kept, and
+may be cached downstream; anything else is rendered for its request only.
 
 A body rendered from a table remembers which (`made_from`): once the variant's table is another (its
 file was replaced, as the documented repair of a damaged table does, and the store opened the new one),
@@ -60,7 +61,7 @@ def make_body(
     return Body(data, mimetype, hashlib.sha256(data).hexdigest()[:32], lasting, made_from)
 
 
-class BodyCache:
+class KeptBodies:
     def __init__(self, max_bytes: int, table_now: TableNow = lambda variant: None) -> None:
         # Bounded by the bytes it holds; cachetools' LRU is not thread-safe by itself.
         self._bodies: LRUCache[Hashable, Body] = LRUCache(maxsize=max_bytes, getsizeof=_body_size)
@@ -89,15 +90,15 @@ class BodyCache:
                 del self._bodies[key]
 
     def keep(self, key: Hashable, body: Body) -> Body:
-        """`body`, kept under `key` if it is lasting and fits (a body larger than the whole cache, or
-        any body when the cache is 0 bytes, is sent without being kept)."""
+        """`body`, kept under `key` if it is lasting and fits (a body larger than the whole bound, or
+        any body when the bound is 0 bytes, is sent without being kept)."""
         if body.lasting and _body_size(body) <= self._bodies.maxsize:
             with self._lock:
                 self._bodies[key] = body
         return body
 
     def body(self, key: Hashable, render: Callable[[], Body]) -> Body:
-        """The cached body under `key`, rendered (and kept, if lasting) on a miss."""
+        """The kept body under `key`, rendered (and kept, if lasting) on a miss."""
         found = self.get(key)
         return found if found is not None else self.keep(key, render())
 
@@ -110,7 +111,7 @@ class BodyCache:
             return list(self._bodies)
 
     def bytes_held(self) -> tuple[int, int]:
-        """The bytes the cache holds, and the most it may."""
+        """The bytes kept, and the most that may be."""
         with self._lock:
             return int(self._bodies.currsize), int(self._bodies.maxsize)
 
@@ -120,10 +121,13 @@ def _body_size(body: Body) -> int:
 
 
 def init_app(app: Flask) -> None:
-    """After the sources (serving.sources.init_app): the cache asks their store which table is open."""
-    app.extensions[EXTENSION] = BodyCache(app.config["BODY_CACHE_BYTES"], app.extensions[SUPPLY].store.opened)
+    """After the sources (serving.sources.init_app): the kept bodies ask their store which table is
+    open."""
+    app.extensions[EXTENSION] = KeptBodies(
+        app.config["KEPT_BODIES_BYTES"], app.extensions[SUPPLY].store.opened
+    )
 
 
-def get_bodies() -> BodyCache:
-    bodies: BodyCache = current_app.extensions[EXTENSION]
+def get_bodies() -> KeptBodies:
+    bodies: KeptBodies = current_app.extensions[EXTENSION]
     return bodies

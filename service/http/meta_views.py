@@ -44,14 +44,15 @@ def readyz() -> Response:
     report = {variant.name: _readiness(supply, variant) for variant in supply.at_start}
     waiting = any("waiting" in entry for entry in report.values())
     ready = all(entry["ready"] for entry in report.values())
-    # The store of proven positions is a cache: one it cannot use (a read-only directory, a damaged or
-    # foreign file, a full disk) leaves the searches to answer without it, which the report says.
+    # The cache of proven positions is only a cache: one it cannot use (a read-only directory, a damaged
+    # or foreign file, a full disk) leaves the searches to answer without it, which the report says.
     store = proven_health()
     ready = ready and (store is None or store.state == "ok")
     status = "ready" if ready else "starting" if waiting else "degraded"
     body: dict[str, object] = {"status": status, "tables": report, "bodies": len(get_bodies())}
     if store is not None:
-        body["proven_store"] = {"state": store.state, "problem": store.problem}
+        body["cache"] = {"state": store.state, "problem": store.problem}
+        body["proven_store"] = body["cache"]  # its first name, kept for clients of API v1
     unwritable = supply.store.unwritable()
     if unwritable:
         body["cannot_build"] = without_paths(f"{unwritable}: no table missing from it can be built")

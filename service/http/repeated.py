@@ -1,8 +1,8 @@
 """Repeated /analyze requests answered at the WSGI edge, before Flask, at a fraction of its cost.
 
-The view keeps each table's answer in the body cache under the request's own bytes (`answers.raw_key`),
+The view keeps each table's answer among the kept bodies under the request's own bytes (`answers.raw_key`),
 so a repeated request is a dictionary lookup; Flask's request context, routing and response object
-were then most of what it cost beyond bare Flask. A request that the cache answers (GET or POST
+were then most of what it cost beyond bare Flask. A request that a kept body answers (GET or POST
 /analyze, a plain JSON body or a query string short enough to key it, no conditional header) is
 answered here, with the very headers the view sends (`answers.answer_headers`); any other, a miss
 included, goes on to Flask, whose view renders, keeps and sends it. This sits inside the request id,
@@ -17,7 +17,7 @@ from typing import Any
 from flask import Flask
 
 from .answers import answer_headers, raw_key, short_body
-from .bodies import EXTENSION, BodyCache
+from .bodies import EXTENSION, KeptBodies
 
 PATH = "/analyze"
 StartResponse = Callable[..., Any]
@@ -25,7 +25,7 @@ WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 
 def request_key(environ: dict[str, Any]) -> tuple[str, bytes] | None:
-    """The cache key of a request this edge may answer, or None (it goes to Flask)."""
+    """The key among the kept bodies of a request this edge may answer, or None (it goes to Flask)."""
     if environ.get("PATH_INFO") != PATH:
         return None
     method = environ["REQUEST_METHOD"]
@@ -37,7 +37,7 @@ def request_key(environ: dict[str, Any]) -> tuple[str, bytes] | None:
 
 
 class RepeatedAnswers:
-    def __init__(self, app: WSGIApp, bodies: BodyCache, cache_control: str) -> None:
+    def __init__(self, app: WSGIApp, bodies: KeptBodies, cache_control: str) -> None:
         self.app, self.bodies, self.cache_control = app, bodies, cache_control
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
@@ -50,6 +50,6 @@ class RepeatedAnswers:
 
 
 def init_app(app: Flask) -> None:
-    """After the body cache (bodies.init_app), before the middleware that every answer passes through."""
+    """After the kept bodies (bodies.init_app), before the middleware that every answer passes through."""
     cache_control = app.config["CACHE_CONTROL"]
     app.wsgi_app = RepeatedAnswers(app.wsgi_app, app.extensions[EXTENSION], cache_control)  # type: ignore[method-assign]

@@ -110,6 +110,6 @@ def tree_post() -> Response:
 
 @bp.get("/tree")
 def tree_get() -> Response:
-    # Not kept in the body cache (a tree's JSON runs to a megabyte, which would push out a thousand
+    # Not among the kept bodies (a tree's JSON runs to a megabyte, which would push out a thousand
     # answers): its ETag and Cache-Control let the browser and any cache in front keep it instead.
     return send(tree_body(load(_tree_query, request.args, TreeParams)), cacheable=True)

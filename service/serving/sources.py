@@ -1,5 +1,5 @@
 """The sources of answers, one set per app (in the manner of flaskr's db.py): `init_app(app)` opens the
-tables directory's supply of tables, its opening books and its store of proven positions, and makes the
+tables directory's supply of tables, its opening books and its cache of proven positions, and makes the
 `Analyst` that decides between them and a search; `get_analyst()` and `get_supply()` give them to views.
 
 TABLES_DIR, TABLES_AT_START, BACKGROUND_BUILDS and BACKGROUND_BUILD_CELLS set the supply's rule (see
@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 
 def init_app(app: Flask) -> None:
     # Off a worker's loop: a table file's first whole check (one with no record of it: an older
-    # version's, or one written into) past a few megabytes, and the proven store's trims (never in the
+    # version's, or one written into) past a few megabytes, and the cache's trims (never in the
     # request whose write asked for one). A missing Connect Four book is built in the background; the
     # large books are read by each worker after its first answer (Warming).
     sources = compose_sources(
@@ -85,7 +85,7 @@ def init_app(app: Flask) -> None:
 class Warming:
     """Readies a worker's searches. Before its first request (`before_requests`), what any search needs
     and would otherwise make within the budget of the first ones: the slots' transposition tables (32 MB
-    each to map and fill), the store of proven positions, and on each search thread the core's caches
+    each to map and fill), the cache of proven positions, and on each search thread the core's caches
     (proof tables, helper thread) and the imports a search makes, by a short search of its own: a
     worker's first search with `budget_ms: 1` took up to 586 ms (106 ms in the finding), far past its
     budget. After its first answer (called: gunicorn's post_request, and a timer), on a thread, the
@@ -149,7 +149,7 @@ def get_supply() -> TableSupply:
 
 
 def proven_health() -> Health | None:
-    """How the store of proven positions can be used now (looked at off the event loop)."""
+    """How the cache of proven positions can be used now (looked at off the event loop)."""
     proven = get_analyst().proven
     return None if proven is None else offload(proven.open)
 

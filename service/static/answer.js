@@ -9,7 +9,7 @@ import { countWords } from "./words.js";
 
 const SOURCES = {
   table: "the solved table",
-  cache: "the service's store of proven positions",
+  cache: "the service's cache of proven positions",
   book: "the opening book",
   search: "a search within its time",
 };

@@ -44,7 +44,7 @@ def measure(checkout: Path, args: argparse.Namespace, workdir: Path, beside: boo
     try:
         harness.wait_ready(server)
         url = f"{server.url}/analyze?board={BOARD}"
-        wrk(url, args, WRK_TIMEOUT, duration=1)  # warm: the body cache
+        wrk(url, args, WRK_TIMEOUT, duration=1)  # warm: the kept bodies
         if not beside and not alone:
             return Measured(wrk(url, args, WRK_TIMEOUT), [])
         with batch_poster(server.url + "/analyze/batch") as batches:

@@ -18,7 +18,7 @@ from pathlib import Path
 from service.engine import get_variant
 from service.engine.books.build import book_positions, build_book
 from service.engine.search import Budget, SearchEngine
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 from service.http.schemas import DEFAULT_BUDGET_MS
 
 
@@ -52,7 +52,7 @@ def main() -> None:
         print(f"{counts}| {median:.2f} s | {most:.2f} s | {within}/{len(sample)} |", flush=True)
     processes = len(os.sched_getaffinity(0))
     with tempfile.TemporaryDirectory(prefix="sanmoku-book-") as folder:
-        store = ProvenStore(Path(folder))
+        store = ProvenCache(Path(folder))
         started = time.perf_counter()
         counts = build_book(variant, args.build, store, processes)
         seconds = time.perf_counter() - started

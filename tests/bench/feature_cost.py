@@ -3,7 +3,7 @@
 Run: python -m tests.bench.feature_cost [--requests 20000] [--rounds 5]
      python -m tests.bench.feature_cost --instructions [--requests 2000]  (callgrind: deterministic)
 
-POST /analyze on a 3x3 board (answered from the body cache, as a repeated request is) through the whole
+POST /analyze on a 3x3 board (answered from the kept bodies, as a repeated request is) through the whole
 app, then the same app with one feature switched off at a time (CORS, the request id, the metrics, the
 access line), then with all four off, and the bare Flask app sending the same bytes. Rounds are
 interleaved; medians of microseconds per request, and each one's difference from the whole app.
@@ -182,7 +182,7 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
     apps = {name: app_named(name) for name in [*SWITCHES, FLASK_CORS, BARE]}
     paths = {name: "/ceiling/3x3" if name == BARE else "/analyze" for name in apps}
     times: dict[str, list[float]] = {name: [] for name in apps}
-    for name, app in apps.items():  # warm-up: the first answer fills the body cache
+    for name, app in apps.items():  # warm-up: the first answer fills the kept bodies
         timed(app, 200, SWITCHES.get(name, []), paths[name])
     for _ in range(args.rounds):
         for name, app in apps.items():

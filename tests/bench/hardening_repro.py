@@ -196,7 +196,7 @@ print(f"search {{a.status_code}}, /readyz {{r['status']}}")
 
 
 def store_fault(checkout: Path, kind: str) -> str:
-    """A search answer and /readyz beside a store of proven positions made `kind` (damaged, ...)."""
+    """A search answer and /readyz beside a cache of proven positions made `kind` (damaged, ...)."""
     script = STORE_FAULT + SEARCH_THEN_READY.format(board=NO_TABLE, variant="5x5k4-misere", budget=200)
     return python(checkout, script, kind)
 
@@ -280,7 +280,7 @@ def wal(checkout: Path) -> str:
     code = """
 from pathlib import Path
 from service.engine import Position, get_variant
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 try:  # records name what proved them since the fifth round; a checkout of before takes none
     from service.engine.search.proof_number import Prover
     from service.engine.search.proven_record import SEARCH, Origin, KnownMove
@@ -289,7 +289,7 @@ except ImportError:
     from service.engine.search.proven import KnownMove
     ORIGIN = ()
 directory = Path(tempfile.mkdtemp())
-store = ProvenStore(directory)
+store = ProvenCache(directory)
 v = get_variant("5x5k4")
 store.put(Position.empty(v).play(12), [KnownMove(0, 0, 0, 21)], *ORIGIN)
 reader = sqlite3.connect(directory / "proven.sqlite", isolation_level=None)
@@ -315,9 +315,9 @@ import sqlite3
 from pathlib import Path
 from service.engine import Analyst, EnginePool, Position, get_variant
 from service.engine.search import Budget
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 directory = Path(tempfile.mkdtemp())
-store = ProvenStore(directory)
+store = ProvenCache(directory)
 analyst = Analyst(lambda v: None, store, EnginePool(1))
 position = Position.empty(get_variant("4x4k4")).play(5).play(10)
 analyst.analyze(position, Budget(10.0))

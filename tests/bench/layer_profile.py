@@ -3,7 +3,7 @@
 Run: python -m tests.bench.layer_profile [--requests 20000] [--rounds 5] [--duration 5] [--no-server]
 
 In-process: the app's WSGI callable answers the same POST /analyze (3x3) again and again, once answered
-from the body cache (a repeated request, as under wrk) and once with that cache emptied before every
+from the kept bodies (a repeated request, as under wrk) and once with them emptied before every
 request (the full path: schema, engine, payload). Each layer is wrapped in a timer (perf_counter_ns)
 that counts its own time, less the layers it calls: the request id, the metrics, the access line (its
 line made, then written), the rest of the request-id middleware, CORS, the chunked-body limit, Flask
@@ -64,7 +64,7 @@ LAYERS = (
     "security headers",
     "repeated request answered at the edge",
     "Flask",
-    "view: raw-request cache, body cache, Response",
+    "view: raw-request cache, kept bodies, Response",
     "schema load",
     "engine: position and answer",
     "payload and JSON",
@@ -162,13 +162,13 @@ def made_app(timers: Timers | None) -> Flask:
         hooks[:] = [timers.wrap("security headers", hook) for hook in hooks]
         view = "api.analyze_post"
         app.view_functions[view] = timers.wrap(
-            "view: raw-request cache, body cache, Response", app.view_functions[view]
+            "view: raw-request cache, kept bodies, Response", app.view_functions[view]
         )
     return app
 
 
 def answer(app: Flask, requests: int, cached: bool, path: str = "/analyze") -> float:
-    """Microseconds per request, the whole app; not `cached`: its body cache emptied before each."""
+    """Microseconds per request, the whole app; not `cached`: its kept bodies emptied before each."""
     template = environ(path)
     cache: Any = app.extensions.get(bodies.EXTENSION)  # bare Flask has none (it is always "cached")
 
@@ -196,7 +196,7 @@ def in_process(args: argparse.Namespace, cached: bool, log: Path) -> tuple[dict[
         timers = Timers()
         with timed_layers(timers):
             timed_app = made_app(timers)
-            answer(timed_app, 300, cached)  # warm-up: the table opened, the body cached
+            answer(timed_app, 300, cached)  # warm-up: the table opened, the body kept
             for _ in range(args.rounds):
                 timers.spent.clear()
                 wholes.append(answer(timed_app, args.requests, cached))
@@ -252,7 +252,7 @@ def main() -> None:
         f"POST /analyze {REQUESTS['3x3']}, µs per request, median of {args.rounds} rounds x {args.requests}"
     )
     print(f"(load average {os.getloadavg()[0]:.1f})\n")
-    print("| layer | answered from the body cache | full path (cache emptied) |")
+    print("| layer | answered from the kept bodies | full path (none kept) |")
     print("|---|---:|---:|")
     for layer in LAYERS:
         print(f"| {layer} | {found[True][0][layer]:.1f} | {found[False][0][layer]:.1f} |")

@@ -105,7 +105,7 @@ def rounds(args: argparse.Namespace, before: Path, workdir: Path) -> dict[str, l
             cpu = workers_cpu(server) - used
             return rps, cpu / (rps * (duration or args.duration)) * 1e6
 
-        for target in wanted:  # warm-up: the body caches, and the workers' searches readied
+        for target in wanted:  # warm-up: the kept bodies, and the workers' searches readied
             measure(target, duration=2)
         for number in range(args.rounds):
             measured = {t.name: measure(t) for t in wanted}

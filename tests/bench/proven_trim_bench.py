@@ -1,4 +1,4 @@
-"""The store of proven positions at its bound, with writers running: what its trim keeps, what the disk
+"""The cache of proven positions at its bound, with writers running: what its trim keeps, what the disk
 holds at worst (the file and its write-ahead log), and how long a writer's `put` takes.
 
 A store is filled straight through SQL with records of random 8x8k5 positions (their keys as the store
@@ -32,7 +32,7 @@ from service.engine import Position, get_variant
 from service.engine.rules.canonical import canonical
 from service.engine.rules.known_move import KnownMove
 from service.engine.search.proof_number import Prover
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 from service.engine.search.proven_record import SEARCH, Origin
 
 VARIANT = get_variant("8x8k5")
@@ -40,7 +40,7 @@ ORIGIN = Origin.of(SEARCH, [Prover.ALPHA_BETA])
 SAMPLE_SECONDS = 0.005
 
 
-def prefill(store: ProvenStore, over: float, seed: int) -> int:
+def prefill(store: ProvenCache, over: float, seed: int) -> int:
     """Records of random 8x8k5 positions of 6 to 14 marks (their keys as the store makes them, their moves
     of the right length), older than any the writers make, until the pages in use reach `over` times
     the bound; how many. Straight through SQL: a `put` each would take seconds."""
@@ -86,7 +86,7 @@ def random_position(rng: random.Random) -> Position:
     return position
 
 
-def writer(store: ProvenStore, puts: int, seed: int, times: list[float], pause: float = 0.0) -> None:
+def writer(store: ProvenCache, puts: int, seed: int, times: list[float], pause: float = 0.0) -> None:
     """`puts` proofs of random positions, `pause` seconds apart (a search's time), each `put` timed."""
     rng = random.Random(seed)
     for _ in range(puts):
@@ -162,7 +162,7 @@ def run(
     max_bytes: int, over: float, threads: int, puts: int, pause: float, readers: int, settle: float, seed: int
 ) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as folder:
-        store = ProvenStore(Path(folder), max_bytes)
+        store = ProvenCache(Path(folder), max_bytes)
         before = prefill(store, over, seed)
         main_before, _ = sizes(store.path)
         done = threading.Event()

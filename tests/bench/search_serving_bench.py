@@ -1,6 +1,6 @@
 """A worker that searches and still answers: GET /analyze on 3x3 (a table lookup) under wrk, with and
 without two 1-second searches running in the same gevent worker, in interleaved rounds; and how long a
-position the search proved before takes to answer from the store of proven positions.
+position the search proved before takes to answer from the cache of proven positions.
 
 Run: python -m tests.bench.search_serving_bench [--rounds 3] [--duration 5]
 """

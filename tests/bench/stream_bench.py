@@ -70,7 +70,7 @@ def measure(target: Target, args: argparse.Namespace, workdir: Path) -> Measured
     try:
         harness.wait_ready(server)
         url = f"{server.url}/analyze?board={BOARD}"
-        wrk(url, args, WRK_TIMEOUT, duration=1)  # warm: the body cache of both workers
+        wrk(url, args, WRK_TIMEOUT, duration=1)  # warm: the kept bodies of both workers
         if not target.streams:
             return Measured(wrk(url, args, WRK_TIMEOUT), [])
         with stream_readers(server.url + STREAM, args.streams, args.duration + 3, workdir) as attempts:

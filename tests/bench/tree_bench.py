@@ -5,7 +5,7 @@ Run: python -m tests.bench.tree_bench [--repeat 5]
 
 Each row: the tree's nodes and depth; the median time to grow it and walk it three ways (the engine,
 `lesson`), and of the whole GET /tree through the app (JSON rendered, no cache kept: a fresh app per
-repeat would measure its start, so the body cache is bypassed with a new query each time); the JSON
+repeat would measure its start, so the kept bodies are bypassed with a new query each time); the JSON
 body's size; the nodes each walk visits.
 """
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import ProvenStore, TableStore, Value, Variant, book_positions, build_book, get_variant
+from service.engine import ProvenCache, TableStore, Value, Variant, book_positions, build_book, get_variant
 from service.engine.tables import partial as partial_module
 from service.engine.tables.building import build_file
 from service.engine.tables.table_file import build_record
@@ -87,7 +87,7 @@ def test_a_book_searched_on_the_cluster_holds_what_the_table_holds(
     ray_cluster: str, store: TableStore, tmp_path: Path
 ) -> None:
     variant: Variant = get_variant("4x4k4")
-    proven = ProvenStore(tmp_path)
+    proven = ProvenCache(tmp_path)
     counts = build_book(variant, 2, proven, processes=1, ray_address=ray_cluster)
     layers = book_positions(variant, 2)
     assert [c.searched for c in counts] == [0, 0, len(layers[2])]

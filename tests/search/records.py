@@ -1,4 +1,4 @@
-"""Records of the store of proven positions as the tests write them by hand."""
+"""Records of the cache of proven positions as the tests write them by hand."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import Cancel, Mark, Position, ProofProgress, ProofRun, ProvenStore, get_variant
+from service.engine import Cancel, Mark, Position, ProofProgress, ProofRun, ProvenCache, get_variant
 from service.engine.search.native import Limits, monotonic
 from service.engine.search.proof_number import ask
 
@@ -32,7 +32,7 @@ def test_a_drawn_board_is_proven_a_draw_and_its_moves_kept_exact(tmp_path: Path,
     variant = get_variant(name)
     position = Position.empty(variant)
     assert run_to_the_end(position, tmp_path) == -1
-    kept = ProvenStore(tmp_path).get(position)
+    kept = ProvenCache(tmp_path).get(position)
     assert kept is not None and kept.exact
     assert len(kept.moves) == variant.cells
     assert all(m.lower == m.upper == 0 and m.remoteness == variant.cells for m in kept.moves)
@@ -41,7 +41,7 @@ def test_a_drawn_board_is_proven_a_draw_and_its_moves_kept_exact(tmp_path: Path,
 def test_a_won_board_is_proven_won_and_nothing_is_kept(tmp_path: Path) -> None:
     position = Position.empty(get_variant("4x4k3"))  # X wins (its table)
     assert run_to_the_end(position, tmp_path) == 1
-    assert ProvenStore(tmp_path).get(position) is None  # a win needs its remoteness: not exact here
+    assert ProvenCache(tmp_path).get(position) is None  # a win needs its remoteness: not exact here
 
 
 def test_a_stopped_run_resumes_from_its_saved_state(tmp_path: Path) -> None:
@@ -115,7 +115,7 @@ def test_a_run_split_into_the_jobs_after_the_defenders_replies_proves_the_same(
     assert max(job.plies for job in jobs.values()) == 3
     assert all(len(job.name.split()) == job.plies for job in jobs.values())
     if result == -1:
-        assert shown[-1].done == shown[-1].jobs == len(jobs) and ProvenStore(tmp_path / "split").get(position)
+        assert shown[-1].done == shown[-1].jobs == len(jobs) and ProvenCache(tmp_path / "split").get(position)
 
 
 def test_the_table_gives_a_positions_numbers(tmp_path: Path) -> None:

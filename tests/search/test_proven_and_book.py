@@ -1,4 +1,4 @@
-"""The store of proven positions (by canonical form, merged, bounded, shared), the analyst's order of
+"""The cache of proven positions (by canonical form, merged, bounded, shared), the analyst's order of
 sources, answers' derived values, and the opening book against the tables."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from service.engine.rules.geometry import geometry_of
 from service.engine.rules.known_move import Estimate, KnownMove
 from service.engine.rules.values import Value
 from service.engine.search import Budget
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 from service.engine.search.proven_record import BOOK
 from tests.search.records import ALPHA_BETA
 
@@ -34,7 +34,7 @@ def asymmetric() -> Position:
 
 
 def test_a_record_is_found_from_every_symmetric_image(tmp_path: Path) -> None:
-    store = ProvenStore(tmp_path)
+    store = ProvenCache(tmp_path)
     position = asymmetric()
     moves = [KnownMove(c, 0, 0, 14) if c % 2 else KnownMove(c, 0, 1, None) for c in position.legal_moves()]
     store.put(position, moves, ALPHA_BETA)
@@ -57,7 +57,7 @@ def test_a_record_is_found_from_every_symmetric_image(tmp_path: Path) -> None:
 
 
 def test_records_merge_to_the_tighter_bounds(tmp_path: Path) -> None:
-    store = ProvenStore(tmp_path)
+    store = ProvenCache(tmp_path)
     position = asymmetric()
     cells = position.legal_moves()
     store.put(position, [KnownMove(c, 0, 1, None) for c in cells], ALPHA_BETA)
@@ -78,7 +78,7 @@ def test_records_merge_to_the_tighter_bounds(tmp_path: Path) -> None:
 
 
 def test_the_store_keeps_to_its_bound(tmp_path: Path) -> None:
-    store = ProvenStore(tmp_path, max_bytes=300_000)
+    store = ProvenCache(tmp_path, max_bytes=300_000)
     rng = random.Random(1)
     for _ in range(4000):
         position = Position.empty(V)
@@ -94,7 +94,7 @@ def test_the_store_keeps_to_its_bound(tmp_path: Path) -> None:
 
 def test_the_analyst_asks_the_table_then_the_store_then_the_search(tmp_path: Path) -> None:
     tables = TableStore(tmp_path)
-    proven = ProvenStore(tmp_path)
+    proven = ProvenCache(tmp_path)
     analyst = Analyst(lambda v: tables.opened(v) or tables.try_open(v), proven, EnginePool(1))
     position = Position.empty(V).play(5).play(10)
     searched = analyst.analyze(position, Budget(5.0))
@@ -123,7 +123,7 @@ def test_an_answers_value_is_only_what_its_moves_prove() -> None:
 def test_the_book_agrees_with_the_table(tmp_path: Path) -> None:
     """The book of 4x4k4 to ply 3, searched at the deepest ply on two processes and derived above it,
     holds what the table holds."""
-    store = ProvenStore(tmp_path)
+    store = ProvenCache(tmp_path)
     counts = build_book(V, 3, store, processes=2)
     layers = book_positions(V, 3)
     assert [c.positions for c in counts] == [len(layer) for layer in layers]

@@ -1,4 +1,4 @@
-"""The store of proven positions under faults: a file it cannot use (damaged, truncated,
+"""The cache of proven positions under faults: a file it cannot use (damaged, truncated,
 foreign, of an older format, a full disk) or a busy one never fails an answer; a record damaged on disk
 is dropped and searched again, never served; the write-ahead log is cut back and counted in the bound."""
 
@@ -18,7 +18,7 @@ from service.engine import Analyst, EnginePool, Position, TableStore, get_varian
 from service.engine.answer import Source
 from service.engine.rules.known_move import KnownMove
 from service.engine.search import Budget
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 from service.engine.search.proven_schema import JOURNAL_LIMIT_BYTES
 from tests.search.records import ALPHA_BETA
 from tests.serving.test_tables_dir import python_on_small_disk
@@ -29,8 +29,8 @@ DRAW = Position.empty(V).play(5).play(10)
 NO_TABLE = "X...O...................."  # 5x5k4-misere: no table, no book: the search answers
 
 
-def filled(directory: Path, count: int = 50) -> ProvenStore:
-    store = ProvenStore(directory)
+def filled(directory: Path, count: int = 50) -> ProvenCache:
+    store = ProvenCache(directory)
     position = Position.empty(V)
     for cell in position.legal_moves()[:count]:
         store.put(
@@ -52,9 +52,10 @@ def answers_without_the_store(directory: Path, state: str) -> dict[str, object]:
     answer = client.post("/analyze", json={"board": NO_TABLE, "variant": "5x5k4-misere", "budget_ms": 200})
     assert answer.status_code == 200 and answer.get_json()["source"] == "search", answer.get_json()
     ready = client.get("/readyz").get_json()
-    assert ready["status"] == "degraded" and ready["proven_store"]["state"] == state, ready
+    assert ready["status"] == "degraded" and ready["cache"]["state"] == state, ready
+    assert ready["proven_store"] == ready["cache"]  # the first name, for clients of API v1
     assert str(directory) not in str(ready)
-    proven = ready["proven_store"]
+    proven = ready["cache"]
     assert isinstance(proven, dict)
     return proven
 
@@ -93,17 +94,17 @@ def test_a_file_it_cannot_use_leaves_the_answers_to_the_search(
     before = digest(path)
     proven = answers_without_the_store(tmp_path, "unusable")
     assert proven["problem"]
-    again = ProvenStore(tmp_path)
+    again = ProvenCache(tmp_path)
     assert again.get(Position.empty(V).play(0)) is None  # a miss, not an error
     again.put(Position.empty(V).play(0), [KnownMove(1, 0, 0, 3)], ALPHA_BETA)
     assert again.health.state == "unusable"
     assert digest(path) == before  # never rewritten: an operator may want it
-    said = [r for r in caplog.records if "store of proven positions" in r.getMessage()]
+    said = [r for r in caplog.records if "cache of proven positions" in r.getMessage()]
     assert 1 <= len(said) <= 2  # one line per store object that found it (the app's, this test's)
 
 
 def test_a_record_damaged_on_disk_is_dropped_and_searched_again(tmp_path: Path, store: TableStore) -> None:
-    proven = ProvenStore(tmp_path)
+    proven = ProvenCache(tmp_path)
     analyst = Analyst(lambda v: None, proven, EnginePool(1))
     first = analyst.analyze(DRAW, Budget(10.0))
     assert first.source is Source.SEARCH and first.exact
@@ -130,7 +131,7 @@ def test_records_of_the_format_before_checksums_are_dropped(tmp_path: Path) -> N
         db.execute(
             "INSERT INTO proven VALUES ('4x4k4', 0, 0, ?, 1, 'search', 0)", (bytes((0, 2, 2, 1)) * 16,)
         )
-    store = ProvenStore(tmp_path)
+    store = ProvenCache(tmp_path)
     assert store.get(Position.empty(V)) is None and store.health.state == "ok"
     assert store.stats().records == 0
 
@@ -162,7 +163,7 @@ def test_a_store_busy_when_first_opened_is_a_miss_not_unusable(tmp_path: Path) -
     by side): a miss now, the store in use at the next call; not 30 s of "unusable" (/readyz degraded)."""
     holder = sqlite3.connect(tmp_path / "proven.sqlite", isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")  # a fresh file in rollback mode: even a reader must wait
-    store = ProvenStore(tmp_path)
+    store = ProvenCache(tmp_path)
     known = Position.empty(V).play(0)
     try:
         assert store.get(known) is None and store.open().state == "ok"
@@ -197,13 +198,13 @@ import json, os, sys
 from pathlib import Path
 from service.app import create_app
 from service.engine import Position, get_variant
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 from service.engine.search.proven_record import SEARCH, Origin
 from service.engine.search.proof_number import Prover
 from service.engine.rules.known_move import KnownMove
 ALPHA_BETA = Origin.of(SEARCH, [Prover.ALPHA_BETA])
 directory = Path(sys.argv[1])
-store = ProvenStore(directory)
+store = ProvenCache(directory)
 known = Position.empty(get_variant("4x4k4")).play(0)
 store.put(known, [KnownMove(c, 0, 0, 9) for c in known.legal_moves()], ALPHA_BETA)
 with open(directory / "filler", "wb", buffering=0) as filler:  # the disk to its last byte
@@ -230,4 +231,4 @@ def test_a_full_disk_pauses_the_writes_and_keeps_the_reads(tmp_path: Path) -> No
     found = python_on_small_disk(tmp_path / "small", FULL_DISK)
     assert found["health"] == "read-only" and "full" in found["problem"], found
     assert found["kept"] and found["status"] == 200, found
-    assert found["ready"]["proven_store"]["state"] == "read-only", found["ready"]
+    assert found["ready"]["cache"]["state"] == "read-only", found["ready"]

@@ -1,4 +1,4 @@
-"""No door lets a wrong value into an answer through the store of proven positions: `sanmoku prove`
+"""No door lets a wrong value into an answer through the cache of proven positions: `sanmoku prove`
 refuses the games its provers are not sound on, every record says what proved it and is served only
 where that prover is sound, a table or a book wins over a record that contradicts it, and `sanmoku
 cache verify` finds and removes wrong records.
@@ -25,7 +25,7 @@ from service.engine.rules.known_move import KnownMove
 from service.engine.search import Budget
 from service.engine.search.proof_number import Prover
 from service.engine.search.proof_run import proof_lock
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 from service.engine.search.proven_record import (
     BOOK,
     MONOTONE_PROVERS,
@@ -46,7 +46,7 @@ UNSOUND_BOARDS = sorted(
 def legacy_record(directory: Path, position: Position, moves: list[KnownMove], origin: str) -> None:
     """A record as the version before origins wrote it (origin "search" or "book"), checksum and all:
     what `sanmoku prove` left in a store when it proved gravity boards wrongly."""
-    ProvenStore(directory).open()  # the file and its table, as the service makes them
+    ProvenCache(directory).open()  # the file and its table, as the service makes them
     _, key = canonical(position.variant, position.mine, position.theirs)
     where = (position.variant.long_name, *(k - (1 << 64) if k >= 1 << 63 else k for k in key))
     entries = b"".join(bytes((m.cell, m.lower + 1, m.upper + 1, m.remoteness or 255)) for m in moves)
@@ -90,7 +90,7 @@ def test_the_store_refuses_to_keep_an_unsound_proof(tmp_path: Path) -> None:
     position = Position.empty(get_variant("connect4"))
     draws = [KnownMove(cell, 0, 0, 42) for cell in position.legal_moves()]
     with pytest.raises(ValueError, match="proves nothing on connect4"):
-        ProvenStore(tmp_path).put(position, draws, Origin.of(PROVE, MONOTONE_PROVERS))
+        ProvenCache(tmp_path).put(position, draws, Origin.of(PROVE, MONOTONE_PROVERS))
     assert not (tmp_path / "proven.sqlite").exists() or rows(tmp_path) == 0
 
 
@@ -123,7 +123,7 @@ def test_prove_agrees_with_the_table_where_it_is_sound(
     table = TableStore(tmp_path / "tables").get(variant)
     empty = Position.empty(variant)
     assert (table.value(empty).score == 0) == (outcome == "a draw")
-    record = ProvenStore(tmp_path).get(empty)
+    record = ProvenCache(tmp_path).get(empty)
     if outcome == "a draw":  # its every move is stored as a draw, and served as proven
         assert record is not None and record.origin.door == PROVE
         truth = {m.cell: m.value for m in table.lookup(empty).moves}
@@ -150,7 +150,7 @@ def test_a_poisoned_store_serves_nothing_wrong(tmp_path: Path, caplog: pytest.Lo
     variant = get_variant("4x6k4-gravity")
     empty = Position.empty(variant)
     legacy_record(tmp_path, empty, [KnownMove(c, 0, 0, 24) for c in empty.legal_moves()], "search")
-    store = ProvenStore(tmp_path)
+    store = ProvenCache(tmp_path)
     with caplog.at_level(logging.WARNING):
         answer = Analyst(lambda v: None, store, EnginePool(1, table_bits=16)).analyze(empty, Budget(20.0))
     assert answer.source is Source.SEARCH and answer.exact
@@ -166,7 +166,7 @@ def test_a_legacy_record_stays_served_where_every_prover_is_sound(tmp_path: Path
     variant = get_variant("7x7k5")
     empty = Position.empty(variant)
     legacy_record(tmp_path, empty, [KnownMove(c, 0, 0, 49) for c in empty.legal_moves()], "search")
-    answer = Analyst(lambda v: None, ProvenStore(tmp_path), EnginePool(1, table_bits=16)).analyze(
+    answer = Analyst(lambda v: None, ProvenCache(tmp_path), EnginePool(1, table_bits=16)).analyze(
         empty, Budget(1.0)
     )
     assert answer.source is Source.CACHE and answer.value is not None and answer.value.score == 0
@@ -174,7 +174,7 @@ def test_a_legacy_record_stays_served_where_every_prover_is_sound(tmp_path: Path
 
 def wrong_records(directory: Path) -> dict[str, Position]:
     """Records of each kind `cache verify` finds, and one right one, in `directory`."""
-    store = ProvenStore(directory)
+    store = ProvenCache(directory)
     small = get_variant("3x4k3")  # X wins (the table; 3x4k3 is a first-player win)
     TableStore(directory).get(small)
     right = Position.empty(small).play(5)
@@ -227,7 +227,7 @@ def test_cache_verify_finds_and_removes_every_wrong_record(
     assert rows(tmp_path) == 5  # only reported
     assert cli.main(["cache", "verify", "--dir", str(tmp_path), "--remove"]) == 0
     assert "removed 4 wrong records" in capsys.readouterr().out
-    assert rows(tmp_path) == 1 and ProvenStore(tmp_path).get(planted["right"]) is not None
+    assert rows(tmp_path) == 1 and ProvenCache(tmp_path).get(planted["right"]) is not None
     assert cli.main(["cache", "verify", "--dir", str(tmp_path)]) == 0
 
 

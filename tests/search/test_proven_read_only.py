@@ -1,4 +1,4 @@
-"""A store of proven positions written, then moved or mounted read-only, still shows its records. The
+"""A cache of proven positions written, then moved or mounted read-only, still shows its records. The
 records written since the last checkpoint are in the write-ahead log, and SQLite reads a log only through
 its -shm file: a read-only directory opened `immutable=1` (the file alone) lost all of them. Now a
 process's end folds the log into the file, and a read-only store is read with its log where its -shm
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 from tests.serving import harness
 from tests.serving.test_tables_dir import READ_ONLY_MOUNT, privileged
 
@@ -24,10 +24,10 @@ import os, sys
 from pathlib import Path
 from service.engine import Position, get_variant
 from service.engine.search.proof_number import Prover
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 from service.engine.search.proven_record import SEARCH, Origin
 from service.engine.rules.known_move import KnownMove
-store = ProvenStore(Path(sys.argv[1]))
+store = ProvenCache(Path(sys.argv[1]))
 empty = Position.empty(get_variant("5x5k4"))
 origin = Origin.of(SEARCH, [Prover.ALPHA_BETA])
 for first, second in [(f, s) for f in range(25) for s in range(25) if f != s][:60]:
@@ -41,9 +41,9 @@ if sys.argv[2] == "killed":
 READ = """
 import json, sys
 from pathlib import Path
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 from service.engine.rules.known_move import KnownMove
-store = ProvenStore(Path(sys.argv[1]))
+store = ProvenCache(Path(sys.argv[1]))
 records = store.stats().records
 print(json.dumps({"records": records, "state": store.health.state, "problem": store.health.problem}))
 """
@@ -51,7 +51,7 @@ print(json.dumps({"records": records, "state": store.health.state, "problem": st
 
 def made(directory: Path) -> None:
     """A store made and closed: its table in its file, as in a store that has served a while."""
-    store = ProvenStore(directory)
+    store = ProvenCache(directory)
     store.open()
     store.close()
 

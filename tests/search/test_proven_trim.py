@@ -1,4 +1,4 @@
-"""The store of proven positions at its bound, with writers running. A trim that measured the pages in
+"""The cache of proven positions at its bound, with writers running. A trim that measured the pages in
 use (records removed leave room inside pages, and free few of them) and counted the write-ahead log
 (which a reader can hold long) removed a tenth of the records again and again: a store 4 % over its
 bound of 100 MB kept 9 % of its records, its log grew to 1 GB, and the request whose write ran the trim
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from service.engine.search import proven_upkeep
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 from service.engine.search.proven_schema import journal_limit
 from service.engine.search.proven_upkeep import HIGH_SHARE, LOW_SHARE, TRIM_EVERY, Bound
 from tests.bench.proven_trim_bench import Peaks, prefill, records, writer
@@ -83,7 +83,7 @@ def check_kept(path: Path, before: int, peaks: Peaks) -> None:
 
 
 def test_the_trim_keeps_the_bound_beside_writers_on_threads(tmp_path: Path, threads: Threads) -> None:
-    store = ProvenStore(tmp_path, BOUND, start_trim=threads)
+    store = ProvenCache(tmp_path, BOUND, start_trim=threads)
     before = prefill(store, 0.95, seed=1)  # pages in use: most of the bound
     times: list[float] = []
     writers = [threading.Thread(target=writer, args=(store, 600, 10 + n, times)) for n in range(3)]
@@ -101,21 +101,21 @@ def test_the_trim_keeps_the_bound_beside_writers_on_threads(tmp_path: Path, thre
 WRITER = """
 import sys
 from pathlib import Path
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 from tests.bench.proven_trim_bench import writer
-store = ProvenStore(Path(sys.argv[1]), int(sys.argv[2]))
+store = ProvenCache(Path(sys.argv[1]), int(sys.argv[2]))
 writer(store, int(sys.argv[3]), int(sys.argv[4]), [], float(sys.argv[5]))
 """  # and its end folds the log into the file (proven_file), a trim under way or not
 
 
 def test_the_trim_keeps_the_bound_beside_writers_in_two_processes(tmp_path: Path) -> None:
-    before = prefill(ProvenStore(tmp_path, BOUND), 0.95, seed=2)
+    before = prefill(ProvenCache(tmp_path, BOUND), 0.95, seed=2)
     command = [sys.executable, "-c", WRITER, str(tmp_path), str(BOUND), "900"]  # and each one's seed, pause
     with Peaks(tmp_path / "proven.sqlite", every=0.002) as peaks:
         processes = [subprocess.Popen([*command, str(n), "0.002"], cwd=harness.REPO) for n in range(2)]
         for process in processes:
             assert process.wait(timeout=60) == 0
-        ProvenStore(tmp_path, BOUND).trim()
+        ProvenCache(tmp_path, BOUND).trim()
     check_kept(tmp_path / "proven.sqlite", before, peaks)
 
 
@@ -123,7 +123,7 @@ def test_a_busy_checkpoint_does_not_make_the_trim_remove_more(tmp_path: Path) ->
     """Another process reading holds the write-ahead log: no checkpoint can fold it back (SQLite says
     busy). The trim removes what is over the bound, and stops where the log would grow past twice its
     limit; it does not remove records because the log is long."""
-    store = ProvenStore(tmp_path, BOUND, start_trim=lambda work: None)
+    store = ProvenCache(tmp_path, BOUND, start_trim=lambda work: None)
     before = prefill(store, 1.1, seed=3)
     reader = sqlite3.connect(store.path, isolation_level=None)
     reader.execute("BEGIN")
@@ -145,7 +145,7 @@ def test_a_busy_checkpoint_does_not_make_the_trim_remove_more(tmp_path: Path) ->
 
 def test_a_put_never_runs_a_trim(tmp_path: Path) -> None:
     asked: list[Callable[[], object]] = []
-    store = ProvenStore(tmp_path, BOUND, start_trim=asked.append)
+    store = ProvenCache(tmp_path, BOUND, start_trim=asked.append)
     before = prefill(store, 1.1, seed=4)
     writer(store, TRIM_EVERY, 5, [])
     assert len(asked) == 1 and records(store.path) == before + TRIM_EVERY  # asked for, not run
@@ -156,7 +156,7 @@ def test_a_put_never_runs_a_trim(tmp_path: Path) -> None:
 def test_a_put_returns_while_its_trim_runs_on_another_thread(
     tmp_path: Path, threads: Threads, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = ProvenStore(tmp_path, BOUND, start_trim=threads)
+    store = ProvenCache(tmp_path, BOUND, start_trim=threads)
     ran_on: list[int] = []
     monkeypatch.setattr(store, "trim", lambda: ran_on.append(threading.get_ident()) or time.sleep(2))
     times: list[float] = []
@@ -169,7 +169,7 @@ def test_a_put_returns_while_its_trim_runs_on_another_thread(
 def test_the_sizes_the_trim_counts_are_the_pages_bytes_in_use(tmp_path: Path) -> None:
     """The trim's count of the records' bytes (their sizes as SQLite lays them out, from a sample)
     against SQLite's own (dbstat), on records as searches write them."""
-    store = ProvenStore(tmp_path, BOUND, start_trim=lambda work: None)
+    store = ProvenCache(tmp_path, BOUND, start_trim=lambda work: None)
     writer(store, 1500, 7, [])
     used = dbstat_used(store.path)
     if used is None:

@@ -17,7 +17,7 @@ from service.engine.books.file import read_book
 from service.engine.books.source import PACKAGED, Book, Books
 from service.engine.rules.known_move import KnownMove
 from service.engine.search import Budget, SearchEngine
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 from tests.search.records import ALPHA_BETA
 
 V5 = get_variant("5x5k4")
@@ -66,7 +66,7 @@ def test_book_list_says_which_books_are_present(tmp_path: Path, capsys: pytest.C
 
 def test_a_book_built_by_the_search_exports_what_the_table_holds(tmp_path: Path) -> None:
     variant = get_variant("4x4k4")
-    store = ProvenStore(tmp_path)
+    store = ProvenCache(tmp_path)
     build_book(variant, 2, store, processes=1)
     path = tmp_path / "4x4k4.book"
     export_book(variant, 2, store, path, 0.0)
@@ -89,10 +89,10 @@ def test_the_book_wins_over_a_kept_record_that_contradicts_it(
     assert moves is not None and moves[0].value == Value(0, 25)
     if contradicting:  # a record that the corner move wins, where the book says it draws (Lee: 5x5k4 draws)
         moves[0] = KnownMove(moves[0].cell, 1, 1, 23)
-    ProvenStore(tmp_path).put(empty, moves, ALPHA_BETA)
+    ProvenCache(tmp_path).put(empty, moves, ALPHA_BETA)
     client = create_app({"TESTING": True, "TABLES_DIR": str(tmp_path)}).test_client()
     body = client.post("/analyze", json={"board": "." * 25, "variant": "5x5k4"}).get_json()
     assert (body["source"], body["result"], body["remoteness"]) == ("book", "draw", 25)
     assert ("contradicts the 5x5k4 book" in caplog.text) == contradicting
     # the contradicting record is dropped; an agreeing one stays
-    assert (ProvenStore(tmp_path).get(empty) is None) == contradicting
+    assert (ProvenCache(tmp_path).get(empty) is None) == contradicting

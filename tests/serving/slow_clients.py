@@ -199,7 +199,7 @@ def closed_by_server(client: socket.socket, most: int = 1 << 30) -> bool:
 
 def random_batch(rng: random.Random, count: int = 1000, variant: str = "4x4k4") -> bytes:
     """An /analyze/batch body of `count` random 4x4 positions of 0 to 6 pieces, each with its main line:
-    long lines, and positions a worker's body cache has rarely seen (the costly case)."""
+    long lines, and positions a worker's kept bodies rarely hold (the costly case)."""
     positions = []
     for _ in range(count):
         cells, order = ["."] * 16, rng.sample(range(16), rng.randint(0, 6))

@@ -18,7 +18,7 @@ from service.app import create_app
 from service.engine import NAMING, Position, get_variant
 from service.engine.books.build import build_book
 from service.engine.rules.known_move import KnownMove
-from service.engine.search.proven import ProvenStore
+from service.engine.search.proven import ProvenCache
 from tests.requires import require
 from tests.search.records import ALPHA_BETA
 from tests.serving.test_tables_dir import on_small_disk
@@ -84,7 +84,7 @@ def test_a_build_the_disk_cannot_hold_is_refused_before_it_starts(tmp_path: Path
 def test_a_store_that_is_not_there_is_an_error(tmp_path: Path) -> None:
     typo = tmp_path / "tabels"
     said = refused(sanmoku("cache", "stats", "--dir", str(typo)))
-    assert "no store of proven positions" in said and not typo.exists()
+    assert "no cache of proven positions" in said and not typo.exists()
     damaged = tmp_path / "damaged"
     damaged.mkdir()
     (damaged / "proven.sqlite").write_bytes(b"not a database" * 100)
@@ -94,7 +94,7 @@ def test_a_store_that_is_not_there_is_an_error(tmp_path: Path) -> None:
 
 def test_clearing_asks_first_and_takes_a_book_only_by_name(tmp_path: Path) -> None:
     variant = get_variant("4x4k4")
-    store = ProvenStore(tmp_path)
+    store = ProvenCache(tmp_path)
     build_book(variant, 1, store, processes=1)  # 4 positions of the book
     searched = Position.empty(variant).play(0).play(5).play(10)
     store.put(searched, [KnownMove(c, 0, 0, 13) for c in searched.legal_moves()], ALPHA_BETA)
@@ -113,7 +113,7 @@ def test_a_book_build_shows_its_progress(tmp_path: Path) -> None:
     steps = [line for line in done.stdout.splitlines() if line.endswith(" of 33 positions searched")]
     assert done.returncode == 0 and len(steps) == 10, done.stdout  # a line per tenth of the ply
     assert steps[-1] == "ply 2: 33 of 33 positions searched"
-    # the book file is the one place its values live: nothing in the proven store, no work left
+    # the book file is the one place its values live: nothing in the cache, no work left
     assert (tmp_path / "books" / "4x4k4.book").is_file()
     assert not (tmp_path / "proven.sqlite").exists() and not list((tmp_path / "books").glob(".*.work"))
     terminal = require("script", "bsdutils")  # a terminal: the bar

@@ -16,7 +16,7 @@ from werkzeug.test import TestResponse
 
 from service.app import create_app
 from service.http.answers import RAW_LIMIT
-from service.http.bodies import EXTENSION, BodyCache
+from service.http.bodies import EXTENSION, KeptBodies
 
 POSTS: list[Any] = [
     {"board": "X...O...."},
@@ -91,13 +91,13 @@ def test_a_true_mainline_does_not_answer_for_a_one(warm: Flask) -> None:
     assert post(warm, {"board": "....X....", "mainline": 1}).status_code == 422
 
 
-def bodies_of(app: Flask) -> BodyCache:
-    bodies: BodyCache = app.extensions[EXTENSION]
+def bodies_of(app: Flask) -> KeptBodies:
+    bodies: KeptBodies = app.extensions[EXTENSION]
     return bodies
 
 
-def test_the_cache_is_bounded_by_its_bytes() -> None:
-    app = create_app({"TESTING": True, "BODY_CACHE_BYTES": 20_000})
+def test_the_kept_bodies_are_bounded_by_their_bytes() -> None:
+    app = create_app({"TESTING": True, "KEPT_BODIES_BYTES": 20_000})
     for cell in range(9):
         for other in range(9):
             if other != cell:
@@ -109,11 +109,20 @@ def test_the_cache_is_bounded_by_its_bytes() -> None:
 
 
 @pytest.mark.parametrize("most", [0, 200])
-def test_a_cache_too_small_for_a_body_answers_without_keeping_it(most: int) -> None:
-    app = create_app({"TESTING": True, "BODY_CACHE_BYTES": most})  # an answer here is about 1 KB
+def test_a_bound_too_small_for_a_body_answers_without_keeping_it(most: int) -> None:
+    app = create_app({"TESTING": True, "KEPT_BODIES_BYTES": most})  # an answer here is about 1 KB
     assert post(app, {"board": "X...O...."}).status_code == 200
     assert app.test_client().get("/analyze?board=X...O....").status_code == 200
     assert len(bodies_of(app)) == 0
+
+
+def test_the_settings_first_name_is_still_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SANMOKU_BODY_CACHE_BYTES, the setting's name before it was KEPT_BODIES_BYTES, still bounds the
+    kept bodies; where both are given, the new name wins."""
+    monkeypatch.setenv("SANMOKU_BODY_CACHE_BYTES", "20000")
+    assert bodies_of(create_app()).bytes_held() == (0, 20_000)
+    monkeypatch.setenv("SANMOKU_KEPT_BODIES_BYTES", "30000")
+    assert bodies_of(create_app()).bytes_held() == (0, 30_000)
 
 
 def test_long_query_strings_are_answered_but_not_kept() -> None:

@@ -129,7 +129,7 @@ def check_serving(
 ) -> dict[str, object]:
     """Every preset answers 200 but those in `unavailable`, whose table file answers 503 with a detail
     that says `answer` (by default the text given for it), while /readyz (200) says the text given for
-    it and the store of proven positions' `store` state; a board with no table is searched (200). No
+    it and the cache of proven positions' `store` state; a board with no table is searched (200). No
     answer names the tables directory (the setting, not the path). Returns the /readyz body."""
     status, ready = get(server, "/readyz")
     assert status == 200, ready
@@ -147,7 +147,7 @@ def check_serving(
             assert status == 200 and entry["ready"], (name, body, entry)
     status, body = get(server, "/analyze?board=X...O....................&variant=5x5k4-misere&budget_ms=300")
     assert status == 200 and body["source"] in ("search", "cache"), body
-    assert ready["proven_store"]["state"] == store, ready  # type: ignore[index]
+    assert ready["cache"]["state"] == store, ready  # type: ignore[index]
     assert ready["status"] == ("degraded" if unavailable or store != "ok" else "ready")
     assert all(str(tables_dir) not in json.dumps(b) for b in bodies), bodies
     log = server.stderr.read_text()
@@ -169,8 +169,8 @@ def test_a_read_only_tables_directory(
         server, tables, {"4x4k4": "Read-only file system"} if leave_out else {}, store="unusable"
     )
     assert "Read-only file system" in str(ready["cannot_build"])
-    assert "Read-only file system" in ready["proven_store"]["problem"]  # type: ignore[index]
-    assert server.stderr.read_text().count("store of proven positions") == 1  # the master's line
+    assert "Read-only file system" in ready["cache"]["problem"]  # type: ignore[index]
+    assert server.stderr.read_text().count("cache of proven positions") == 1  # the master's line
     if leave_out:  # the small one: solved in memory, and said so
         assert "solved in memory" in ready["tables"]["normal"]["cannot_build"]  # type: ignore[index]
     assert all(path.suffix == ".table" for path in tables.iterdir())  # no queue, no lock file was made

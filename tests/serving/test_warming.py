@@ -1,6 +1,6 @@
 """A worker's searches are readied once, after its start: the transposition tables of as many
 search slots as it has (two a slot with two threads: the second thread's too), counting those its
-searches made meanwhile, the store of proven positions opened and the large opening books read."""
+searches made meanwhile, the cache of proven positions opened and the large opening books read."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The opening book: every position of the first plies of a board with no table, proven exactly and kept
-in the store of proven positions (`proven`), so that the answers near the start of a game, the hardest
+in the cache of proven positions (`proven`), so that the answers near the start of a game, the hardest
 for the search, are lookups.
 
 The deepest ply is proven by the search, one position (up to symmetry) per task, on every processor;
@@ -25,7 +25,7 @@ from ..rules.values import Value, encode
 from ..rules.variants import Variant
 from ..search import Budget, SearchEngine
 from ..search.narrowing import search_provers
-from ..search.proven import ProvenStore
+from ..search.proven import ProvenCache
 from ..search.proven_record import BOOK, Origin
 from .arrays import array_board, masks
 from .file import BookData, stored, write_book
@@ -61,7 +61,7 @@ def book_positions(variant: Variant, plies: int) -> list[list[Position]]:
 def build_book(
     variant: Variant,
     plies: int,
-    store: ProvenStore,
+    store: ProvenCache,
     processes: int,
     seconds: float | None = None,
     report: Report | None = None,
@@ -102,7 +102,7 @@ def build_book(
     return counts[::-1]
 
 
-def _from_children(store: ProvenStore, position: Position) -> list[KnownMove] | None:
+def _from_children(store: ProvenCache, position: Position) -> list[KnownMove] | None:
     """Every move's exact value from the store's records of the children, or None if one is missing."""
     moves = []
     for cell in position.legal_moves():
@@ -115,7 +115,7 @@ def _from_children(store: ProvenStore, position: Position) -> list[KnownMove] | 
     return moves
 
 
-def _value_of(store: ProvenStore, position: Position) -> Value | None:
+def _value_of(store: ProvenCache, position: Position) -> Value | None:
     record = store.get(position)
     if record is None or not record.exact:
         return None
@@ -165,7 +165,7 @@ def _prove(task: tuple[Position, Budget]) -> list[KnownMove]:
 
 
 def export_book(
-    variant: Variant, plies: int, store: ProvenStore, path: Path, seconds: float
+    variant: Variant, plies: int, store: ProvenCache, path: Path, seconds: float
 ) -> dict[str, Any]:
     """Write the book file of what `build_book` proved into `store` to `plies` plies: the values of
     the positions of ply `plies` + 1 from the moves of those of ply `plies`, the plies above by the
@@ -200,7 +200,7 @@ def export_book(
     return write_book(path, variant, plies_kept, source, seconds)
 
 
-def _exact_moves(store: ProvenStore, position: Position) -> list[tuple[int, Value]]:
+def _exact_moves(store: ProvenCache, position: Position) -> list[tuple[int, Value]]:
     """Every move's exact value as the store holds it, by cell."""
     record = store.get(position)
     if record is None or not record.exact:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import EngineError
 from ..rules.variants import CONNECT4, Variant
-from ..search.proven import DEFAULT_MAX_BYTES, ProvenStore
+from ..search.proven import DEFAULT_MAX_BYTES, ProvenCache
 from ..tables.builder import BACKGROUND_NICENESS
 from ..tables.locks import file_lock
 from ..tables.store import default_directory
@@ -80,7 +80,7 @@ def build_book_file(
     published book, another board's by proving its first `plies` plies with the search and exporting
     them. The proofs go into a store of the build's own (`work_directory`), kept while the build is
     unfinished (a build stopped and started again goes on from it) and removed once the book is
-    written: the book file is the one place its values live, never the service's proven store.
+    written: the book file is the one place its values live, never the service's cache.
 
     The path written, or None if `if_missing` and a book that checks out is there already, or if
     another build holds the lock and not `wait`. `advance` follows the search's positions (see
@@ -106,7 +106,7 @@ def build_book_file(
         else:
             assert plies is not None
             work = work_directory(directory, variant)
-            store = ProvenStore(work, max_bytes)
+            store = ProvenCache(work, max_bytes)
             build_book(variant, plies, store, processes, seconds, report, advance, ray_address)
             export_book(variant, plies, store, path, time.perf_counter() - started)
             store.close()

@@ -36,7 +36,7 @@ class Game:
     # Capabilities: each None turns off what its comment says.
     # A table solved whole in memory, made on first use. Without it the board's sources answer.
     whole_table: Callable[[], WholeTable] | None = None
-    # The position as a board of marks (k in a row): the solved tables, the books, the proven store and the
+    # The position as a board of marks (k in a row): the solved tables, the books, the cache and the
     # compiled search answer it. Without it a game needs a whole table.
     board: Callable[[GamePosition], Position] | None = None
     # A guess at a position's worth: /tree's horizon and its ordering. Without it /tree answers 422.

@@ -1,5 +1,5 @@
 """The k-in-a-row boards (the m,n,k family with its options: torus, gravity, misère): every name the
-variants' grammar reads is a game, answered by the tables, the books, the proven store and the search."""
+variants' grammar reads is a game, answered by the tables, the books, the cache and the search."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What is known of one move, for the side that plays it: the one record every source gives (a table,
-a book, the proven store, the search). A table or a book knows the exact value; the search and the store
+a book, the cache, the search). A table or a book knows the exact value; the search and the store
 may know only bounds on the result (at least / at most a draw), the result without its remoteness, or a
 guess, which is never a proof.
 """

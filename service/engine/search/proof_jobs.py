@@ -1,5 +1,5 @@
 """What a long proof keeps on disk so that it can stop and go on later: its jobs' outcomes, in a SQLite
-file of its own beside the store of proven positions (that store's file holds its one table only), and
+file of its own beside the cache of proven positions (whose file holds its one table only), and
 the proof-number search's table, saved whole to a file beside it (written to a temporary name, flushed,
 then renamed: a crash leaves the last whole copy; see `atomic_files`).
 

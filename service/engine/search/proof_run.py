@@ -16,7 +16,7 @@ Each job gets a slice of time in turn, the easiest finish first; all share one p
 jobs' outcomes and the time spent on them are kept in the store (proof_jobs.py) after every slice, the
 table every few slices: stopped (Ctrl-C, a signal, the time limit) and started again, a run goes on
 where it was. When both questions are disproven the position is a draw, every move of it too, and its
-moves go into the store of proven positions as exact draws: the service answers them at once.
+moves go into the cache of proven positions as exact draws: the service answers them at once.
 
 Split deeper (`split_plies` 3, 5, ...), a move's job left open after its slice is replaced by the
 question after the defender's reply, the one the slice's search went into last (df-pn's most
@@ -47,7 +47,7 @@ from .narrowing import move_classes
 from .native import Game, Limits, monotonic
 from .proof_jobs import JobKey, JobState, JobStore
 from .proof_number import ProofTable, Question, ask, unsound_because
-from .proven import ProvenStore
+from .proven import ProvenCache
 from .proven_record import MONOTONE_PROVERS, PROVE, Origin
 
 DEFAULT_TABLE_BITS = 23  # 2**23 slots of 40 bytes: 335 MB
@@ -90,7 +90,7 @@ class ProofRun:
         self.board = Board.of(position.variant)
         self.game = Game(self.board)
         self.store = JobStore(directory)
-        self.proven = ProvenStore(directory)
+        self.proven = ProvenCache(directory)
         self.table = ProofTable(table_bits)
         self.resumed = self.store.load_table(self.variant, self.table)
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from ..errors import ProvenStoreError
+from ..errors import ProvenCacheError
 from ..rules.canonical import canonical, inverse
 from ..rules.known_move import KnownMove
 from ..rules.position import Mark, Position
@@ -86,10 +86,10 @@ class Stats:
     health: Health
 
 
-class ProvenStore:
+class ProvenCache:
     """The proven positions of one tables directory. Safe to share between threads; one per process.
     It never raises for its file's sake (a miss, a write not made: see `proven_file`), except `stats`
-    and `clear`, which the command line calls: ProvenStoreError saying why."""
+    and `clear`, which the command line calls: ProvenCacheError saying why."""
 
     def __init__(
         self, directory: Path, max_bytes: int = DEFAULT_MAX_BYTES, start_trim: Starter = start_thread
@@ -163,7 +163,7 @@ class ProvenStore:
 
         found = self._file.read(counted, None)
         if found is None:
-            raise ProvenStoreError(self._why())
+            raise ProvenCacheError(self._why())
         wal = self._file.wal_bytes()
         return Stats(*found, used_bytes(self._file), self.max_bytes, self.path, wal, self.health)
 
@@ -180,7 +180,7 @@ class ProvenStore:
 
         count = self._file.write(removed, None)
         if count is None:
-            raise ProvenStoreError(self._why())
+            raise ProvenCacheError(self._why())
         return count
 
     def drop(self, position: Position) -> None:
@@ -194,7 +194,7 @@ class ProvenStore:
         while True:
             rows = self._file.read(partial(_rows_after, after=after, batch=batch), None)
             if rows is None:
-                raise ProvenStoreError(self._why())
+                raise ProvenCacheError(self._why())
             yield from rows
             if len(rows) < batch:
                 return
@@ -208,7 +208,7 @@ class ProvenStore:
 
         count = self._file.write(removed, None)
         if count is None:
-            raise ProvenStoreError(self._why())
+            raise ProvenCacheError(self._why())
         return count
 
     def close(self) -> None:
@@ -221,10 +221,10 @@ class ProvenStore:
     def _why(self) -> str:
         health = self.health
         if health.state == OK:
-            return f"the store of proven positions {self.path} is busy: try again"
+            return f"the cache of proven positions {self.path} is busy: try again"
         state = "cannot be used" if health.state == UNUSABLE else f"is {health.state}"
         fix = f"; it is a cache: remove {self.path.name} (and its -wal and -shm files) to start afresh"
-        return f"the store of proven positions {self.path} {state}: {health.problem}" + (
+        return f"the cache of proven positions {self.path} {state}: {health.problem}" + (
             fix if health.state == UNUSABLE else ""
         )
 

@@ -1,4 +1,4 @@
-"""The SQLite file of the store of proven positions: opened once per process (again after a fork),
+"""The SQLite file of the cache of proven positions: opened once per process (again after a fork),
 checked to be ours, used with short waits, and never the cause of a failed answer.
 
 The store is a cache. When its file cannot be used, `read` and `write` give the caller's default (a
@@ -222,10 +222,10 @@ class StoreFile:
     def _report(self, health: Health) -> None:
         if health != self._health:
             if health.state == OK:
-                log.info("the store of proven positions at %s is in use again", self.path)
+                log.info("the cache of proven positions at %s is in use again", self.path)
             else:
                 log.warning(
-                    "the store of proven positions at %s is %s, answers do without it where they must: %s",
+                    "the cache of proven positions at %s is %s, answers do without it where they must: %s",
                     self.path,
                     health.state,
                     health.problem,

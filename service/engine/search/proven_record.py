@@ -1,4 +1,4 @@
-"""One stored proof of a position (a record of the store of proven positions): what it holds, how it is
+"""One stored proof of a position (a record of the cache of proven positions): what it holds, how it is
 written as bytes, and when it may be served.
 
 A record holds, for every legal move, the bounds proven on its result (at least / at most a draw) and

@@ -1,4 +1,4 @@
-"""What a file of the store of proven positions holds and how it is known for one: SQLite's header
+"""What a file of the cache of proven positions holds and how it is known for one: SQLite's header
 fields `application_id` (this store's) and `user_version` (its format), one table. A file with another
 program's tables, or of another format, is not ours to use, and never written.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 
-APPLICATION_ID = 0x53414E4D  # "SANM", in the file's header: a store of proven positions
+APPLICATION_ID = 0x53414E4D  # "SANM", in the file's header: a cache of proven positions
 FORMAT = 2  # PRAGMA user_version; 2: each record's moves end with their checksum
 BUSY_SECONDS = 0.05  # SQLite's wait for another process's lock, before a miss
 # The write-ahead log's limit: a 32nd of the store's bound, within these. It is checkpointed once it
@@ -79,4 +79,4 @@ def check_ours(db: sqlite3.Connection) -> None:
         return
     columns = [str(row[1]) for row in db.execute("PRAGMA table_info(proven)")]
     if tables != ["proven"] or columns != COLUMNS or application != 0:
-        raise UnusableFileError("it is not a store of proven positions (another program's database)")
+        raise UnusableFileError("it is not a cache of proven positions (another program's database)")

@@ -1,4 +1,4 @@
-"""Keeping the store of proven positions within its bound in bytes: the file holds the records and the
+"""Keeping the cache of proven positions within its bound in bytes: the file holds the records and the
 write-ahead log its limit (`proven_schema.journal_limit`: a 32nd of the bound, at most 4 MB), and
 the file's share is the rest.
 
@@ -57,7 +57,7 @@ log = logging.getLogger(__name__)
 def start_thread(work: Callable[[], object]) -> None:
     """A thread of its own (a server under gevent passes its own starter: there `threading` is
     gevent's, and a Thread is a greenlet)."""
-    threading.Thread(target=work, name="proven-store-trim", daemon=True).start()
+    threading.Thread(target=work, name="proven-cache-trim", daemon=True).start()
 
 
 class Upkeep:
@@ -95,14 +95,14 @@ class Upkeep:
         try:
             self._start(partial(self._run, work))
         except Exception:  # no thread to be had (a process at its limit): the next writes try again
-            log.exception("the upkeep of the store of proven positions could not be started")
+            log.exception("the upkeep of the cache of proven positions could not be started")
             self._done()
 
     def _run(self, work: Callable[[], object]) -> None:
         try:
             work()
         except Exception:  # never a thread's silent death: said once per run that failed
-            log.exception("the upkeep of the store of proven positions failed")
+            log.exception("the upkeep of the cache of proven positions failed")
         finally:
             self._done()
 

@@ -62,7 +62,7 @@ log = logging.getLogger(__name__)
 
 
 def default_directory() -> Path:
-    """$SANMOKU_TABLES_DIR, else the user's cache directory (platformdirs)."""
+    """$SANMOKU_TABLES_DIR, else ~/.cache/sanmoku/tables (platformdirs, on Linux)."""
     given = os.environ.get(ENVIRONMENT_VARIABLE)
     return Path(given) if given else Path(platformdirs.user_cache_dir("sanmoku")) / "tables"
 
