@@ -4,9 +4,9 @@
 
 import { $, setText } from "./dom.js";
 import { gameText, readHeader, readMoves } from "./notation.js";
+import { lineFrom } from "./record.js";
 import { gridOf } from "./shape.js";
 import { state, variant } from "./state.js";
-import { lineFrom } from "./tree.js";
 import { linkToGame } from "./url.js";
 import { ensureVariant, gravityPreset } from "./variants.js";
 

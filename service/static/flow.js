@@ -5,6 +5,7 @@
 
 import * as api from "./api.js";
 import { EMPTY, redoTarget, undoTarget } from "./game.js";
+import { lineFrom, treeOf, withLine } from "./record.js";
 import { loadReview } from "./review.js";
 import {
   atEnd,
@@ -20,7 +21,6 @@ import {
   variant,
   vsComputer,
 } from "./state.js";
-import { lineFrom, treeOf, withLine } from "./tree.js";
 import { saveGameToUrl } from "./url.js";
 
 const analyses = new Map(); // "variant board to_move" -> analysis; each position's value never changes

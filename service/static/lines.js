@@ -3,8 +3,8 @@
 // move chosen is on it, so that stepping back and forth does not leave the line one is reading.
 
 import { say, show } from "./flow.js";
+import { lineFrom, nodeAt, promoted, variationStart, without } from "./record.js";
 import { state } from "./state.js";
-import { lineFrom, nodeAt, promoted, variationStart, without } from "./tree.js";
 
 // The cells played to reach the cursor.
 export function cursorPath() {

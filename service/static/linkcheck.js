@@ -8,8 +8,8 @@
 
 import * as api from "./api.js";
 import { boardAfter, cellNameOf, emptyBoard, playerOf } from "./game.js";
+import { allPaths, knownPart, nodeAt, pathKey, pruned, treeOf } from "./record.js";
 import { gridOf } from "./shape.js";
-import { allPaths, knownPart, nodeAt, pathKey, pruned, treeOf } from "./tree.js";
 
 const MOST = 1000; // positions per batch; a tree beyond that is checked as far as this goes
 

@@ -16,9 +16,9 @@ import {
   goToPath,
   promoteVariation,
 } from "./lines.js";
+import { isLine, pathKey } from "./record.js";
 import { cellName, state } from "./state.js";
 import { reviewedPlies } from "./review.js";
-import { isLine, pathKey } from "./tree.js";
 import { reviewDetail, verdictName } from "./words.js";
 
 let built = null; // what the list was built for: the tree, the first side and the variant

@@ -10,8 +10,8 @@
 
 import { cellsOfColumns, isColumnString } from "./columns.js";
 import { cellNameOf, emptyBoard } from "./game.js";
+import { allPaths, treeFromItems, treeItems } from "./record.js";
 import { gridOf } from "./shape.js";
-import { allPaths, treeFromItems, treeItems } from "./tree.js";
 
 const HEADER = /^\s*(\S+)\s+([XO])(?:\s+([.XO/]+))?\s*:(.*)$/is;
 const NUMBER = /^\d+\.(\.\.)?$/;

@@ -14,9 +14,18 @@
 
 import { cellsOfColumns, columnsOfCells, isColumnString } from "./columns.js";
 import { EMPTY, emptyBoard, withRows } from "./game.js";
+import {
+  allPaths,
+  knownPart,
+  mainLine,
+  pruned,
+  treeFromItems,
+  treeItems,
+  treeOf,
+  withLine,
+} from "./record.js";
 import { gridOf } from "./shape.js";
 import { state } from "./state.js";
-import { allPaths, knownPart, mainLine, pruned, treeFromItems, treeItems, treeOf, withLine } from "./tree.js";
 
 const OVERLAYS = ["off", "hint", "values"];
 

@@ -230,7 +230,7 @@ def test_an_import_that_does_not_read_says_why(page: Page) -> None:
 
 
 ROUND_TRIPS = """async () => {
-    const { treeOf, withLine, lineFrom } = await import("/static/tree.js");
+    const { treeOf, withLine, lineFrom } = await import("/static/record.js");
     const { gameFromUrl, gameQuery } = await import("/static/url.js");
     const { gameText, readHeader, readMoves } = await import("/static/notation.js");
     const facts = await (await fetch("/variants/4x4k4")).json(); // its shape draws the board
