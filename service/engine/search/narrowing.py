@@ -37,7 +37,7 @@ PROVERS_RESULTS_SHARE_WITH_ESTIMATES = 0.9
 # make 30 of 30 positions exact in the default second, alpha-beta alone 1; with four in a row (5x5k4,
 # 6x6k4) they made no position exact that alpha-beta alone did not, and slowed it (6x6k4 after 4 plies:
 # median 0.46 s against 0.13 s); the proof-number search does not prove 6,6,4 in 30 s, alpha-beta at once.
-# 0.9, was 0.5: with the proof zones (core/proof_zone.c) most 7x7k5 positions after 4 plies the provers
+# 0.9, was 0.5: with the proof zones (core/zones.c) most 7x7k5 positions after 4 plies the provers
 # miss need 0.4-0.9 s in all; at 0.9, 19 and 17 of 30 exact against 13 (after 8 and 12 plies 22 / 21 and
 # 23 / 23; 6x6k5 30 of 30 each either way): tests/bench/provers_ab.py --shares, docs/notes/provers-rounds.md.
 PROVERS_SHARE = 0.9

@@ -3,7 +3,7 @@
 Wu, 2020), by the proof-number search, split into jobs at the top of the tree.
 
 The side to move cannot force a line when it cannot after any of its moves (one job per move, up to the
-symmetries that fix the position). The null move of core/pns.c, one level up, can spare most of them:
+symmetries that fix the position). The null move of core/dfpn.c, one level up, can spare most of them:
 when the other side, moving first instead, keeps it from a line (the pass, job 0), with a disproof that
 depends only on a zone Z of cells, the moves outside Z need no job of their own. Every job runs from the
 start (the pass is the first): on an empty board the pass is the other side moving first on an empty
