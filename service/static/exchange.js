@@ -51,9 +51,9 @@ async function onImport(event) {
     } catch (error) {
       throw new Error(`No variant ${header.variant}: ${error.detail || error.message}.`);
     }
-    const tree = readMoves(header.moves, facts, header.start);
-    const moves = lineFrom(tree, []);
-    const game = { variant: facts.name, first: header.first, start: header.start, tree, moves };
+    const record = readMoves(header.moves, facts, header.start);
+    const moves = lineFrom(record, []);
+    const game = { variant: facts.name, first: header.first, start: header.start, record, moves };
     await opener(game, { live: false, push: true, source: "text" });
   } catch (error) {
     showImportError(error.message);

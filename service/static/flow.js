@@ -5,7 +5,7 @@
 
 import * as api from "./api.js";
 import { EMPTY, redoTarget, undoTarget } from "./game.js";
-import { lineFrom, treeOf, withLine } from "./record.js";
+import { lineFrom, recordOf, withLine } from "./record.js";
 import { loadReview } from "./review.js";
 import {
   atEnd,
@@ -41,11 +41,11 @@ async function analysisOf(position) {
   return analyses.get(key);
 }
 
-// Starts the game `game` ({ variant, first, start, tree, moves, ply }, `moves` the line shown): a new
+// Starts the game `game` ({ variant, first, start, record, moves, ply }, `moves` the line shown): a new
 // entry in the history when `push`, and the computer may move by itself when `live`.
 export function startGame(game, { event, live = true, push = true }) {
   state.game = { start: null, moves: [], ...game };
-  state.game.tree = withLine(game.tree || treeOf([]), state.game.moves);
+  state.game.record = withLine(game.record || recordOf([]), state.game.moves);
   state.game.ply = game.ply ?? state.game.moves.length;
   state.live = live;
   state.review = null;
@@ -144,10 +144,10 @@ async function playComputer(generation) {
 // Plays `cell` at the cursor. Nothing is lost: the next move of the line shown just steps forward,
 // another move already tried follows its own line, and a new one starts a variation (the old line stays).
 function play(cell, event) {
-  const { moves, ply, tree } = state.game;
+  const { moves, ply, record } = state.game;
   const path = [...moves.slice(0, ply), cell];
-  state.game.tree = withLine(tree, path);
-  state.game.moves = moves[ply] === cell ? moves : lineFrom(state.game.tree, path);
+  state.game.record = withLine(record, path);
+  state.game.moves = moves[ply] === cell ? moves : lineFrom(state.game.record, path);
   state.game.ply = ply + 1;
   show(event);
 }

@@ -1,4 +1,4 @@
-// Moving about the game tree: going to any move of any line, switching to another move at the cursor,
+// Moving about the game record: going to any move of any line, switching to another move at the cursor,
 // making a variation the main line and deleting one. The line shown (state.game.moves) is kept when the
 // move chosen is on it, so that stepping back and forth does not leave the line one is reading.
 
@@ -16,11 +16,11 @@ function onLine(path) {
 }
 
 export function goToPath(path) {
-  if (state.editor !== null || !nodeAt(state.game.tree, path)) {
+  if (state.editor !== null || !nodeAt(state.game.record, path)) {
     return;
   }
   if (!onLine(path)) {
-    state.game.moves = lineFrom(state.game.tree, path);
+    state.game.moves = lineFrom(state.game.record, path);
   }
   state.game.ply = path.length;
   show(path.length === 0 ? "The start of the game." : `After move ${path.length}.`);
@@ -33,7 +33,7 @@ export function switchMove(delta) {
   if (path.length === 0 || state.editor !== null) {
     return false;
   }
-  const siblings = nodeAt(state.game.tree, path.slice(0, -1)).children;
+  const siblings = nodeAt(state.game.record, path.slice(0, -1)).children;
   if (siblings.length < 2) {
     return false;
   }
@@ -47,7 +47,7 @@ export function switchMove(delta) {
 
 // The variation the cursor is in (where it starts), or null on the main line.
 export function currentVariation() {
-  return state.game.tree ? variationStart(state.game.tree, cursorPath()) : null;
+  return state.game.record ? variationStart(state.game.record, cursorPath()) : null;
 }
 
 // Out of the variation the cursor is in, back to the position where it branched, on the line of that
@@ -62,7 +62,7 @@ export function leaveVariation() {
     return;
   }
   const parent = start.slice(0, -1);
-  state.game.moves = lineFrom(state.game.tree, parent);
+  state.game.moves = lineFrom(state.game.record, parent);
   state.game.ply = parent.length;
   show(`Back to move ${parent.length}, where the variation branched.`);
 }
@@ -71,7 +71,7 @@ export function promoteVariation() {
   if (currentVariation() === null || state.editor !== null) {
     return;
   }
-  state.game.tree = promoted(state.game.tree, cursorPath());
+  state.game.record = promoted(state.game.record, cursorPath());
   show("This line is now the main line.");
 }
 
@@ -82,9 +82,9 @@ export function deleteFromHere() {
   if (path.length === 0 || state.editor !== null) {
     return;
   }
-  state.game.tree = without(state.game.tree, path);
+  state.game.record = without(state.game.record, path);
   const parent = path.slice(0, -1);
-  state.game.moves = lineFrom(state.game.tree, parent);
+  state.game.moves = lineFrom(state.game.record, parent);
   state.game.ply = parent.length;
   state.live = false;
   show(`Move ${path.length} and what followed it are deleted.`);
@@ -96,9 +96,9 @@ export function deleteVariation() {
   if (start === null || state.editor !== null) {
     return;
   }
-  state.game.tree = without(state.game.tree, start);
+  state.game.record = without(state.game.record, start);
   const parent = start.slice(0, -1);
-  state.game.moves = lineFrom(state.game.tree, parent);
+  state.game.moves = lineFrom(state.game.record, parent);
   state.game.ply = parent.length;
   show(`The variation from move ${start.length} is deleted.`);
 }

@@ -3,22 +3,22 @@
 // (rather than offering a Try again that cannot succeed): a move the rules refuse (a disc in mid-air
 // on a gravity board) is cut with all that follows it, moves after the end of the game are left out,
 // and an impossible start board gives way to the empty board. Whether a position is possible, or a
-// game over, is the service's to say (every rule is), so every position of the tree goes to
+// game over, is the service's to say (every rule is), so every position of the record goes to
 // POST /analyze/batch at once.
 
 import * as api from "./api.js";
 import { boardAfter, cellNameOf, emptyBoard, playerOf } from "./game.js";
-import { allPaths, knownPart, nodeAt, pathKey, pruned, treeOf } from "./record.js";
+import { allPaths, knownPart, nodeAt, pathKey, pruned, recordOf } from "./record.js";
 import { gridOf } from "./shape.js";
 
-const MOST = 1000; // positions per batch; a tree beyond that is checked as far as this goes
+const MOST = 1000; // positions per batch; a record beyond that is checked as far as this goes
 
 // { game, notes }: the game that can be opened and, in words, what was changed and why. `source`
 // names where the game came from ("link" or "text"). When the service cannot be asked, the game is
 // kept as it is: opening it will then show the service's trouble, with a Try again that can help.
 export async function checkedWithService(game, variant, source) {
   const start = game.start || emptyBoard(variant.cells);
-  const paths = allPaths(game.tree).slice(0, MOST);
+  const paths = allPaths(game.record).slice(0, MOST);
   if (paths.length === 1 && !game.start) {
     return { game, notes: [] };
   }
@@ -35,7 +35,7 @@ export async function checkedWithService(game, variant, source) {
     return { game, notes: [] };
   }
   if (results[0] && results[0].status === 422) {
-    const empty = { ...game, start: null, tree: treeOf([]), moves: [], ply: 0 };
+    const empty = { ...game, start: null, record: recordOf([]), moves: [], ply: 0 };
     const why = `The ${source}'s start position is impossible: ${results[0].detail || results[0].title}.`;
     return { game: empty, notes: [why, "The empty board is opened instead."] };
   }
@@ -43,7 +43,9 @@ export async function checkedWithService(game, variant, source) {
     const status = results[index] && results[index].status;
     return typeof status === "string" && status !== "in_progress";
   };
-  const overs = paths.filter((path, index) => finished(index) && nodeAt(game.tree, path).children.length > 0);
+  const overs = paths.filter(
+    (path, index) => finished(index) && nodeAt(game.record, path).children.length > 0,
+  );
   const over = new Set(overs.map(pathKey));
   const afterTheEnd = (path) => path.some((cell, index) => over.has(pathKey(path.slice(0, index))));
   const impossible = paths.filter(
@@ -54,8 +56,8 @@ export async function checkedWithService(game, variant, source) {
   }
   const cut = new Set(impossible.map(pathKey));
   const keep = (path, cell) => !over.has(pathKey(path)) && !cut.has(pathKey([...path, cell]));
-  const tree = pruned(game.tree, keep);
-  const moves = knownPart(tree, game.moves);
+  const record = pruned(game.record, keep);
+  const moves = knownPart(record, game.moves);
   const notes = [];
   if (impossible.length > 0) {
     const first = impossible.reduce((a, b) => (b.length < a.length ? b : a));
@@ -74,5 +76,5 @@ export async function checkedWithService(game, variant, source) {
     const when = after === 0 ? "at the start" : `after move ${after}`;
     notes.push(`The ${source} has moves after the end of the game (it is over ${when}); they are left out.`);
   }
-  return { game: { ...game, tree, moves, ply: Math.min(game.ply, moves.length) }, notes };
+  return { game: { ...game, record, moves, ply: Math.min(game.ply, moves.length) }, notes };
 }

@@ -2,7 +2,7 @@
 // each move the other moves tried there, in parentheses and indented as PGN viewers show variations,
 // each with its move number. Every move is a button that shows the board after it; the list is one Tab
 // stop (the current move's button, or the first), and the game's keys (keys.js) move the current move,
-// which the focus follows. The list is rebuilt only when the tree changes; otherwise the buttons are
+// which the focus follows. The list is rebuilt only when the record changes; otherwise the buttons are
 // updated in place, so that a focused move keeps the focus while the page redraws, and the current move
 // is scrolled into the list's view.
 
@@ -21,7 +21,7 @@ import { cellName, state } from "./state.js";
 import { reviewedPlies } from "./review.js";
 import { reviewDetail, verdictName } from "./words.js";
 
-let built = null; // what the list was built for: the tree, the first side and the variant
+let built = null; // what the list was built for: the record, the first side and the variant
 let shownAt = null; // the cursor the list last showed, to scroll and move the focus when it moves
 
 // A move's button; in a variation its text starts with the move's number, as the main line's rows have.
@@ -93,7 +93,7 @@ function mainRow(main, others, path) {
 function build(list, key) {
   const focused = list.contains(document.activeElement) ? document.activeElement.dataset.path : null;
   const rows = [];
-  let [at, path] = [state.game.tree, []];
+  let [at, path] = [state.game.record, []];
   while (at.children.length > 0) {
     const [main, ...others] = at.children;
     path = [...path, main.cell];
@@ -175,15 +175,15 @@ function renderCursor(list) {
 }
 
 export function renderMoves() {
-  const { moves, ply, tree, first, variant } = state.game;
+  const { moves, ply, record, first, variant } = state.game;
   const list = $("move-list");
-  const key = `${variant} ${first} ${JSON.stringify(tree)}`;
+  const key = `${variant} ${first} ${JSON.stringify(record)}`;
   if (key !== built) {
     build(list, key);
   }
   renderVerdicts(list);
   renderCursor(list);
-  $("moves-empty").hidden = tree.children.length > 0;
+  $("moves-empty").hidden = record.children.length > 0;
   // aria-disabled rather than disabled, so that a button keeps the focus when it reaches an end.
   const editing = state.editor !== null;
   const ends = { "nav-start": 0, "nav-back": 0, "nav-forward": moves.length, "nav-end": moves.length };
@@ -195,12 +195,12 @@ export function renderMoves() {
     where = moves.length === 0 ? "" : `Start, ${moves.length} moves ahead`;
   }
   setText($("nav-where"), where);
-  $("variation-controls").hidden = isLine(tree);
+  $("variation-controls").hidden = isLine(record);
   const inVariation = currentVariation() !== null && !editing;
   for (const id of ["promote", "delete-variation"]) {
     $(id).setAttribute("aria-disabled", String(!inVariation));
   }
-  $("delete-from-here").hidden = tree.children.length === 0;
+  $("delete-from-here").hidden = record.children.length === 0;
   $("delete-from-here").setAttribute("aria-disabled", String(editing || ply === 0));
 }
 

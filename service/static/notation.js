@@ -10,7 +10,7 @@
 
 import { cellsOfColumns, isColumnString } from "./columns.js";
 import { cellNameOf, emptyBoard } from "./game.js";
-import { allPaths, treeFromItems, treeItems } from "./record.js";
+import { allPaths, recordFromItems, recordItems } from "./record.js";
 import { gridOf } from "./shape.js";
 
 const HEADER = /^\s*(\S+)\s+([XO])(?:\s+([.XO/]+))?\s*:(.*)$/is;
@@ -23,11 +23,11 @@ function numberOf(ply, needed) {
   return needed ? `${(ply + 1) / 2}...` : "";
 }
 
-export function gameText({ variant, first, start, tree }, facts) {
+export function gameText({ variant, first, start, record }, facts) {
   const grid = gridOf(facts);
   const words = [];
   let glue = false; // the next word follows "(" with no space
-  treeItems(tree).forEach((item, index, items) => {
+  recordItems(record).forEach((item, index, items) => {
     if (item === ")") {
       words[words.length - 1] += ")";
     } else if (item === "(") {
@@ -69,7 +69,7 @@ export function readHeader(text, gravityVariant = null) {
   };
 }
 
-// The tree the moves of a game's text describe on `variant`'s board from `start` with `first` to move,
+// The record the moves of a game's text describe on `variant`'s board from `start` with `first` to move,
 // or an Error that names the first thing wrong: an unknown word, a cell already taken, a stray bracket.
 export function readMoves(moves, facts, start) {
   const { name, cells } = facts;
@@ -78,7 +78,7 @@ export function readMoves(moves, facts, start) {
     throw new Error(`The start board has ${start.length} cells; ${name} has ${cells}.`);
   }
   if (isColumnString(moves.trim(), grid)) {
-    return columnTree(moves.trim(), grid, start || emptyBoard(cells));
+    return recordOfColumns(moves.trim(), grid, start || emptyBoard(cells));
   }
   const cellOf = new Map();
   for (let cell = 0; cell < cells; cell += 1) {
@@ -100,27 +100,27 @@ export function readMoves(moves, facts, start) {
       items.push(cellOf.get(word.toLowerCase()));
     }
   }
-  let tree;
+  let record;
   try {
-    tree = treeFromItems(items);
+    record = recordFromItems(items);
   } catch (error) {
     throw new Error(`The moves do not read: ${error.message}.`);
   }
-  for (const path of allPaths(tree).slice(1)) {
+  for (const path of allPaths(record).slice(1)) {
     const cell = path[path.length - 1];
     if (path.indexOf(cell) < path.length - 1 || (start && start[cell] !== ".")) {
       throw new Error(`Move ${path.length} (${cellNameOf(cell, grid)}) is on a cell already taken.`);
     }
   }
-  return tree;
+  return record;
 }
 
 // The line a column string plays; a digit that names no column, or a full one, is refused.
-function columnTree(digits, grid, start) {
+function recordOfColumns(digits, grid, start) {
   const { cells, stop } = cellsOfColumns(digits, grid, start);
   if (stop !== null) {
     const why = Number(digits[stop]) > grid.cols ? `there are ${grid.cols} columns` : "that column is full";
     throw new Error(`Move ${stop + 1} (column ${digits[stop]}) cannot be played: ${why}.`);
   }
-  return treeFromItems(cells);
+  return recordFromItems(cells);
 }

@@ -1,6 +1,6 @@
 // The page's state and what follows from it: the variant, the position at the cursor, whose turn, the
-// current analysis. The game is kept as a start board, the side that moves first from it, the tree of
-// every line tried (tree.js) and the line shown in it (`moves`, with the cursor `ply`); boards and turns
+// current analysis. The game is kept as a start board, the side that moves first from it, the record of
+// every line tried (record.js) and the line shown in it (`moves`, with the cursor `ply`); boards and turns
 // are derived from them, so they cannot disagree.
 
 import { boardAfter, cellNameOf, emptyBoard, playerOf } from "./game.js";
@@ -22,7 +22,7 @@ export const state = {
     shortcuts: true,
     first: "X", // who moves first in a new game (a set-up position or a link has its own)
   },
-  game: { variant: null, first: "X", start: null, tree: null, moves: [], ply: 0 },
+  game: { variant: null, first: "X", start: null, record: null, moves: [], ply: 0 },
   live: false, // whether the computer may move by itself (not right after a link was opened)
   analysis: null, // GET /analyze of the position at the cursor, once it has arrived
   mainline: null, // { state: "loading" | "ready" | "error", shown, ... }

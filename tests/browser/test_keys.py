@@ -80,7 +80,7 @@ def test_tab_onto_the_board_moves_between_cells_and_the_skip_link_lands_there(pa
 
 
 def test_the_move_list_is_one_tab_stop_and_deletes_from_any_move(page: Page) -> None:
-    analysing(page, "variant=4x4k3&tree=5,6(9,10),7&moves=5,6,7&ply=2")
+    analysing(page, "variant=4x4k3&record=5,6(9,10),7&moves=5,6,7&ply=2")
     stops = page.eval_on_selector_all(
         "#move-list .ply-button", "bs => bs.filter(b => b.tabIndex === 0).map(b => b.dataset.path)"
     )

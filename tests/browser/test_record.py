@@ -1,6 +1,7 @@
-"""The game tree: variations kept when a move is played back in the game, the move list's
-nesting and keys, promoting and deleting a variation, the tree and the overlay in the link, the move list
-scrolled to the current move, and hand-edited links that cannot be played opened as the nearest game."""
+"""The game record (every line played, with its variations): variations kept when a move is played back
+in the game, the move list's nesting and keys, promoting and deleting a variation, the record and the overlay
+in the link (and old links that name it `tree`), the move list scrolled to the current move, and hand-edited
+links that cannot be played opened as the nearest game."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def test_playing_back_in_the_game_keeps_the_old_line_as_a_variation(page: Page) 
     wait_idle(page)
     play(page, 3)
     overlay = page.locator("input[name='overlay']:checked").get_attribute("value")
-    assert f"tree=5,0,10(3),15&moves=5,0,3&overlay={overlay}" in query_of(page)
+    assert f"record=5,0,10(3),15&moves=5,0,3&overlay={overlay}" in query_of(page)
     assert page.locator("#move-list > li").count() == 4  # the main line is still all there
     variation = page.locator("#move-list .variation")
     assert variation.count() == 1 and "X→d1" in variation.inner_text()
@@ -71,7 +72,7 @@ def test_playing_back_in_the_game_keeps_the_old_line_as_a_variation(page: Page) 
 
 
 def test_the_keys_move_along_the_line_and_between_variations(page: Page) -> None:
-    two_players(page, "variant=4x4k4&tree=5,0,10(3,6),15&moves=5,0,3,6&ply=3")
+    two_players(page, "variant=4x4k4&record=5,0,10(3,6),15&moves=5,0,3,6&ply=3")
     page.focus("#move-list [aria-current='step']")
     assert current_path(page) == "5,0,3"
     page.keyboard.press("ArrowLeft")
@@ -101,11 +102,11 @@ def test_the_keys_move_along_the_line_and_between_variations(page: Page) -> None
 
 
 def test_a_variation_is_promoted_and_deleted(page: Page) -> None:
-    two_players(page, "variant=4x4k4&tree=5,0,10(3,6(7)),15&moves=5,0,3,6&ply=4")
+    two_players(page, "variant=4x4k4&record=5,0,10(3,6(7)),15&moves=5,0,3,6&ply=4")
     assert page.is_visible("#variation-controls")
     page.click("#promote")
     wait_idle(page)
-    assert "tree=5,0,3(10,15),6(7)&moves=5,0,3,6&" in query_of(page)
+    assert "record=5,0,3(10,15),6(7)&moves=5,0,3,6&" in query_of(page)
     main_line = [row.get_attribute("data-cell") for row in page.locator("#move-list > li").all()]
     assert main_line == ["5", "0", "3", "6"]
     assert page.get_attribute("#promote", "aria-disabled") == "true"  # on the main line now
@@ -113,19 +114,19 @@ def test_a_variation_is_promoted_and_deleted(page: Page) -> None:
     wait_idle(page)
     page.click("#delete-variation")
     wait_idle(page)
-    assert "tree=5,0,3(10,15),6&moves=5,0,3,6&ply=3&" in query_of(page)
+    assert "record=5,0,3(10,15),6&moves=5,0,3,6&ply=3&" in query_of(page)
     page.click("#move-list [data-path='5,0,10']")
     wait_idle(page)
     page.click("#delete-variation")
     wait_idle(page)
-    assert "tree=" not in query_of(page) and "moves=5,0,3,6&ply=2&" in query_of(page)
+    assert "record=" not in query_of(page) and "moves=5,0,3,6&ply=2&" in query_of(page)
     assert page.locator("#move-list .variation").count() == 0
     assert page.is_hidden("#variation-controls")
     assert page.evaluate("document.activeElement.dataset.path") == "5,0"
 
 
-def test_a_tree_link_opens_as_it_was_written(page: Page) -> None:
-    query = "variant=4x4k4&first=O&tree=5,0(3,4(7)(8,9)),10&moves=5,3,8,9&ply=3&overlay=hint"
+def test_a_record_link_opens_as_it_was_written(page: Page) -> None:
+    query = "variant=4x4k4&first=O&record=5,0(3,4(7)(8,9)),10&moves=5,3,8,9&ply=3&overlay=hint"
     open_link(page, query)
     assert query_of(page) == query
     assert page.is_checked("input[name='overlay'][value='hint']")
@@ -133,7 +134,11 @@ def test_a_tree_link_opens_as_it_was_written(page: Page) -> None:
     assert page.locator("#move-list .variation").count() == 3
     page.check("input[name='overlay'][value='values']")
     assert query_of(page) == query.replace("overlay=hint", "overlay=values")
-    # A link from before the tree still opens, and is written as before.
+    # A link from before the record was named carries it as `tree`: the same game opens, written anew.
+    open_link(page, query.replace("record=", "tree="))
+    assert query_of(page) == query
+    assert current_path(page) == "5,3,8" and page.locator("#move-list .variation").count() == 3
+    # A link from before variations were kept still opens, and is written as before.
     open_link(page, "variant=4x4k3&moves=5,0,10&ply=2")
     assert query_of(page).startswith("variant=4x4k3&first=X&moves=5,0,10&ply=2&overlay=")
 
@@ -193,21 +198,21 @@ def import_text(page: Page, text: str) -> None:
 
 def test_a_game_is_exported_as_text_and_imported_back(new_page: PageFactory) -> None:
     page = new_page()
-    open_link(page, "variant=4x4k4&tree=5,0(3,4(7)(8,9)),10&moves=5,3,8,9&ply=3")
+    open_link(page, "variant=4x4k4&record=5,0(3,4(7)(8,9)),10&moves=5,3,8,9&ply=3")
     text = export_text(page)
     assert text == "4x4k4 X: 1. b2 a1 (1... d1 2. a2 (2. d2) (2. a3 b3)) 2. c3"
     assert page.input_value("#export-link") == page.url
     other = new_page()
     open_link(other, "variant=normal")
     import_text(other, text)
-    assert "tree=5,0(3,4(7)(8,9)),10&moves=5,0,10&" in query_of(other)
+    assert "record=5,0(3,4(7)(8,9)),10&moves=5,0,10&" in query_of(other)
     assert "Game opened from the text." in other.inner_text("#status")
     # A start board and the other side first, on a board named by its keys.
-    open_link(page, "variant=normal&first=O&start=X../.O./...&tree=2(6,8)&moves=2")
+    open_link(page, "variant=normal&first=O&start=X../.O./...&record=2(6,8)&moves=2")
     text = export_text(page)
     assert text == "normal O X../.O./...: 1. 9 (1. 1 3)"
     import_text(other, text.lower().replace("normal o", "normal O"))
-    assert "first=O&start=X../.O./...&tree=2(6,8)&moves=2&" in query_of(other)
+    assert "first=O&start=X../.O./...&record=2(6,8)&moves=2&" in query_of(other)
 
 
 def test_an_import_that_does_not_read_says_why(page: Page) -> None:
@@ -230,7 +235,7 @@ def test_an_import_that_does_not_read_says_why(page: Page) -> None:
 
 
 ROUND_TRIPS = """async () => {
-    const { treeOf, withLine, lineFrom } = await import("/static/record.js");
+    const { recordOf, withLine, lineFrom } = await import("/static/record.js");
     const { gameFromUrl, gameQuery } = await import("/static/url.js");
     const { gameText, readHeader, readMoves } = await import("/static/notation.js");
     const facts = await (await fetch("/variants/4x4k4")).json(); // its shape draws the board
@@ -241,23 +246,24 @@ ROUND_TRIPS = """async () => {
     };
     const failures = [];
     for (let trial = 0; trial < 200; trial += 1) {
-        let tree = treeOf([]);
+        let record = recordOf([]);
         let moves = [];
         for (let line = random(6); line >= 0; line -= 1) {
             const free = [...Array(16).keys()];
             moves = Array.from({ length: random(9) }, () => free.splice(random(free.length), 1)[0]);
-            tree = withLine(tree, moves);
+            record = withLine(record, moves);
         }
-        moves = random(2) ? lineFrom(tree, []) : moves; // the main line, or the last line added
+        moves = random(2) ? lineFrom(record, []) : moves; // the main line, or the last line added
         const first = random(2) ? "X" : "O";
-        const game = { variant: "4x4k4", first, start: null, tree, moves, ply: random(moves.length + 1) };
+        const game = { variant: "4x4k4", first, start: null, record, moves, ply: random(moves.length + 1) };
         const query = gameQuery(game, facts, "hint");
         const read = gameFromUrl(query);
-        const again = gameQuery({ ...read, tree: read.tree || treeOf(read.moves) }, facts, read.overlay);
+        const readRecord = read.record || recordOf(read.moves);
+        const again = gameQuery({ ...read, record: readRecord }, facts, read.overlay);
         const text = gameText(game, facts);
         const header = readHeader(text);
         const fromText = readMoves(header.moves, facts, header.start);
-        const same = JSON.stringify(fromText) === JSON.stringify(tree) && header.first === first;
+        const same = JSON.stringify(fromText) === JSON.stringify(record) && header.first === first;
         if (again !== query || !same) {
             failures.push({ query, again, text });
         }
@@ -266,6 +272,6 @@ ROUND_TRIPS = """async () => {
 }"""
 
 
-def test_trees_round_trip_exactly_through_the_link_and_the_text(page: Page) -> None:
+def test_records_round_trip_exactly_through_the_link_and_the_text(page: Page) -> None:
     open_link(page, "variant=4x4k4")
     assert page.evaluate(ROUND_TRIPS) == []
