@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
@@ -164,6 +165,16 @@ def reachable(rules: Rules, first: str) -> dict[str, str]:
                 seen[child] = opponent(mover)
                 frontier.append(child)
     return seen
+
+
+def states(rules: Rules, first: str) -> set[tuple[str, str]]:
+    """`reachable` as (board, side to move) pairs."""
+    return set(reachable(rules, first).items())
+
+
+def rules_of(variant: Any) -> Rules:
+    """The reference's rules of an engine's Variant (read from its fields, none of its code)."""
+    return Rules(variant.rows, variant.cols, variant.k, variant.misere, variant.torus, variant.gravity)
 
 
 # The classic board, as older tests use it.

@@ -103,3 +103,12 @@ def every_example() -> list[tuple[str, dict[str, Any], Any]]:
     walk(SPEC["components"].get("responses", {}), "#/components/responses")
     walk(SPEC["components"].get("parameters", {}), "#/components/parameters")
     return found
+
+
+def problem_of(response: object, path: str, method: str, status: int) -> dict[str, object]:
+    assert response.status_code == status, response.data  # type: ignore[attr-defined]
+    assert response.mimetype == "application/problem+json"  # type: ignore[attr-defined]
+    body = check_response(response, path, method)  # type: ignore[arg-type]
+    assert body["status"] == status and body["title"] and body["detail"]
+    assert "Traceback" not in str(body)
+    return body  # type: ignore[no-any-return]

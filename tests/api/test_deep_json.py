@@ -9,8 +9,7 @@ import logging
 import pytest
 from flask.testing import FlaskClient
 
-from tests.api.contract import SPEC
-from tests.api.test_errors import problem_of
+from tests.api.contract import SPEC, problem_of
 
 POST_PATHS = sorted(path for path, operations in SPEC["paths"].items() if "post" in operations)
 # A thousand "[" is under 2 KB; the longest stays under the 128 KiB body limit.

@@ -9,16 +9,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.http.schemas import BOARD_MAX
-from tests.api.contract import check_response
-
-
-def problem_of(response: object, path: str, method: str, status: int) -> dict[str, object]:
-    assert response.status_code == status, response.data  # type: ignore[attr-defined]
-    assert response.mimetype == "application/problem+json"  # type: ignore[attr-defined]
-    body = check_response(response, path, method)  # type: ignore[arg-type]
-    assert body["status"] == status and body["title"] and body["detail"]
-    assert "Traceback" not in str(body)
-    return body  # type: ignore[no-any-return]
+from tests.api.contract import problem_of
 
 
 def test_malformed_json_is_400_and_says_why(client: FlaskClient) -> None:

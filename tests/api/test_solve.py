@@ -13,8 +13,7 @@ from flask.testing import FlaskClient
 from service.app import create_app
 from service.engine import get_variant
 from tests.api.contract import check_response
-from tests.engine.boards import rules_of
-from tests.reference import all_reachable, minimax, reachable
+from tests.reference import all_reachable, minimax, reachable, rules_of
 
 
 def test_misere_table_is_complete_and_exact(client: FlaskClient) -> None:

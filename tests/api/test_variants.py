@@ -17,8 +17,8 @@ from service.engine import Position, get_variant
 from service.engine.tables.table_file import open_table
 from tests.api.build_queue import queue_left
 from tests.api.contract import analyze, check_response
-from tests.engine.boards import burnside_classes, rules_of, table_of
-from tests.reference import Reference
+from tests.engine.boards import burnside_classes, table_of
+from tests.reference import Reference, rules_of
 
 
 @pytest.mark.parametrize(

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from functools import cache
 
 from service.engine import Position, Table, TableStore, Variant, get_variant, solve
 from service.engine.tables.classes import class_layout_of
 from service.engine.tables.layout import layout_of
 from service.engine.tables.stream import tier_positions
-from tests.reference import Reference, Rules
+from tests.reference import Reference, rules_of
 
 # The documented layout and byte, decoded here without the engine's code: positions ranked by tier
 # (marks on the board), then block (the leading half's counts of X and O), then the leading half's
@@ -118,10 +120,6 @@ def index_of(board: str) -> int:
     )
 
 
-def rules_of(variant: Variant) -> Rules:
-    return Rules(variant.rows, variant.cols, variant.k, variant.misere, variant.torus)
-
-
 @cache
 def table_of(variant: Variant) -> Table:
     """The session's table of any variant (SANMOKU_TABLES_DIR is the session's directory)."""
@@ -195,3 +193,26 @@ class _TablesByName(dict[str, Table]):
 
 
 TABLES = _TablesByName()
+
+
+def sampled_positions(variant: Variant, seed: int, count: int, empty_left: int) -> Iterator[Position]:
+    """Positions of random games from the empty board, stopped with `empty_left` free cells or at the end."""
+    rng = random.Random(seed)
+    for game in range(count):
+        position = Position.empty(variant, "XO"[game % 2])
+        while not position.is_over and variant.cells - position.marks > empty_left:
+            position = position.play(rng.choice(position.legal_moves()))
+        yield position
+
+
+def assert_agrees_on_samples(table: Table, seed: int, count: int, empty_left: int) -> None:
+    """The table's analysis of positions of random games (stopped `empty_left` cells from the end) is
+    the reference's, value and every move's."""
+    sys.setrecursionlimit(10_000)
+    reference = Reference(rules_of(table.variant))
+    for position in sampled_positions(table.variant, seed, count, empty_left):
+        analysis = table.lookup(position)
+        assert tuple(analysis.value) == reference.value(position.cells, position.to_move), position.cells
+        assert {m.cell: tuple(m.value) for m in analysis.moves} == reference.moves(
+            position.cells, position.to_move
+        )

@@ -23,7 +23,7 @@ from service.engine.tables import build_plan, build_queue
 from service.engine.tables.build_queue import FIRST_RETRY_SECONDS, retry_delay
 from service.engine.tables.table_file import HEADER_SIZE
 from tests.engine.boards import burnside_classes
-from tests.serving.test_tables_dir import python_on_small_disk
+from tests.mounts import python_on_small_disk
 
 SMALL, OTHER = get_variant("3x4k3"), get_variant("2x5k3-misere")
 

@@ -27,12 +27,7 @@ from service.engine import (
 from service.engine.play.heuristic import WIN, depth_limited_move, search_value
 from service.engine.rules import gravity as gravity_module
 from tests.engine.boards import solved_table
-from tests.reference import Rules
-from tests.reference import opponent as other
-
-
-def rules_of(variant: Variant) -> Rules:
-    return Rules(variant.rows, variant.cols, variant.k, variant.misere, variant.torus, variant.gravity)
+from tests.reference import rules_of, states
 
 
 def test_connect4_names_6x7k4_gravity() -> None:
@@ -141,22 +136,6 @@ def test_impossible_gravity_boards(name: str, board: str, code: str | None, cell
     assert caught.value.code == code and cell in caught.value.message
 
 
-def reachable(rules: Rules, first: str) -> set[tuple[str, str]]:
-    """Every (board, side to move) that play reaches from the empty board, by walking it."""
-    start = ("." * rules.size, first)
-    seen, frontier = {start}, [start]
-    while frontier:
-        board, to_move = frontier.pop()
-        if rules.holds_line(board, other(to_move)):
-            continue
-        for cell in rules.moves(board):
-            child = (board[:cell] + to_move + board[cell + 1 :], other(to_move))
-            if child not in seen:
-                seen.add(child)
-                frontier.append(child)
-    return seen
-
-
 def stacked_boards(rows: int, cols: int) -> Iterator[str]:
     """Every board without a floating mark: each column some marks from the bottom up."""
     stacks = [tuple(s) for height in range(rows + 1) for s in itertools.product("XO", repeat=height)]
@@ -185,7 +164,7 @@ EXACT = ["3x4k3-gravity", "4x3k3-gravity-misere", "2x5k3-gravity", "3x3k3-torus-
 @pytest.mark.parametrize("name", EXACT)
 def test_parse_accepts_exactly_the_boards_play_reaches(name: str) -> None:
     variant = get_variant(name)
-    walked = reachable(rules_of(variant), "X") | reachable(rules_of(variant), "O")
+    walked = states(rules_of(variant), "X") | states(rules_of(variant), "O")
     assert accepted(variant) == walked
     assert len(walked) > 1000
 

@@ -16,8 +16,7 @@ from service.engine.tables.classes import class_layout_of
 from service.engine.tables.gravity_solver import fold_reachable, solve_gravity_tiers
 from service.engine.tables.solver import fold_tiers
 from tests.engine.boards import solved_table
-from tests.engine.test_gravity_rules import reachable, rules_of
-from tests.reference import Reference
+from tests.reference import Reference, rules_of, states
 
 WHOLE = ["3x4k3-gravity", "4x3k3-gravity", "3x4k3-gravity-misere", "2x5k3-gravity", "3x3k3-torus-gravity"]
 
@@ -45,7 +44,7 @@ def test_the_table_holds_exactly_the_positions_play_reaches(name: str) -> None:
     table = solved_table(variant)
     walked = {
         table.rank(Position.parse(board, to_move, variant))
-        for board, to_move in reachable(rules_of(variant), "X")
+        for board, to_move in states(rules_of(variant), "X")
     }
     assert set(np.flatnonzero(table.values).tolist()) == walked
 
@@ -54,7 +53,7 @@ def test_the_solve_table_of_a_gravity_board() -> None:
     """Summaries count the reachable positions, and the classes under the mirror alone."""
     variant = get_variant("3x4k3-gravity")
     table = solved_table(variant)
-    walked = reachable(rules_of(variant), "X")
+    walked = states(rules_of(variant), "X")
     assert summarize(table).positions == len(walked) == table.positions
     mirrored = {
         min(board, "".join(board[r * 4 : r * 4 + 4][::-1] for r in range(3))) + to_move

@@ -8,8 +8,7 @@ import itertools
 import pytest
 
 from service.engine import MISERE, NORMAL, InvalidPositionError, Position, Status, get_variant
-from tests.engine.boards import rules_of
-from tests.reference import all_reachable, reachable
+from tests.reference import all_reachable, reachable, rules_of
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.engine import Position, Table
-from tests.engine.boards import TABLES, rules_of
+from tests.engine.boards import TABLES
 from tests.engine.games import KINDS, played_positions
-from tests.reference import minimax, move_values, opponent
+from tests.reference import minimax, move_values, opponent, rules_of
 
 LABELS = "abcdefghijklmnop"
 

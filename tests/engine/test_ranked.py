@@ -20,9 +20,8 @@ from service.engine.tables.classes import class_layout_of
 from service.engine.tables.layout import layout_of
 from service.engine.tables.orbits import class_counts
 from service.engine.tables.table_file import build_record
-from tests.engine.boards import burnside_classes, table_of
+from tests.engine.boards import assert_agrees_on_samples, burnside_classes, table_of
 from tests.engine.dense_solver import dense_indices, dense_solve
-from tests.engine.test_reference import assert_agrees_on_samples
 
 SMALL = [v for v in supported_variants() if v.cells <= 12 and not v.gravity]  # the dense solver has none
 

@@ -17,7 +17,7 @@ from service.engine import ProvenCache, TableStore, Value, Variant, book_positio
 from service.engine.tables import partial as partial_module
 from service.engine.tables.building import build_file
 from service.engine.tables.table_file import build_record
-from tests.engine.test_resume import StopAfter
+from tests.engine.stopped_builds import StopAfter
 
 TASK_TITLE = b"ray::_solve_piece"  # a Ray worker's process title while it runs a piece of a tier
 

@@ -7,18 +7,14 @@ once per session; each test waits for its own variant.
 
 from __future__ import annotations
 
-import random
-import sys
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from service.engine import Position, Table, Variant, supported_variants
+from service.engine import Variant, supported_variants
 from tests import background
 from tests.background import Work
-from tests.engine.boards import compare_with_reference, rules_of, table_of
-from tests.reference import Reference
+from tests.engine.boards import assert_agrees_on_samples, compare_with_reference, table_of
 
 # The reference here knows no gravity; gravity variants have their own (test_gravity_tables).
 SMALL = [v for v in supported_variants() if v.cells <= 12 and not v.gravity]
@@ -54,16 +50,6 @@ def test_small_variant_equals_the_reference(comparisons: Work, variant: Variant)
     assert comparisons[variant.long_name].result(timeout=600) == []
 
 
-def sampled_positions(variant: Variant, seed: int, count: int, empty_left: int) -> Iterator[Position]:
-    """Positions of random games from the empty board, stopped with `empty_left` free cells or at the end."""
-    rng = random.Random(seed)
-    for game in range(count):
-        position = Position.empty(variant, "XO"[game % 2])
-        while not position.is_over and variant.cells - position.marks > empty_left:
-            position = position.play(rng.choice(position.legal_moves()))
-        yield position
-
-
 @pytest.mark.parametrize(
     "name",
     [
@@ -83,16 +69,3 @@ def test_large_variant_on_sampled_positions(name: str) -> None:
     variant = get_variant(name)
     assert variant in LARGE
     assert_agrees_on_samples(table_of(variant), seed=len(name), count=30, empty_left=7)
-
-
-def assert_agrees_on_samples(table: Table, seed: int, count: int, empty_left: int) -> None:
-    """The table's analysis of positions of random games (stopped `empty_left` cells from the end) is
-    the reference's, value and every move's."""
-    sys.setrecursionlimit(10_000)
-    reference = Reference(rules_of(table.variant))
-    for position in sampled_positions(table.variant, seed, count, empty_left):
-        analysis = table.lookup(position)
-        assert tuple(analysis.value) == reference.value(position.cells, position.to_move), position.cells
-        assert {m.cell: tuple(m.value) for m in analysis.moves} == reference.moves(
-            position.cells, position.to_move
-        )

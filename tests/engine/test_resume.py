@@ -16,33 +16,13 @@ from pathlib import Path
 import pytest
 
 from service.cli.table_commands import stop_on_sigterm
-from service.engine import Position, TableStore, Variant, get_variant
+from service.engine import Position, TableStore, get_variant
 from service.engine.tables import partial as partial_module
 from service.engine.tables.building import build_file
 from service.engine.tables.partial import partial_path, record_of_partial
+from tests.engine.stopped_builds import StopAfter
 
 VARIANT = get_variant("4x4k4-misere")
-
-
-class StopAfter:
-    """Progress that stops the build (as Ctrl-C would) once `tiers` tiers are written."""
-
-    def __init__(self, tiers: int) -> None:
-        self.tiers, self.done, self.begun_with = tiers, 0, list[int]()
-
-    def begin(self, variant: Variant, tiers: list[int], done: list[int]) -> None:
-        self.begun_with = done
-
-    def advanced(self, entries: int) -> None:
-        pass
-
-    def tier_done(self, tier: int, seconds: float) -> None:
-        self.done += 1
-        if self.done == self.tiers:
-            raise KeyboardInterrupt("stopped by the test")
-
-    def end(self) -> None:
-        pass
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from service.engine import (
     supported_variants,
 )
 from service.engine.rules.variants import MAX_CELLS, MAX_TABLE_CELLS
-from tests.engine.boards import rules_of
+from tests.reference import rules_of
 
 
 @pytest.mark.parametrize(

@@ -20,8 +20,8 @@ from service.engine.rules.known_move import KnownMove
 from service.engine.search import Budget
 from service.engine.search.proven import ProvenCache
 from service.engine.search.proven_schema import JOURNAL_LIMIT_BYTES
+from tests.mounts import python_on_small_disk
 from tests.search.records import ALPHA_BETA
-from tests.serving.test_tables_dir import python_on_small_disk
 
 V = get_variant("4x4k4")
 # A position of 4x4k4 whose value the table gives: a draw in 14 (the flip below made it a win)

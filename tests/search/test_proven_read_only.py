@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from service.engine.search.proven import ProvenCache
+from tests.mounts import READ_ONLY_MOUNT, privileged
 from tests.serving import harness
-from tests.serving.test_tables_dir import READ_ONLY_MOUNT, privileged
 
 WRITE = """
 import os, sys

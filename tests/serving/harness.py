@@ -24,6 +24,8 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from prometheus_client.parser import text_string_to_metric_families
+
 from tests.requires import require
 
 REPO = Path(__file__).resolve().parents[2]
@@ -212,3 +214,17 @@ def access_lines(
         if until(lines) or time.monotonic() > deadline:
             return lines
         time.sleep(0.02)
+
+
+def totals(server: Server) -> dict[str, float]:
+    """flask_http_request_total by status, summed over methods (and, by the collector, workers)."""
+    with urllib.request.urlopen(f"{server.url}/metrics", timeout=10) as response:
+        assert response.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8"
+        text = response.read().decode()
+    by_status: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "flask_http_request_total":
+                status = sample.labels["status"]
+                by_status[status] = by_status.get(status, 0.0) + sample.value
+    return by_status

@@ -19,9 +19,9 @@ from service.engine import NAMING, Position, get_variant
 from service.engine.books.build import build_book
 from service.engine.rules.known_move import KnownMove
 from service.engine.search.proven import ProvenCache
+from tests.mounts import on_small_disk
 from tests.requires import require
 from tests.search.records import ALPHA_BETA
-from tests.serving.test_tables_dir import on_small_disk
 
 SCRIPT = Path(sys.executable).parent / "sanmoku"
 

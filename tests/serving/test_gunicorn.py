@@ -13,10 +13,9 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from tests.serving import harness
-from tests.serving.harness import Server
+from tests.serving.harness import Server, totals
 
 REQUESTS = 120  # 4 kinds of request, 30 each
 ODD_AGENT = 'odd "agent" \\ {"x": 1}'  # what breaks a JSON-looking gunicorn access format
@@ -54,20 +53,6 @@ def call(server: Server, i: int) -> int:
     except urllib.error.HTTPError as error:
         status = error.code
     return status
-
-
-def totals(server: Server) -> dict[str, float]:
-    """flask_http_request_total by status, summed over methods (and, by the collector, workers)."""
-    with urllib.request.urlopen(f"{server.url}/metrics", timeout=10) as response:
-        assert response.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8"
-        text = response.read().decode()
-    by_status: dict[str, float] = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            if sample.name == "flask_http_request_total":
-                status = sample.labels["status"]
-                by_status[status] = by_status.get(status, 0.0) + sample.value
-    return by_status
 
 
 def access_lines(server: Server, request_id: str) -> list[dict[str, object]]:

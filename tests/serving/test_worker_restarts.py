@@ -12,8 +12,7 @@ import urllib.request
 from pathlib import Path
 
 from tests.serving import harness
-from tests.serving.harness import Server
-from tests.serving.test_gunicorn import totals
+from tests.serving.harness import Server, totals
 
 WORKERS = 1  # one slot: the same files before and after, whichever worker answered
 RESTARTS = 6  # the worker killed each time, SIGTERM and SIGKILL in turn
