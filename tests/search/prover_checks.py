@@ -12,6 +12,7 @@ from service.engine.search.proof_number import ProofTable, Question, applies, as
 from tests.core_debug import find_pairing, threat_sequence, threat_tree
 
 NO_LIMIT = Limits(deadline=0.0, nodes=0)
+UNGUARDED = ProverOptions(guard_zones=False)  # proof zones without their guard cells: unsound, for tests
 CHECKED = 1000  # positions per variant: the questions cost more than alpha-beta near the end
 TREE_DEPTH, TREE_NODES = 3, 2000  # a tree of threes (core/threats.c) looked for in each position
 

@@ -17,8 +17,7 @@ import pytest
 from service.engine import EngineBusyError, Position, TableStore, Value, Variant, geometry_of, get_variant
 from service.engine.rules.known_move import KnownMove
 from service.engine.search import Board, Budget, Cancel, SearchEngine
-from tests.search.positions import position_of
-from tests.search.test_tables import random_positions
+from tests.search.positions import position_of, random_positions
 
 # nothing is proven on its empty board within seconds (6x6k5's the provers settle at once)
 OPEN_BOARD = Variant(8, 8, 5)

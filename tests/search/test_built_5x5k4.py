@@ -19,7 +19,7 @@ from service.engine.books.source import PACKAGED, Books
 from service.engine.rules.geometry import geometry_of
 from service.engine.rules.values import DECODED
 from service.engine.tables.classes import ClassLayout
-from tests.search.test_tables import Prover, score_of
+from tests.search.exact_scores import Prover, score_of
 
 VARIANT = get_variant("5x5k4")
 SAMPLE = 10_000

@@ -10,7 +10,6 @@ from __future__ import annotations
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
-import numpy.typing as npt
 import pytest
 
 from service.engine import Variant, get_variant, solve, supported_variants
@@ -26,35 +25,15 @@ from service.engine.search.native import (
     TranspositionTable,
     prove,
 )
-from service.engine.tables.layout import layout_of
 from tests import background
 from tests.background import Work
+from tests.search.exact_scores import score_of
+from tests.search.positions import masks_of
 from tests.search.prover_checks import prover_disagreements
-from tests.search.test_tables import score_of
 
 VARIANTS = supported_variants(16)
 SAMPLE = 10_000
 KNOWN_RESULTS = 1_000  # positions whose score is also found from their result's bounds alone
-
-
-def masks_of(
-    cells: int, ranks: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]:
-    """The first and the second player's cells at each rank (the layout read backwards)."""
-    layout = layout_of(cells)
-    blocks = layout.blocks()
-    starts = np.array([b.offset for b in blocks], dtype=np.int64)
-    which = np.searchsorted(starts, ranks, side="right") - 1
-    first = np.zeros(len(ranks), dtype=np.uint32)
-    second = np.zeros(len(ranks), dtype=np.uint32)
-    for number in np.unique(which):
-        block, here = blocks[number], which == number
-        row, col = np.divmod(ranks[here] - block.offset, block.cols)
-        lead = layout.lead.groups[block.lead_group][row]
-        trail = layout.trail.groups[block.trail_group][col]
-        first[here] = layout.lead.first[lead] | layout.trail.first[trail]
-        second[here] = layout.lead.second[lead] | layout.trail.second[trail]
-    return first, second
 
 
 def disagreements(name: str) -> list[str]:

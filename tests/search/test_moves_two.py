@@ -26,7 +26,7 @@ from service.engine.search.native import (
 )
 from service.engine.search.second_thread import SECOND_THREAD_EMPTY_CELLS, second_thread
 from tests.core_debug import table_positions
-from tests.search.test_provers_exhaustive import random_position
+from tests.search.positions import random_position
 
 BOARDS = ["5x5k4", "4x6k4", "5x5k4-torus", "5x5k4-misere", "6x6k5"]
 

@@ -19,11 +19,14 @@ from service.engine.rules.values import DECODED
 from service.engine.search import Board
 from service.engine.search.native import DEFAULT_OPTIONS, Game, Limits, ProverOptions, TranspositionTable
 from service.engine.search.proof_number import ProofTable, Question, ask
-from tests.search.prover_checks import NO_LIMIT, alpha_beta_result, prover_disagreements, prover_result
-from tests.search.test_every_table_variant import masks_of
-from tests.search.test_provers_exhaustive import random_position
-
-UNGUARDED = ProverOptions(guard_zones=False)  # proof zones without their guard cells: unsound, for tests
+from tests.search.positions import masks_of, random_position
+from tests.search.prover_checks import (
+    NO_LIMIT,
+    UNGUARDED,
+    alpha_beta_result,
+    prover_disagreements,
+    prover_result,
+)
 
 
 def zone_checks(

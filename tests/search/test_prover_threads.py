@@ -23,8 +23,7 @@ from service.engine.search.second_thread import thread_helper
 from service.engine.tables.table import Table
 from service.serving.sources import ANALYST
 from tests.engine.boards import solved_table
-from tests.search.positions import position_of
-from tests.search.test_provers_exhaustive import random_position
+from tests.search.positions import position_of, random_position
 
 PROVERS = {Prover.PROOF_NUMBER.value, Prover.PAIRING.value, Prover.THREAT_SPACE.value}
 

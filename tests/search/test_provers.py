@@ -16,15 +16,8 @@ from service.engine.search.native import Game, TranspositionTable, threats
 from service.engine.search.proof_number import ProofTable, Prover, ask
 from tests.core_debug import Pairing, find_pairing, threat_sequence
 from tests.reference import Reference, Rules
-from tests.search.positions import position_of
+from tests.search.positions import masks, position_of
 from tests.search.prover_checks import NO_LIMIT, alpha_beta_result
-
-
-def masks(board: str) -> tuple[int, int]:
-    """The X and O masks of a board string (cells row by row)."""
-    x = sum(1 << i for i, mark in enumerate(board) if mark == "X")
-    o = sum(1 << i for i, mark in enumerate(board) if mark == "O")
-    return x, o
 
 
 def lines_of(rules: Rules) -> list[set[int]]:

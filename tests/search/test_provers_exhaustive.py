@@ -24,6 +24,7 @@ from service.engine.search.native import DEFAULT_OPTIONS, Game, Limits, ProverOp
 from service.engine.search.proof_number import ProofTable
 from service.engine.tables.layout import layout_of
 from tests.reference import Reference, Rules
+from tests.search.positions import random_position
 from tests.search.prover_checks import alpha_beta_result, prover_disagreements, prover_result
 
 
@@ -76,17 +77,6 @@ def check_openings(
     assert len(positions) == (12857 if plies == 4 else 1937)  # 1 + 16 + 240 + 1680 (+ 10920)
     assert {score for _, _, score in positions} == results
     assert prover_disagreements(variant, positions, limit=len(positions), options=options) == []
-
-
-def random_position(board: Board, empty: int, rng: random.Random) -> tuple[int, int]:
-    """(mine, theirs) after random play leaves `empty` cells, the game still going on."""
-    while True:
-        mine = theirs = 0
-        while board.cells - (mine | theirs).bit_count() > empty and not board.is_over(mine, theirs):
-            cells = [c for c in range(board.cells) if not (mine | theirs) >> c & 1]
-            mine, theirs = theirs, mine | 1 << rng.choice(cells)
-        if not board.is_over(mine, theirs):
-            return mine, theirs
 
 
 def as_text(variant: Variant, mine: int, theirs: int) -> tuple[str, str]:

@@ -3,14 +3,11 @@ value, on every reachable position of the 3x3 boards and on positions of random 
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from service.engine import MISERE, NORMAL, Position, TableStore, Value, Variant, get_variant
+from service.engine import MISERE, NORMAL, Position, TableStore, Variant, get_variant
 from service.engine.search import Board, Budget, SearchEngine
 from service.engine.search.native import (
-    BIG,
     GOAL_SCORE,
     SCORE_MAX,
     SCORE_MIN,
@@ -19,6 +16,8 @@ from service.engine.search.native import (
     TranspositionTable,
     prove,
 )
+from tests.search.exact_scores import score_of
+from tests.search.positions import random_positions
 
 SAMPLED = [
     get_variant(name)
@@ -52,20 +51,6 @@ def reachable(variant: Variant, first: str) -> list[Position]:
                 seen.add(child)
                 frontier.append(child)
     return sorted(seen, key=lambda p: (p.x, p.o, p.to_move))
-
-
-def random_positions(variant: Variant, count: int, seed: int) -> list[Position]:
-    """Positions of random games, cut at a random ply (finished games included)."""
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        position = Position.empty(variant, rng.choice("XO"))
-        for _ in range(rng.randrange(variant.cells + 1)):
-            if position.is_over:
-                break
-            position = position.play(rng.choice(position.legal_moves()))
-        out.append(position)
-    return out
 
 
 def disagreements(store: TableStore, positions: list[Position]) -> list[str]:
@@ -110,24 +95,3 @@ def test_one_table_serves_games_in_turn(store: TableStore) -> None:
             )
             value = store.get(variant).value(position)
             assert outcome.lower == outcome.upper == score_of(value, position.marks, variant.cells)
-
-
-def score_of(value: Value, marks: int, cells: int) -> int:
-    """The core's score of a position's value: the game ends with `end` marks on the board."""
-    end = marks + value.remoteness
-    return value.score * (BIG - end) if value.score else 0
-
-
-class Prover:
-    """The compiled search's exact score of positions of one board, with no limit (for comparisons
-    with tables: `score_of` gives a table value's score)."""
-
-    def __init__(self, variant: Variant, bits: int = 20) -> None:
-        self.board = Board.of(variant)
-        self.game, self.table = Game(self.board), TranspositionTable(bits)
-        self.limits = Limits(deadline=0.0, nodes=0)
-
-    def bounds(self, mine: int, theirs: int) -> tuple[int, int]:
-        """The proven lower and upper bounds of the score of the side to move (equal: exact)."""
-        outcome = prove(self.game, self.table, mine, theirs, GOAL_SCORE, self.limits, SCORE_MIN, SCORE_MAX)
-        return outcome.lower, outcome.upper

@@ -16,10 +16,8 @@ from service.engine.search import Board
 from service.engine.search.native import DEFAULT_OPTIONS, Game, ProverOptions, TranspositionTable
 from service.engine.search.proof_number import ProofTable, Prover, ask
 from tests.core_debug import threat_sequence, threat_tree
-from tests.search.prover_checks import NO_LIMIT, alpha_beta_result
-from tests.search.test_proof_zones import UNGUARDED
-from tests.search.test_provers import masks
-from tests.search.test_provers_exhaustive import random_position
+from tests.search.positions import masks, random_position
+from tests.search.prover_checks import NO_LIMIT, UNGUARDED, alpha_beta_result
 
 # 8x8, five in a row, X to move. X holds two twos, on row 3 (r3c2, r3c3) and on column 4 (r1c4, r2c4),
 # no line with three: no four can be made, so no sequence of fours. X on r3c4 (cell 28) makes two open
