@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..rules.known_move import Estimate, KnownMove
 from .board import Board
 from .budget import Budget, Cancel, Deadline
-from .engine import SearchEngine
+from .searcher import SearchEngine
 from .report import SearchReport
 
 __all__ = [

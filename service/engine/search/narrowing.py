@@ -1,4 +1,4 @@
-"""One analysis of one position (engine.py's SearchEngine.analyze): every legal move's result proven
+"""One analysis of one position (searcher.py's SearchEngine.analyze): every legal move's result proven
 first (the provers first where they lead, then alpha-beta), then the remoteness of the won and lost
 ones, then, if asked, heuristic estimates of the moves left unproven; each step with its share of what
 is left of the budget, and one move per class of moves a symmetry of the position maps onto each other.
@@ -21,7 +21,7 @@ from .results import ResultProver, result_known
 from .second_thread import second_thread
 
 if TYPE_CHECKING:
-    from .engine import SearchEngine
+    from .searcher import SearchEngine
 
 Bounds = tuple[int, int]  # on a score, for the side that plays the move
 # When estimates are asked for: the results get this share of the budget, the estimates their nodes
