@@ -101,7 +101,7 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     where = argparse.ArgumentParser(add_help=False)
     where.add_argument("--dir", type=Path, help="the tables directory the store lives in (default as tables)")
     where.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="the store's bound")
-    cache = commands.add_parser("cache", help="the store of positions the search has proven")
+    cache = commands.add_parser("cache", help="the cache of positions the search has proven")
     actions = cache.add_subparsers(dest="action", required=True)
     actions.add_parser("stats", parents=[where], help="how many positions, how many bytes").set_defaults(
         run=stats

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import on_first_use
-from .analyst import Analyst, EnginePool
+from .analyst import Analyst, SearcherPool
 from .answer import Answer, Answers, GameAnswers, Source, answers_from, table_answers
 from .books.background import BookBuild, book_build_report
 from .books.source import Books
@@ -24,7 +24,6 @@ from .books.supply import build_book_file, open_books, read_large_books
 from .errors import (
     BuildRefusedError,
     ClusterUnavailableError,
-    EngineBusyError,
     EngineError,
     IllegalMoveError,
     IllegalSequenceError,
@@ -33,6 +32,7 @@ from .errors import (
     PolicyError,
     ProvenCacheError,
     SearchBusyError,
+    SearcherBusyError,
     TableNotBuiltError,
     TableNotReadyError,
     TableUnavailableError,
@@ -166,9 +166,7 @@ __all__ = [
     "Cutoff",
     "Deadline",
     "EightPosition",
-    "EngineBusyError",
     "EngineError",
-    "EnginePool",
     "Estimate",
     "FairSlots",
     "Game",
@@ -202,6 +200,8 @@ __all__ = [
     "Result",
     "Review",
     "SearchBusyError",
+    "SearcherBusyError",
+    "SearcherPool",
     "Shape",
     "SideSummary",
     "Source",

@@ -32,7 +32,7 @@ from .rules.known_move import KnownMove
 from .rules.position import Position
 from .rules.values import Value
 from .rules.variants import Variant
-from .search import Budget, Cancel, Deadline, SearchEngine
+from .search import Budget, Cancel, Deadline, Searcher
 from .search.narrowing import search_provers
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proof_families import DEFAULT_PROVER_THREADS, checked_prover_threads
@@ -43,11 +43,11 @@ from .slots import FairSlots, Lease
 from .tables.table import Table
 
 TableFor = Callable[[Variant], Table | None]  # the table that answers a variant now, if any
-Tables = tuple[TranspositionTable, TranspositionTable | None]  # an engine's own, and its second thread's
+Tables = tuple[TranspositionTable, TranspositionTable | None]  # a searcher's own, and its second thread's
 T = TypeVar("T")
 # Of its budget, the most a search waits for a slot before SearchBusyError: all of it, first come first
 # served, but a search that no slot can come to within its budget (every one held past its end) waits a
-# tenth of it only (EnginePool). A tenth for all, as before, turned away searches a slot would come to:
+# tenth of it only (SearcherPool). A tenth for all, as before, turned away searches a slot would come to:
 # gunicorn's workers take connections as they come, not by their free slots, and with 4 clients on 2
 # workers of 2 slots, 44 % of 300 ms searches answered 503 when one worker got three of them.
 SLOT_WAIT_SHARE = 1.0
@@ -73,7 +73,7 @@ def on_this_thread(work: Callable[[], T], cancel: Cancel | None = None) -> T:
 log = logging.getLogger(__name__)
 
 
-class EnginePool:
+class SearcherPool:
     """`slots` transposition tables, lent one per search (two with two threads: the second for the
     second thread's alpha-beta searches), first come first served (`FairSlots`): a borrower waits at
     most `wait` seconds, and a tenth of that when every slot is held past it (each borrower holds its
@@ -129,7 +129,7 @@ class EnginePool:
             available.release(lease)
 
     @contextlib.contextmanager
-    def engine(self, variant: Variant, wait: float | None) -> Iterator[SearchEngine]:
+    def searcher(self, variant: Variant, wait: float | None) -> Iterator[Searcher]:
         with self.slot(wait):
             # No lock around the list: the slots let at most `slots` borrowers in, and a list's pop and
             # append are atomic (a warm() beside them makes one table too many at worst).
@@ -137,7 +137,7 @@ class EnginePool:
             table, second = tables
             try:
                 threads = self.prover_threads
-                yield SearchEngine(variant, table=table, prover_threads=threads, second_table=second)
+                yield Searcher(variant, table=table, prover_threads=threads, second_table=second)
             finally:
                 self._free.append(tables)
 
@@ -147,7 +147,7 @@ class Analyst:
         self,
         table_for: TableFor,
         proven: ProvenCache | None,
-        pool: EnginePool,
+        pool: SearcherPool,
         offload: Offload = on_this_thread,
         books: Books | None = None,
     ) -> None:
@@ -229,12 +229,12 @@ class Analyst:
         self, position: Position, budget: Budget, started: float, known: tuple[KnownMove, ...]
     ) -> Answer:
         wait = None if budget.seconds is None else budget.seconds * SLOT_WAIT_SHARE
-        with self.pool.engine(position.variant, wait) as engine:
+        with self.pool.searcher(position.variant, wait) as searcher:
 
             def search() -> tuple[SearchReport, list[KnownMove]]:
                 # Estimates always: they rank the moves left unproven, so that the best guess is a guess,
                 # not the lowest cell; the answer shows them only to a caller who asks.
-                found = engine.analyze(position, _left(budget, started), estimates=True)
+                found = searcher.analyze(position, _left(budget, started), estimates=True)
                 proofs = _with_known(found.moves, known)
                 if self.proven is not None and found.nodes:  # else only the moves that end the game: cheap
                     origin = Origin.of(SEARCH, search_provers(position.variant))

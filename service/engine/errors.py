@@ -1,4 +1,4 @@
-"""Every error the engine raises, in one place.
+"""Every error the searcher raises, in one place.
 
 `EngineError` and its kinds are bad input: each says what was wrong and carries a machine-readable code
 and the field at fault (the HTTP layer answers 422). `TableUnavailableError` and `SearchBusyError` are
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 class EngineError(ValueError):
-    """Base of every error the engine raises on bad input."""
+    """Base of every error the searcher raises on bad input."""
 
     code: str = "engine_error"
 
@@ -130,5 +130,5 @@ class SearchBusyError(RuntimeError):
     or a tenth of it when every slot is held past its end)."""
 
 
-class EngineBusyError(RuntimeError):
-    """Two threads used one search engine at once: its transposition table is not shared."""
+class SearcherBusyError(RuntimeError):
+    """Two threads used one searcher at once: its transposition table is not shared."""

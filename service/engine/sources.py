@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .analyst import Analyst, EnginePool, Offload, on_this_thread
+from .analyst import Analyst, Offload, SearcherPool, on_this_thread
 from .books.supply import open_books
 from .rules.variants import Variant
 from .search.proof_families import DEFAULT_PROVER_THREADS
@@ -58,6 +58,6 @@ def compose_sources(
         write_later=write_later,
     )
     proven = ProvenCache(store.directory, proven_max_bytes, start_trim=start_trim)
-    pool = EnginePool(search_slots, prover_threads=prover_threads)
+    pool = SearcherPool(search_slots, prover_threads=prover_threads)
     books = open_books(store.directory, background_builds)
     return Sources(supply, Analyst(supply.available, proven, pool, offload, books))

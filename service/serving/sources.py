@@ -116,9 +116,13 @@ class Warming:
             offload(pool.warm)
             warming = Position.empty(get_variant(WARM_VARIANT))
             with contextlib.ExitStack() as lent:
-                engines = [lent.enter_context(pool.engine(warming.variant, None)) for _ in range(pool.slots)]
+                searchers = [
+                    lent.enter_context(pool.searcher(warming.variant, None)) for _ in range(pool.slots)
+                ]
                 budget = Budget(WARM_SEARCH_SECONDS)
-                searches = [partial(engine.analyze, warming, budget, estimates=True) for engine in engines]
+                searches = [
+                    partial(searcher.analyze, warming, budget, estimates=True) for searcher in searchers
+                ]
                 on_each_search_thread(searches, WARM_TIMEOUT)
         except Exception:  # the searches make what they need themselves, as they always could
             log.exception("searches not readied before the first request: each makes what it needs")

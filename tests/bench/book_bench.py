@@ -17,7 +17,7 @@ from pathlib import Path
 
 from service.engine import get_variant
 from service.engine.books.build import book_positions, build_book
-from service.engine.search import Budget, SearchEngine
+from service.engine.search import Budget, Searcher
 from service.engine.search.proven import ProvenCache
 from service.http.schemas import DEFAULT_BUDGET_MS
 
@@ -42,9 +42,9 @@ def main() -> None:
         sample = layer if len(layer) <= args.sample else rng.sample(layer, args.sample)
         times = []
         for position in sample:
-            engine = SearchEngine(variant)
+            searcher = Searcher(variant)
             started = time.perf_counter()
-            assert engine.analyze(position, Budget()).exact
+            assert searcher.analyze(position, Budget()).exact
             times.append(time.perf_counter() - started)
         within = sum(t <= budget for t in times)
         median, most = statistics.median(times), max(times)

@@ -20,7 +20,7 @@ The solvers take the set in turn, CHUNK positions at a time, so that a change of
 machine falls on all of them. His side: a run of `c4solver -a` over the chunk in a directory without his
 opening book, timed from the start of the process to its end less the time of a run on an empty input.
 BitBully's: `score_all_moves` with no opening book, timed in its process around the calls. Ours: one
-SearchEngine for the chunk, `analyze` with the remoteness and no limit, every move exact, the calls
+Searcher for the chunk, `analyze` with the remoteness and no limit, every move exact, the calls
 timed, Python's share included. Each keeps its transposition table from position to position of a chunk.
 A set the solvers finish within QUICK seconds is run whole REPEATS times instead, each keeping its
 fastest run. Reading sequences into positions is not timed on our side; what a request pays instead,
@@ -44,7 +44,7 @@ from functools import partial
 from pathlib import Path
 
 from service.engine import Position, Value, get_variant
-from service.engine.search import Budget, SearchEngine
+from service.engine.search import Budget, Searcher
 
 from .connect4_peers import Scores, bitbully_python, idle_seconds, read_set, run_bitbully, run_pons
 
@@ -95,10 +95,10 @@ def random_set(stage: str, count: int, seed: int) -> list[str]:
     return list(found.values())
 
 
-def our_scores(engine: SearchEngine, position: Position) -> tuple[list[int], float]:
+def our_scores(searcher: Searcher, position: Position) -> tuple[list[int], float]:
     """Every column's score, his way, from our analysis (every move exact), and the analysis's seconds."""
     started = time.perf_counter()
-    analysis = engine.analyze(position, Budget())
+    analysis = searcher.analyze(position, Budget())
     seconds = time.perf_counter() - started
     scores = [FULL_COLUMN] * CONNECT4.cols
     for move in analysis.moves:
@@ -109,12 +109,12 @@ def our_scores(engine: SearchEngine, position: Position) -> tuple[list[int], flo
 
 
 def run_ours(sequences: list[str]) -> tuple[Scores, float]:
-    """Our scores of each sequence with one fresh engine, and the seconds of the analyses alone."""
+    """Our scores of each sequence with one fresh searcher, and the seconds of the analyses alone."""
     positions = [play(sequence) for sequence in sequences]
-    engine = SearchEngine(CONNECT4, table_bits=TABLE_BITS)
+    searcher = Searcher(CONNECT4, table_bits=TABLE_BITS)
     found, seconds = [], 0.0
     for position in positions:
-        scores, spent = our_scores(engine, position)
+        scores, spent = our_scores(searcher, position)
         found.append(scores)
         seconds += spent
     return found, seconds

@@ -8,7 +8,7 @@ A book built from the deepest ply up pays for its deepest ply alone, if the sear
 position finds its children's values in the book: each move of a position of ply n < N leads to a
 position of ply n + 1, already proven. So the estimate printed is the positions of ply N (unfinished,
 up to the mirror) times the mean time of one of them. A position's time is measured with a fresh
-engine (no transposition table carried from one position to the next).
+searcher (no transposition table carried from one position to the next).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 
 from service.engine import Position, Variant, geometry_of, get_variant
-from service.engine.search import Budget, SearchEngine
+from service.engine.search import Budget, Searcher
 
 CONNECT4 = get_variant("connect4")
 TABLE_BITS = 21
@@ -52,10 +52,10 @@ def plies(variant: Variant = CONNECT4, deepest: int = 8) -> Iterator[tuple[int, 
 
 
 def prove_time(position: Position) -> float:
-    """Seconds to prove every move's value of the position, with a fresh engine."""
-    engine = SearchEngine(position.variant, table_bits=TABLE_BITS)
+    """Seconds to prove every move's value of the position, with a fresh searcher."""
+    searcher = Searcher(position.variant, table_bits=TABLE_BITS)
     started = time.perf_counter()
-    analysis = engine.analyze(position, Budget())
+    analysis = searcher.analyze(position, Budget())
     seconds = time.perf_counter() - started
     assert analysis.exact
     return seconds

@@ -14,8 +14,8 @@ game the positions after 13 to 20 plies that are not over, each board once, the 
 each ply. They are kept in FILE (tests/data/connect4_strong_play.txt unless told: made by the defaults
 here with BitBully 0.0.79 and bitbully-databases 0.0.2), so that reruns measure the same positions.
 
-Each position is analysed as the service does (`SearchEngine.analyze` with the budget's seconds and
-estimates, one engine of the service's table size) with the table cleared before it, so that no
+Each position is analysed as the service does (`Searcher.analyze` with the budget's seconds and
+estimates, one searcher of the service's table size) with the table cleared before it, so that no
 position is helped by the one before; the time is the call's wall time. On a machine other jobs load,
 `--cpu-nodes N` measures what the search does with `--seconds` of one processor instead: a budget of N
 nodes (more than it runs in that time), the CPU time of the process, exact when proven within both.
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from service.engine import Position
-from service.engine.search import Budget, SearchEngine, SearchReport
+from service.engine.search import Budget, Searcher, SearchReport
 
 from .connect4_bench import CONNECT4, play, pons_score
 from .connect4_peers import bitbully_python, read_set, run_pons, strong_games
@@ -95,14 +95,14 @@ def analyse(
     """Each position's outcome within `seconds` of the clock, or (`cpu_nodes`) of the process's CPU: the
     search then runs within that many nodes, timed by the CPU it took, and is exact within the budget
     when it proved everything in at most `seconds` of it."""
-    engine, out = SearchEngine(CONNECT4), []
+    searcher, out = Searcher(CONNECT4), []
     clock = time.process_time if cpu_nodes else time.perf_counter
     budget = Budget(nodes=cpu_nodes) if cpu_nodes else Budget(seconds)
     for i, sequence in enumerate(sequences):
         position = play(sequence)
-        engine.table.clear()
+        searcher.table.clear()
         started = clock()
-        report = engine.analyze(position, budget, estimates=True)
+        report = searcher.analyze(position, budget, estimates=True)
         spent = clock() - started
         wrong = 0 if his is None else contradicts(report, position, his[i])
         out.append(Outcome(sequence, report.exact and spent <= seconds, spent, wrong))

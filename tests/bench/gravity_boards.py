@@ -5,7 +5,7 @@ a request's budget, what an opening book deep enough for the search to take over
 Run: python -m tests.bench.gravity_boards [--seconds 10] [--nodes 150000000] [--boards 7x6,8x7]
          [--answer-seconds 1] [--book-plies 2,4,6,8] [--sample 4] [--book-nodes 20000000]
 
-The empty board: `SearchEngine.analyze` (every move's result, then its remoteness), a fresh engine of
+The empty board: `Searcher.analyze` (every move's result, then its remoteness), a fresh searcher of
 the service's table size per board, within a budget of `--nodes` rather than of seconds, and timed in
 CPU seconds of the process: on this shared machine a wall-clock budget measures the other jobs as much
 as the search. Proven within `--seconds` means proven exactly in at most that many CPU seconds (the node
@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 
 from service.engine import Position, Result, Value, Variant, book_positions, get_variant
-from service.engine.search import Budget, SearchEngine
+from service.engine.search import Budget, Searcher
 
 COLUMNS = ROWS = range(4, 9)
 # (columns, rows) -> the first player's result from the empty board and the ply the game ends on
@@ -78,10 +78,10 @@ class Proof:
 
 
 def prove(position: Position, nodes: int) -> Proof:
-    """Every move's value of `position` with a fresh engine, within `nodes`."""
-    engine = SearchEngine(position.variant)
+    """Every move's value of `position` with a fresh searcher, within `nodes`."""
+    searcher = Searcher(position.variant)
     started = time.process_time()
-    report = engine.analyze(position, Budget(nodes=nodes))
+    report = searcher.analyze(position, Budget(nodes=nodes))
     return Proof(report.exact, report.value, time.process_time() - started, report.nodes)
 
 

@@ -313,12 +313,12 @@ def flipped(checkout: Path) -> str:
     code = """
 import sqlite3
 from pathlib import Path
-from service.engine import Analyst, EnginePool, Position, get_variant
+from service.engine import Analyst, SearcherPool, Position, get_variant
 from service.engine.search import Budget
 from service.engine.search.proven import ProvenCache
 directory = Path(tempfile.mkdtemp())
 store = ProvenCache(directory)
-analyst = Analyst(lambda v: None, store, EnginePool(1))
+analyst = Analyst(lambda v: None, store, SearcherPool(1))
 position = Position.empty(get_variant("4x4k4")).play(5).play(10)
 analyst.analyze(position, Budget(10.0))
 with sqlite3.connect(directory / "proven.sqlite") as db:

@@ -4,11 +4,11 @@ Run: python -m tests.bench.layer_profile [--requests 20000] [--rounds 5] [--dura
 
 In-process: the app's WSGI callable answers the same POST /analyze (3x3) again and again, once answered
 from the kept bodies (a repeated request, as under wrk) and once with them emptied before every
-request (the full path: schema, engine, payload). Each layer is wrapped in a timer (perf_counter_ns)
+request (the full path: schema, searcher, payload). Each layer is wrapped in a timer (perf_counter_ns)
 that counts its own time, less the layers it calls: the request id, the metrics, the access line (its
 line made, then written), the rest of the request-id middleware, CORS, the chunked-body limit, Flask
 (request context, routing, response object, hooks but the security headers'), the security headers,
-the view (with the raw-request cache), the schema's load, the engine (the position read and the table's
+the view (with the raw-request cache), the schema's load, the searcher (the position read and the table's
 answer) and the payload with its JSON. The access lines go to a file, as under gunicorn, each written and
 flushed at once (no gevent loop here: a gevent worker writes those of one loop turn together). Medians of
 `rounds` rounds; the timers' own cost is the difference between the sum and the unwrapped app's time.
@@ -66,7 +66,7 @@ LAYERS = (
     "Flask",
     "view: raw-request cache, kept bodies, Response",
     "schema load",
-    "engine: position and answer",
+    "searcher: position and answer",
     "payload and JSON",
 )
 
@@ -119,7 +119,7 @@ def timed_layers(timers: Timers) -> Iterator[None]:
             (getattr(repeated, "RepeatedAnswers", None), "__call__", "repeated request answered at the edge"),
             (Flask, "wsgi_app", "Flask"),
             (analyze_views, "load", "schema load"),
-            (params.AnalyzeParams, "position", "engine: position and answer"),
+            (params.AnalyzeParams, "position", "searcher: position and answer"),
             (answers, "answer_payload", "payload and JSON"),
             (answers, "dumps", "payload and JSON"),
             (answers, "make_body", "payload and JSON"),
@@ -131,7 +131,7 @@ def timed_layers(timers: Timers) -> Iterator[None]:
         answers_of = Analyst.answers
 
         def timed_answers(self: Analyst, *args: Any, **kwargs: Any) -> Any:
-            return timers.wrap("engine: position and answer", answers_of(self, *args, **kwargs))
+            return timers.wrap("searcher: position and answer", answers_of(self, *args, **kwargs))
 
         patch.setattr(Analyst, "answers", timed_answers)
         yield

@@ -1,5 +1,5 @@
 """Two builds of the provers on the positions of provers_bench's table 2, interleaved in one run: each
-position analysed cold at the default budget (the provers leading, as the engine's rule has it) by a
+position analysed cold at the default budget (the provers leading, as the searcher's rule has it) by a
 worker process of each checkout in turn, the order alternating from one position to the next, so that
 the machine's noise hits both alike.
 
@@ -26,7 +26,7 @@ from typing import IO, Any
 WORKER = """
 import json, random, sys, time
 from service.engine import get_variant
-from service.engine.search import SearchEngine
+from service.engine.search import Searcher
 from tests.bench.provers_bench import DEFAULT_BUDGET, cold_analysis, provers_share
 from tests.bench.search_bench import random_position
 from tests.search.positions import position_of
@@ -36,7 +36,7 @@ for line in sys.stdin:
     key = (name, plies, count, seed)
     if key not in lists:
         variant, rng = get_variant(name), random.Random(int(seed))
-        board = SearchEngine(variant, table_bits=10).board
+        board = Searcher(variant, table_bits=10).board
         plays = [random_position(board, int(plies), rng) for _ in range(int(count))]
         lists[key] = [position_of(variant, *play) for play in plays]
     cpu = time.process_time()  # of every thread of the process: the provers may use two

@@ -8,7 +8,7 @@ Run: python -m tests.bench.provers_bench [--positions 10] [--seed 1] [--cap 60] 
 2. Positions after 4, 8 and 12 random plies on 6x6k5, 7x7k5 and 8x8k5, and 5x5k4 and 6x6k4 (four in a
    row: where alpha-beta is strong): how many have every move's value (exact) and every move's result
    proven within the service's default budget (1 s, estimates on, as the analyst asks), the provers
-   leading (PROVERS_SHARE of the results' budget first) and alpha-beta alone, whatever the engine's rule
+   leading (PROVERS_SHARE of the results' budget first) and alpha-beta alone, whatever the searcher's rule
    (provers_share) would choose; the two runs of each position interleaved, each cold. A row is a
    sample of the rate the goal speaks of: its 95 % interval is printed beside it.
 3. The n,n,n boards 5x5k5 ... 8x8k8 and the other boards whose empty position a pairing settles: the
@@ -28,7 +28,7 @@ from statistics import NormalDist
 from typing import NamedTuple
 
 from service.engine import Position, Variant, get_variant
-from service.engine.search import Budget, SearchEngine
+from service.engine.search import Budget, Searcher
 from service.engine.search import narrowing as narrowing_module
 from service.engine.search.narrowing import PROVERS_SHARE
 from service.engine.search.native import TranspositionTable
@@ -64,7 +64,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
 
 @contextmanager
 def provers_share(share: float) -> Iterator[None]:
-    """Every board gets this share for the provers, whatever the engine's rule says."""
+    """Every board gets this share for the provers, whatever the searcher's rule says."""
     rule = narrowing_module.provers_share
     narrowing_module.provers_share = lambda variant: share if applies(variant) else 0.0
     try:
@@ -84,10 +84,10 @@ def cold_analysis(position: Position, seconds: float) -> Run:
     """One analysis with new tables."""
     thread_table().clear()
     thread_table(second=True).clear()  # the provers' second thread's (proof_families.py)
-    engine = SearchEngine(position.variant, table=TranspositionTable(TABLE_BITS))
-    engine.second_table()  # made before the clock starts, as a server's warmed slots have theirs
+    searcher = Searcher(position.variant, table=TranspositionTable(TABLE_BITS))
+    searcher.second_table()  # made before the clock starts, as a server's warmed slots have theirs
     started = time.perf_counter()
-    report = engine.analyze(position, Budget(seconds=seconds), estimates=True)
+    report = searcher.analyze(position, Budget(seconds=seconds), estimates=True)
     results = all(move.result is not None for move in report.moves)
     return Run(report.exact, results, time.perf_counter() - started, report.closed_by)
 
@@ -111,7 +111,7 @@ def shares(variants: list[Variant], plies: list[int], count: int, seed: int) -> 
     for variant in variants:
         for ply in plies:
             rng = random.Random(seed)
-            board = SearchEngine(variant, table_bits=10).board
+            board = Searcher(variant, table_bits=10).board
             positions = [position_of(variant, *random_position(board, ply, rng)) for _ in range(count)]
             runs: dict[float, list[Run]] = {PROVERS_SHARE: [], 0.0: []}
             for position in positions:

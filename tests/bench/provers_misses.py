@@ -6,7 +6,7 @@ Run: python -m tests.bench.provers_misses [--board 7x7k5] [--plies 4] [--positio
      python -m tests.bench.provers_misses --roots NODES [--table-bits 18] [--only INDEX ...] [...]
 
 For each position (the bench's: the same seed, the same random plies), one cold analysis at the default
-budget, the provers leading as the engine's rule has it; every question the provers are asked is logged.
+budget, the provers leading as the searcher's rule has it; every question the provers are asked is logged.
 A miss is classified as
 - `root`: a question about the position itself (can the side to move force a line? can the other side,
   if the side to move passes?) was left open, with how many moves' results stayed unproven;
@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from service.engine import Position, get_variant
-from service.engine.search import Budget, SearchEngine
+from service.engine.search import Budget, Searcher
 from service.engine.search import narrowing as narrowing_module
 from service.engine.search import results as results_module
 from service.engine.search.native import GOAL_SCORE, Limits, TranspositionTable, monotonic
@@ -113,9 +113,9 @@ def analysed(position: Position, seconds: float) -> tuple[SearchReport, str, str
     disproven, ?: open, -: not asked) and the seconds of its steps (timed_steps)."""
     thread_table().clear()
     thread_table(second=True).clear()  # the loss family's (two threads): cold too
-    engine = SearchEngine(position.variant, table=TranspositionTable(TABLE_BITS))
+    searcher = Searcher(position.variant, table=TranspositionTable(TABLE_BITS))
     with logged_questions() as asked, timed_steps() as steps:
-        report = engine.analyze(position, Budget(seconds=seconds), estimates=True)
+        report = searcher.analyze(position, Budget(seconds=seconds), estimates=True)
     mine, theirs = position.mine, position.theirs
     marks = {1: "W", -1: "D", 0: "?"}
 
@@ -151,7 +151,7 @@ def root_questions(
     for index, position in enumerate(positions):
         if only is not None and index not in only:
             continue
-        game = SearchEngine(position.variant, table_bits=10).game
+        game = Searcher(position.variant, table_bits=10).game
         shown = []
         for attacker, defender in ((position.mine, position.theirs), (position.theirs, position.mine)):
             table = ProofTable(table_bits)
@@ -194,7 +194,7 @@ def main() -> None:
         parser.error(f"--only {min(args.only)}: an index counts from 0")
     variant = get_variant(args.board)
     rng = random.Random(args.seed)
-    board = SearchEngine(variant, table_bits=10).board
+    board = Searcher(variant, table_bits=10).board
     positions = [
         position_of(variant, *random_position(board, args.plies, rng)) for _ in range(args.positions)
     ]

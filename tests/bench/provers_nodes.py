@@ -20,7 +20,7 @@ import random
 import time
 
 from service.engine import Position, get_variant
-from service.engine.search import SearchEngine
+from service.engine.search import Searcher
 from service.engine.search.native import Limits
 from service.engine.search.proof_number import ProofTable, ask
 from tests.bench.search_bench import random_position
@@ -34,7 +34,7 @@ POSITIONS = 5  # of each board and plies
 def positions(board_name: str, plies: int) -> list[Position]:
     variant = get_variant(board_name)
     rng = random.Random(1)
-    board = SearchEngine(variant, table_bits=10).board
+    board = Searcher(variant, table_bits=10).board
     return [position_of(variant, *random_position(board, plies, rng)) for _ in range(POSITIONS)]
 
 
@@ -45,7 +45,7 @@ def fingerprints() -> tuple[list[list[int]], int, float]:
     for board_name, cap in BOARDS:
         for plies in PLIES:
             for position in positions(board_name, plies):
-                game = SearchEngine(position.variant, table_bits=10).game
+                game = Searcher(position.variant, table_bits=10).game
                 mine, theirs = position.mine, position.theirs
                 for attacker, defender in ((mine, theirs), (theirs, mine)):
                     table = ProofTable()

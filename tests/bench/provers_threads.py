@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 from service.engine import get_variant
-from service.engine.search import Board, Budget, SearchEngine
+from service.engine.search import Board, Budget, Searcher
 from service.engine.search.native import Game, Limits, TranspositionTable, monotonic
 from service.engine.search.proof_families import Ask, prove_families
 from service.engine.search.proof_number import ProofTable, ask, thread_table
@@ -37,8 +37,8 @@ def main() -> None:
     print("|---|---|---|---|---|")
     for index, (mine, theirs) in enumerate(plays):
         thread_table().clear()
-        engine = SearchEngine(variant, table=TranspositionTable(16), prover_threads=1)
-        if engine.analyze(position_of(variant, mine, theirs), Budget(DEFAULT_BUDGET), estimates=True).exact:
+        searcher = Searcher(variant, table=TranspositionTable(16), prover_threads=1)
+        if searcher.analyze(position_of(variant, mine, theirs), Budget(DEFAULT_BUDGET), estimates=True).exact:
             continue
         cells = [c for c in range(board.cells) if not (mine | theirs) >> c & 1]
         wins = [Ask(mine, theirs, True)] + [Ask(mine | 1 << c, theirs, False, c) for c in cells]

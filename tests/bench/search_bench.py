@@ -1,4 +1,4 @@
-"""Search engine benchmark: prints a markdown table.
+"""Searcher benchmark: prints a markdown table.
 
 Run: python -m tests.bench.search_bench [--positions 50] [--seed 1] [--cap 20] [--share-positions 10]
 
@@ -20,7 +20,7 @@ import statistics
 from dataclasses import dataclass
 
 from service.engine import Mark, Position, Variant
-from service.engine.search import Board, Budget, SearchEngine
+from service.engine.search import Board, Budget, Searcher
 from service.engine.search.native import GOAL_RESULT, SCORE_MAX, SCORE_MIN, Limits, prove
 from service.http.schemas import DEFAULT_BUDGET_MS
 
@@ -64,9 +64,9 @@ def random_position(board: Board, plies: int, rng: random.Random) -> tuple[int, 
 
 
 def empty_board_root(variant: Variant) -> Row:
-    engine = SearchEngine(variant, table_bits=20)
-    board = engine.board
-    outcome = prove(engine.game, engine.table, 0, 0, GOAL_RESULT, Limits(0.0, 0), SCORE_MIN, SCORE_MAX)
+    searcher = Searcher(variant, table_bits=20)
+    board = searcher.board
+    outcome = prove(searcher.game, searcher.table, 0, 0, GOAL_RESULT, Limits(0.0, 0), SCORE_MIN, SCORE_MAX)
     result = "draw" if outcome.lower == outcome.upper == 0 else f"bounds {outcome.lower}..{outcome.upper}"
     return Row(
         f"{board.name} empty board, result at the root ({result})", [outcome.seconds], outcome.nodes, 1
@@ -76,19 +76,19 @@ def empty_board_root(variant: Variant) -> Row:
 def analyses(
     what: str, variant: Variant, plies: int, count: int, rng: random.Random, remoteness: bool, cap: float
 ) -> Row:
-    engine = SearchEngine(variant, table_bits=20)
-    board = engine.board
+    searcher = Searcher(variant, table_bits=20)
+    board = searcher.board
     row = Row(what, [], 0, 0)
     positions = [(0, 0)] if plies == 0 else [random_position(board, plies, rng) for _ in range(count)]
     for mine, theirs in positions:
-        engine.table.clear()
-        engine.second_table().clear()  # the second thread's (a cold search on both)
+        searcher.table.clear()
+        searcher.second_table().clear()  # the second thread's (a cold search on both)
         position = (
             Position(variant, mine, theirs, Mark.X)
             if plies % 2 == 0
             else Position(variant, theirs, mine, Mark.O)
         )
-        analysis = engine.analyze(position, Budget(seconds=cap), remoteness=remoteness)
+        analysis = searcher.analyze(position, Budget(seconds=cap), remoteness=remoteness)
         row.seconds.append(analysis.seconds)
         row.nodes += analysis.nodes
         exact = analysis.exact if remoteness else all(move.result is not None for move in analysis.moves)

@@ -3,7 +3,7 @@ visits, on the trees the page shows. Prints a markdown table.
 
 Run: python -m tests.bench.tree_bench [--repeat 5]
 
-Each row: the tree's nodes and depth; the median time to grow it and walk it three ways (the engine,
+Each row: the tree's nodes and depth; the median time to grow it and walk it three ways (the searcher,
 `lesson`), and of the whole GET /tree through the app (JSON rendered, no cache kept: a fresh app per
 repeat would measure its start, so the kept bodies are bypassed with a new query each time); the JSON
 body's size; the nodes each walk visits.
@@ -37,18 +37,18 @@ def main() -> None:
     store = TableStore(tempfile.mkdtemp(prefix="tree-bench-"))
     app = create_app({"TESTING": True, "TABLES_DIR": str(store.directory), "ACCESS_LOG": False})
     client = app.test_client()
-    print("| tree | nodes | depth | engine ms | GET /tree ms | JSON kB | minimax | alphabeta | ordered |")
+    print("| tree | nodes | depth | searcher ms | GET /tree ms | JSON kB | minimax | alphabeta | ordered |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for label, variant, board, depth in CASES:
         position = read_position(variant, board)
         exact = exact_values(position, lambda v: store.get(v) if v.has_table else None)
-        engine, http = [], []
+        searcher, http = [], []
         for i in range(args.repeat):
             started = time.perf_counter()
             evaluation = game_of(position).evaluation
             assert evaluation is not None
             taught = lesson(position, Algorithm.ALPHABETA, evaluation, exact, depth)
-            engine.append(time.perf_counter() - started)
+            searcher.append(time.perf_counter() - started)
             query = {"board": board, "variant": variant, "algorithm": ["alphabeta", "minimax"][i % 2]}
             side = str(position.to_move)
             query["to_move"] = side if i < 2 else side.lower()  # another query string: no kept body
@@ -59,7 +59,7 @@ def main() -> None:
             http.append(time.perf_counter() - started)
             assert response.status_code == 200, response.get_json()
         counts = {a: taught.counts[a].nodes for a in Algorithm}
-        engine_ms, http_ms = statistics.median(engine) * 1000, statistics.median(http) * 1000
+        engine_ms, http_ms = statistics.median(searcher) * 1000, statistics.median(http) * 1000
         print(
             f"| {label} | {taught.tree.size:,} | {taught.tree.depth} | {engine_ms:.0f} "
             f"| {http_ms:.0f} | {len(response.data) / 1000:.0f} "

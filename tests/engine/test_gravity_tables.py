@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from service.engine import Position, TableStore, Variant, get_variant, summarize
-from service.engine.search import Budget, SearchEngine
+from service.engine.search import Budget, Searcher
 from service.engine.tables.classes import class_layout_of
 from service.engine.tables.gravity_solver import fold_reachable, solve_gravity_tiers
 from service.engine.tables.solver import fold_tiers
@@ -82,7 +82,7 @@ def random_positions(variant: Variant, count: int, seed: int) -> list[Position]:
 )
 def test_tables_agree_with_the_search(store: TableStore, name: str, count: int) -> None:
     variant = get_variant(name)
-    table, engine = store.get(variant), SearchEngine(variant, table_bits=16)
+    table, engine = store.get(variant), Searcher(variant, table_bits=16)
     for position in random_positions(variant, count, seed=variant.cells):
         analysis = engine.analyze(position, Budget())
         assert analysis.exact

@@ -1,4 +1,4 @@
-"""The rules a search engine takes: board limits, the positions it accepts, symmetries under gravity,
+"""The rules a searcher takes: board limits, the positions it accepts, symmetries under gravity,
 and the heuristic estimates for moves no proof reaches."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from service.engine import Position, Variant, geometry_of, get_variant
 from service.engine.rules.known_move import Estimate
-from service.engine.search import Board, Budget, SearchEngine
+from service.engine.search import Board, Budget, Searcher
 from service.engine.search.estimates import estimate_nodes
 from service.engine.search.native import BIG, HEURISTIC_UNIT, Limits, TranspositionTable, estimate
 from tests.reference import Rules
@@ -26,7 +26,7 @@ def test_a_variant_becomes_a_board_once() -> None:
 
 def test_an_engine_refuses_another_variants_position() -> None:
     with pytest.raises(ValueError, match="4x4k3"):
-        SearchEngine(Variant(5, 5, 4), table_bits=10).analyze(Position.empty(Variant(4, 4, 3)), Budget())
+        Searcher(Variant(5, 5, 4), table_bits=10).analyze(Position.empty(Variant(4, 4, 3)), Budget())
 
 
 def test_gravity_keeps_only_the_symmetries_that_keep_rows() -> None:
@@ -39,34 +39,32 @@ def test_gravity_keeps_only_the_symmetries_that_keep_rows() -> None:
 def test_a_finished_game_has_no_moves() -> None:
     variant = Variant(4, 5, 4)
     position = position_of(variant, 0b111 << 5, 0b1111)
-    analysis = SearchEngine(variant, table_bits=10).analyze(position, Budget())
+    analysis = Searcher(variant, table_bits=10).analyze(position, Budget())
     assert analysis.moves == () and analysis.exact and analysis.value is None
 
 
 def test_moves_that_a_symmetry_maps_onto_each_other_have_equal_values() -> None:
-    analysis = SearchEngine(Variant(4, 5, 3), table_bits=14).analyze(
-        Position.empty(Variant(4, 5, 3)), Budget()
-    )
+    analysis = Searcher(Variant(4, 5, 3), table_bits=14).analyze(Position.empty(Variant(4, 5, 3)), Budget())
     value = {move.cell: move.value for move in analysis.moves}
     assert value[0] == value[4] == value[15] == value[19]
 
 
 def test_an_estimate_finds_a_forced_win_within_its_horizon() -> None:
-    engine = SearchEngine(Variant(6, 6, 5), table_bits=14)
+    searcher = Searcher(Variant(6, 6, 5), table_bits=14)
     # X to move holds three in the middle of the top row, both ends open: an open four next, then five
     mine, theirs = 0b011100, (1 << 30) | (1 << 32) | (1 << 34)
     limits = Limits(deadline=0.0, nodes=0)
-    outcome = estimate(engine.game, engine.table, mine, theirs, 3, limits)
+    outcome = estimate(searcher.game, searcher.table, mine, theirs, 3, limits)
     assert outcome.estimate == (BIG - 9) * HEURISTIC_UNIT  # the ninth mark completes the line
-    quiet = estimate(engine.game, engine.table, 1 << 14, 1 << 21, 2, limits)
-    assert quiet.depth == 2 and abs(quiet.estimate) < (BIG - engine.board.cells) * HEURISTIC_UNIT
+    quiet = estimate(searcher.game, searcher.table, 1 << 14, 1 << 21, 2, limits)
+    assert quiet.depth == 2 and abs(quiet.estimate) < (BIG - searcher.board.cells) * HEURISTIC_UNIT
 
 
 def test_moves_left_unproven_get_estimates_when_asked() -> None:
     # 8x8k5: nothing there is proven within these nodes (since the provers, much of 7x7k5 is).
-    engine = SearchEngine(Variant(8, 8, 5), table_bits=14)
-    analysis = engine.analyze(
-        Position.empty(engine.variant), Budget(nodes=30_000), estimates=True
+    searcher = Searcher(Variant(8, 8, 5), table_bits=14)
+    analysis = searcher.analyze(
+        Position.empty(searcher.variant), Budget(nodes=30_000), estimates=True
     )  # not timed: no flakes
     unproven = [move for move in analysis.moves if move.result is None]
     assert unproven and all(move.estimate is not None and move.estimate.depth >= 2 for move in unproven)
@@ -88,11 +86,11 @@ def test_estimates_repeat_within_a_time_budget_all_read_to_one_depth() -> None:
     position = Position.empty(variant).play(24).play(25)  # nothing proven here within a second
 
     def estimates() -> dict[int, Estimate | None]:
-        analysis = SearchEngine(variant, table=shared).analyze(position, Budget(0.5), estimates=True)
+        analysis = Searcher(variant, table=shared).analyze(position, Budget(0.5), estimates=True)
         return {move.cell: move.estimate for move in analysis.moves if move.result is None}
 
     first = estimates()
-    SearchEngine(variant, table=shared).analyze(position.play(17), Budget(0.2))  # other work between
+    Searcher(variant, table=shared).analyze(position.play(17), Budget(0.2))  # other work between
     assert estimates() == first == estimates() and len(first) == 47
     depths = {estimate.depth for estimate in first.values() if estimate is not None}
     assert len(depths) == 1 and None not in first.values(), depths

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import EngineBusyError, Position, TableStore, Value, Variant, geometry_of, get_variant
+from service.engine import Position, SearcherBusyError, TableStore, Value, Variant, geometry_of, get_variant
 from service.engine.rules.known_move import KnownMove
-from service.engine.search import Board, Budget, Cancel, SearchEngine
+from service.engine.search import Board, Budget, Cancel, Searcher
 from tests.search.positions import position_of, random_positions
 
 # nothing is proven on its empty board within seconds (6x6k5's the provers settle at once)
@@ -36,11 +36,11 @@ def consistent(move: KnownMove, truth: Value) -> bool:
 @pytest.mark.parametrize("nodes", [1, 30, 300, 3000])
 def test_a_node_limit_never_gives_a_wrong_value(store: TableStore, nodes: int) -> None:
     variant = get_variant("4x4k4-misere")
-    table, engine = store.get(variant), SearchEngine(variant, table_bits=14)
+    table, searcher = store.get(variant), Searcher(variant, table_bits=14)
     unknown = 0
     for position in random_positions(variant, 150, seed=nodes):
-        engine.table.clear()
-        analysis = engine.analyze(position, Budget(nodes=nodes))
+        searcher.table.clear()
+        analysis = searcher.analyze(position, Budget(nodes=nodes))
         truth = {} if position.is_over else {m.cell: m.value for m in table.lookup(position).moves}
         assert {m.cell for m in analysis.moves} == set(truth)
         for move in analysis.moves:
@@ -51,9 +51,9 @@ def test_a_node_limit_never_gives_a_wrong_value(store: TableStore, nodes: int) -
 
 
 def test_a_deadline_is_kept() -> None:
-    engine = SearchEngine(OPEN_BOARD, table_bits=14)
+    searcher = Searcher(OPEN_BOARD, table_bits=14)
     started = time.monotonic()
-    analysis = engine.analyze(Position.empty(OPEN_BOARD), Budget(seconds=0.2))
+    analysis = searcher.analyze(Position.empty(OPEN_BOARD), Budget(seconds=0.2))
     assert time.monotonic() - started < 1.0  # unbounded, the empty 8x8k5 board takes hours
     assert not analysis.exact
     assert all(move.result is None for move in analysis.moves)
@@ -64,17 +64,17 @@ def test_a_spent_budget_still_answers_moves_that_end_the_game() -> None:
     variant = Variant(5, 5, 4)
     x, o = 0b1110, 0b111 << 10
     position = position_of(variant, x, o | 1 << 24)
-    analysis = SearchEngine(variant, table_bits=14).analyze(position, Budget(nodes=1))
+    analysis = Searcher(variant, table_bits=14).analyze(position, Budget(nodes=1))
     wins = [move for move in analysis.moves if move.value == Value(1, 1)]
     assert [move.cell for move in wins] == [0, 4]
 
 
 def test_cancel_from_another_thread() -> None:
-    engine, cancel = SearchEngine(OPEN_BOARD, table_bits=14), Cancel()
+    searcher, cancel = Searcher(OPEN_BOARD, table_bits=14), Cancel()
     done: list[float] = []
 
     def search() -> None:
-        engine.analyze(Position.empty(OPEN_BOARD), Budget(cancel=cancel))
+        searcher.analyze(Position.empty(OPEN_BOARD), Budget(cancel=cancel))
         done.append(time.monotonic())
 
     thread = threading.Thread(target=search)
@@ -87,15 +87,15 @@ def test_cancel_from_another_thread() -> None:
 
 
 def test_a_search_releases_the_interpreter_and_its_engine_is_not_shared() -> None:
-    engine, cancel = SearchEngine(OPEN_BOARD, table_bits=14), Cancel()
+    searcher, cancel = Searcher(OPEN_BOARD, table_bits=14), Cancel()
     thread = threading.Thread(
-        target=engine.analyze, args=(Position.empty(OPEN_BOARD), Budget(seconds=5, cancel=cancel))
+        target=searcher.analyze, args=(Position.empty(OPEN_BOARD), Budget(seconds=5, cancel=cancel))
     )
     thread.start()
     time.sleep(0.05)
     try:
-        with pytest.raises(EngineBusyError):
-            engine.analyze(Position.empty(OPEN_BOARD), Budget(nodes=10))
+        with pytest.raises(SearcherBusyError):
+            searcher.analyze(Position.empty(OPEN_BOARD), Budget(nodes=10))
         counted, until = 0, time.monotonic() + 0.3
         while time.monotonic() < until:  # this thread runs while the other one searches
             counted += 1
@@ -106,9 +106,9 @@ def test_a_search_releases_the_interpreter_and_its_engine_is_not_shared() -> Non
 
 
 def test_positions_of_another_variant_are_refused() -> None:
-    engine = SearchEngine(Variant(4, 4, 4), table_bits=12)
+    searcher = Searcher(Variant(4, 4, 4), table_bits=12)
     with pytest.raises(ValueError, match="4x4k3"):
-        engine.analyze(Position.empty(get_variant("4x4k3")), Budget())
+        searcher.analyze(Position.empty(get_variant("4x4k3")), Budget())
 
 
 # Each in a fresh interpreter: nothing any other test made for these boards is there yet (the

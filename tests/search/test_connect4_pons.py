@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from service.engine import Value
-from service.engine.search import SearchEngine
+from service.engine.search import Searcher
 from tests.bench.connect4_bench import CONNECT4, FULL_COLUMN, our_scores, play, pons_score
 
 DATA = Path(__file__).parent.parent / "data" / "connect4_pons.csv"
@@ -28,15 +28,15 @@ def test_the_sample_covers_every_stage() -> None:
 
 
 @pytest.fixture(scope="module")
-def engine() -> SearchEngine:
-    return SearchEngine(CONNECT4, table_bits=20)
+def searcher() -> Searcher:
+    return Searcher(CONNECT4, table_bits=20)
 
 
 @pytest.mark.parametrize("part", range(4))
-def test_every_move_scores_as_his_solver_says(engine: SearchEngine, part: int) -> None:
+def test_every_move_scores_as_his_solver_says(searcher: Searcher, part: int) -> None:
     found = rows()[part::4]
     wrong = [
-        (moves, ours, his) for moves, his in found if (ours := our_scores(engine, play(moves))[0]) != his
+        (moves, ours, his) for moves, his in found if (ours := our_scores(searcher, play(moves))[0]) != his
     ]
     assert wrong == []
     assert any(FULL_COLUMN in his for _, his in found)

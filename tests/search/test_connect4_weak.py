@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from service.engine.search import Budget, SearchEngine
+from service.engine.search import Budget, Searcher
 from tests.bench.connect4_bench import CONNECT4, FULL_COLUMN, our_scores, play, pons_score
 
 DATA = Path(__file__).parent.parent / "data" / "connect4_weak.csv"
@@ -33,8 +33,8 @@ def sign(score: int) -> int:
 
 
 @pytest.fixture(scope="module")
-def engine() -> SearchEngine:
-    return SearchEngine(CONNECT4, table_bits=20)
+def searcher() -> Searcher:
+    return Searcher(CONNECT4, table_bits=20)
 
 
 def test_the_sample_covers_plies_13_to_20_with_every_result() -> None:
@@ -47,17 +47,17 @@ def test_the_sample_covers_plies_13_to_20_with_every_result() -> None:
 
 @pytest.mark.parametrize(("moves", "score", "scores"), rows(), ids=[moves for moves, _, _ in rows()])
 def test_results_then_scores_within_the_budget(
-    engine: SearchEngine, moves: str, score: int, scores: list[int]
+    searcher: Searcher, moves: str, score: int, scores: list[int]
 ) -> None:
     position = play(moves)
-    engine.table.clear()
-    results = engine.analyze(position, Budget(nodes=NODES), remoteness=False)
+    searcher.table.clear()
+    results = searcher.analyze(position, Budget(nodes=NODES), remoteness=False)
     proven = {
         move.cell % CONNECT4.cols: move.lower if move.result is not None else None for move in results.moves
     }
     assert proven == {column: sign(his) for column, his in enumerate(scores) if his != FULL_COLUMN}
-    engine.table.clear()
-    whole = engine.analyze(position, Budget(nodes=NODES))
+    searcher.table.clear()
+    whole = searcher.analyze(position, Budget(nodes=NODES))
     assert whole.exact
     found = [FULL_COLUMN] * CONNECT4.cols
     for move in whole.moves:
@@ -65,4 +65,4 @@ def test_results_then_scores_within_the_budget(
         found[move.cell % CONNECT4.cols] = pons_score(move.value, position.marks)
     assert found == scores
     assert max(found) == score
-    assert our_scores(engine, position)[0] == scores  # and with no limit, as the benchmark asks
+    assert our_scores(searcher, position)[0] == scores  # and with no limit, as the benchmark asks

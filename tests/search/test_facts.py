@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 
 from service.engine import Position, Result, Value, Variant
-from service.engine.search import Budget, SearchEngine
+from service.engine.search import Budget, Searcher
 from service.engine.search.native import GOAL_RESULT, SCORE_MAX, SCORE_MIN, Limits, prove
 
 
 def root_result(variant: Variant) -> Result:
     """The result at the root alone: cheaper than every move's."""
-    engine = SearchEngine(variant, table_bits=20)
+    searcher = Searcher(variant, table_bits=20)
     limits = Limits(deadline=0.0, nodes=0)
-    outcome = prove(engine.game, engine.table, 0, 0, GOAL_RESULT, limits, SCORE_MIN, SCORE_MAX)
+    outcome = prove(searcher.game, searcher.table, 0, 0, GOAL_RESULT, limits, SCORE_MIN, SCORE_MAX)
     assert not outcome.stopped
     return Result.WIN if outcome.lower >= 1 else Result.LOSS if outcome.upper <= -1 else Result.DRAW
 
@@ -43,6 +43,6 @@ def test_results_from_empty(variant: Variant, result: Result) -> None:
     ids=lambda v: getattr(v, "name", str(v)),
 )
 def test_values_from_empty(variant: Variant, value: Value) -> None:
-    analysis = SearchEngine(variant, table_bits=20).analyze(Position.empty(variant), Budget())
+    analysis = Searcher(variant, table_bits=20).analyze(Position.empty(variant), Budget())
     assert analysis.exact
     assert analysis.value == value

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from service.engine import Position, Value, Variant
-from service.engine.search import Budget, SearchEngine
+from service.engine.search import Budget, Searcher
 from tests.reference import Reference, Rules
 from tests.reference import opponent as other
 
@@ -32,22 +32,22 @@ def variant_of(rules: Rules) -> Variant:
     return Variant(rules.rows, rules.cols, rules.k, rules.misere, rules.torus, gravity=True)
 
 
-def engine_values(engine: SearchEngine, board: str, to_move: str) -> dict[int, tuple[int, int]]:
-    analysis = engine.analyze(Position.parse(board, to_move, engine.variant), Budget())
+def searcher_values(searcher: Searcher, board: str, to_move: str) -> dict[int, tuple[int, int]]:
+    analysis = searcher.analyze(Position.parse(board, to_move, searcher.variant), Budget())
     assert analysis.exact
     return {m.cell: (m.value.score, m.value.remoteness) for m in analysis.moves if m.value is not None}
 
 
 @pytest.mark.parametrize("rules", WHOLE, ids=repr)
 def test_every_position_of_a_small_gravity_board(rules: Rules) -> None:
-    reference, engine = Reference(rules), SearchEngine(variant_of(rules), table_bits=14)
+    reference, searcher = Reference(rules), Searcher(variant_of(rules), table_bits=14)
     reference.value("." * rules.size, "X")  # fills the memo with every position reachable from empty
     positions = list(reference.memo)
     assert len(positions) > 1000
     for board, to_move in positions:
         over = rules.holds_line(board, other(to_move)) or "." not in board
         want = {} if over else reference.moves(board, to_move)
-        assert engine_values(engine, board, to_move) == want, (board, to_move)
+        assert searcher_values(searcher, board, to_move) == want, (board, to_move)
 
 
 def random_position(rules: Rules, plies: int, rng: random.Random) -> tuple[str, str]:
@@ -62,13 +62,13 @@ def random_position(rules: Rules, plies: int, rng: random.Random) -> tuple[str, 
 
 @pytest.mark.parametrize(("rules", "plies"), DEEP, ids=repr)
 def test_positions_of_random_gravity_games(rules: Rules, plies: int) -> None:
-    reference, engine = Reference(rules), SearchEngine(variant_of(rules), table_bits=14)
+    reference, searcher = Reference(rules), Searcher(variant_of(rules), table_bits=14)
     rng = random.Random(plies)
     for _ in range(SAMPLES):
         board, to_move = random_position(rules, plies + rng.randrange(4), rng)
         over = rules.holds_line(board, other(to_move)) or "." not in board
         want = {} if over else reference.moves(board, to_move)
-        assert engine_values(engine, board, to_move) == want, (board, to_move)
+        assert searcher_values(searcher, board, to_move) == want, (board, to_move)
 
 
 # Columns x rows as Tromp gives them, four in a row, from the empty board: the first player's result and
@@ -80,5 +80,5 @@ TROMP += [(4, 6, 0, 24), (5, 6, 0, 30)]
 @pytest.mark.parametrize(("cols", "rows", "result", "ply"), TROMP, ids=lambda v: str(v))
 def test_small_connect_four_boards_from_empty(cols: int, rows: int, result: int, ply: int) -> None:
     variant = Variant(rows, cols, 4, gravity=True)
-    engine = SearchEngine(variant, table_bits=20)
-    assert engine.analyze(Position.empty(variant), Budget()).value == Value(result, ply)
+    searcher = Searcher(variant, table_bits=20)
+    assert searcher.analyze(Position.empty(variant), Budget()).value == Value(result, ply)

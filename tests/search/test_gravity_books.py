@@ -14,7 +14,7 @@ from service.app import create_app
 from service.engine import Position, Value, get_variant
 from service.engine.books.build import book_positions
 from service.engine.books.source import PACKAGED, Book, Books
-from service.engine.search import Budget, SearchEngine
+from service.engine.search import Budget, Searcher
 
 # variant -> the first player's value from the empty board (Tromp's results; the ply the game ends on
 # under perfect play from Steininger's table: a draw fills the board), and the book's plies
@@ -53,10 +53,10 @@ def test_sampled_entries_agree_with_the_search(name: str) -> None:
     book = installed(name)
     variant = book.data.variant
     deepest = book_positions(variant, book.data.deepest)[-1]
-    engine = SearchEngine(variant)
+    searcher = Searcher(variant)
     for position in random.Random(name).sample(deepest, SAMPLE):
-        engine.table.clear()
-        report = engine.analyze(position, Budget(nodes=NODES))
+        searcher.table.clear()
+        report = searcher.analyze(position, Budget(nodes=NODES))
         value = book.value(position)
         lower, upper = (max(bound) for bound in zip(*((m.lower, m.upper) for m in report.moves), strict=True))
         assert value is not None and lower == upper == value.score, position.cells

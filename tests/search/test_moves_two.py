@@ -1,6 +1,6 @@
 """The moves' alpha-beta searches on two threads (core/threads.c): the same scores as on one thread, on
 square, rectangular, torus and misère boards; node caps kept to one thread (the same answer every
-time); and the engines a pool lends carry the second thread's table."""
+time); and the searchers a pool lends carry the second thread's table."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from service.engine import EnginePool, get_variant
+from service.engine import SearcherPool, get_variant
 from service.engine.search import Board
 from service.engine.search.native import (
     GOAL_RESULT,
@@ -86,15 +86,15 @@ def test_a_node_cap_keeps_to_one_thread() -> None:
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_pools_engines_carry_a_second_table_with_two_threads(threads: int) -> None:
-    pool = EnginePool(1, table_bits=12, prover_threads=threads)
+    pool = SearcherPool(1, table_bits=12, prover_threads=threads)
     pool.warm()
-    with pool.engine(get_variant("5x5k4"), wait=1.0) as engine:
-        first = engine.second_table() if threads == 2 else None
-    with pool.engine(get_variant("6x6k5"), wait=1.0) as engine:
-        assert engine.prover_threads == threads
+    with pool.searcher(get_variant("5x5k4"), wait=1.0) as searcher:
+        first = searcher.second_table() if threads == 2 else None
+    with pool.searcher(get_variant("6x6k5"), wait=1.0) as searcher:
+        assert searcher.prover_threads == threads
         if threads == 2:
-            assert engine.second_table() is first  # lent again with its slot, not made anew
-            assert engine.second_table() is not engine.table
+            assert searcher.second_table() is first  # lent again with its slot, not made anew
+            assert searcher.second_table() is not searcher.table
 
 
 def test_positions_near_the_end_keep_to_one_thread() -> None:

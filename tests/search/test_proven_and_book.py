@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from service.engine import Analyst, EnginePool, Position, TableStore, get_variant
+from service.engine import Analyst, Position, SearcherPool, TableStore, get_variant
 from service.engine.answer import Answer, Source
 from service.engine.books.build import book_positions, build_book
 from service.engine.rules.geometry import geometry_of
@@ -95,7 +95,7 @@ def test_the_store_keeps_to_its_bound(tmp_path: Path) -> None:
 def test_the_analyst_asks_the_table_then_the_store_then_the_search(tmp_path: Path) -> None:
     tables = TableStore(tmp_path)
     proven = ProvenCache(tmp_path)
-    analyst = Analyst(lambda v: tables.opened(v) or tables.try_open(v), proven, EnginePool(1))
+    analyst = Analyst(lambda v: tables.opened(v) or tables.try_open(v), proven, SearcherPool(1))
     position = Position.empty(V).play(5).play(10)
     searched = analyst.analyze(position, Budget(5.0))
     assert searched.source is Source.SEARCH and searched.exact and searched.nodes > 0

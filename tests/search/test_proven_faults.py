@@ -14,7 +14,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.app import create_app
-from service.engine import Analyst, EnginePool, Position, TableStore, get_variant
+from service.engine import Analyst, Position, SearcherPool, TableStore, get_variant
 from service.engine.answer import Source
 from service.engine.rules.known_move import KnownMove
 from service.engine.search import Budget
@@ -105,7 +105,7 @@ def test_a_file_it_cannot_use_leaves_the_answers_to_the_search(
 
 def test_a_record_damaged_on_disk_is_dropped_and_searched_again(tmp_path: Path, store: TableStore) -> None:
     proven = ProvenCache(tmp_path)
-    analyst = Analyst(lambda v: None, proven, EnginePool(1))
+    analyst = Analyst(lambda v: None, proven, SearcherPool(1))
     first = analyst.analyze(DRAW, Budget(10.0))
     assert first.source is Source.SEARCH and first.exact
     truth = {m.cell: m.value for m in store.get(V).lookup(DRAW).moves}
@@ -149,7 +149,7 @@ def test_a_busy_store_is_a_miss(tmp_path: Path) -> None:
         store.put(
             unwritten, [KnownMove(0, 0, 0, 11)], ALPHA_BETA
         )  # not written: it waited 50 ms, then gave up
-        answer = Analyst(lambda v: None, store, EnginePool(1)).analyze(known.play(5), Budget(0.2))
+        answer = Analyst(lambda v: None, store, SearcherPool(1)).analyze(known.play(5), Budget(0.2))
         assert answer.source is Source.SEARCH
         assert time.perf_counter() - started < 2.0  # 50 ms per wait, not 5 s
     finally:

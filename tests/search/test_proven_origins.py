@@ -18,7 +18,7 @@ import pytest
 
 from service.app import create_app
 from service.cli import main as cli
-from service.engine import LISTED, Analyst, EnginePool, Position, TableStore, get_variant
+from service.engine import LISTED, Analyst, Position, SearcherPool, TableStore, get_variant
 from service.engine.answer import Source
 from service.engine.rules.canonical import canonical
 from service.engine.rules.known_move import KnownMove
@@ -152,7 +152,7 @@ def test_a_poisoned_store_serves_nothing_wrong(tmp_path: Path, caplog: pytest.Lo
     legacy_record(tmp_path, empty, [KnownMove(c, 0, 0, 24) for c in empty.legal_moves()], "search")
     store = ProvenCache(tmp_path)
     with caplog.at_level(logging.WARNING):
-        answer = Analyst(lambda v: None, store, EnginePool(1, table_bits=16)).analyze(empty, Budget(20.0))
+        answer = Analyst(lambda v: None, store, SearcherPool(1, table_bits=16)).analyze(empty, Budget(20.0))
     assert answer.source is Source.SEARCH and answer.exact
     assert answer.value is not None and (answer.value.score, answer.value.remoteness) == (-1, 24)
     assert "names a prover that is not sound on 4x6k4-gravity" in caplog.text
@@ -166,7 +166,7 @@ def test_a_legacy_record_stays_served_where_every_prover_is_sound(tmp_path: Path
     variant = get_variant("7x7k5")
     empty = Position.empty(variant)
     legacy_record(tmp_path, empty, [KnownMove(c, 0, 0, 49) for c in empty.legal_moves()], "search")
-    answer = Analyst(lambda v: None, ProvenCache(tmp_path), EnginePool(1, table_bits=16)).analyze(
+    answer = Analyst(lambda v: None, ProvenCache(tmp_path), SearcherPool(1, table_bits=16)).analyze(
         empty, Budget(1.0)
     )
     assert answer.source is Source.CACHE and answer.value is not None and answer.value.score == 0

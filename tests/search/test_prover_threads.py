@@ -14,7 +14,7 @@ import pytest
 
 from service.app import create_app
 from service.engine import Position, Result, Variant, get_variant
-from service.engine.search import Board, Budget, Cancel, SearchEngine
+from service.engine.search import Board, Budget, Cancel, Searcher
 from service.engine.search import narrowing as narrowing_module
 from service.engine.search.native import Game, Limits, TranspositionTable, monotonic
 from service.engine.search.proof_families import Ask, prove_families
@@ -60,10 +60,10 @@ def test_the_moves_results_agree_with_the_table(
     move's result, proven by them first and by alpha-beta where they leave it, is the table's."""
     monkeypatch.setattr(narrowing_module, "PROVERS_LEAD_K", 3)
     variant, table = get_variant(name), table_of(name)
-    engine = SearchEngine(variant, table_bits=14, prover_threads=threads)
+    searcher = Searcher(variant, table_bits=14, prover_threads=threads)
     closed_by_provers, results = 0, set()
     for position in sample(variant, 60):
-        report = engine.analyze(position, Budget(seconds=30.0), remoteness=False)
+        report = searcher.analyze(position, Budget(seconds=30.0), remoteness=False)
         want = {move.cell: move.value.result for move in table.lookup(position).moves}
         assert {move.cell: move.result for move in report.moves} == want, str(position)
         closed_by_provers += sum(n for prover, n in report.closed_by.items() if prover in PROVERS)
@@ -76,11 +76,11 @@ def test_one_thread_and_two_give_the_same_results_on_6x6k5() -> None:
     """Past the tables: where both settle a move (most, after 12 plies), they agree."""
     variant, rng = get_variant("6x6k5"), random.Random(12)
     board = Board.of(variant)
-    engines = {threads: SearchEngine(variant, table_bits=16, prover_threads=threads) for threads in (1, 2)}
+    searchers = {threads: Searcher(variant, table_bits=16, prover_threads=threads) for threads in (1, 2)}
     both = 0
     for _ in range(8):
         position = position_of(variant, *random_position(board, 36 - 12, rng))
-        reports = {n: engine.analyze(position, Budget(seconds=2.0)) for n, engine in engines.items()}
+        reports = {n: searcher.analyze(position, Budget(seconds=2.0)) for n, searcher in searchers.items()}
         for one, two in zip(reports[1].moves, reports[2].moves, strict=True):
             if one.result is not None and two.result is not None:
                 assert one.result == two.result, f"{position} move {one.cell}"
@@ -135,20 +135,20 @@ def test_a_hard_first_question_helped_by_the_free_thread() -> None:
 def test_the_cancel_flag_stops_both_threads() -> None:
     """The empty 8x8k5 board: neither family settles in a long budget (8,8,5 took 17 hours to prove a
     draw). Set from another thread, the flag stops the analysis (both threads: the call returns only when
-    both have stopped) long before its budget; the same engine then answers again."""
+    both have stopped) long before its budget; the same searcher then answers again."""
     variant = get_variant("8x8k5")
-    engine = SearchEngine(variant, table=TranspositionTable(14), prover_threads=2)
+    searcher = Searcher(variant, table=TranspositionTable(14), prover_threads=2)
     cancel = Cancel()
     timer = threading.Timer(0.3, cancel.set)
     started = monotonic()
     timer.start()
-    report = engine.analyze(Position.empty(variant), Budget(seconds=60.0, cancel=cancel))
+    report = searcher.analyze(Position.empty(variant), Budget(seconds=60.0, cancel=cancel))
     stopped = monotonic() - started
     timer.join()
     assert not report.exact and report.nodes > 0
     assert stopped < 20.0  # 60 without the flag; the machine's noise is far below the difference
     quick = time.perf_counter()
-    again = engine.analyze(Position.empty(variant), Budget(seconds=0.2))
+    again = searcher.analyze(Position.empty(variant), Budget(seconds=0.2))
     assert not again.exact and again.nodes > 0 and time.perf_counter() - quick < 20.0
 
 
@@ -175,15 +175,15 @@ def test_a_forked_process_makes_its_own_helper() -> None:
 
 
 def test_the_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
-    """PROVER_THREADS reaches the engines the app's pool lends (default 2; the environment's
-    SANMOKU_PROVER_THREADS as any setting); an engine refuses anything but 1 or 2."""
+    """PROVER_THREADS reaches the searchers the app's pool lends (default 2; the environment's
+    SANMOKU_PROVER_THREADS as any setting); a searcher refuses anything but 1 or 2."""
     assert create_app({"TESTING": True, "ACCESS_LOG": False}).extensions[ANALYST].pool.prover_threads == 2
     monkeypatch.setenv("SANMOKU_PROVER_THREADS", "1")
     pool = create_app().extensions[ANALYST].pool
-    with pool.engine(get_variant("7x7k5"), wait=None) as engine:
-        assert engine.prover_threads == 1
+    with pool.searcher(get_variant("7x7k5"), wait=None) as searcher:
+        assert searcher.prover_threads == 1
     with pytest.raises(ValueError, match="1 or 2"):
-        SearchEngine(get_variant("7x7k5"), table_bits=10, prover_threads=3)
+        Searcher(get_variant("7x7k5"), table_bits=10, prover_threads=3)
     for wrong in ("3", "0", '"two"', "1.5"):  # refused when the app is made, not at every search
         monkeypatch.setenv("SANMOKU_PROVER_THREADS", wrong)
         with pytest.raises(ValueError, match="1 or 2 threads"):

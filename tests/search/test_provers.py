@@ -9,7 +9,7 @@ import random
 import pytest
 
 from service.engine import Position, Result, get_variant
-from service.engine.search import Board, Budget, SearchEngine
+from service.engine.search import Board, Budget, Searcher
 from service.engine.search import narrowing as narrowing_module
 from service.engine.search.narrowing import provers_share
 from service.engine.search.native import Game, TranspositionTable, threats
@@ -114,8 +114,8 @@ def sequence_cells(board: str) -> int | None:
 
 def alpha_beta(mine: int, theirs: int) -> int | None:
     """The result for the side to move (holding `mine`) on 8x8k5, by alpha-beta alone."""
-    engine = SearchEngine(get_variant("8x8k5"), table_bits=16)
-    return alpha_beta_result(engine.game, engine.table, mine, theirs)
+    searcher = Searcher(get_variant("8x8k5"), table_bits=16)
+    return alpha_beta_result(searcher.game, searcher.table, mine, theirs)
 
 
 def test_a_constructed_threat_sequence_wins() -> None:
@@ -198,7 +198,7 @@ def test_known_draws_every_move_proven_by_the_provers(name: str) -> None:
     """6,6,5 and 7,7,5 are draws (Hsu et al. 2020; 7,7,5 takes about a second here); n,n,n for n >= 5
     by a pairing strategy."""
     variant = get_variant(name)
-    answer = SearchEngine(variant, table_bits=16).analyze(Position.empty(variant), Budget(seconds=120.0))
+    answer = Searcher(variant, table_bits=16).analyze(Position.empty(variant), Budget(seconds=120.0))
     assert answer.exact and answer.result is Result.DRAW
     assert all(m.remoteness == variant.cells for m in answer.moves)  # a draw fills the board
     assert sum(answer.closed_by.values()) == variant.cells
@@ -218,7 +218,7 @@ def test_four_in_a_row_is_left_to_alpha_beta() -> None:
     first-player win (known) at once, where the proof-number search does not finish in 30 s."""
     variant = get_variant("6x6k4")
     assert provers_share(variant) == 0.0 < provers_share(get_variant("6x6k5"))
-    report = SearchEngine(variant, table_bits=18).analyze(Position.empty(variant), Budget(seconds=5.0))
+    report = Searcher(variant, table_bits=18).analyze(Position.empty(variant), Budget(seconds=5.0))
     assert report.result is Result.WIN
     assert set(report.closed_by) == {Prover.ALPHA_BETA.value}
 
@@ -230,7 +230,7 @@ def test_a_proven_win_without_its_remoteness_is_not_exact(monkeypatch: pytest.Mo
     monkeypatch.setattr(narrowing_module, "PROVERS_SHARE", 1.0)
     x, o = masks(SEQUENCE)
     position = position_of(get_variant("8x8k5"), x, o)
-    report = SearchEngine(get_variant("8x8k5"), table_bits=16).analyze(position, Budget(nodes=5000))
+    report = Searcher(get_variant("8x8k5"), table_bits=16).analyze(position, Budget(nodes=5000))
     win = next(m for m in report.moves if m.cell == 27)
     assert win.result is Result.WIN and win.remoteness is None and win.value is None
     assert not report.exact and report.result is Result.WIN and report.value is None
@@ -241,7 +241,7 @@ def test_a_proven_win_without_its_remoteness_is_not_exact(monkeypatch: pytest.Mo
 def test_the_provers_never_apply_to_misere_or_gravity() -> None:
     for name in ("6x6k5-misere", "6x7k4-gravity"):
         variant = get_variant(name)
-        report = SearchEngine(variant, table=TranspositionTable(14)).analyze(
+        report = Searcher(variant, table=TranspositionTable(14)).analyze(
             Position.empty(variant), Budget(0.05)
         )
         assert set(report.closed_by) <= {Prover.ALPHA_BETA.value}

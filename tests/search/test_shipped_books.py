@@ -16,7 +16,7 @@ from service.engine.books.build import book_positions, build_book, export_book
 from service.engine.books.file import read_book
 from service.engine.books.source import PACKAGED, Book, Books
 from service.engine.rules.known_move import KnownMove
-from service.engine.search import Budget, SearchEngine
+from service.engine.search import Budget, Searcher
 from service.engine.search.proven import ProvenCache
 from tests.search.records import ALPHA_BETA
 
@@ -41,10 +41,10 @@ def test_the_empty_5x5k4_board_is_a_draw(book5: Book) -> None:
 def test_sampled_5x5k4_positions_agree_with_the_search(book5: Book) -> None:
     rng = random.Random(5)
     layers = book_positions(V5, 3)
-    engine = SearchEngine(V5)
+    searcher = Searcher(V5)
     for position in rng.sample(layers[2], 3) + rng.sample(layers[3], 8):
         moves = book5.moves(position)
-        searched = engine.analyze(position, Budget())
+        searched = searcher.analyze(position, Budget())
         assert moves is not None and searched.exact
         want = [(m.cell, m.value) for m in searched.moves]
         assert [(m.cell, m.value) for m in moves] == want, position.cells

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service.engine import MISERE, NORMAL, Position, TableStore, Variant, get_variant
-from service.engine.search import Board, Budget, SearchEngine
+from service.engine.search import Board, Budget, Searcher
 from service.engine.search.native import (
     GOAL_SCORE,
     SCORE_MAX,
@@ -55,10 +55,10 @@ def reachable(variant: Variant, first: str) -> list[Position]:
 
 def disagreements(store: TableStore, positions: list[Position]) -> list[str]:
     variant = positions[0].variant
-    table, engine = store.get(variant), SearchEngine(variant, table_bits=14)
+    table, searcher = store.get(variant), Searcher(variant, table_bits=14)
     found = []
     for position in positions:
-        analysis = engine.analyze(position, Budget())
+        analysis = searcher.analyze(position, Budget())
         want = {} if position.is_over else {m.cell: m.value for m in table.lookup(position).moves}
         got = {m.cell: m.value for m in analysis.moves}
         value = None if position.is_over else table.value(position)

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 
 from service.app import create_app
-from service.engine import NORMAL, EnginePool
+from service.engine import NORMAL, SearcherPool
 from service.engine import analyst as analyst_module
 from service.serving import sources
 
@@ -26,20 +26,20 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(analyst_module, "TranspositionTable", table)
     monkeypatch.setattr(
-        analyst_module, "SearchEngine", lambda variant, table, prover_threads, second_table: table
+        analyst_module, "Searcher", lambda variant, table, prover_threads, second_table: table
     )
     return sizes
 
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_warm_makes_what_the_searches_have_not_made(made: list[int], threads: int) -> None:
-    pool = EnginePool(3, table_bits=12, prover_threads=threads)
-    with pool.engine(NORMAL, wait=None), pool.engine(NORMAL, wait=None):
+    pool = SearcherPool(3, table_bits=12, prover_threads=threads)
+    with pool.searcher(NORMAL, wait=None), pool.searcher(NORMAL, wait=None):
         assert made == [12] * 2 * threads
         pool.warm()  # beside two searches: one slot more, not three
     assert made == [12] * 3 * threads
     pool.warm()
-    with pool.engine(NORMAL, wait=None), pool.engine(NORMAL, wait=None), pool.engine(NORMAL, wait=None):
+    with pool.searcher(NORMAL, wait=None), pool.searcher(NORMAL, wait=None), pool.searcher(NORMAL, wait=None):
         pass
     assert len(made) == 3 * threads
 

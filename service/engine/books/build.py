@@ -23,7 +23,7 @@ from ..rules.known_move import KnownMove
 from ..rules.position import Position
 from ..rules.values import Value, encode
 from ..rules.variants import Variant
-from ..search import Budget, SearchEngine
+from ..search import Budget, Searcher
 from ..search.narrowing import search_provers
 from ..search.proven import ProvenCache
 from ..search.proven_record import BOOK, Origin
@@ -148,20 +148,20 @@ def prove_all(
         return
     # forkserver: workers forked from a clean server process, never from this one, whose other threads
     # (a server's, Ray's) may hold a lock at the fork (such a child hung in the tests);
-    # each keeps one engine (and its table) for all its tasks
+    # each keeps one searcher (and its table) for all its tasks
     with multiprocessing.get_context("forkserver").Pool(processes) as pool:
         yield from zip(positions, pool.imap(_prove, tasks, chunksize=1), strict=True)
 
 
-_ENGINES: dict[Variant, SearchEngine] = {}
+_SEARCHERS: dict[Variant, Searcher] = {}
 
 
 def _prove(task: tuple[Position, Budget]) -> list[KnownMove]:
     position, budget = task
-    engine = _ENGINES.get(position.variant) or _ENGINES.setdefault(
-        position.variant, SearchEngine(position.variant)
+    searcher = _SEARCHERS.get(position.variant) or _SEARCHERS.setdefault(
+        position.variant, Searcher(position.variant)
     )
-    return list(engine.analyze(position, budget).moves)
+    return list(searcher.analyze(position, budget).moves)
 
 
 def export_book(

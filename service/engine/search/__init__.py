@@ -1,8 +1,8 @@
 """The search wing: values for boards past the tables (up to 8x8, normal or misère, flat or torus, with
 or without gravity). A compiled bitboard negamax (`core/`, through cffi: `native`) that proves each
-move's result and then its remoteness within a budget and says which it did not prove (`engine`,
-`board`, `budget`, `report`); the store of positions proven before, shared by every process
-(`proven`); the opening books (`book`).
+move's result and then its remoteness within a budget and says which it did not prove (`searcher`,
+`board`, `budget`, `report`); the cache of positions proven before, shared by every process
+(`proven`). The opening books are a wing of their own (`engine.books`).
 
 Imports the rules wing only.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 from ..rules.known_move import Estimate, KnownMove
 from .board import Board
 from .budget import Budget, Cancel, Deadline
-from .searcher import SearchEngine
 from .report import SearchReport
+from .searcher import Searcher
 
 __all__ = [
     "Board",
@@ -22,6 +22,6 @@ __all__ = [
     "Deadline",
     "Estimate",
     "KnownMove",
-    "SearchEngine",
     "SearchReport",
+    "Searcher",
 ]

@@ -1,4 +1,4 @@
-"""One analysis of one position (searcher.py's SearchEngine.analyze): every legal move's result proven
+"""One analysis of one position (searcher.py's Searcher.analyze): every legal move's result proven
 first (the provers first where they lead, then alpha-beta), then the remoteness of the won and lost
 ones, then, if asked, heuristic estimates of the moves left unproven; each step with its share of what
 is left of the budget, and one move per class of moves a symmetry of the position maps onto each other.
@@ -21,7 +21,7 @@ from .results import ResultProver, result_known
 from .second_thread import second_thread
 
 if TYPE_CHECKING:
-    from .searcher import SearchEngine
+    from .searcher import Searcher
 
 Bounds = tuple[int, int]  # on a score, for the side that plays the move
 # When estimates are asked for: the results get this share of the budget, the estimates their nodes
@@ -60,8 +60,8 @@ def search_provers(variant: Variant) -> frozenset[Prover]:
 class Narrowing:
     """One analysis: the bounds of each class's representative move, narrowed step by step."""
 
-    def __init__(self, engine: SearchEngine, mine: int, theirs: int, spending: Spending) -> None:
-        self.engine, self.board = engine, engine.board
+    def __init__(self, searcher: Searcher, mine: int, theirs: int, spending: Spending) -> None:
+        self.searcher, self.board = searcher, searcher.board
         self.mine, self.theirs, self.spending = mine, theirs, spending
         self.marks = (mine | theirs).bit_count()
         over = self.board.is_over(mine, theirs)
@@ -78,34 +78,36 @@ class Narrowing:
             # Nothing to share out: the exact scores in one call (near the end, the calls and the Python
             # around them cost more than the searches).
             cells = sorted(self.classes)
-            scores, spent = score_moves(self.engine.game, self.engine.table, self.mine, self.theirs, cells)
+            scores, spent = score_moves(
+                self.searcher.game, self.searcher.table, self.mine, self.theirs, cells
+            )
             spending.charge(spent)
             self.bounds = {cell: (score, score) for cell, score in zip(cells, scores, strict=True)}
             self.closed_by = dict.fromkeys(cells, Prover.ALPHA_BETA.value)
             return self._analysis()
-        wins = threats(self.engine.game, self.mine, self.theirs) if self.classes else 0
+        wins = threats(self.searcher.game, self.mine, self.theirs) if self.classes else 0
         self.bounds = {cell: self._settled(cell, wins) for cell in self.classes}
         share = provers_share(self.board.variant)
         with_estimates = PROVERS_RESULTS_SHARE_WITH_ESTIMATES if share else RESULTS_SHARE_WITH_ESTIMATES
         results = spending.part(with_estimates) if estimates else spending
         if share:
-            engine = self.engine
+            searcher = self.searcher
             prover = ResultProver(
-                engine.game,
+                searcher.game,
                 self.board.cells,
                 self.mine,
                 self.theirs,
                 self.bounds,
                 self.closed_by,
-                engine.prover_threads,
+                searcher.prover_threads,
             )
             prover.run(results.part(share))
         self._narrow(GOAL_RESULT, self._unproven(), results)
         unproven = self._unproven()
         if estimates and unproven:
             self.estimates = common_depth_estimates(
-                self.engine.game,
-                self.engine.estimates_table(),
+                self.searcher.game,
+                self.searcher.estimates_table(),
                 self.mine,
                 self.theirs,
                 unproven,
@@ -138,11 +140,11 @@ class Narrowing:
         moves = {cell: self.bounds[cell] for cell in cells if not _met(goal, *self.bounds[cell])}
         if not moves or spending.spent:
             return
-        engine = self.engine
-        empty = engine.board.cells - self.marks
-        second = second_thread(engine.second_table, empty) if engine.prover_threads > 1 else None
+        searcher = self.searcher
+        empty = searcher.board.cells - self.marks
+        second = second_thread(searcher.second_table, empty) if searcher.prover_threads > 1 else None
         bounds, spent = prove_moves(
-            engine.game, engine.table, self.mine, self.theirs, moves, goal, spending.share(), second
+            searcher.game, searcher.table, self.mine, self.theirs, moves, goal, spending.share(), second
         )
         spending.charge(spent)
         for cell, (lower, upper) in bounds.items():

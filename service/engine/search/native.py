@@ -27,7 +27,7 @@ NO_MOVE: int = lib.SS_NO_MOVE
 GOAL_RESULT: int = lib.SS_GOAL_RESULT
 GOAL_SCORE: int = lib.SS_GOAL_SCORE
 MAX_CELLS: int = lib.SS_MAX_CELLS
-DEFAULT_TABLE_BITS = 19  # 2**19 buckets of 64 bytes (3 positions each): 32 MB per engine
+DEFAULT_TABLE_BITS = 19  # 2**19 buckets of 64 bytes (3 positions each): 32 MB per searcher
 # 2**18 slots of 40 bytes: 10 MB per searching thread, enough for the proofs of one request.
 DEFAULT_PROOF_TABLE_BITS = 18
 

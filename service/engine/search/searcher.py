@@ -1,4 +1,4 @@
-"""The search engine of one board: its tables (a transposition table, the second thread's, the
+"""The searcher of one board: its tables (a transposition table, the second thread's, the
 estimates'), one analysis at a time (narrowing.py), and every move's exact value near the end in one
 call to the core.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 
-from ..errors import EngineBusyError
+from ..errors import SearcherBusyError
 from ..rules.position import Position
 from ..rules.variants import Variant
 from .board import Board
@@ -26,8 +26,8 @@ from .proof_number import Prover
 from .report import SearchReport, move_proof
 
 
-class SearchEngine:
-    """One board's engine with its own transposition table: one per process (or thread) and board."""
+class Searcher:
+    """One board's searcher with its own transposition table: one per process (or thread) and board."""
 
     def __init__(
         self,
@@ -55,9 +55,11 @@ class SearchEngine:
         """Every legal move of `position`: its result, then (`remoteness`) how far the end is, then
         (`estimates`) a heuristic score of the moves whose result was not proven."""
         if position.variant != self.variant:
-            raise ValueError(f"a {position.variant.name} position given to the {self.variant.name} engine")
+            raise ValueError(f"a {position.variant.name} position given to the {self.variant.name} searcher")
         if not self._in_use.acquire(blocking=False):
-            raise EngineBusyError(f"the {self.variant.name} engine is already searching in another thread")
+            raise SearcherBusyError(
+                f"the {self.variant.name} searcher is already searching in another thread"
+            )
         try:
             # A Position is legal by construction: no second check of its marks
             mine, theirs = position.mine, position.theirs

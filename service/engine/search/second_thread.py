@@ -1,6 +1,6 @@
 """A searching thread's second thread: the core's helper thread (native.Helper, core/threads.c), kept
 idle between calls, on which the provers' second family (proof_families.py) and half of the moves'
-alpha-beta searches (core/threads.c) run, the latter on a transposition table of their own (the engine's
+alpha-beta searches (core/threads.c) run, the latter on a transposition table of their own (the searcher's
 second_table). One per searching thread (a thread runs one search at a time). The threads are the
 core's own, not Python's: under gunicorn's gevent workers `threading` is patched (a Thread there is a
 greenlet), and the search already runs on a native thread of gevent's pool; cffi releases the GIL for
