@@ -72,7 +72,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 @pytest.fixture(autouse=True)
 def recursion_limit() -> Iterator[None]:
     """The recursion limit as it was before each test: the reference solvers raise it, and JSON nested
-    1000 deep is "too deep" only under the default (tests/api/test_deep_json.py after tests/engine)."""
+    1000 deep is "too deep" only under the default (tests/http/test_deep_json.py after tests/engine)."""
     limit = sys.getrecursionlimit()
     yield
     sys.setrecursionlimit(limit)

@@ -29,7 +29,7 @@ from service.engine import get_variant
 from service.engine.search import Searcher
 from tests.bench.provers_bench import DEFAULT_BUDGET, cold_analysis, provers_share
 from tests.bench.search_bench import random_position
-from tests.search.positions import position_of
+from tests.engine.search.positions import position_of
 lists = {}
 for line in sys.stdin:
     name, plies, count, seed, index, share = line.split()

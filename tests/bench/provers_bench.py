@@ -35,7 +35,7 @@ from service.engine.search.native import TranspositionTable
 from service.engine.search.proof_number import applies, thread_table
 from service.http.schemas import DEFAULT_BUDGET_MS
 from tests.bench.search_bench import random_position
-from tests.search.positions import position_of
+from tests.engine.search.positions import position_of
 
 DEFAULT_BUDGET = DEFAULT_BUDGET_MS / 1000
 TABLE_BITS = 20

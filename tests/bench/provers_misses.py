@@ -42,7 +42,7 @@ from service.engine.search.proof_number import (
 from service.engine.search.report import SearchReport
 from tests.bench.provers_bench import DEFAULT_BUDGET, TABLE_BITS
 from tests.bench.search_bench import random_position
-from tests.search.positions import position_of
+from tests.engine.search.positions import position_of
 
 Asked = tuple[int, int, bool, Question]
 

@@ -24,7 +24,7 @@ from service.engine.search import Searcher
 from service.engine.search.native import Limits
 from service.engine.search.proof_number import ProofTable, ask
 from tests.bench.search_bench import random_position
-from tests.search.positions import position_of
+from tests.engine.search.positions import position_of
 
 BOARDS = (("6x6k5", 60_000), ("7x7k5", 60_000), ("8x8k5", 15_000))  # each with its node cap
 PLIES = (4, 8)

@@ -23,7 +23,7 @@ from service.engine.search.second_thread import thread_helper
 from tests.bench.provers_bench import DEFAULT_BUDGET
 from tests.bench.provers_misses import arguments
 from tests.bench.search_bench import random_position
-from tests.search.positions import position_of
+from tests.engine.search.positions import position_of
 
 
 def main() -> None:

@@ -19,8 +19,8 @@ from service.engine.search.native import Game, Limits, TranspositionTable
 from service.engine.search.proof_families import Ask, prove_families
 from service.engine.search.proof_number import ProofTable, Question
 from service.engine.search.second_thread import thread_helper
-from tests.search.positions import random_position
-from tests.search.prover_checks import alpha_beta_result, prover_result
+from tests.engine.search.positions import random_position
+from tests.engine.search.prover_checks import alpha_beta_result, prover_result
 
 BOARDS = [
     ("5x5k4", (12, 14, 16, 18)),

@@ -5,8 +5,9 @@ Run: python -m tests.bench.table_build [--samples 1] [--no-dense] [--variants 4x
 
 1. `sanmoku tables build VARIANT` into an empty directory, under /usr/bin/time -v (process start
    included), on every processor and on one: wall time and peak memory (median of --samples), and the
-   file's size. In the same run, where it fits in memory, the dense solver (tests/engine/dense_solver.py:
-   3**cells bytes) solving the same variant in a fresh process, also under /usr/bin/time -v.
+   file's size. In the same run, where it fits in memory, the dense solver
+   (tests/engine/tables/dense_solver.py: 3**cells bytes) solving the same variant in a fresh process,
+   also under /usr/bin/time -v.
 2. The naive compiled solver (tests/bench/naive_solver.c, built here with cc -O2: a memoised negamax
    over a dense table) on 4x4k4, the baseline of the 4x4 build time.
 3. Opening an existing table in a fresh process (header and length), checking every byte (`verify`),
@@ -36,7 +37,7 @@ BUILDS = ("4x4k4", "3x6k3", "4x5k4", "3x7k4", "2x11k4")
 DENSE = """
 import sys
 from service.engine import get_variant
-from tests.engine.dense_solver import dense_solve
+from tests.engine.tables.dense_solver import dense_solve
 dense_solve(get_variant(sys.argv[1]))
 """
 OPEN = """

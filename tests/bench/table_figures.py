@@ -19,7 +19,7 @@ from service.engine import Position, TableStore, get_variant
 from service.engine.tables.classes import ClassLayout
 from service.engine.tables.orbits import positions_in_tier
 from service.engine.tables.table_file import build_record
-from tests.search.exact_scores import Prover, score_of
+from tests.engine.search.exact_scores import Prover, score_of
 
 
 def tier_rows(layout: ClassLayout, values: np.ndarray) -> list[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from service.http.cors import SIMPLE
-from tests.api.contract import SPEC, resolve, validator
+from tests.http.contract import SPEC, resolve, validator
 from tests.serving import harness
 from tests.serving.harness import HOST, Server
 

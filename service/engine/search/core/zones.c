@@ -18,7 +18,7 @@
    (pz_guard) keeps two empty cells of every line still open to the defender inside Z: then marks
    outside Z never leave such a line with one empty cell, so the defender never completes one and never
    threatens to. Guarding with one cell per line is not enough: marks outside Z fill the rest of the
-   line and leave the defender a four the proof never answered (tests/search/test_proof_zones.py shows
+   line and leave the defender a four the proof never answered (tests/engine/search/test_proof_zones.py shows
    a wrong answer when the guard is switched off: ss_pn_options.unguarded, for that test only).
 
    The rules (each node's zone from its children's; a zone not known counts as the whole board):
