@@ -5,10 +5,17 @@ threat sequence or a tree of threes found for the side to move (it must then win
 
 from __future__ import annotations
 
-from service.engine import Variant
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from service.engine import Variant, get_variant, solve
+from service.engine.rules.values import DECODED
 from service.engine.search import Board, native
 from service.engine.search.native import DEFAULT_OPTIONS, Game, Limits, ProverOptions, TranspositionTable
 from service.engine.search.proof_number import ProofTable, Question, applies, ask
+from service.engine.tables.layout import layout_of
 from tests.core_debug import find_pairing, threat_sequence, threat_tree
 
 NO_LIMIT = Limits(deadline=0.0, nodes=0)
@@ -77,3 +84,49 @@ def prover_disagreements(
         if want != 1 and threat_tree(game, mine, theirs, TREE_DEPTH, TREE_NODES) is not None:
             found.append(f"{variant.name} {mine:#x}/{theirs:#x}: a tree of threes where no win is")
     return found
+
+
+@cache
+def solved(name: str) -> npt.NDArray[np.uint8]:
+    return solve(get_variant(name))
+
+
+def opening(board: Board, plies: int) -> list[tuple[int, int]]:
+    """Every position (mine, theirs: the side to move first) within `plies` of the empty board, none
+    over."""
+    level, found = {(0, 0)}, [(0, 0)]
+    for _ in range(plies):
+        following = set()
+        for mine, theirs in level:
+            for cell in range(board.cells):
+                if (mine | theirs) >> cell & 1:
+                    continue
+                child = (theirs, mine | 1 << cell)
+                if not board.is_over(*child):
+                    following.add(child)
+        level = following
+        found += sorted(level)
+    return found
+
+
+# (board, plies, the results the table gives them): 4x4 with four in a row is a draw after any 4 plies (so
+# its positions test the disproofs: zones, pairings), with three in a row every result occurs.
+OPENINGS = [("4x4k4", 4, {0}), ("4x4k3", 4, {1, 0, -1}), ("4x4k4-torus", 3, {0}), ("4x4k3-torus", 3, {1, -1})]
+
+
+def check_openings(
+    name: str, plies: int, results: set[int], options: ProverOptions = DEFAULT_OPTIONS
+) -> None:
+    """Every position within `plies` of the empty board: the provers (searching with `options`) give
+    the table's result, and the table gives `results`."""
+    variant = get_variant(name)
+    board, layout, values = Board.of(variant), layout_of(variant.cells), solved(name)
+    positions = []
+    for mine, theirs in opening(board, plies):
+        x, o = (mine, theirs) if mine.bit_count() == theirs.bit_count() else (theirs, mine)
+        value = DECODED[int(values[layout.rank(x, o)])]
+        assert value is not None
+        positions.append((mine, theirs, value.score))
+    assert len(positions) == (12857 if plies == 4 else 1937)  # 1 + 16 + 240 + 1680 (+ 10920)
+    assert {score for _, _, score in positions} == results
+    assert prover_disagreements(variant, positions, limit=len(positions), options=options) == []

@@ -11,72 +11,26 @@ so that a prover that gives up everywhere fails."""
 from __future__ import annotations
 
 import random
-from functools import cache
 
-import numpy as np
-import numpy.typing as npt
 import pytest
 
-from service.engine import Variant, get_variant, solve
-from service.engine.rules.values import DECODED
+from service.engine import Variant, get_variant
 from service.engine.search import Board
-from service.engine.search.native import DEFAULT_OPTIONS, Game, Limits, ProverOptions, TranspositionTable
+from service.engine.search.native import Game, Limits, TranspositionTable
 from service.engine.search.proof_number import ProofTable
-from service.engine.tables.layout import layout_of
 from tests.engine.search.positions import random_position
-from tests.engine.search.prover_checks import alpha_beta_result, prover_disagreements, prover_result
+from tests.engine.search.prover_checks import (
+    OPENINGS,
+    alpha_beta_result,
+    check_openings,
+    prover_result,
+)
 from tests.reference import Reference, Rules
-
-
-@cache
-def solved(name: str) -> npt.NDArray[np.uint8]:
-    return solve(get_variant(name))
-
-
-def opening(board: Board, plies: int) -> list[tuple[int, int]]:
-    """Every position (mine, theirs: the side to move first) within `plies` of the empty board, none
-    over."""
-    level, found = {(0, 0)}, [(0, 0)]
-    for _ in range(plies):
-        following = set()
-        for mine, theirs in level:
-            for cell in range(board.cells):
-                if (mine | theirs) >> cell & 1:
-                    continue
-                child = (theirs, mine | 1 << cell)
-                if not board.is_over(*child):
-                    following.add(child)
-        level = following
-        found += sorted(level)
-    return found
-
-
-# (board, plies, the results the table gives them): 4x4 with four in a row is a draw after any 4 plies (so
-# its positions test the disproofs: zones, pairings), with three in a row every result occurs.
-OPENINGS = [("4x4k4", 4, {0}), ("4x4k3", 4, {1, 0, -1}), ("4x4k4-torus", 3, {0}), ("4x4k3-torus", 3, {1, -1})]
 
 
 @pytest.mark.parametrize(("name", "plies", "results"), OPENINGS)
 def test_every_opening_position_against_the_table(name: str, plies: int, results: set[int]) -> None:
     check_openings(name, plies, results)
-
-
-def check_openings(
-    name: str, plies: int, results: set[int], options: ProverOptions = DEFAULT_OPTIONS
-) -> None:
-    """Every position within `plies` of the empty board: the provers (searching with `options`) give
-    the table's result, and the table gives `results`."""
-    variant = get_variant(name)
-    board, layout, values = Board.of(variant), layout_of(variant.cells), solved(name)
-    positions = []
-    for mine, theirs in opening(board, plies):
-        x, o = (mine, theirs) if mine.bit_count() == theirs.bit_count() else (theirs, mine)
-        value = DECODED[int(values[layout.rank(x, o)])]
-        assert value is not None
-        positions.append((mine, theirs, value.score))
-    assert len(positions) == (12857 if plies == 4 else 1937)  # 1 + 16 + 240 + 1680 (+ 10920)
-    assert {score for _, _, score in positions} == results
-    assert prover_disagreements(variant, positions, limit=len(positions), options=options) == []
 
 
 def as_text(variant: Variant, mine: int, theirs: int) -> tuple[str, str]:

@@ -12,17 +12,17 @@ from service.engine import get_variant
 from service.engine.search import Board
 from service.engine.search.native import Game, Limits, ProverOptions
 from service.engine.search.proof_number import ProofTable, ask
-from tests.search import test_provers_exhaustive as exhaustive
+from tests.engine.search.prover_checks import OPENINGS, check_openings
 
 EVERY_PLY = 64
 
 
 @pytest.mark.parametrize(
-    ("name", "plies", "results"), [o for o in exhaustive.OPENINGS if o[0] in ("4x4k4", "4x4k3-torus")]
+    ("name", "plies", "results"), [o for o in OPENINGS if o[0] in ("4x4k4", "4x4k3-torus")]
 )
 def test_probed_at_every_ply_against_the_table(name: str, plies: int, results: set[int]) -> None:
     # the least allowance (MIN_ALLOWANCE) at every defender's node
-    exhaustive.check_openings(name, plies, results, ProverOptions(probe_plies=EVERY_PLY, probe_nodes=1))
+    check_openings(name, plies, results, ProverOptions(probe_plies=EVERY_PLY, probe_nodes=1))
 
 
 def cells(*names: str) -> int:
