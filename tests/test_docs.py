@@ -58,6 +58,7 @@ def test_the_docs_have_examples_of_every_endpoint() -> None:
         assert f"8000{path}" in commands, path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("page", "command", "shown"), EXAMPLES, ids=[f"{p}:{c[:50]}" for p, c, _ in EXAMPLES]
 )
@@ -68,6 +69,7 @@ def test_example_prints_what_it_shows(server: BaseWSGIServer, page: str, command
     assert done.stdout.replace("\r", "").rstrip() == shown.rstrip()
 
 
+@pytest.mark.slow
 def test_the_policy_strength_table_is_what_the_engine_measures(tables: dict[str, Table]) -> None:
     classic = {name: tables[name] for name in ("normal", "misere")}
     assert strength_table(measure_strength(classic)) in (DOCS / "pages" / "api.md").read_text()
@@ -83,6 +85,7 @@ def test_the_engine_example_runs_as_written() -> None:
     assert runner.failures == 0 and runner.tries >= 5
 
 
+@pytest.mark.slow
 def test_the_site_builds_strictly(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(DOCS / "mkdocs.yml")]
     done = subprocess.run(

@@ -264,6 +264,7 @@ def test_tables_build_plan_and_refusal(
     assert not list(tmp_path.glob("*.table")) and not list(tmp_path.glob(".*.tmp"))
 
 
+@pytest.mark.slow
 def test_tables_build_shows_its_progress_on_a_terminal(tmp_path: Path) -> None:
     """On a terminal a progress bar (tier, entries per second, time left) is redrawn in place."""
     import pty

@@ -51,6 +51,7 @@ def refused(done: subprocess.CompletedProcess[str]) -> str:
     return done.stderr
 
 
+@pytest.mark.slow
 def test_version_and_the_variant_help() -> None:
     assert sanmoku("--version").stdout.strip() == f"sanmoku {version('sanmoku')}"
     shown = " ".join(sanmoku("analyze", "--help").stdout.split())
@@ -63,6 +64,7 @@ def test_the_budget_is_checked_as_the_api_checks_it(client: FlaskClient) -> None
     assert f"--budget-ms: {api['errors']['budget_ms'][0]}" in said
 
 
+@pytest.mark.slow
 def test_solve_keeps_the_apis_limits(client: FlaskClient, tmp_path: Path) -> None:
     api = client.get("/solve?variant=4x4k4").get_json()
     said = refused(sanmoku("solve", "--variant", "4x4k4"))  # gigabytes of one JSON document before
@@ -92,6 +94,7 @@ def test_a_store_that_is_not_there_is_an_error(tmp_path: Path) -> None:
     assert "cannot be used" in said and "remove proven.sqlite" in said
 
 
+@pytest.mark.slow
 def test_clearing_asks_first_and_takes_a_book_only_by_name(tmp_path: Path) -> None:
     variant = get_variant("4x4k4")
     store = ProvenCache(tmp_path)
@@ -108,6 +111,7 @@ def test_clearing_asks_first_and_takes_a_book_only_by_name(tmp_path: Path) -> No
     assert done.stdout == "removed 4 proven positions of the 4x4k4 book\n"
 
 
+@pytest.mark.slow
 def test_a_book_build_shows_its_progress(tmp_path: Path) -> None:
     done = sanmoku("book", "build", "4x4k4", "--plies", "2", "--processes", "1", "--dir", str(tmp_path))
     steps = [line for line in done.stdout.splitlines() if line.endswith(" of 33 positions searched")]

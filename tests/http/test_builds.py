@@ -7,6 +7,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from service.app import create_app
 from tests.http.build_queue import queue_left
 from tests.http.contract import check_response
@@ -28,6 +30,7 @@ def builders(directory: Path) -> int:
     return count
 
 
+@pytest.mark.slow
 def test_a_batch_of_eight_large_variants_starts_one_builder(tmp_path: Path) -> None:
     client = create_app({"TESTING": True, "TABLES_DIR": str(tmp_path), "TABLES_AT_START": []}).test_client()
     batch = {"positions": [{"board": "." * _cells(name), "variant": name} for name in LARGE]}

@@ -117,6 +117,7 @@ def games(draw: st.DrawFn) -> tuple[list[int], str]:
     return moves, first
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(games(), st.sampled_from(["normal", "misere"]))
 def test_review_agrees_with_the_reference(app: Flask, game: tuple[list[int], str], variant: str) -> None:
@@ -180,6 +181,7 @@ def test_review_field_errors(client: FlaskClient, payload: object) -> None:
 REACHABLE = sorted(all_reachable("X").items()) + sorted(all_reachable("O").items())
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(st.sampled_from(REACHABLE), st.sampled_from(["normal", "misere"]))
 def test_main_line_is_perfect_play_to_the_end(app: Flask, entry: tuple[str, str], variant: str) -> None:
@@ -225,6 +227,7 @@ def test_batch_answers_in_order_and_isolates_bad_items(client: FlaskClient) -> N
     assert results[5]["errors"] == {"oops": ["Unknown field."]}
 
 
+@pytest.mark.slow
 def test_batch_takes_up_to_a_thousand(client: FlaskClient) -> None:
     results = post(client, "/analyze/batch", {"positions": [{"board": "........."}] * 1000})["results"]
     assert len(results) == 1000 and all(r["remoteness"] == 9 for r in results)
@@ -241,6 +244,7 @@ def example_pair(path: str, request_example: str | None) -> tuple[Any, Any]:
     return request, ok["example"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("path", "example"), [("/move", "perfect"), ("/review", "boards"), ("/analyze/batch", None)]
 )
@@ -266,6 +270,7 @@ def without_search_counts(payload: Any) -> Any:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("request_name", "answer_name"),
     [
@@ -337,6 +342,7 @@ def test_review_takes_exactly_one_of_moves_boards_and_columns_as_the_spec_says(c
     assert post(client, "/review", {"moves": [4]})["plies"][0]["cell"] == 4
 
 
+@pytest.mark.slow
 def test_review_takes_a_gravity_game_by_columns(client: FlaskClient) -> None:
     """On Connect Four's board a column is the move: the mark lands on the column's lowest empty cell."""
     body = post(client, "/review", {"columns": [3, 3, 2], "variant": "connect4", "budget_ms": 3000})

@@ -63,6 +63,7 @@ def unlimited_search(app: Flask, position: Position) -> Any:
     return json.loads(dumps(answer_payload(answer, estimates=True)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("budget_ms", [1, 3, 10, 40])
 @pytest.mark.parametrize(("name", "plies"), [("5x5k4", 4), ("5x5k4-misere", 6), ("4x4k4", 3), ("4x5k3", 5)])
 def test_an_answer_within_any_budget_claims_only_what_is_true(
@@ -139,6 +140,7 @@ def test_the_main_line_only_where_exact(client: FlaskClient) -> None:
     assert not unproven["exact"] and unproven["mainline"] is None
 
 
+@pytest.mark.slow
 def test_move_plays_a_proven_best_move_or_says_it_guessed(client: FlaskClient) -> None:
     proven = post(
         client, "/move", {"board": "XO.X./.OX../O..../...../.....", "variant": "5x5k4", "policy": "perfect"}

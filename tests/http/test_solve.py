@@ -16,6 +16,7 @@ from tests.http.contract import check_response
 from tests.reference import all_reachable, minimax, reachable, rules_of
 
 
+@pytest.mark.slow
 def test_misere_table_is_complete_and_exact(client: FlaskClient) -> None:
     response = client.get("/solve?variant=misere")
     body = check_response(response, "/solve", "get")
@@ -96,6 +97,7 @@ def test_bad_parameters_name_the_field(client: FlaskClient, query: str, field: s
     assert response.status_code == 422 and field in body["errors"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("query", ["variant=3x4k3&format=ndjson", "variant=3x3k3-torus&symmetry=canonical"])
 def test_etags_and_bytes_survive_a_restart(client: FlaskClient, query: str) -> None:
     """The ETag is the table's checksum and the request: a new process gives the same, and its 304."""
@@ -114,6 +116,7 @@ def test_etags_and_bytes_survive_a_restart(client: FlaskClient, query: str) -> N
     assert plain.headers["ETag"] != packed.headers["ETag"] and gzip.decompress(packed.data) == plain.data
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["3x4k3", "3x3k3-torus-misere"])
 def test_canonical_entries_are_one_per_class_the_smallest_board(client: FlaskClient, name: str) -> None:
     """Against the reference: every reachable board, reduced to the smallest of its images."""

@@ -19,6 +19,7 @@ from tests.http.contract import SPEC, SPEC_PATH, every_example, resolve, validat
 EXAMPLES = every_example()
 
 
+@pytest.mark.slow
 def test_spec_is_valid_openapi_3_1() -> None:
     spec, _ = read_from_filename(str(SPEC_PATH))
     validate(spec)
@@ -74,6 +75,7 @@ def test_every_supported_variant_name_fits_the_pattern() -> None:
     assert not pattern.fullmatch("giant")
 
 
+@pytest.mark.slow
 def test_the_numbers_in_the_spec_are_the_engines() -> None:
     every = supported_variants()
     cells = [v.cells for v in every]

@@ -23,6 +23,7 @@ from tests.http.contract import check_response
 STREAM = "/solve?variant=3x4k3&format=ndjson"  # 111,973 positions: streamed, not kept whole
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("fmt", "symmetry"), [("ndjson", "none"), ("csv", "canonical"), ("json", "none")])
 def test_the_size_of_a_piece_changes_no_byte(
     tables: dict[str, Table], monkeypatch: pytest.MonkeyPatch, fmt: str, symmetry: str

@@ -239,6 +239,7 @@ def test_a_removed_large_file_is_a_503_not_a_500(
     assert gone.status_code == 503 and body["type"].endswith("table-not-built")
 
 
+@pytest.mark.slow
 def test_a_table_damaged_in_place_and_repaired_never_answers_wrong(
     directory: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

@@ -50,6 +50,7 @@ def test_a_tree_near_the_end_of_3x3_agrees_with_analyze(client: FlaskClient) -> 
     assert len(body["visits"]) == counts["alphabeta-ordered"]["nodes"]
 
 
+@pytest.mark.slow
 def test_the_empty_4x4_board_to_depth_3(client: FlaskClient) -> None:
     body = tree(client, board="." * 16, variant="4x4k4", depth=3)
     assert body["nodes"] == 1 + 16 + 16 * 15 + 16 * 15 * 14 and body["exact"] and not body["complete"]

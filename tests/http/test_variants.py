@@ -21,6 +21,7 @@ from tests.http.contract import analyze, check_response
 from tests.reference import Reference, rules_of
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("board", "variant"),
     [
@@ -149,6 +150,7 @@ def test_the_table_file_is_the_documented_layout(client: FlaskClient, tmp_path: 
     assert part.status_code == 206 and part.data == b"SANMOKU TABLE\n"
 
 
+@pytest.mark.slow
 def test_a_table_being_built_is_answered_by_the_search_then_by_the_table(tmp_path: Path) -> None:
     """The first request queues the background build and is answered by the search meanwhile (the same
     values); its solve table answers 503 with Retry-After until the file is on disk, then the table
@@ -209,6 +211,7 @@ def test_a_played_4x4_game_against_perfect_never_beats_it(client: FlaskClient) -
             assert winner != human, (variant, game, position.cells)
 
 
+@pytest.mark.slow
 def test_a_bad_preset_file_at_start_is_rebuilt_and_then_ready(tmp_path: Path) -> None:
     """At start only the headers are glanced at; /readyz opens the tables, finds the bad one, has it
     rebuilt in the background (saying what it waits for), and turns ready once the new file checks out."""

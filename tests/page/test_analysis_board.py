@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+import pytest
+
 from .conftest import PHONE
 from .ui import (
     api_post,
@@ -20,6 +22,8 @@ from .ui import (
     verdict_words,
     wait_idle,
 )
+
+pytestmark = pytest.mark.slow  # each drives Chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Route

@@ -13,6 +13,8 @@ import pytest
 from .conftest import ARTIFACTS, DESKTOP
 from .ui import analysing, open_link, state, wait_idle
 
+pytestmark = pytest.mark.slow  # each drives Chromium
+
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 

@@ -9,7 +9,11 @@ import random
 import time
 from typing import TYPE_CHECKING
 
+import pytest
+
 from .ui import api_get, open_link, show_overlay, state, wait_idle
+
+pytestmark = pytest.mark.slow  # each drives Chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

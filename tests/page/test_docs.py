@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pytest
+
 from .conftest import ARTIFACTS
+
+pytestmark = pytest.mark.slow  # each drives Chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -8,7 +8,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+import pytest
+
 from .ui import api_problem, open_link, show_overlay, state, wait_idle
+
+pytestmark = pytest.mark.slow  # each drives Chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Request

@@ -11,6 +11,8 @@ import pytest
 from .conftest import PHONE
 from .ui import open_link, play_board, wait_idle
 
+pytestmark = pytest.mark.slow  # each drives Chromium
+
 if TYPE_CHECKING:
     from playwright.sync_api import FloatRect, Page
 

@@ -11,6 +11,8 @@ import pytest
 
 from .ui import KEY_OF_CELL, api_get, open_link
 
+pytestmark = pytest.mark.slow  # each drives Chromium
+
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 

@@ -8,8 +8,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+import pytest
+
 from .conftest import DESKTOP
 from .ui import analysing, api_get, axe_violations, docs_shot
+
+pytestmark = pytest.mark.slow  # each drives Chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+pytestmark = pytest.mark.slow  # each drives Chromium
+
 STATIC = Path(__file__).resolve().parents[2] / "service" / "static"
 TEXT_FILES = sorted(p.name for p in STATIC.iterdir() if p.suffix in {".html", ".js", ".css"})
 

@@ -22,6 +22,8 @@ from .ui import (
     wait_idle,
 )
 
+pytestmark = pytest.mark.slow  # each drives Chromium
+
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Route
 

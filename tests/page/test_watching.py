@@ -6,8 +6,12 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+import pytest
+
 from .conftest import PHONE
 from .ui import axe_violations, open_link, state, wait_idle
+
+pytestmark = pytest.mark.slow  # each drives Chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import FloatRect, Page

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+import pytest
+
 from .ui import (
     KEY_OF_CELL,
     api_get,
@@ -19,6 +21,8 @@ from .ui import (
     verdict_words,
     wait_idle,
 )
+
+pytestmark = pytest.mark.slow  # each drives Chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

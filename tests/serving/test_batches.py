@@ -17,6 +17,7 @@ PROBE_SECONDS = 4.0
 P99_LIMIT = 0.050  # seconds; before the pause between items: 41 answers in 4 s, p99 214 ms (a batch)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("alone_on_the_host")
 def test_a_batch_of_1000_main_lines_leaves_short_requests_fast(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

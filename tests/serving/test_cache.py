@@ -54,6 +54,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Se
         yield origin, proxy
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("path", "headers"), CACHED)
 def test_a_kept_answer_is_the_origins_byte_for_byte(
     stack: tuple[Server, Server], path: str, headers: dict[str, str]

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from service.app import DEFAULTS
@@ -133,6 +134,7 @@ def gunicorn_config(env: dict[str, str], tmp_path: Path) -> dict[str, str]:
     return {key.strip(): value.strip() for key, value in settings}
 
 
+@pytest.mark.slow
 def test_gunicorn_config_checks_and_reads_the_environment(tmp_path: Path) -> None:
     defaults = gunicorn_config({}, tmp_path)
     assert (defaults["bind"], defaults["workers"]) == ("['127.0.0.1:8000']", "2")

@@ -80,6 +80,7 @@ def ratios(
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("alone_on_the_host")
 def test_depth_moves_on_8x8_do_not_hold_the_loop(tmp_path: Path) -> None:
     """Before, a depth-3 read on 8x8 ran on the worker's loop for 0.3 to 0.9 s a request: the probe's
@@ -98,6 +99,7 @@ def test_depth_moves_on_8x8_do_not_hold_the_loop(tmp_path: Path) -> None:
         server.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("alone_on_the_host")
 def test_trees_on_8x8_starve_neither_lookups_nor_searches(tmp_path: Path) -> None:
     """Before, 32 clients of 8x8 trees put the probe's p99 at 28 to 83 times its value alone, and
@@ -126,6 +128,7 @@ def trees_seen(trees: list[Done]) -> str:
     return f"{len(trees)} trees: {sorted({d.status for d in trees})}, slowest {slowest:.2f} s"
 
 
+@pytest.mark.slow
 def test_a_tree_past_the_processes_answers_503_with_retry_after(tmp_path: Path) -> None:
     """Both tree processes busy and a tree that may not wait (SANMOKU_TREE_WAIT=0): 503 trees-busy,
     with Retry-After; the two trees under way answer."""
@@ -151,6 +154,7 @@ def test_a_tree_past_the_processes_answers_503_with_retry_after(tmp_path: Path) 
         server.stop()
 
 
+@pytest.mark.slow
 def test_four_clients_on_four_slots_get_no_503(tmp_path: Path) -> None:
     """Two workers of two search slots, four clients of 300 ms searches: gunicorn's workers take
     connections as they come, so one worker often holds three; 44 % of the answers were 503 when a

@@ -118,6 +118,7 @@ class Timed:
     answer: str = ""  # the status and what came, when not ok
 
 
+@pytest.mark.slow
 def test_a_worker_killed_on_each_backend_within_2_s_loses_no_request(stack: Stack) -> None:
     """POSTs only (every one reaches a backend; GETs would come from nginx's cache), from THREADS
     clients until AFTER_KILLS seconds after the second kill."""

@@ -48,6 +48,7 @@ def first_search(workdir: Path) -> tuple[float, dict[str, object]]:
         server.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("alone_on_the_host")
 def test_a_fresh_workers_first_search_holds_its_budget(tmp_path: Path) -> None:
     """Five fresh servers; at least four of their first answers within the bar (one may meet a busy

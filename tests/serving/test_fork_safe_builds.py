@@ -18,6 +18,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.serving import harness
 
 # An empty 7x7 board (49 empty cells, over the 16 from which a search wakes its second thread), then a
@@ -72,6 +74,7 @@ def in_session(session: int) -> list[int]:
     return [pid for pid, (_, sid, _) in processes().items() if sid == session]
 
 
+@pytest.mark.slow
 def test_a_build_started_right_after_a_two_thread_search_is_answered_and_ends(tmp_path: Path) -> None:
     tables = tmp_path / "tables"
     settings = {

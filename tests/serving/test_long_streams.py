@@ -7,12 +7,15 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.serving import harness
 
 TIMEOUT = 2  # seconds without a heartbeat before the master kills a worker (the service uses 30)
 STREAM_SECONDS = 3 * TIMEOUT
 
 
+@pytest.mark.slow
 def test_a_stream_longer_than_the_worker_timeout_is_not_cut(tmp_path: Path) -> None:
     command = [*harness.gunicorn_command(), "--timeout", str(TIMEOUT)]
     server = harness.start_gunicorn(tmp_path, 1, command=command)

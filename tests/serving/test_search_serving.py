@@ -52,6 +52,7 @@ def answering_workers(server: harness.Server) -> set[int]:
     return {int(str(line["pid"])) for line in lines if line.get("path") == "/analyze"}
 
 
+@pytest.mark.slow
 def test_a_proof_is_shared_by_the_workers_and_kept_across_a_restart(tmp_path: Path) -> None:
     tables = tmp_path / "tables"
     server = harness.start_gunicorn(tmp_path, workers=2, settings=settings(tables))
@@ -79,6 +80,7 @@ def test_a_proof_is_shared_by_the_workers_and_kept_across_a_restart(tmp_path: Pa
         restarted.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("alone_on_the_host")
 def test_a_worker_answers_while_two_searches_run(tmp_path: Path) -> None:
     server = harness.start_gunicorn(tmp_path, workers=1, settings=settings(tmp_path / "tables"))
@@ -107,6 +109,7 @@ def test_a_worker_answers_while_two_searches_run(tmp_path: Path) -> None:
         server.stop()
 
 
+@pytest.mark.slow
 def test_a_search_beyond_the_slots_waits_its_turn_or_a_tenth_of_its_budget(tmp_path: Path) -> None:
     """The only slot is held by a search of 3 s: one of 2 s asked 0.3 s later could not get it within
     its budget and answers 503 after a tenth of it (its whole budget once); one of 2 s asked while a
@@ -138,6 +141,7 @@ def test_a_search_beyond_the_slots_waits_its_turn_or_a_tenth_of_its_budget(tmp_p
         server.stop()
 
 
+@pytest.mark.slow
 def test_a_search_whose_client_hangs_up_stops(tmp_path: Path) -> None:
     """The client of a 10 s search closes its connection: the search stops (the only slot is free
     again for the next request) and its request ends long before its budget."""
@@ -165,6 +169,7 @@ def test_a_search_whose_client_hangs_up_stops(tmp_path: Path) -> None:
         server.stop()
 
 
+@pytest.mark.slow
 def test_a_store_locked_by_another_process_costs_a_miss_not_the_workers_time(tmp_path: Path) -> None:
     """Another process holds the store's write lock for 3 s: searches still answer 200 (their proofs
     are not kept), and the worker's table lookups meanwhile stay fast (the store's waits happen on the

@@ -100,6 +100,7 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Serv
         yield {"gunicorn": backend, "nginx": proxy}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "front"), [(name, front) for name, case in CASES.items() for front in case.fronts]
 )
@@ -134,6 +135,7 @@ NGINX_OWN = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NGINX_OWN)
 def test_nginx_answers_its_own_errors_as_problems(servers: dict[str, Server], name: str) -> None:
     raw, status = NGINX_OWN[name]

@@ -15,6 +15,7 @@ SLOW_CLIENTS = 16
 SECONDS = 8.0
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("alone_on_the_host")
 def test_slow_clients_do_not_block_other_requests(tmp_path: Path) -> None:
     server = harness.start_gunicorn(tmp_path, workers=2)

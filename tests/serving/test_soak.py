@@ -84,6 +84,7 @@ class Load:
             i += CLIENTS
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("alone_on_the_host")
 def test_soak_with_a_backend_restarted_every_10_s(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     harness.require_nginx()

@@ -46,6 +46,7 @@ def status_of(url: str) -> int:
         return error.code
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("alone_on_the_host")
 def test_ten_streams_leave_short_requests_fast(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Every stream admitted (the cap raised to ten per worker): what keeps /analyze fast is the pause
@@ -79,6 +80,7 @@ def test_ten_streams_leave_short_requests_fast(tmp_path: Path, capsys: pytest.Ca
     assert measured.p99 <= 1.0, f"p99 {measured.p99 * 1000:.1f} ms beside {STREAMS} streams"
 
 
+@pytest.mark.slow
 def test_a_stream_whose_client_reads_nothing_is_closed_and_its_slot_freed(tmp_path: Path) -> None:
     env = {"SANMOKU_SOLVE_STREAMS_PER_WORKER": "2", "SANMOKU_STREAM_STALL_SECONDS": str(STALL)}
     server = harness.start_gunicorn(tmp_path, workers=1, settings=env)
@@ -131,6 +133,7 @@ def spooled_files(proxy: Server) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_nginx_relays_streams_to_clients_that_read_nothing_without_spooling(proxied: Server) -> None:
     """Before: each such client held a 64 MB unlinked temporary file until send_timeout (30 s). Now
     nginx relays the stream as it is read (X-Accel-Buffering: no, proxy_max_temp_file_size 0), the
@@ -143,6 +146,7 @@ def test_nginx_relays_streams_to_clients_that_read_nothing_without_spooling(prox
     assert "buffered to a temporary file" not in (proxied.stdout.parent / "error.log").read_text()
 
 
+@pytest.mark.slow
 def test_nginx_refuses_a_client_more_solve_requests_than_limit_conn(proxied: Server) -> None:
     with never_reading(proxied.port, STREAM, LIMIT_CONN):
         time.sleep(0.5)

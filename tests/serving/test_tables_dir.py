@@ -115,6 +115,7 @@ def check_serving(
     return ready
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("leave_out", [(), MISSING], ids=["every table there", "two missing"])
 def test_a_read_only_tables_directory(
     store: TableStore, tmp_path: Path, serve: list[Server], leave_out: tuple[str, ...]
@@ -147,6 +148,7 @@ def others_files(store: TableStore, tables: Path) -> Path:
     return tables
 
 
+@pytest.mark.slow
 def test_files_another_account_owns_with_mode_0600_in_a_directory_it_owns(
     store: TableStore, tmp_path: Path, serve: list[Server]
 ) -> None:
@@ -158,6 +160,7 @@ def test_files_another_account_owns_with_mode_0600_in_a_directory_it_owns(
     assert "unreadable: Permission denied" in ready["tables"]["normal"]["cannot_build"]  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_files_another_account_owns_with_mode_0600_in_a_directory_the_server_may_write(
     store: TableStore, tmp_path: Path, serve: list[Server]
 ) -> None:
@@ -170,6 +173,7 @@ def test_files_another_account_owns_with_mode_0600_in_a_directory_the_server_may
         assert (tables / file_name(get_variant(name))).stat().st_uid == 0  # this server's own now
 
 
+@pytest.mark.slow
 def test_a_directory_where_a_table_file_should_be(
     store: TableStore, tmp_path: Path, serve: list[Server]
 ) -> None:
@@ -187,6 +191,7 @@ def test_a_directory_where_a_table_file_should_be(
     assert "solved in memory" in ready["tables"]["normal"]["cannot_build"]  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_an_empty_tables_directory(tmp_path: Path, serve: list[Server]) -> None:
     """The first answer comes before any file is written (the small table from memory, its file just
     after); the large table wanted at start is queued by the worker, unasked (no /readyz, no request

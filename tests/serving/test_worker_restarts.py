@@ -11,6 +11,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.serving import harness
 from tests.serving.harness import Server, totals
 
@@ -71,6 +73,7 @@ def send(server: Server, count: int) -> None:
             assert error.code == 404
 
 
+@pytest.mark.slow
 def test_restarted_workers_leave_no_files_and_counts_right(tmp_path: Path) -> None:
     server = harness.start_gunicorn(tmp_path, WORKERS)
     folder = tmp_path / f"metrics-{server.port}"
@@ -94,6 +97,7 @@ def test_restarted_workers_leave_no_files_and_counts_right(tmp_path: Path) -> No
     assert files_after == files_before == ["counter_w0.db", "histogram_w0.db"], "files left behind"
 
 
+@pytest.mark.slow
 def test_a_reload_keeps_the_counts(tmp_path: Path) -> None:
     """SIGHUP makes gunicorn read its configuration again and replace every worker. Before, reading
     gunicorn_conf.py emptied the metrics folder, and every counter went back to 0;

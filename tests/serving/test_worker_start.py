@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import importlib.metadata
 
+import pytest
+
 from service.serving.gevent_worker import entry_points_read_once
 
 GROUPS = ("console_scripts", "pytest11", "gevent.plugins.monkey.will_patch_all", "no.such.group")
@@ -15,6 +17,7 @@ def names(group: str) -> list[str]:
     return sorted(f"{ep.name}={ep.value}" for ep in importlib.metadata.entry_points(group=group))
 
 
+@pytest.mark.slow
 def test_entry_points_read_once_answer_as_the_metadata_does() -> None:
     asked = importlib.metadata.entry_points
     expected = {group: names(group) for group in GROUPS}

@@ -123,6 +123,7 @@ def test_a_made_up_cgroup_limit_is_read_and_refuses_the_build(
     )
 
 
+@pytest.mark.slow
 def test_a_build_killed_by_a_real_lack_of_memory_waits_and_says_why(
     tmp_path: Path, spawned: list[Child], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -149,6 +150,7 @@ def test_a_build_killed_by_a_real_lack_of_memory_waits_and_says_why(
     assert not (tmp_path / FOLDER / "6x7k4-gravity.book").exists()
 
 
+@pytest.mark.slow
 def test_failing_builds_back_off_on_the_whole_host(
     tmp_path: Path, spawned: list[Child], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -59,6 +59,7 @@ def leaves_from(table: Table, variant_name: str) -> object:
     return leaf_values
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "plies"), CASES)
 def test_every_position_and_move_of_the_book_has_the_tables_value(
     tmp_path: Path, name: str, plies: int

@@ -76,6 +76,7 @@ def verified(book: Book, plies: list[int], per_ply: int, nodes: int, seed: int) 
     return found
 
 
+@pytest.mark.slow
 def test_sampled_entries_agree_with_the_search(connect4_book: Book) -> None:
     many = verified(connect4_book, list(PLIES), 1100, SMALL_BUDGET, 25)
     deep = verified(connect4_book, [10, 11, 12], 12, LARGE_BUDGET, 25)
@@ -98,6 +99,7 @@ def reference_value(book: Book, position: Position) -> Value | None:
     return min(values, key=Value.preference)
 
 
+@pytest.mark.slow
 def test_every_ply_is_its_childrens_negamax(connect4_book: Book) -> None:
     rng = random.Random(12)
     sampled = sample_entries(connect4_book, range(5), 1000, rng) + sample_entries(
@@ -108,6 +110,7 @@ def test_every_ply_is_its_childrens_negamax(connect4_book: Book) -> None:
         assert connect4_book.value(position) == reference_value(connect4_book, position), position.cells
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("connect4_book")
 def test_analyze_answers_from_the_book() -> None:
     client = create_app({"TESTING": True, "TABLES_DIR": str(default_directory())}).test_client()

@@ -45,6 +45,7 @@ def test_the_empty_board_is_the_published_result(name: str) -> None:
     assert min((m.value for m in moves if m.value is not None), key=Value.preference) == value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", BOOKS)
 def test_sampled_entries_agree_with_the_search(name: str) -> None:
     """Positions of the book's deepest ply, whose values the build took from its search of their

@@ -38,6 +38,7 @@ def test_the_empty_5x5k4_board_is_a_draw(book5: Book) -> None:
     assert book5.data.deepest == 4 and book5.data.header["source"]["summary"].startswith("sanmoku's search")
 
 
+@pytest.mark.slow
 def test_sampled_5x5k4_positions_agree_with_the_search(book5: Book) -> None:
     rng = random.Random(5)
     layers = book_positions(V5, 3)

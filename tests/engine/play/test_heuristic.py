@@ -36,6 +36,7 @@ def searches(draw: st.DrawFn) -> tuple[Position, int]:
     return position, depth
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(searches())
 def test_alpha_beta_gives_the_plain_negamax_score_and_move(search: tuple[Position, int]) -> None:

@@ -16,6 +16,7 @@ def expected_status(position: Position, score: int) -> Status:
     return Status.X_WON if winner == "X" else Status.O_WON
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["normal", "misere"])
 @pytest.mark.parametrize("first", ["X", "O"])
 def test_every_main_line_lasts_the_remoteness_and_ends_as_the_value_says(

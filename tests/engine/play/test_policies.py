@@ -155,6 +155,7 @@ def expected_human(board: str, to_move: str, misere: bool) -> int:
     return min(sorted(candidates), key=rank)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["normal", "misere"])
 def test_human_matches_its_definition_in_every_position(variant: str) -> None:
     solver, misere = SOLVERS[variant], variant == "misere"
@@ -199,6 +200,7 @@ def article_rules(board: str, me: str) -> int:
     raise AssertionError("no free cell")
 
 
+@pytest.mark.slow
 def test_strategy_follows_the_article_in_every_normal_position() -> None:
     for position in in_progress("normal") + in_progress("normal", "O"):
         assert strategy_move(position) == article_rules(position.cells, position.to_move), position.cells

@@ -87,6 +87,7 @@ def test_verdicts_from_what_a_search_proved(before: Known, played: Known, verdic
     assert judge(before, played) is verdict
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(games())
 def test_every_ply_agrees_with_the_reference(game: tuple[str, str, list[int]]) -> None:
@@ -117,6 +118,7 @@ def test_every_ply_agrees_with_the_reference(game: tuple[str, str, list[int]]) -
             )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(games())
 def test_boards_give_back_the_moves(game: tuple[str, str, list[int]]) -> None:

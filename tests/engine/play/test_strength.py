@@ -35,6 +35,7 @@ def strengths(tables: dict[str, Table]) -> dict[tuple[str, str], Strength]:
     }
 
 
+@pytest.mark.slow
 def test_every_contender_is_measured_in_both_variants(strengths: dict[tuple[str, str], Strength]) -> None:
     labels = [c.label for c in DEFAULT_CONTENDERS]
     depths = [f"depth {d}" for d in DEPTHS]

@@ -38,6 +38,7 @@ def test_game_counts_normal() -> None:
     }
 
 
+@pytest.mark.slow
 def test_game_counts_misere_swap_winners() -> None:
     assert count_games(Position.empty(MISERE)) == {
         "total": 255168,
@@ -47,6 +48,7 @@ def test_game_counts_misere_swap_winners() -> None:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["2x4k3", "3x3k3-torus", "2x5k4-torus-misere", "3x4k3", "4x3k4-misere"])
 def test_positions_by_marks_equal_the_reference_walk(tables: dict[str, Table], name: str) -> None:
     from tests.engine.tables.boards import table_of

@@ -12,12 +12,14 @@ def empty_value(tables: dict[str, Table], name: str) -> tuple[Result, int]:
     return value.result, value.remoteness
 
 
+@pytest.mark.slow
 def test_4x4_four_in_a_row(tables: dict[str, Table]) -> None:
     assert tables["4x4k4"].positions == 9_722_011
     assert summarize(tables["4x4k4"], canonical=True).positions == 1_217_977
     assert empty_value(tables, "4x4k4") == (Result.DRAW, 16)  # a draw fills the board
 
 
+@pytest.mark.slow
 def test_4x4_three_in_a_row(tables: dict[str, Table]) -> None:
     assert tables["4x4k3"].positions == 6_036_001
     assert summarize(tables["4x4k3"], canonical=True).positions == 756_387

@@ -161,6 +161,7 @@ def accepted(variant: Variant) -> set[tuple[str, str]]:
 EXACT = ["3x4k3-gravity", "4x3k3-gravity-misere", "2x5k3-gravity", "3x3k3-torus-gravity", "2x4k4-gravity"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EXACT)
 def test_parse_accepts_exactly_the_boards_play_reaches(name: str) -> None:
     variant = get_variant(name)

@@ -64,6 +64,7 @@ def test_invalid_positions_name_their_cause(board: str, to_move: str | None, cod
     assert caught.value.message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["2x4k3", "2x4k3-torus", "3x3k3-torus", "2x5k4-misere"])
 def test_valid_means_reachable_on_other_boards(name: str) -> None:
     variant = get_variant(name)
@@ -98,6 +99,7 @@ def test_separated_rows_must_have_the_boards_shape(board: str, name: str) -> Non
     assert caught.value.code == "wrong_shape" and caught.value.field == "board"
 
 
+@pytest.mark.slow
 def test_valid_means_reachable_for_every_board_and_side() -> None:
     """All 3^9 boards with each side to move: accepted exactly when some legal game reaches them."""
     reachable = {(b, m) for first in "XO" for b, m in all_reachable(first).items()}

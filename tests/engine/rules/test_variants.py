@@ -18,6 +18,7 @@ from service.engine.rules.variants import MAX_CELLS, MAX_TABLE_CELLS
 from tests.reference import rules_of
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "fields"),
     [

@@ -60,6 +60,7 @@ def test_an_estimate_finds_a_forced_win_within_its_horizon() -> None:
     assert quiet.depth == 2 and abs(quiet.estimate) < (BIG - searcher.board.cells) * HEURISTIC_UNIT
 
 
+@pytest.mark.slow
 def test_moves_left_unproven_get_estimates_when_asked() -> None:
     # 8x8k5: nothing there is proven within these nodes (since the provers, much of 7x7k5 is).
     searcher = Searcher(Variant(8, 8, 5), table_bits=14)
@@ -74,6 +75,7 @@ def test_moves_left_unproven_get_estimates_when_asked() -> None:
     assert centre.estimate.score > corner.estimate.score
 
 
+@pytest.mark.slow
 def test_estimates_repeat_within_a_time_budget_all_read_to_one_depth() -> None:
     """The same position asked three times a second apart gave three orders, the estimates
     deepened as far as the time allowed, each move to its own depth, in a table earlier searches had

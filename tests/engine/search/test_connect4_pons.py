@@ -32,6 +32,7 @@ def searcher() -> Searcher:
     return Searcher(CONNECT4, table_bits=20)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part", range(4))
 def test_every_move_scores_as_his_solver_says(searcher: Searcher, part: int) -> None:
     found = rows()[part::4]

@@ -89,6 +89,7 @@ def name_of(rules: Rules) -> str:
     return f"{rules.rows}x{rules.cols}k{rules.k}" + ("-torus" if rules.torus else "")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", BOARDS, ids=name_of)
 def test_where_the_rule_acts_every_moves_score_is_the_references(rules: Rules) -> None:
     reference = Reference(rules)

@@ -85,6 +85,7 @@ def comparisons() -> Work:
     return start_in_background()
 
 
+@pytest.mark.slow
 def test_every_variant_up_to_16_cells_is_compared() -> None:
     assert len(VARIANTS) == 440 and {v.cells for v in VARIANTS} == set(range(6, 17)) - {7, 11, 13}
     assert (
@@ -95,6 +96,7 @@ def test_every_variant_up_to_16_cells_is_compared() -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.long_name)
 def test_the_search_agrees_with_the_table(comparisons: Work, variant: Variant) -> None:
     summary, *problems = comparisons[variant.long_name].result(timeout=900)

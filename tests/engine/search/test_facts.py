@@ -18,6 +18,7 @@ def root_result(variant: Variant) -> Result:
     return Result.WIN if outcome.lower >= 1 else Result.LOSS if outcome.upper <= -1 else Result.DRAW
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variant", "result"),
     [

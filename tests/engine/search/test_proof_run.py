@@ -75,6 +75,7 @@ def test_the_command(tmp_path: Path) -> None:
     assert "a draw (proven" in done.stdout
 
 
+@pytest.mark.slow
 def test_the_command_stops_at_a_signal_within_a_slice(tmp_path: Path) -> None:
     """SIGTERM in the middle of a long slice: the run saves its state and stops at once (within a few
     seconds, not at the slice's end)."""

@@ -104,6 +104,7 @@ def test_unguarded_pruning_shows_against_the_solved_table() -> None:
     assert prover_disagreements(variant, positions, limit=len(positions), options=UNGUARDED) != []
 
 
+@pytest.mark.slow
 def test_two_threads_search_with_different_options_at_once() -> None:
     """The guard is the call's: while one thread searches every 3x3 position without it, another
     searching with it still agrees with the table (a process-wide switch, as the guard was, would have

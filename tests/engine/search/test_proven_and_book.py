@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from service.engine import Analyst, Position, SearcherPool, TableStore, get_variant
 from service.engine.answer import Answer, Source
 from service.engine.books.build import book_positions, build_book
@@ -77,6 +79,7 @@ def test_records_merge_to_the_tighter_bounds(tmp_path: Path) -> None:
     assert store.stats().records == 1
 
 
+@pytest.mark.slow
 def test_the_store_keeps_to_its_bound(tmp_path: Path) -> None:
     store = ProvenCache(tmp_path, max_bytes=300_000)
     rng = random.Random(1)
@@ -120,6 +123,7 @@ def test_an_answers_value_is_only_what_its_moves_prove() -> None:
     assert sure.value == Value(1, 7) and sure.best_moves == (0,) and sure.exact
 
 
+@pytest.mark.slow
 def test_the_book_agrees_with_the_table(tmp_path: Path) -> None:
     """The book of 4x4k4 to ply 3, searched at the deepest ply on two processes and derived above it,
     holds what the table holds."""

@@ -80,6 +80,7 @@ def foreign(path: Path) -> None:
         db.execute("INSERT INTO invoices VALUES (1, 9.5)")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spoil", [damaged_header, truncated, foreign])
 def test_a_file_it_cannot_use_leaves_the_answers_to_the_search(
     tmp_path: Path, spoil: object, caplog: pytest.LogCaptureFixture
@@ -103,6 +104,7 @@ def test_a_file_it_cannot_use_leaves_the_answers_to_the_search(
     assert 1 <= len(said) <= 2  # one line per store object that found it (the app's, this test's)
 
 
+@pytest.mark.slow
 def test_a_record_damaged_on_disk_is_dropped_and_searched_again(tmp_path: Path, store: TableStore) -> None:
     proven = ProvenCache(tmp_path)
     analyst = Analyst(lambda v: None, proven, SearcherPool(1))
@@ -226,6 +228,7 @@ print(json.dumps({"health": health.state, "problem": health.problem, "kept": kep
 """
 
 
+@pytest.mark.slow
 def test_a_full_disk_pauses_the_writes_and_keeps_the_reads(tmp_path: Path) -> None:
     """On a 2 MB tmpfs of its own (a mount namespace), filled to its last byte."""
     found = python_on_small_disk(tmp_path / "small", FULL_DISK)

@@ -82,6 +82,7 @@ def check_kept(path: Path, before: int, peaks: Peaks) -> None:
     assert records(path) >= 0.75 * before
 
 
+@pytest.mark.slow
 def test_the_trim_keeps_the_bound_beside_writers_on_threads(tmp_path: Path, threads: Threads) -> None:
     store = ProvenCache(tmp_path, BOUND, start_trim=threads)
     before = prefill(store, 0.95, seed=1)  # pages in use: most of the bound
@@ -108,6 +109,7 @@ writer(store, int(sys.argv[3]), int(sys.argv[4]), [], float(sys.argv[5]))
 """  # and its end folds the log into the file (proven_file), a trim under way or not
 
 
+@pytest.mark.slow
 def test_the_trim_keeps_the_bound_beside_writers_in_two_processes(tmp_path: Path) -> None:
     before = prefill(ProvenCache(tmp_path, BOUND), 0.95, seed=2)
     command = [sys.executable, "-c", WRITER, str(tmp_path), str(BOUND), "900"]  # and each one's seed, pause
@@ -119,6 +121,7 @@ def test_the_trim_keeps_the_bound_beside_writers_in_two_processes(tmp_path: Path
     check_kept(tmp_path / "proven.sqlite", before, peaks)
 
 
+@pytest.mark.slow
 def test_a_busy_checkpoint_does_not_make_the_trim_remove_more(tmp_path: Path) -> None:
     """Another process reading holds the write-ahead log: no checkpoint can fold it back (SQLite says
     busy). The trim removes what is over the bound, and stops where the log would grow past twice its
@@ -143,6 +146,7 @@ def test_a_busy_checkpoint_does_not_make_the_trim_remove_more(tmp_path: Path) ->
     assert store.trim() == 0  # within the bound: nothing more, however often asked
 
 
+@pytest.mark.slow
 def test_a_put_never_runs_a_trim(tmp_path: Path) -> None:
     asked: list[Callable[[], object]] = []
     store = ProvenCache(tmp_path, BOUND, start_trim=asked.append)
@@ -153,6 +157,7 @@ def test_a_put_never_runs_a_trim(tmp_path: Path) -> None:
     assert records(store.path) < before
 
 
+@pytest.mark.slow
 def test_a_put_returns_while_its_trim_runs_on_another_thread(
     tmp_path: Path, threads: Threads, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -207,6 +212,7 @@ print(json.dumps(seen))
 """
 
 
+@pytest.mark.slow
 def test_a_trim_asked_for_under_gevent_runs_on_a_native_thread_of_its_own() -> None:
     """Where gevent patched `threading`, a Thread started from a search's pool thread is a greenlet of a
     hub that never runs: the serving layer's starter makes a native thread, from any thread, and leaves

@@ -114,6 +114,7 @@ def test_each_familys_answers_are_the_questions_answers_alone() -> None:
                     assert question.outcome == ask(game, ProofTable(16), *one[:3], no_limit).outcome
 
 
+@pytest.mark.slow
 def test_a_hard_first_question_helped_by_the_free_thread() -> None:
     """A 7x7k5 position after 8 plies (provers_ab's 21st with seed 1, X to move) where the side to move
     cannot force a line (settled at once) and the other side cannot either, even if X passes (about a
@@ -190,6 +191,7 @@ def test_the_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
             create_app()
 
 
+@pytest.mark.slow
 def test_the_free_thread_joins_the_other_familys_rounds() -> None:
     """provers_ab's 21st 7x7k5 position after 12 plies (seed 1, X to move): X cannot force a line (its
     family settled at once), O can if X passes (at once too), so each of X's 37 moves needs its own

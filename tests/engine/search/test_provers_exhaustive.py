@@ -57,6 +57,7 @@ def test_positions_past_16_cells_against_brute_force(name: str, empty: int) -> N
 
 # (board, empty cells, how many of 30 positions both settle at least): measured 14, 11 and 30 (the provers
 # settle all 30 on 6x6k5, alpha-beta within its 200,000 nodes about half).
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "empty", "settled"), [("6x6k5", 22, 12), ("7x7k5", 33, 9), ("5x5k4", 15, 25)]
 )

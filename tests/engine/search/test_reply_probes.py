@@ -17,6 +17,7 @@ from tests.engine.search.prover_checks import OPENINGS, check_openings
 EVERY_PLY = 64
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "plies", "results"), [o for o in OPENINGS if o[0] in ("4x4k4", "4x4k3-torus")]
 )
@@ -35,6 +36,7 @@ CROSSES = cells("r3c4", "r4c3")
 NOUGHTS = cells("r0c1", "r4c1")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("move", "within"), [("r4c2", 2_000), ("r2c4", 150_000)])
 def test_the_7x7k5_questions_df_pn_could_not_settle(move: str, within: int) -> None:
     """After X's move, O to move: X cannot force a line (O's reply r3c3 holds). df-pn alone needed 1.78
@@ -49,6 +51,7 @@ def test_the_7x7k5_questions_df_pn_could_not_settle(move: str, within: int) -> N
     assert ask(game, ProofTable(), CROSSES | cells(move), NOUGHTS, False, limits, alone).outcome == 0
 
 
+@pytest.mark.slow
 def test_a_node_cap_holds_with_the_probes_nested() -> None:
     game = Game(Board.of(get_variant("8x8k5")))
     options = ProverOptions(probe_plies=EVERY_PLY, probe_nodes=100)

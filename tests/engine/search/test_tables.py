@@ -74,6 +74,7 @@ def test_every_reachable_3x3_position(store: TableStore, variant: Variant) -> No
     assert disagreements(store, positions) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", SAMPLED, ids=lambda v: v.name)
 def test_sampled_positions(store: TableStore, variant: Variant) -> None:
     positions = random_positions(variant, POSITIONS_PER_VARIANT, seed=variant.cells)

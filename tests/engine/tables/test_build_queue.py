@@ -176,6 +176,7 @@ print(json.dumps(starts))
 """
 
 
+@pytest.mark.slow
 def test_at_a_full_disk_the_builder_is_started_ever_less_often(tmp_path: Path) -> None:
     """On a 2 MB tmpfs of its own, filled: each builder fails at once (it cannot even record its
     attempt in the queue), so the process that starts them waits twice as long each time

@@ -42,6 +42,7 @@ def permuted(masks: np.ndarray, symmetry: tuple[int, ...]) -> np.ndarray:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", KINDS)
 def test_format_3_answers_what_format_2_answers_for_every_position(name: str) -> None:
     variant = get_variant(name)
@@ -60,6 +61,7 @@ def test_format_3_answers_what_format_2_answers_for_every_position(name: str) ->
         assert folded.lookup(position) == ranked.lookup(position)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["3x3k3", "3x4k3", "4x4k4", "3x3k3-torus", "3x5k3-gravity"])
 def test_each_class_has_exactly_one_entry_whatever_image_is_looked_up(name: str) -> None:
     variant = get_variant(name)

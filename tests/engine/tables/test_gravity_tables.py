@@ -21,6 +21,7 @@ from tests.reference import Reference, rules_of, states
 WHOLE = ["3x4k3-gravity", "4x3k3-gravity", "3x4k3-gravity-misere", "2x5k3-gravity", "3x3k3-torus-gravity"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", WHOLE)
 def test_every_reachable_position_against_the_reference(name: str) -> None:
     sys.setrecursionlimit(10_000)
@@ -38,6 +39,7 @@ def test_every_reachable_position_against_the_reference(name: str) -> None:
     assert table.positions == len(reference.memo)  # as many X first as O first
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["3x4k3-gravity", "4x4k4-gravity"])
 def test_the_table_holds_exactly_the_positions_play_reaches(name: str) -> None:
     variant = get_variant(name)
@@ -77,6 +79,7 @@ def random_positions(variant: Variant, count: int, seed: int) -> list[Position]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "count"), [("4x4k4-gravity", 150), ("4x4k3-torus-gravity-misere", 100), ("4x5k3-gravity", 150)]
 )
@@ -93,6 +96,7 @@ def test_tables_agree_with_the_search(store: TableStore, name: str, count: int) 
 
 
 # Tromp's results, his columns x rows: 4x4 and 5x4 (our 4x5) and 4x5 (our 5x4) draws; a draw fills the board.
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "positions"), [("4x4k4-gravity", 161_029), ("4x5k4-gravity", 3_945_711)])
 def test_known_results_and_counts(store: TableStore, name: str, positions: int) -> None:
     variant = get_variant(name)
@@ -101,6 +105,7 @@ def test_known_results_and_counts(store: TableStore, name: str, positions: int) 
     assert table.positions == positions
 
 
+@pytest.mark.slow
 def test_5x4k4_gravity_is_a_draw(store: TableStore) -> None:
     variant = get_variant("5x4k4-gravity")  # Tromp's 4 columns x 5 rows
     assert tuple(store.get(variant).value(Position.empty(variant))) == (0, 20)

@@ -53,12 +53,14 @@ def test_ranked_tables_equal_the_dense_solvers_on_every_small_variant(variant: V
     assert_same_as_dense(variant, solve(variant))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["4x4k3", "4x4k4", "4x4k3-misere", "4x4k4-torus"])
 def test_ranked_tables_equal_the_dense_solvers_on_4x4(name: str) -> None:
     variant = get_variant(name)
     assert_same_as_dense(variant, solve(variant))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reduce", [False, True], ids=["format 2", "format 3"])
 def test_threads_and_pieces_of_rows_change_no_byte(monkeypatch: pytest.MonkeyPatch, reduce: bool) -> None:
     variant = get_variant("3x4k3-misere")
@@ -89,6 +91,7 @@ def table_4x5k4(store: TableStore) -> Table:
     return store.get(variant)
 
 
+@pytest.mark.slow
 def test_4x5k4_is_a_draw_in_20_with_its_known_counts(table_4x5k4: Table) -> None:
     variant = table_4x5k4.variant
     empty = Position.empty(variant)
@@ -155,12 +158,14 @@ def test_3x5k3_is_an_x_win_in_7() -> None:
     assert tuple(table.value(Position.empty(table.variant))) == (1, 7)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["4x5k4", "3x6k3", "3x6k4-misere", "2x9k3-torus"])
 def test_tables_past_16_cells_on_sampled_positions(name: str, table_4x5k4: Table) -> None:
     table = table_4x5k4 if name == "4x5k4" else table_of(get_variant(name))
     assert_agrees_on_samples(table, seed=len(name), count=25, empty_left=8)
 
 
+@pytest.mark.slow
 def test_known_values_past_16_cells() -> None:
     """From the field notes (checked with an independent solver): 3x6 k=4 a draw in 18, 3x6 k=3 an X win
     in 7, 2x9 k=3 a draw in 18, 3x5 k=4 a draw in 15."""

@@ -51,6 +51,7 @@ class KillAWorker(StopAfter):
                 self.killed.append(pid)
 
 
+@pytest.mark.slow
 def test_4x5k4_on_two_nodes_with_a_worker_killed_is_the_local_file(
     ray_cluster: str, store: TableStore, tmp_path: Path
 ) -> None:
@@ -64,6 +65,7 @@ def test_4x5k4_on_two_nodes_with_a_worker_killed_is_the_local_file(
     assert build_record(on_ray)["ray"] == {"nodes": 2, "cpus": 2.0}
 
 
+@pytest.mark.slow
 def test_4x4k4_stopped_on_the_cluster_goes_on_here(
     ray_cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

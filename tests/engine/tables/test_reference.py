@@ -45,6 +45,7 @@ def test_every_small_variant_is_compared() -> None:
     assert len(SMALL) == 100 and sum(v.torus for v in SMALL) == sum(v.misere for v in SMALL) == 50
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", SMALL, ids=lambda v: v.long_name)
 def test_small_variant_equals_the_reference(comparisons: Work, variant: Variant) -> None:
     assert comparisons[variant.long_name].result(timeout=600) == []

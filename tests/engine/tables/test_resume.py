@@ -49,6 +49,7 @@ def test_a_build_stopped_by_ctrl_c_goes_on_from_its_last_tier(
     assert not partial_path(path).exists() and not record_of_partial(path).exists()
 
 
+@pytest.mark.slow
 def test_a_partial_file_of_another_solver_is_started_afresh(
     tmp_path: Path, reference: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -87,6 +88,7 @@ def test_sigterm_stops_a_build_as_ctrl_c_does(tmp_path: Path, monkeypatch: pytes
     assert len(json.loads(record_of_partial(path).read_text())["done"]) == 4
 
 
+@pytest.mark.slow
 def test_a_killed_command_goes_on_when_run_again(tmp_path: Path) -> None:
     """`sanmoku tables build 3x6k4` killed (SIGKILL) mid-build, then run again: it goes on from the
     tiers it had flushed, and the table checks out with its known value (a draw in 18)."""

@@ -101,6 +101,7 @@ def rewrite_bytes(path: Path) -> None:
         file.write(mirrored(body))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [SOLVED_ON_THE_SPOT, SEARCHED], ids=lambda v: v.name)
 def test_no_wrong_answer_after_a_table_is_rewritten_in_place(
     variant: Variant, store: TableStore, tmp_path: Path
@@ -118,6 +119,7 @@ def test_no_wrong_answer_after_a_table_is_rewritten_in_place(
     assert count_wrong(after, truths) == 0
 
 
+@pytest.mark.slow
 def test_no_wrong_answer_after_another_variants_file_is_copied_over_a_table(
     store: TableStore, tmp_path: Path
 ) -> None:
@@ -136,6 +138,7 @@ def test_no_wrong_answer_after_another_variants_file_is_copied_over_a_table(
     assert count_wrong(ask(client, variant, positions), truths) == 0
 
 
+@pytest.mark.slow
 def test_no_wrong_answer_while_a_table_is_rewritten_again_and_again(
     store: TableStore, tmp_path: Path
 ) -> None:

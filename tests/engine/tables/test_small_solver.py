@@ -19,6 +19,7 @@ def test_it_takes_every_small_board() -> None:
     assert any(v.torus for v in SMALL) and any(v.misere for v in SMALL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", SMALL, ids=lambda v: v.name)
 def test_the_same_bytes_as_the_panel_solver(variant: Variant) -> None:
     layout = class_layout_of(variant)
@@ -27,6 +28,7 @@ def test_the_same_bytes_as_the_panel_solver(variant: Variant) -> None:
         assert np.array_equal(values, panels[layout.tier_offset[tier] : layout.tier_offset[tier + 1]]), tier
 
 
+@pytest.mark.slow
 def test_solve_takes_it_for_small_boards(monkeypatch: pytest.MonkeyPatch) -> None:
     def refused(*_: object) -> None:
         raise AssertionError("the small solver was asked")

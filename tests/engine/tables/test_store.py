@@ -208,6 +208,7 @@ def _build_in_another_process(directory: str, name: str) -> str:
     return table.checksum
 
 
+@pytest.mark.slow
 def test_two_processes_building_the_same_table_leave_one_good_file(tmp_path: Path) -> None:
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         sums = pool.starmap(_build_in_another_process, [(str(tmp_path), "4x4k4")] * 2)

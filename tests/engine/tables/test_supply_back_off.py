@@ -51,6 +51,7 @@ def starts_over(hours: int, codes: list[int], tmp_path: Path, monkeypatch: pytes
     return starts
 
 
+@pytest.mark.slow
 def test_failing_builders_are_started_ever_less_often_down_to_one_in_ten_minutes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
