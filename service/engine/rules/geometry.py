@@ -18,8 +18,9 @@ from math import perm
 import numpy as np
 import numpy.typing as npt
 
-from .masks import DIRECTIONS, Permuter, Runs, bottom_row, floating, holds_line, line_runs, playable
+from .masks import Permuter, Runs, bottom_row, floating, holds_line, line_runs, playable
 from .masks import Symmetry as Symmetry  # defined with the masks; proven positions import it from here
+from .shape import Shape
 from .variants import NORMAL, Variant
 
 CellMap = Callable[[int, int], tuple[int, int]]
@@ -43,7 +44,7 @@ class Geometry:
         self.cells = rows * cols
         self.full = (1 << self.cells) - 1
         self.bottom_row = bottom_row(rows, cols)
-        self.lines = _lines(rows, cols, k, torus)
+        self.lines = Shape((rows, cols), torus).lines(k)
         # The rectangle's own reflections and turns, without a torus's translations: at most eight, few
         # enough to try them all on every position (the proven positions' keys).
         self.point_symmetries = _point_symmetries(rows, cols, self.lines, gravity)
@@ -165,22 +166,6 @@ def iter_cells(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def _lines(rows: int, cols: int, k: int, torus: bool) -> tuple[int, ...]:
-    found: set[int] = set()
-    for r in range(rows):
-        for c in range(cols):
-            for dr, dc in DIRECTIONS:
-                cells = [(r + dr * i, c + dc * i) for i in range(k)]
-                if torus:
-                    cells = [(row % rows, col % cols) for row, col in cells]
-                elif not all(0 <= row < rows and 0 <= col < cols for row, col in cells):
-                    continue
-                mask = sum(1 << (row * cols + col) for row, col in set(cells))
-                if mask.bit_count() == k:  # on a torus a line that wraps onto itself is no line
-                    found.add(mask)
-    return tuple(sorted(found))
 
 
 def _point_maps(rows: int, cols: int) -> list[CellMap]:

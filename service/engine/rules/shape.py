@@ -7,6 +7,8 @@ side. A grid's rows and cols are its two sides; they matter only where a grid is
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from itertools import product
 from math import prod
 
 DOWN = 0  # the gravity axis of a grid: marks fall down its columns, toward its last row
@@ -35,3 +37,33 @@ class Shape:
         for side, place in zip(self.sides, coordinates, strict=True):
             cell = cell * side + place
         return cell
+
+    def lines(self, k: int) -> tuple[int, ...]:
+        """Every set of k cells in a row, as bit masks, in increasing order: along each direction (a step
+        of -1, 0 or +1 along each side, the first step that is not 0 positive, so each line is found
+        once) from every cell, wrapping around the edges on a torus. On a torus a line that comes back
+        onto itself is no line. A grid's are its rows, columns and both diagonals; a cube's add the
+        diagonals of its faces and its four space diagonals."""
+        return _lines(self.sides, self.torus, k)
+
+
+@cache
+def _directions(dimensions: int) -> tuple[tuple[int, ...], ...]:
+    steps = product((-1, 0, 1), repeat=dimensions)
+    return tuple(s for s in steps if any(s) and next(x for x in s if x) > 0)
+
+
+@cache
+def _lines(sides: tuple[int, ...], torus: bool, k: int) -> tuple[int, ...]:
+    shape, found = Shape(sides, torus), set[int]()
+    for start in product(*(range(side) for side in sides)):
+        for step in _directions(len(sides)):
+            places = [tuple(p + d * i for p, d in zip(start, step, strict=True)) for i in range(k)]
+            if torus:
+                places = [tuple(p % side for p, side in zip(place, sides, strict=True)) for place in places]
+            elif not all(0 <= p < side for place in places for p, side in zip(place, sides, strict=True)):
+                continue
+            mask = sum(1 << shape.cell_at(place) for place in set(places))
+            if mask.bit_count() == k:
+                found.add(mask)
+    return tuple(sorted(found))
