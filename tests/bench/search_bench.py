@@ -20,9 +20,10 @@ import statistics
 from dataclasses import dataclass
 
 from service.engine import Mark, Position, Variant
-from service.engine.search import Board, Budget, Searcher
+from service.engine.search import Budget, Searcher
 from service.engine.search.native import GOAL_RESULT, SCORE_MAX, SCORE_MIN, Limits, prove
 from service.http.schemas import DEFAULT_BUDGET_MS
+from tests.engine.search.positions import random_play
 
 DEFAULT_BUDGET = DEFAULT_BUDGET_MS / 1000  # seconds: the service's default budget
 
@@ -50,19 +51,6 @@ class Row:
         ]
 
 
-def random_position(board: Board, plies: int, rng: random.Random) -> tuple[int, int]:
-    """(mine, theirs) after `plies` random moves of a game still going on."""
-    while True:
-        mine = theirs = 0
-        for _ in range(plies):
-            moves = [c for c in range(board.cells) if board.playable(mine | theirs) >> c & 1]
-            mine, theirs = theirs, mine | 1 << rng.choice(moves)
-            if board.geometry.holds_line(theirs):
-                break
-        else:
-            return mine, theirs
-
-
 def empty_board_root(variant: Variant) -> Row:
     searcher = Searcher(variant, table_bits=20)
     board = searcher.board
@@ -79,7 +67,7 @@ def analyses(
     searcher = Searcher(variant, table_bits=20)
     board = searcher.board
     row = Row(what, [], 0, 0)
-    positions = [(0, 0)] if plies == 0 else [random_position(board, plies, rng) for _ in range(count)]
+    positions = [(0, 0)] if plies == 0 else [random_play(board, plies, rng) for _ in range(count)]
     for mine, theirs in positions:
         searcher.table.clear()
         searcher.second_table().clear()  # the second thread's (a cold search on both)

@@ -75,3 +75,16 @@ def masks_of(
         first[here] = layout.lead.first[lead] | layout.trail.first[trail]
         second[here] = layout.lead.second[lead] | layout.trail.second[trail]
     return first, second
+
+
+def random_play(board: Board, plies: int, rng: random.Random) -> tuple[int, int]:
+    """(mine, theirs) after `plies` random moves of a game still going on."""
+    while True:
+        mine = theirs = 0
+        for _ in range(plies):
+            moves = [c for c in range(board.cells) if board.playable(mine | theirs) >> c & 1]
+            mine, theirs = theirs, mine | 1 << rng.choice(moves)
+            if board.is_over(mine, theirs):
+                break
+        else:
+            return mine, theirs

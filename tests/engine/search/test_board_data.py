@@ -26,6 +26,7 @@ from service.engine.search.native import (
     prove,
     score_all,
 )
+from tests.engine.search.positions import random_play
 
 
 @dataclass(frozen=True)
@@ -50,19 +51,6 @@ def renumbered(board: Board, cell_of: Callable[[int], int]) -> Data:
 
 def moved(mask: int, cell_of: Callable[[int], int]) -> int:
     return sum(1 << cell_of(c) for c in range(64) if mask >> c & 1)
-
-
-def random_play(board: Board, plies: int, rng: random.Random) -> tuple[int, int]:
-    """(mine, theirs) after `plies` random moves of a game still going on."""
-    while True:
-        mine = theirs = 0
-        for _ in range(plies):
-            moves = [c for c in range(board.cells) if board.playable(mine | theirs) >> c & 1]
-            mine, theirs = theirs, mine | 1 << rng.choice(moves)
-            if board.is_over(mine, theirs):
-                break
-        else:
-            return mine, theirs
 
 
 @pytest.mark.parametrize("name", ["connect4", "6x6k5-gravity"])
