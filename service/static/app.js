@@ -115,6 +115,9 @@ async function changeVariant(name) {
   leaveAnalysisMode();
   showCustomError("");
   await openGame({ variant: name, first: state.settings.first }, { live: true, push: true });
+  // The board takes the focus, so that the next key plays on it: left in the select, "4" (a column of
+  // Connect Four) chose the 4x4 board by the select's type-ahead.
+  $("board").querySelector(".cell[tabindex='0']")?.focus({ preventScroll: true });
   if (isNarrow()) {
     $("play-heading").scrollIntoView({
       block: "start",

@@ -141,10 +141,17 @@ export function renderControls() {
   setText(pause, state.paused ? "Go on" : "Pause");
   $("edit").disabled = editing;
   $("new-game").disabled = editing;
+  if (copied !== null && linkToGame(state.game, variant()) !== copied) {
+    copied = null; // the words were about the link of a game that has moved on since
+    setText($("copy-state"), "");
+  }
 }
+
+let copied = null; // the link the copy-state line speaks of
 
 export async function copyLink() {
   const link = linkToGame(state.game, variant());
+  copied = link;
   try {
     await navigator.clipboard.writeText(link);
     setText($("copy-state"), "Link copied.");

@@ -137,6 +137,9 @@ def test_copy_link_copies_the_games_link(new_page: PageFactory) -> None:
     page.click("#copy-link")
     page.wait_for_selector("#copy-state:has-text('Link copied.')")
     assert page.evaluate("navigator.clipboard.readText()") == page.url
+    page.click("#nav-back")  # another position, another link: the line no longer speaks of it
+    wait_idle(page)
+    assert page.inner_text("#copy-state") == ""
 
 
 def test_arrow_keys_step_through_a_finished_game(page: Page) -> None:

@@ -99,3 +99,18 @@ def test_the_move_list_is_one_tab_stop_and_deletes_from_any_move(page: Page) -> 
     wait_idle(page)
     assert state(page, "ply") == "1" and move_texts(page) == ["X→b2", "O→b3", "X→c3"]
     assert "Move 2 and what followed it are deleted." in page.inner_text("#status")
+
+
+def test_after_a_variant_is_chosen_the_keys_play_on_the_board(page: Page) -> None:
+    """The board takes the focus from the variant select: "4" then drops a disc in Connect Four's fourth
+    column (the bottom cell, 38) instead of choosing the 4x4 board by the select's type-ahead."""
+    page.goto("/?variant=normal")
+    wait_idle(page)
+    page.check("input[name='mode'][value='humans']")
+    wait_idle(page)
+    page.focus("#variant")
+    page.select_option("#variant", "connect4")
+    page.wait_for_selector("#app[data-variant='connect4'][data-busy='false']")
+    assert active_cell(page) is not None
+    press(page, "4")
+    assert page.input_value("#variant") == "connect4" and state(page, "moves") == "38"
