@@ -94,7 +94,10 @@ export function readMoves(moves, facts, start) {
       items.push(word);
     } else if (!NUMBER.test(word)) {
       if (!cellOf.has(word.toLowerCase())) {
-        const names = `${cellNameOf(0, grid)} to ${cellNameOf(cells - 1, grid)}`;
+        // In reading order: "1 to 9" on the keypad's 3x3, "a1 to g6" under gravity (not "7 to 3").
+        const all = Array.from({ length: cells }, (_, cell) => cellNameOf(cell, grid));
+        all.sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+        const names = `${all[0]} to ${all[all.length - 1]}`;
         throw new Error(`“${word}” is not a cell of ${name} (its cells are ${names}).`);
       }
       items.push(cellOf.get(word.toLowerCase()));

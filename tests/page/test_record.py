@@ -224,6 +224,8 @@ def test_an_import_that_does_not_read_says_why(page: Page) -> None:
     for text, words in [
         ("1. b2 c3", "must start with the variant, the first side and a colon"),
         ("4x4k4 X: 1. b2 z9", "“z9” is not a cell of 4x4k4 (its cells are a1 to d4)"),
+        ("normal X: 1. 5 z9", "“z9” is not a cell of normal (its cells are 1 to 9)"),  # not "7 to 3"
+        ("connect4 X: 1. d1 z9", "“z9” is not a cell of connect4 (its cells are a1 to g6)"),
         ("4x4k4 X: 1. b2 b2", "Move 2 (b2) is on a cell already taken."),
         ("4x4k4 X: 1. b2 (c3", "a variation “(” is not closed"),
         ("nosuch X: 1. b2", "No variant nosuch"),
