@@ -80,9 +80,15 @@ export function sequenceWords(cells, firstSide, nameOf) {
     .join(", ");
 }
 
-// "cell 5, row 2 column 2, empty, draws, best move".
+// "cell 5, row 2 column 2, empty, draws, best move" on the keypad's 3x3; "cell d1, X" where the name is
+// its column and row already (under gravity it counts rows from the bottom, as Connect Four's players
+// do: a second count from the top said "d1, row 6").
 export function cellLabel({ name, row, col, mark, value, best }) {
-  const parts = [`cell ${name}`, `row ${row + 1} column ${col + 1}`, mark === "." ? "empty" : mark];
+  const parts = [`cell ${name}`];
+  if (/^\d+$/.test(name)) {
+    parts.push(`row ${row + 1} column ${col + 1}`);
+  }
+  parts.push(mark === "." ? "empty" : mark);
   if (value) {
     parts.push(valueWords(value));
   }
