@@ -28,7 +28,7 @@ import json, random, sys, time
 from service.engine import get_variant
 from service.engine.search import Searcher
 from tests.bench.provers_bench import DEFAULT_BUDGET, cold_analysis, provers_share
-from tests.bench.search_bench import random_position
+from tests.engine.search.positions import random_play as random_position
 from tests.engine.search.positions import position_of
 lists = {}
 for line in sys.stdin:

@@ -34,8 +34,8 @@ from service.engine.search.narrowing import PROVERS_SHARE
 from service.engine.search.native import TranspositionTable
 from service.engine.search.proof_number import applies, thread_table
 from service.http.schemas import DEFAULT_BUDGET_MS
-from tests.bench.search_bench import random_position
 from tests.engine.search.positions import position_of
+from tests.engine.search.positions import random_play as random_position
 
 DEFAULT_BUDGET = DEFAULT_BUDGET_MS / 1000
 TABLE_BITS = 20

@@ -41,8 +41,8 @@ from service.engine.search.proof_number import (
 )
 from service.engine.search.report import SearchReport
 from tests.bench.provers_bench import DEFAULT_BUDGET, TABLE_BITS
-from tests.bench.search_bench import random_position
 from tests.engine.search.positions import position_of
+from tests.engine.search.positions import random_play as random_position
 
 Asked = tuple[int, int, bool, Question]
 

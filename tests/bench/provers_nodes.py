@@ -23,8 +23,7 @@ from service.engine import Position, get_variant
 from service.engine.search import Searcher
 from service.engine.search.native import Limits
 from service.engine.search.proof_number import ProofTable, ask
-from tests.bench.search_bench import random_position
-from tests.engine.search.positions import position_of
+from tests.engine.search.positions import position_of, random_play
 
 BOARDS = (("6x6k5", 60_000), ("7x7k5", 60_000), ("8x8k5", 15_000))  # each with its node cap
 PLIES = (4, 8)
@@ -35,7 +34,7 @@ def positions(board_name: str, plies: int) -> list[Position]:
     variant = get_variant(board_name)
     rng = random.Random(1)
     board = Searcher(variant, table_bits=10).board
-    return [position_of(variant, *random_position(board, plies, rng)) for _ in range(POSITIONS)]
+    return [position_of(variant, *random_play(board, plies, rng)) for _ in range(POSITIONS)]
 
 
 def fingerprints() -> tuple[list[list[int]], int, float]:

@@ -22,8 +22,8 @@ from service.engine.search.proof_number import ProofTable, ask, thread_table
 from service.engine.search.second_thread import thread_helper
 from tests.bench.provers_bench import DEFAULT_BUDGET
 from tests.bench.provers_misses import arguments
-from tests.bench.search_bench import random_position
 from tests.engine.search.positions import position_of
+from tests.engine.search.positions import random_play as random_position
 
 
 def main() -> None:
