@@ -8,7 +8,7 @@
 
 import { $, make, setText } from "./dom.js";
 import { signedScore } from "./overlay.js";
-import { cellName, currentAnalysis, render, state } from "./state.js";
+import { cellName, currentAnalysis, render, state, variant } from "./state.js";
 import { countWords, valueWords } from "./words.js";
 
 const SHOWN = 12; // past this the list says how many more there are: a board of 64 cells has 64 moves
@@ -65,17 +65,19 @@ function commonDepth(open) {
   return depths.length > 0 ? Math.max(...depths) : null;
 }
 
-// How to read a guess: its side, its scale, its depth.
-function scaleWords(mover, depth) {
+// How to read a guess: its side, its scale, its depth. Under misère a line of one's own is a liability
+// (completing one loses), so the signs turn, as the core's evaluation turns them.
+function scaleWords(mover, depth, misere) {
   if (depth === null) {
     return "The search had no time left for guesses.";
   }
   const ahead = `${depth} plies`;
+  const [own, theirs] = misere ? ["minus", "plus"] : ["plus", "minus"];
   return (
     `Each guess is a score for ${mover}, who plays the move, read ${ahead} ahead (counting the move): ` +
-    `every line that only one side has marks on counts 4 to the power of its marks, plus for ${mover}'s ` +
-    `lines and minus for the opponent's. Higher is better for ${mover}. Guesses prove nothing: the ` +
-    "search found no result for these moves."
+    `every line that only one side has marks on counts 4 to the power of its marks, ${own} for ` +
+    `${mover}'s lines and ${theirs} for the opponent's. Higher is better for ${mover}. Guesses prove ` +
+    "nothing: the search found no result for these moves."
   );
 }
 
@@ -93,7 +95,7 @@ function renderUnsettled(analysis, moves) {
       : `${countWords(open.length, "move")} the search did not settle: ${listed}. They are not ranked.`;
   setText($("unsettled-words"), words);
   const depth = commonDepth(open);
-  setText($("guesses-scale"), scaleWords(analysis.to_move, depth));
+  setText($("guesses-scale"), scaleWords(analysis.to_move, depth, variant().misere));
   $("guessed").replaceChildren(...open.map((move) => guessRow(move, depth)));
 }
 

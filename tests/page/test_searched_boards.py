@@ -61,6 +61,7 @@ def test_a_searched_8x8_game_says_what_is_not_proven(new_page: PageFactory) -> N
     else:
         assert sum("≈" in value for value in guessed) == shown.count("?"), guessed
         assert "a score for O, who plays the move" in scale
+        assert "plus for O's lines and minus for the opponent's" in scale
     # The review: every unjudged ply said so, in the list, the counts and the chart.
     verdicts = page.eval_on_selector_all("#move-list > li", "rows => rows.map(r => r.dataset.verdict)")
     details = page.inner_text("#move-list")
@@ -77,3 +78,13 @@ def test_a_searched_8x8_game_says_what_is_not_proven(new_page: PageFactory) -> N
     assert axe_violations(page) == []
     page.evaluate("window.scrollTo(0, 0)")
     docs_shot(page, "searched-8x8")
+
+
+def test_under_misere_the_guesses_count_ones_own_lines_against_it(page: Page) -> None:
+    """The core's evaluation turns its sign under misère (a line of one's own is a liability), and the
+    words that explain the guesses say so."""
+    analysing(page, "variant=8x8k5-misere&moves=27,28,36")
+    page.click("#guesses summary")
+    scale = page.inner_text("#guesses-scale")
+    if "no time left" not in scale:  # under load the estimates may get no time at all
+        assert "minus for O's lines and plus for the opponent's" in scale, scale
