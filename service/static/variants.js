@@ -92,7 +92,11 @@ function setCustomLimits() {
   $("custom-k").min = String(minK);
   const longer = `longer on a board of at most ${tables} cells`;
   const sizes = `Sides from ${minSide} to ${maxSide} (${longer}), at most ${maxCells} cells.`;
-  const search = `Past ${tables} cells there is no table: a search answers within about a second, not always exactly.`;
+  // One search answers within its budget (a second by default), but a move and the computer's reply are
+  // two searches and its choice: two or three seconds, as measured on the page.
+  const search =
+    `Past ${tables} cells there is no table: each search answers within about a second, not always ` +
+    "exactly, and a move with the computer's reply takes two or three seconds.";
   setText($("custom-limits"), `${sizes} ${search}`);
 }
 

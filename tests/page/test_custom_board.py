@@ -55,6 +55,8 @@ def test_the_form_names_a_gravity_board_and_draws_it_from_its_shape(page: Page, 
     filled = [page.input_value(f"#custom-{field}") for field in ("rows", "cols", "k")]
     assert filled == ["6", "7", "4"] and page.is_checked("#custom-gravity")
     assert not page.is_checked("#custom-torus") and not page.is_checked("#custom-misere")
+    # a searched board's wait, as the page measures it: a second a search, more for a move and a reply
+    assert "reply takes two or three seconds" in page.inner_text("#custom-limits")
     asked = watch_variant_requests(page)
     fill_form(page, 4, 5, 4)
     page.click("#custom-play")
