@@ -138,7 +138,12 @@ async function playComputer(generation) {
   if (!Number.isInteger(cell) || board()[cell] !== EMPTY) {
     throw new Error(`the computer chose cell ${cell}, which is not free`);
   }
-  play(cell, `The computer (${side}) played ${cellName(cell)}.`);
+  // Past the tables "perfect" (and "random-best") may have to play a move no search proved best: the
+  // page says so. The weaker policies mean to play other moves, and say nothing.
+  const aimsBest = policy === "perfect" || policy === "random-best";
+  const guessed =
+    aimsBest && answer.proven_best === false ? " It is a guess: no move was proven best in time." : "";
+  play(cell, `The computer (${side}) played ${cellName(cell)}.${guessed}`);
 }
 
 // Plays `cell` at the cursor. Nothing is lost: the next move of the line shown just steps forward,

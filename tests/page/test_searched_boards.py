@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 import pytest
 
 from .conftest import DESKTOP
-from .ui import analysing, api_get, axe_violations, docs_shot
+from .ui import analysing, api_get, axe_violations, docs_shot, wait_idle
 
 pytestmark = pytest.mark.slow  # each drives Chromium
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, Route
 
     from .conftest import PageFactory
 
@@ -88,3 +88,28 @@ def test_under_misere_the_guesses_count_ones_own_lines_against_it(page: Page) ->
     scale = page.inner_text("#guesses-scale")
     if "no time left" not in scale:  # under load the estimates may get no time at all
         assert "minus for O's lines and plus for the opponent's" in scale, scale
+
+
+def test_a_computer_move_no_search_proved_best_is_called_a_guess(page: Page) -> None:
+    """POST /move says `proven_best: false` where "perfect" had to play the search's first-ranked move
+    without a proof (forced here by rewriting the answer, as a budget too short would leave it); the
+    status says the move is a guess. A proven best move is not called one."""
+    flags = iter([False, True])
+
+    def unproven(route: Route) -> None:
+        response = route.fetch()
+        body = response.json()
+        body["proven_best"] = next(flags)
+        route.fulfill(response=response, json=body)
+
+    page.route("**/move", unproven)
+    page.goto("/?variant=normal")
+    wait_idle(page)
+    page.click(".cell[data-cell='4']")  # X; the computer (O) replies
+    page.wait_for_selector("#status:has-text('The computer (O) played')")
+    wait_idle(page)
+    assert "It is a guess" in page.inner_text("#status")
+    board = page.get_attribute("#app", "data-board") or ""
+    page.click(f".cell[data-cell='{board.index('.')}']")
+    wait_idle(page)
+    assert "It is a guess" not in page.inner_text("#status")
