@@ -3,4 +3,9 @@ package is in pyproject.toml."""
 
 from setuptools import setup
 
-setup(cffi_modules=["service/engine/search/build_core.py:ffibuilder"])
+setup(
+    cffi_modules=[
+        "service/engine/search/build_core.py:ffibuilder",  # boards of up to 64 cells
+        "service/engine/search/build_core.py:wide_builder",  # up to 512 (core/mask.h)
+    ]
+)

@@ -1,7 +1,8 @@
 """The cffi builder of the search core (API mode): run by setuptools at install time through setup.py's
 `cffi_modules`, never at run time. It compiles core/*.c into the extension `service.engine.search._core`,
 whose interface is core/sanmoku_search.h (the service's, through native.py) and core/sanmoku_debug.h (the
-tests', through tests/core_debug.py).
+tests', through tests/core_debug.py); and the same sources again, eight words to a set of cells (core/mask.h),
+into `service.engine.search._core_wide`, for boards of up to 512 cells.
 
 cffi runs this file with no `__file__`, from the project's root, so paths are relative to that root.
 After changing the C, `pip install -e .` builds the extension again beside this file.
@@ -26,20 +27,47 @@ if platform.machine().lower() in ("x86_64", "amd64"):
 # thread-safe variants of the C library's headers) and when linking (libpthread on older glibc).
 COMPILE_ARGS.append("-pthread")
 LINK_ARGS = ["-pthread"]
+# The wide build passes its masks of 64 bytes by value; gcc notes that their calling convention differs
+# between processors with AVX-512 and without, which concerns no code outside one extension.
+WIDE_ARGS = ["-Wno-psabi"]
 
 
-def declarations(header: Path) -> str:
-    """The header without its preprocessor lines: what cffi's parser reads."""
-    return "\n".join(line for line in header.read_text().splitlines() if not line.lstrip().startswith("#"))
+def declarations(header: Path, words: int) -> str:
+    """The header as cffi's parser reads it for a build of `words` words: the branch of each
+    `#if SS_MASK_WORDS == 1` block that the build compiles, SS_MASK_WORDS written as the number, and no
+    other preprocessor lines."""
+    kept, branches = [], []  # per open #if: None (not the width's), or whether this branch is kept
+    for line in header.read_text().splitlines():
+        directive = line.strip()
+        if directive.startswith("#if"):
+            width = directive.replace(" ", "") == "#ifSS_MASK_WORDS==1"
+            branches.append((words == 1) if width else None)
+        elif directive.startswith("#else") and branches[-1] is not None:
+            branches[-1] = not branches[-1]
+        elif directive.startswith("#endif"):
+            branches.pop()
+        elif not directive.startswith("#") and all(branch is not False for branch in branches):
+            kept.append(line.replace("SS_MASK_WORDS", str(words)))
+    return "\n".join(kept)
 
 
-ffibuilder = FFI()
-ffibuilder.cdef("\n".join(declarations(header) for header in HEADERS))
-ffibuilder.set_source(
-    "service.engine.search._core",
-    "\n".join(f'#include "{header.name}"' for header in HEADERS),
-    sources=[str(path) for path in sorted(CORE.glob("*.c"))],
-    include_dirs=[str(CORE)],
-    extra_compile_args=COMPILE_ARGS,
-    extra_link_args=LINK_ARGS,
-)
+def builder(module: str, words: int) -> FFI:
+    """The extension `module` of the core at a width of `words` words of 64 cells."""
+    ffi = FFI()
+    ffi.cdef("\n".join(declarations(header, words) for header in HEADERS))
+    ffi.set_source(
+        module,
+        "\n".join(f'#include "{header.name}"' for header in HEADERS),
+        sources=[str(path) for path in sorted(CORE.glob("*.c"))],
+        include_dirs=[str(CORE)],
+        define_macros=[("SS_MASK_WORDS", str(words))],
+        extra_compile_args=COMPILE_ARGS + ([] if words == 1 else WIDE_ARGS),
+        extra_link_args=LINK_ARGS,
+    )
+    return ffi
+
+
+# The service's build, boards of up to 64 cells: a set of cells is one word.
+ffibuilder = builder("service.engine.search._core", 1)
+# The wide build, boards of up to 512 cells: eight words (core/mask.h), the same sources.
+wide_builder = builder("service.engine.search._core_wide", 8)

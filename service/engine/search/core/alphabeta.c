@@ -16,21 +16,21 @@
 /* What settles a node, by cells (normal rule, misère, gravity) */
 
 typedef struct {
-    ss_mask moves; /* the moves worth searching */
+    mask moves; /* the moves worth searching */
     int lo, hi;     /* the score lies in [lo, hi]: between the earliest loss and the earliest win left */
 } node;
 
 /* Normal rule: win now; else block the one threat of the opponent (two: lost); under gravity never
    play beneath a cell where the opponent would complete a line. */
-static inline int settle_normal(const ss_game *g, int n, ss_mask moves, ss_mask my_thr, ss_mask their_thr,
+static inline int settle_normal(const ss_game *g, int n, mask moves, mask my_thr, mask their_thr,
                                 node *out, int *score) {
-    if (my_thr & moves) return *score = win_at(n + 1), 1;
-    ss_mask forced = their_thr & moves;
+    if (any(my_thr & moves)) return *score = win_at(n + 1), 1;
+    mask forced = their_thr & moves;
     if (more_than_one(forced)) return *score = loss_at(n + 2), 1;
     if (n + 1 == g->cells) return *score = 0, 1;
-    if (forced) moves = forced;
+    if (any(forced)) moves = forced;
     if (g->gravity) moves &= ~waited_for(g, their_thr);
-    if (!moves) return *score = loss_at(n + 2), 1;
+    if (!any(moves)) return *score = loss_at(n + 2), 1;
     out->moves = moves;
     /* my next move cannot win, and after it the opponent has no line to complete at once */
     out->hi = n + 3 <= g->cells ? win_at(n + 3) : 0;
@@ -39,25 +39,25 @@ static inline int settle_normal(const ss_game *g, int n, ss_mask moves, ss_mask 
 }
 
 /* Whether one of my safe `moves` leaves the opponent only moves that complete its own lines. */
-static inline int opponent_stuck(const ss_game *g, ss_mask empty_playable, ss_mask moves, ss_mask their_thr) {
+static inline int opponent_stuck(const ss_game *g, mask empty_playable, mask moves, mask their_thr) {
     if (!g->gravity) {
-        ss_mask their_safe = empty_playable & ~their_thr;
-        return !their_safe || (!more_than_one(their_safe) && (their_safe & moves));
+        mask their_safe = empty_playable & ~their_thr;
+        return !any(their_safe) || (!more_than_one(their_safe) && any(their_safe & moves));
     }
-    for (; moves; moves &= moves - 1) {
+    for (; any(moves); moves = without_lowest(moves)) {
         int cell = lowest_cell(moves);
-        ss_mask next = (empty_playable & ~bit(cell)) | g->freed_by[cell];
-        if (!(next & ~their_thr)) return 1;
+        mask next = (empty_playable & ~bit(cell)) | g->freed_by[cell];
+        if (!any(next & ~their_thr)) return 1;
     }
     return 0;
 }
 
 /* Misère: a move that completes my line loses, so only the others are searched; if none is left I
    lose now; if one leaves the opponent nothing else, I win next. */
-static inline int settle_misere(const ss_game *g, int n, ss_mask moves, ss_mask my_thr, ss_mask their_thr,
+static inline int settle_misere(const ss_game *g, int n, mask moves, mask my_thr, mask their_thr,
                                 node *out, int *score) {
-    ss_mask safe = moves & ~my_thr;
-    if (!safe) return *score = loss_at(n + 1), 1;
+    mask safe = moves & ~my_thr;
+    if (!any(safe)) return *score = loss_at(n + 1), 1;
     if (n + 1 == g->cells) return *score = 0, 1;
     if (opponent_stuck(g, moves, safe, their_thr)) return *score = win_at(n + 2), 1;
     out->moves = safe;
@@ -77,44 +77,44 @@ static inline int settle_misere(const ss_game *g, int n, ss_mask moves, ss_mask 
      threat of my own nor takes d (or one of d's two new threats' cells, when d makes only two) loses at
      n + 4, the earliest loss there is: the opponent plays d, I block one threat, it completes the
      other. Every other move scores at least that, so leaving those out keeps the score exact. */
-static inline int settle_doubles(const ss_game *g, int n, ss_mask mine, ss_mask theirs, ss_mask their_thr,
+static inline int settle_doubles(const ss_game *g, int n, mask mine, mask theirs, mask their_thr,
                                  node *out, int *score) {
-    ss_mask my_doubles, their_doubles;
-    ss_mask makers = pl_threat_makers(g, mine, theirs, &my_doubles);
-    if (my_doubles & out->moves) return *score = win_at(n + 3), 1;
+    mask my_doubles, their_doubles;
+    mask makers = pl_threat_makers(g, mine, theirs, &my_doubles);
+    if (any(my_doubles & out->moves)) return *score = win_at(n + 3), 1;
     out->hi = n + 5 <= g->cells ? win_at(n + 5) : 0;
     pl_threat_makers(g, theirs, mine, &their_doubles);
-    if (!their_doubles) {
+    if (!any(their_doubles)) {
         out->lo = n + 6 <= g->cells ? loss_at(n + 6) : 0;
         return 0;
     }
-    if (their_thr & out->moves) return 0; /* my one move is the block */
-    ss_mask answers = out->moves;
-    for (ss_mask d = their_doubles; d; d &= d - 1) {
+    if (any(their_thr & out->moves)) return 0; /* my one move is the block */
+    mask answers = out->moves;
+    for (mask d = their_doubles; any(d); d = without_lowest(d)) {
         int cell = lowest_cell(d);
-        ss_mask partners = pl_partners(g, theirs, mine, cell);
-        answers &= bit(cell) | (more_than_one(partners & (partners - 1)) ? 0 : partners);
+        mask partners = pl_partners(g, theirs, mine, cell);
+        answers &= bit(cell) | (more_than_one(without_lowest(partners)) ? NO_CELLS : partners);
     }
     out->moves &= answers | makers;
-    if (!out->moves) return *score = loss_at(n + 4), 1;
+    if (!any(out->moves)) return *score = loss_at(n + 4), 1;
     return 0;
 }
 
 /* Whether some line holds none of `other`'s marks: only then can its owner still complete one. */
-static inline int has_open_line(const ss_game *g, ss_mask other) {
+static inline int has_open_line(const ss_game *g, mask other) {
     for (int i = 0; i < g->n_lines; i++)
-        if (!(g->lines[i] & other)) return 1;
+        if (!any(g->lines[i] & other)) return 1;
     return 0;
 }
 
 /* 1 with *score when the position is settled, else 0 with the moves to search and the score's range.
    A side with no open line can complete none: under the normal rule it cannot win, under misère it
    cannot lose; when neither side has one the game is a draw. */
-static inline int settle(const ss_game *g, ss_mask mine, ss_mask theirs, ss_mask my_thr, ss_mask their_thr,
+static inline int settle(const ss_game *g, mask mine, mask theirs, mask my_thr, mask their_thr,
                          node *out, int *score) {
-    ss_mask occupied = mine | theirs;
+    mask occupied = mine | theirs;
     int n = count(occupied);
-    ss_mask moves = playable(g, occupied);
+    mask moves = playable(g, occupied);
     if (g->misere ? settle_misere(g, n, moves, my_thr, their_thr, out, score)
                   : settle_normal(g, n, moves, my_thr, their_thr, out, score))
         return 1;
@@ -131,8 +131,8 @@ static inline int settle(const ss_game *g, ss_mask mine, ss_mask theirs, ss_mask
 
 typedef struct {
     int n;                         /* how many moves */
-    int8_t cell[SS_MAX_CELLS];     /* a cell (by cells) or a column bit (by columns) */
-    ss_mask threats[SS_MAX_CELLS]; /* the mover's threats after the move: the child needs them */
+    ss_cell cell[SS_MAX_CELLS];    /* a cell (by cells) or a column bit (by columns) */
+    mask threats[SS_MAX_CELLS]; /* the mover's threats after the move: the child needs them */
 } move_list;
 
 /* By cells: Each move is scored by the lines through its cell that only one side holds marks on, weighted by
@@ -148,18 +148,18 @@ static const int BUILD[9] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561};
 static const int BLOCK[9] = {0, 2, 6, 18, 54, 162, 486, 1458, 4374};
 
 /* The move's score, and in *threats the mover's threats after it (as threats_after, in the same pass). */
-static int score_move(const ss_game *g, int cell, ss_mask mine, ss_mask theirs, ss_mask *threats) {
-    ss_mask now = mine | bit(cell), before = *threats & ~bit(cell), after = before;
+static int score_move(const ss_game *g, int cell, mask mine, mask theirs, mask *threats) {
+    mask now = mine | bit(cell), before = *threats & ~bit(cell), after = before;
     int value = 0;
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
-        ss_mask line = g->through[i];
-        if (line & theirs) {
-            if (!(line & mine)) value += BLOCK[count(line & theirs)];
+        mask line = g->through[i];
+        if (any(line & theirs)) {
+            if (!any(line & mine)) value += BLOCK[count(line & theirs)];
             continue;
         }
         value += BUILD[count(line & mine)];
-        ss_mask missing = line & ~now;
-        if (missing && !more_than_one(missing)) after |= missing;
+        mask missing = line & ~now;
+        if (any(missing) && !more_than_one(missing)) after |= missing;
     }
     *threats = after;
     int made = count(after & ~before);
@@ -167,13 +167,13 @@ static int score_move(const ss_game *g, int cell, ss_mask mine, ss_mask theirs, 
 }
 
 /* The moves of `moves` in the order to search them (by cells). */
-static void order_cells(const ss_game *g, ss_mask moves, ss_mask mine, ss_mask theirs, ss_mask my_threats,
+static void order_cells(const ss_game *g, mask moves, mask mine, mask theirs, mask my_threats,
                         move_list *out) {
     int score[SS_MAX_CELLS];
     int n = 0;
-    for (; moves; moves &= moves - 1) {
+    for (; any(moves); moves = without_lowest(moves)) {
         int cell = lowest_cell(moves);
-        ss_mask after = my_threats;
+        mask after = my_threats;
         int s = score_move(g, cell, mine, theirs, &after);
         int i = n++;
         for (; i > 0 && score[i - 1] < s; i--) { /* insertion: stable, so ties stay in cell order */
@@ -182,21 +182,21 @@ static void order_cells(const ss_game *g, ss_mask moves, ss_mask mine, ss_mask t
             out->threats[i] = out->threats[i - 1];
         }
         score[i] = s;
-        out->cell[i] = (int8_t)cell;
+        out->cell[i] = (ss_cell)cell;
         out->threats[i] = after;
     }
     out->n = n;
 }
 
 /* By columns: Pons's order, by the threats each move leaves its player, the centre's first among equals. */
-static void order_columns(const columns *c, ss_mask moves, ss_mask mine, ss_mask occupied, move_list *out) {
+static void order_columns(const columns *c, mask moves, mask mine, mask occupied, move_list *out) {
     int score[COLUMN_MAX];
     int n = 0;
-    for (int col = 0; moves; col++) {
-        ss_mask move = moves & c->by_centre[col];
-        if (!move) continue;
+    for (int col = 0; any(moves); col++) {
+        mask move = moves & c->by_centre[col];
+        if (!any(move)) continue;
         moves &= ~move;
-        ss_mask threats = column_wins(c, mine | move, occupied | move);
+        mask threats = column_wins(c, mine | move, occupied | move);
         int s = count(threats), i = n++;
         for (; i > 0 && score[i - 1] < s; i--) {
             score[i] = score[i - 1];
@@ -204,7 +204,7 @@ static void order_columns(const columns *c, ss_mask moves, ss_mask mine, ss_mask
             out->threats[i] = out->threats[i - 1];
         }
         score[i] = s;
-        out->cell[i] = (int8_t)lowest_cell(move);
+        out->cell[i] = (ss_cell)lowest_cell(move);
         out->threats[i] = threats;
     }
     out->n = n;
@@ -215,21 +215,21 @@ static void order_columns(const columns *c, ss_mask moves, ss_mask mine, ss_mask
    the opponent's (two: lost), never plays under one (the opponent would complete it on top), and wins
    in three when a safe move lies under two threats of its own stacked (BitBully's double threat: the
    opponent must block the first and so gives the second). */
-static inline int settle_columns(const ss_game *g, ss_mask occupied, ss_mask my_thr, ss_mask their_thr, node *out,
+static inline int settle_columns(const ss_game *g, mask occupied, mask my_thr, mask their_thr, node *out,
                                  int *score) {
     const columns *c = &g->col;
     int n = count(occupied);
-    ss_mask moves = (occupied + c->bottom) & c->board;
-    if (my_thr & moves) return *score = win_at(n + 1), 1;
-    ss_mask forced = their_thr & moves;
-    if (forced) {
+    mask moves = mask_plus(occupied, c->bottom) & c->board;
+    if (any(my_thr & moves)) return *score = win_at(n + 1), 1;
+    mask forced = their_thr & moves;
+    if (any(forced)) {
         if (more_than_one(forced)) return *score = loss_at(n + 2), 1;
         moves = forced;
     }
-    moves &= ~(their_thr >> 1);
-    if (!moves) return *score = loss_at(n + 2), 1;
+    moves &= ~shift_down(their_thr, 1);
+    if (!any(moves)) return *score = loss_at(n + 2), 1;
     if (n + 2 >= g->cells) return *score = 0, 1; /* my move cannot win, nor the opponent's last after it */
-    if (moves & (my_thr >> 1) & (my_thr >> 2)) return *score = win_at(n + 3), 1;
+    if (any(moves & shift_down(my_thr, 1) & shift_down(my_thr, 2))) return *score = win_at(n + 3), 1;
     out->moves = moves;
     out->lo = n + 4 <= g->cells ? loss_at(n + 4) : 0;
     out->hi = win_at(n + 3);
@@ -245,31 +245,31 @@ enum { EXACT = 0, HORIZON = 1 };
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
-ALWAYS_INLINE int form_settle(const ss_game *g, int form, ss_mask a, ss_mask b, ss_mask my_thr,
-                              ss_mask their_thr, node *out, int *score) {
+ALWAYS_INLINE int form_settle(const ss_game *g, int form, mask a, mask b, mask my_thr,
+                              mask their_thr, node *out, int *score) {
     return form == BY_COLUMNS ? settle_columns(g, b, my_thr, their_thr, out, score)
                               : settle(g, a, b, my_thr, their_thr, out, score);
 }
 
 /* The position after the side to move plays `cell` (a cell, or a column bit), for the other side. */
-ALWAYS_INLINE void form_child(int form, ss_mask a, ss_mask b, int cell, ss_mask *child_a, ss_mask *child_b) {
+ALWAYS_INLINE void form_child(int form, mask a, mask b, int cell, mask *child_a, mask *child_b) {
     *child_a = form == BY_COLUMNS ? a ^ b : b;
     *child_b = form == BY_COLUMNS ? b | bit(cell) : a | bit(cell);
 }
 
 /* The position's key in the table (tt.h): by columns the second mask carries COLUMN_KEY_TAG. */
-ALWAYS_INLINE tt_key form_key(int form, ss_mask a, ss_mask b) {
+ALWAYS_INLINE tt_key form_key(int form, mask a, mask b) {
     return tt_key_of(a, form == BY_COLUMNS ? b | COLUMN_KEY_TAG : b);
 }
 
 /* The mover's threats after it plays `cell` (its threats before: my_thr). */
-ALWAYS_INLINE ss_mask form_threats_after(const ss_game *g, int form, ss_mask a, ss_mask b, ss_mask my_thr,
+ALWAYS_INLINE mask form_threats_after(const ss_game *g, int form, mask a, mask b, mask my_thr,
                                           int cell) {
     return form == BY_COLUMNS ? column_wins(&g->col, a | bit(cell), b | bit(cell))
                               : threats_after(g, my_thr, a, b, cell);
 }
 
-ALWAYS_INLINE void form_order(const ss_game *g, int form, ss_mask moves, ss_mask a, ss_mask b, ss_mask my_thr,
+ALWAYS_INLINE void form_order(const ss_game *g, int form, mask moves, mask a, mask b, mask my_thr,
                               move_list *out) {
     if (form == BY_COLUMNS) order_columns(&g->col, moves, a, b, out);
     else order_cells(g, moves, a, b, my_thr, out);
@@ -301,8 +301,8 @@ static inline int narrow_by_table(searcher *s, tt_key key, int *alpha, int *beta
     return narrow(alpha, beta, e.lower, e.upper, cut);
 }
 
-ALWAYS_INLINE int child_search(searcher *s, int form, int mode, ss_mask a, ss_mask b, ss_mask my_thr,
-                               ss_mask their_thr, int depth, int alpha, int beta, int ply) {
+ALWAYS_INLINE int child_search(searcher *s, int form, int mode, mask a, mask b, mask my_thr,
+                               mask their_thr, int depth, int alpha, int beta, int ply) {
     if (mode == HORIZON) return ab_horizon(s, a, b, my_thr, their_thr, depth, alpha, beta, ply);
     return form == BY_COLUMNS ? ab_columns(s, a, b, my_thr, their_thr, alpha, beta, ply)
                               : ab_cells(s, a, b, my_thr, their_thr, alpha, beta, ply);
@@ -310,7 +310,7 @@ ALWAYS_INLINE int child_search(searcher *s, int form, int mode, ss_mask a, ss_ma
 
 /* The node (a, b) of the `form`'s search in the `mode` (EXACT: to the end of the game, its bounds kept in
    the table; HORIZON: `depth` plies more, then horizon_score, in heuristic units). */
-ALWAYS_INLINE int search(searcher *s, int form, int mode, ss_mask a, ss_mask b, ss_mask my_thr, ss_mask their_thr,
+ALWAYS_INLINE int search(searcher *s, int form, int mode, mask a, mask b, mask my_thr, mask their_thr,
                          int depth, int alpha, int beta, int ply) {
     if (meter_tick(&s->m, ply)) return 0;
     int64_t nodes_before = s->m.nodes;
@@ -332,27 +332,27 @@ ALWAYS_INLINE int search(searcher *s, int form, int mode, ss_mask a, ss_mask b, 
         }
         if (depth == 0) return horizon_score(s->g, a, b);
     }
-    for (ss_mask m = nd.moves; m; m &= m - 1) { /* the children's entries arrive while the moves are ordered */
-        ss_mask child_a, child_b;
+    for (mask m = nd.moves; any(m); m = without_lowest(m)) { /* the children's entries arrive while the moves are ordered */
+        mask child_a, child_b;
         form_child(form, a, b, lowest_cell(m), &child_a, &child_b);
         tt_prefetch(s->tt, form_key(form, child_a, child_b));
     }
     int best = mode == HORIZON ? -HORIZON_INFINITE : SS_SCORE_MIN - 1, best_move = SS_NO_MOVE;
-    ss_mask rest = nd.moves; /* the moves not yet in the list */
+    mask rest = nd.moves; /* the moves not yet in the list */
     move_list list;
-    if (hint != SS_NO_MOVE && rest & bit(hint)) { /* the table's move alone first: it often cuts */
+    if (hint != SS_NO_MOVE && any(rest & bit(hint))) { /* the table's move alone first: it often cuts */
         list.n = 1;
-        list.cell[0] = (int8_t)hint;
+        list.cell[0] = (ss_cell)hint;
         list.threats[0] = form_threats_after(s->g, form, a, b, my_thr, hint);
         rest &= ~bit(hint);
     } else {
         form_order(s->g, form, rest, a, b, my_thr, &list);
-        rest = 0;
+        rest = NO_CELLS;
     }
     for (int i = 0; i < list.n; i++) {
         int cell = list.cell[i];
         int floor = best > alpha ? best : alpha;
-        ss_mask child_a, child_b;
+        mask child_a, child_b;
         form_child(form, a, b, cell, &child_a, &child_b);
         int v = -child_search(s, form, mode, child_a, child_b, their_thr & ~bit(cell), list.threats[i], depth - 1,
                               -beta, -floor, ply + 1);
@@ -365,9 +365,9 @@ ALWAYS_INLINE int search(searcher *s, int form, int mode, ss_mask a, ss_mask b, 
                 break;
             }
         }
-        if (i == list.n - 1 && rest) { /* the table's move did not cut: now the others, in order */
+        if (i == list.n - 1 && any(rest)) { /* the table's move did not cut: now the others, in order */
             form_order(s->g, form, rest, a, b, my_thr, &list);
-            rest = 0;
+            rest = NO_CELLS;
             i = -1;
         }
     }
@@ -389,17 +389,17 @@ ALWAYS_INLINE int search(searcher *s, int form, int mode, ss_mask a, ss_mask b, 
     return best;
 }
 
-int ab_cells(searcher *s, ss_mask mine, ss_mask theirs, ss_mask my_thr, ss_mask their_thr, int alpha, int beta,
+int ab_cells(searcher *s, mask mine, mask theirs, mask my_thr, mask their_thr, int alpha, int beta,
              int ply) {
     return search(s, BY_CELLS, EXACT, mine, theirs, my_thr, their_thr, 0, alpha, beta, ply);
 }
 
-int ab_columns(searcher *s, ss_mask mine, ss_mask occupied, ss_mask my_thr, ss_mask their_thr, int alpha,
+int ab_columns(searcher *s, mask mine, mask occupied, mask my_thr, mask their_thr, int alpha,
                int beta, int ply) {
     return search(s, BY_COLUMNS, EXACT, mine, occupied, my_thr, their_thr, 0, alpha, beta, ply);
 }
 
-int ab_horizon(searcher *s, ss_mask mine, ss_mask theirs, ss_mask my_thr, ss_mask their_thr, int depth,
+int ab_horizon(searcher *s, mask mine, mask theirs, mask my_thr, mask their_thr, int depth,
                int alpha, int beta, int ply) {
     return search(s, BY_CELLS, HORIZON, mine, theirs, my_thr, their_thr, depth, alpha, beta, ply);
 }

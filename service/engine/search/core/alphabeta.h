@@ -44,17 +44,33 @@ enum {
    ab_cells: the position by cells (`mine` the side to move's marks, `theirs` the other side's), with
    each side's threats (ss_threats). ab_columns: for boards with col.on, by column bits (`mine` the
    side to move's stones, `occupied` all of them; threats by column_wins). */
-int ab_cells(searcher *s, ss_mask mine, ss_mask theirs, ss_mask my_thr, ss_mask their_thr, int alpha, int beta,
+int ab_cells(searcher *s, mask mine, mask theirs, mask my_thr, mask their_thr, int alpha, int beta,
              int ply);
-int ab_columns(searcher *s, ss_mask mine, ss_mask occupied, ss_mask my_thr, ss_mask their_thr, int alpha,
+int ab_columns(searcher *s, mask mine, mask occupied, mask my_thr, mask their_thr, int alpha,
                int beta, int ply);
 
 /* The same search to `depth` plies, by cells, with horizon_score at the horizon, in heuristic units; it
    writes to the table only the best move of the nodes above the last ply, no bound (estimate.c). */
-int ab_horizon(searcher *s, ss_mask mine, ss_mask theirs, ss_mask my_thr, ss_mask their_thr, int depth,
+int ab_horizon(searcher *s, mask mine, mask theirs, mask my_thr, mask their_thr, int depth,
                int alpha, int beta, int ply);
 
+/* The interface's searches on the core's masks (sanmoku_search.h: ss_prove, ss_prove_moves, ss_score_moves,
+   ss_score_all, ss_estimate and ss_prove_moves_two; entry.c converts the masks). */
+void prove_position(const ss_game *g, ss_table *t, mask mine, mask theirs, int goal, const ss_budget *budget,
+                    ss_result *result);
+void prove_moves(const ss_game *g, ss_table *t, mask mine, mask theirs, const int32_t *cells, int n, int goal,
+                 const ss_budget *budget, int32_t *lower, int32_t *upper, ss_result *spent);
+void score_moves(const ss_game *g, ss_table *t, mask mine, mask theirs, const int32_t *cells, int n,
+                 int32_t *scores, ss_result *spent);
+int score_all(const ss_game *g, ss_table *t, mask mine, mask theirs, int32_t *cells, int32_t *scores,
+              ss_result *spent);
+void estimate_position(const ss_game *g, ss_table *t, mask mine, mask theirs, int max_depth,
+                       const ss_budget *budget, ss_result *result);
+void prove_moves_two(const ss_game *g, ss_table *table, ss_table *second, ss_pn_helper *helper, mask mine,
+                     mask theirs, const int32_t *cells, int n, int goal, const ss_budget *budget, int32_t *lower,
+                     int32_t *upper, ss_result *spent);
+
 /* The heuristic score of a position at the horizon, for the side to move (estimate.c). */
-int horizon_score(const ss_game *g, ss_mask mine, ss_mask theirs);
+int horizon_score(const ss_game *g, mask mine, mask theirs);
 
 #endif

@@ -49,12 +49,12 @@ static void windows_setup(ss_game *g) {
     int length = g->n_lines ? count(g->lines[0]) : 0, n = 0;
     if (length < 2) return;
     for (int i = 0; i < g->n_lines; i++) {
-        ss_mask line = g->lines[i];
-        int first = lowest_cell(line), step = lowest_cell(line & (line - 1)) - first, k = 0;
+        mask line = g->lines[i];
+        int first = lowest_cell(line), step = lowest_cell(without_lowest(line)) - first, k = 0;
         if (count(line) != length || first + (length - 1) * step >= SS_MAX_CELLS) return;
-        ss_mask window = 0;
+        mask window = NO_CELLS;
         for (int j = 0; j < length; j++) window |= bit(first + j * step);
-        if (window != line) return;
+        if (!same(window, line)) return;
         while (k < n && g->shifts[k] != step) k++;
         if (k == 4) return;
         if (k == n) g->shifts[n++] = step;
@@ -69,9 +69,9 @@ static void windows_setup(ss_game *g) {
    start (its cells could never be played). */
 static int described(const ss_board *b) {
     if (!b || b->cells < 1 || b->cells > SS_MAX_CELLS || b->n_lines < 0 || (b->n_lines && !b->lines)) return 0;
-    ss_mask full = b->cells == SS_MAX_CELLS ? ~(ss_mask)0 : bit(b->cells) - 1;
+    mask full = first_cells(b->cells);
     for (int i = 0; i < b->n_lines; i++)
-        if (!b->lines[i] || (b->lines[i] & ~full)) return 0;
+        if (!any(mask_in(b->lines[i])) || any(mask_in(b->lines[i]) & ~full)) return 0;
     if (!b->waits) return 1;
     for (int c = 0; c < b->cells; c++) {
         int w = b->waits[c];
@@ -90,13 +90,13 @@ static void waits_setup(ss_game *g, const int32_t *waits) {
     g->unwaiting = g->full;
     for (int c = 0; c < g->cells; c++) {
         int w = waits ? waits[c] : SS_NO_CELL, i = 0;
-        g->wait[c] = (int8_t)w;
+        g->wait[c] = (ss_cell)w;
         if (w == SS_NO_CELL) continue;
         g->gravity = 1;
         g->unwaiting &= ~bit(c);
         g->freed_by[w] |= bit(c);
         while (i < g->n_wait_steps && g->wait_steps[i].step != w - c) i++;
-        if (i == g->n_wait_steps) g->wait_steps[g->n_wait_steps++] = (wait_step){w - c, 0};
+        if (i == g->n_wait_steps) g->wait_steps[g->n_wait_steps++] = (wait_step){w - c, NO_CELLS};
         g->wait_steps[i].cells |= bit(c);
     }
 }
@@ -107,30 +107,30 @@ ss_game *ss_game_new(const ss_board *b) {
     if (!g) return NULL;
     g->cells = b->cells;
     g->misere = b->misere != 0;
-    g->full = g->cells == SS_MAX_CELLS ? ~(ss_mask)0 : (bit(g->cells) - 1);
+    g->full = first_cells(g->cells);
     waits_setup(g, b->waits);
     int n_lines = b->n_lines;
-    const ss_mask *lines = b->lines;
     g->n_lines = n_lines;
-    g->lines = malloc(sizeof(ss_mask) * (size_t)(n_lines ? n_lines : 1));
+    g->lines = malloc(sizeof(mask) * (size_t)(n_lines ? n_lines : 1));
     int total = 0;
-    for (int i = 0; i < n_lines; i++) total += count(lines[i]);
-    g->through = malloc(sizeof(ss_mask) * (size_t)(total ? total : 1));
+    for (int i = 0; i < n_lines; i++) total += count(mask_in(b->lines[i]));
+    g->through = malloc(sizeof(mask) * (size_t)(total ? total : 1));
     if (!g->lines || !g->through) {
         ss_game_free(g);
         return NULL;
     }
-    memcpy(g->lines, lines, sizeof(ss_mask) * (size_t)n_lines);
+    for (int i = 0; i < n_lines; i++) g->lines[i] = mask_in(b->lines[i]);
+    const mask *lines = g->lines;
     int at = 0;
     for (int c = 0; c < g->cells; c++) {
         g->through_start[c] = at;
         for (int i = 0; i < n_lines; i++)
-            if (lines[i] & bit(c)) g->through[at++] = lines[i];
+            if (any(lines[i] & bit(c))) g->through[at++] = lines[i];
     }
     g->through_start[g->cells] = at;
     uint64_t h = mix(mix(0, (uint64_t)g->cells), (uint64_t)g->misere);
     for (int c = 0; c < g->cells; c++) h = mix(h, (uint64_t)(g->wait[c] + 1));
-    for (int i = 0; i < n_lines; i++) h = mix(h, lines[i]);
+    for (int i = 0; i < n_lines; i++) h = mix(h, mask_word(lines[i]));
     g->fingerprint = h;
     if (!families_setup(g)) {
         ss_game_free(g);
@@ -152,30 +152,35 @@ void ss_game_free(ss_game *g) {
 
 /* The windows of each step at once: those free of `other` with exactly one empty cell (a bit-sliced
    count of their empty cells: `one` at least one, `two` at least two), then their empty cells. */
-static ss_mask window_threats(const ss_game *g, ss_mask player, ss_mask other) {
-    ss_mask empty = g->full & ~(player | other), threats = 0;
+static mask window_threats(const ss_game *g, mask player, mask other) {
+    mask empty = g->full & ~(player | other), threats = NO_CELLS;
     for (int i = 0; i < g->n_shifts; i++) {
-        ss_mask open = g->starts[i], one = 0, two = 0;
+        mask open = g->starts[i], one = NO_CELLS, two = NO_CELLS;
         int step = g->shifts[i];
         for (int j = 0, shift = 0; j < g->line_length; j++, shift += step) {
-            ss_mask gap = empty >> shift;
-            open &= ~(other >> shift);
+            mask gap = shift_down(empty, shift);
+            open &= ~shift_down(other, shift);
             two |= one & gap;
             one |= gap;
         }
         open &= one & ~two;
-        for (int j = 0, shift = 0; open && j < g->line_length; j++, shift += step) threats |= (open << shift) & empty;
+        for (int j = 0, shift = 0; any(open) && j < g->line_length; j++, shift += step)
+            threats |= shift_up(open, shift) & empty;
+    }
+    return threats;
+}
+
+mask threats_of(const ss_game *g, mask player, mask other) {
+    if (g->n_shifts >= 0) return window_threats(g, player, other);
+    mask threats = NO_CELLS;
+    for (int i = 0; i < g->n_lines; i++) {
+        mask line = g->lines[i];
+        mask missing = line & ~player;
+        if (!any(line & other) && any(missing) && !more_than_one(missing)) threats |= missing;
     }
     return threats;
 }
 
 ss_mask ss_threats(const ss_game *g, ss_mask player, ss_mask other) {
-    if (g->n_shifts >= 0) return window_threats(g, player, other);
-    ss_mask threats = 0;
-    for (int i = 0; i < g->n_lines; i++) {
-        ss_mask line = g->lines[i];
-        ss_mask missing = line & ~player;
-        if (!(line & other) && missing && !more_than_one(missing)) threats |= missing;
-    }
-    return threats;
+    return mask_out(threats_of(g, mask_in(player), mask_in(other)));
 }

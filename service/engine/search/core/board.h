@@ -7,13 +7,14 @@
 #include <stdint.h>
 
 #include "columns.h"
+#include "mask.h"
 #include "sanmoku_search.h"
 
 /* How gravity moves, by steps: cell c of `cells` waits for cell c + step (a step of a regular grid is its
    number of columns, the cell below; a board may have several, or none). */
 typedef struct {
     int step;      /* from a waiting cell to the cell it waits for */
-    ss_mask cells; /* the cells that wait by this step */
+    mask cells; /* the cells that wait by this step */
 } wait_step;
 
 /* A board's rules as bitboards, derived once from its description (ss_board). Under gravity, a 3x4 grid
@@ -28,16 +29,16 @@ struct ss_game {
     int cells;                          /* cells 0 .. cells - 1 */
     int misere;                         /* completing a line loses */
     int gravity;                        /* some cell waits for another: not every empty cell is playable */
-    ss_mask full;                       /* every cell */
-    int8_t wait[SS_MAX_CELLS];          /* the cell each cell waits for; SS_NO_CELL: none */
-    ss_mask unwaiting;                  /* the cells that wait for none: playable whenever empty */
-    ss_mask freed_by[SS_MAX_CELLS];     /* the cells that wait for cell c: playable once c is taken */
+    mask full;                       /* every cell */
+    ss_cell wait[SS_MAX_CELLS];         /* the cell each cell waits for; SS_NO_CELL: none */
+    mask unwaiting;                  /* the cells that wait for none: playable whenever empty */
+    mask freed_by[SS_MAX_CELLS];     /* the cells that wait for cell c: playable once c is taken */
     int n_wait_steps;                   /* how many steps gravity moves by (0 without gravity) */
     wait_step wait_steps[SS_MAX_CELLS]; /* the waiting cells by their step */
     int n_lines;                        /* how many lines */
-    ss_mask *lines;                     /* the winning (misère: losing) sets of cells */
+    mask *lines;                     /* the winning (misère: losing) sets of cells */
     int through_start[SS_MAX_CELLS + 1]; /* lines through cell c: through[through_start[c] ..[c + 1]) */
-    ss_mask *through;                   /* the lines through each cell in turn (through_start) */
+    mask *through;                   /* the lines through each cell in turn (through_start) */
     /* The lines in families: lines linked through sharing two cells or more (on a flat board, the
        windows of one row, column or diagonal), family f's lines being lines[family_line[i]] for i in
        family_start[f] .. family_start[f + 1]; the pairing search only links lines of one family. */
@@ -49,23 +50,16 @@ struct ss_game {
        windows of a step at once (ss_threats). n_shifts = -1: they are not (a torus's lines wrap). */
     int n_shifts, line_length;          /* the steps the windows take, and their length */
     int shifts[4];                      /* the steps: from a window's cell to its next */
-    ss_mask starts[4];                  /* the first cells of the windows of each step */
+    mask starts[4];                  /* the first cells of the windows of each step */
     uint64_t fingerprint;               /* tells a table which game its entries belong to */
     columns col;                        /* col.on: searched on column bitboards (columns.h) */
 };
 
+/* The empty cells where `player` would complete a line (ss_threats, board.c). */
+mask threats_of(const ss_game *g, mask player, mask other);
+
 /* Fills g->col: whether the game is searched on column bitboards, and their shape. */
 void columns_setup(ss_game *g);
-
-static inline ss_mask bit(int cell) { return (ss_mask)1 << cell; }
-
-static inline int lowest_cell(ss_mask mask) { return __builtin_ctzll(mask); }
-
-static inline int count(ss_mask mask) { return __builtin_popcountll(mask); }
-
-static inline int more_than_one(ss_mask mask) { return (mask & (mask - 1)) != 0; }
-
-static inline int highest_cell(ss_mask mask) { return 63 - __builtin_clzll(mask); }
 
 /* Sets of at most 64 things that are not cells (a group's lines, a search's groups, a group's covers):
    plain words, whatever the width of a mask. */
@@ -74,25 +68,25 @@ static inline int word_lowest(uint64_t word) { return __builtin_ctzll(word); }
 static inline int word_count(uint64_t word) { return __builtin_popcountll(word); }
 
 /* Cell c moved to c + step: the cells that `cells` wait for by the step. */
-static inline ss_mask to_waited(int step, ss_mask cells) { return step > 0 ? cells << step : cells >> -step; }
+static inline mask to_waited(int step, mask cells) { return step > 0 ? shift_up(cells, step) : shift_down(cells, -step); }
 
 /* Cell c moved to c - step: the cells that would wait for `cells` by the step. */
-static inline ss_mask to_waiting(int step, ss_mask cells) { return step > 0 ? cells >> step : cells << -step; }
+static inline mask to_waiting(int step, mask cells) { return step > 0 ? shift_down(cells, step) : shift_up(cells, -step); }
 
 /* The cells the side to move may play: every empty cell, or under gravity every empty cell whose
    wait-cell is taken (on a grid, the lowest empty cell of each column). */
-static inline ss_mask playable(const ss_game *g, ss_mask occupied) {
-    ss_mask empty = g->full & ~occupied;
+static inline mask playable(const ss_game *g, mask occupied) {
+    mask empty = g->full & ~occupied;
     if (!g->gravity) return empty;
-    ss_mask ready = g->unwaiting;
+    mask ready = g->unwaiting;
     for (int i = 0; i < g->n_wait_steps; i++)
         ready |= to_waiting(g->wait_steps[i].step, occupied) & g->wait_steps[i].cells;
     return empty & ready;
 }
 
 /* The cells some cell of `cells` waits for (on a grid, the cells below them). */
-static inline ss_mask waited_for(const ss_game *g, ss_mask cells) {
-    ss_mask out = 0;
+static inline mask waited_for(const ss_game *g, mask cells) {
+    mask out = NO_CELLS;
     for (int i = 0; i < g->n_wait_steps; i++)
         out |= to_waited(g->wait_steps[i].step, cells & g->wait_steps[i].cells);
     return out;
@@ -100,14 +94,14 @@ static inline ss_mask waited_for(const ss_game *g, ss_mask cells) {
 
 /* `player`'s threats after it plays `cell` (its threats before are `threats`; the opponent holds
    `other`): the lines through the cell that now lack exactly one empty cell add that cell. */
-static inline ss_mask threats_after(const ss_game *g, ss_mask threats, ss_mask player, ss_mask other,
+static inline mask threats_after(const ss_game *g, mask threats, mask player, mask other,
                                      int cell) {
-    ss_mask now = player | bit(cell);
+    mask now = player | bit(cell);
     threats &= ~bit(cell);
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
-        ss_mask line = g->through[i];
-        ss_mask missing = line & ~now;
-        if (!(line & other) && missing && !more_than_one(missing)) threats |= missing;
+        mask line = g->through[i];
+        mask missing = line & ~now;
+        if (!any(line & other) && any(missing) && !more_than_one(missing)) threats |= missing;
     }
     return threats;
 }
@@ -117,22 +111,22 @@ static inline ss_mask threats_after(const ss_game *g, ss_mask threats, ss_mask p
    counts for a side while the other side holds none of its cells. */
 
 /* The empty cells where `p` completes a line (`o` holds the rest of the board's marks). */
-static inline ss_mask pl_threats(const ss_game *g, ss_mask p, ss_mask o) { return ss_threats(g, p, o); }
+static inline mask pl_threats(const ss_game *g, mask p, mask o) { return threats_of(g, p, o); }
 
 /* For `p` to move: after[c] |= the cells that become p's threats when p plays c (lines free of `o` with
    exactly two empty cells, c one of them); the cells where p makes a threat; and (*doubles) those where
    p makes two distinct threats at once. `after` has room for SS_MAX_CELLS and is cleared here. */
-static inline ss_mask pl_threat_moves(const ss_game *g, ss_mask p, ss_mask o, ss_mask *after,
-                                       ss_mask *doubles) {
-    ss_mask empty = g->full & ~(p | o), makers = 0, twice = 0;
+static inline mask pl_threat_moves(const ss_game *g, mask p, mask o, mask *after,
+                                       mask *doubles) {
+    mask empty = g->full & ~(p | o), makers = NO_CELLS, twice = NO_CELLS;
     for (int i = 0; i < g->n_lines; i++) {
-        ss_mask line = g->lines[i];
-        if (line & o) continue;
-        ss_mask gaps = line & empty;
-        if (!gaps || !more_than_one(gaps) || more_than_one(gaps & (gaps - 1))) continue; /* exactly two */
-        int a = lowest_cell(gaps), b = lowest_cell(gaps & (gaps - 1));
-        if (!(makers & bit(a))) after[a] = 0;
-        if (!(makers & bit(b))) after[b] = 0;
+        mask line = g->lines[i];
+        if (any(line & o)) continue;
+        mask gaps = line & empty;
+        if (!more_than_one(gaps) || more_than_one(without_lowest(gaps))) continue; /* exactly two */
+        int a = lowest_cell(gaps), b = lowest_cell(without_lowest(gaps));
+        if (!any(makers & bit(a))) after[a] = NO_CELLS;
+        if (!any(makers & bit(b))) after[b] = NO_CELLS;
         makers |= gaps;
         after[a] |= bit(b);
         after[b] |= bit(a);
@@ -144,12 +138,12 @@ static inline ss_mask pl_threat_moves(const ss_game *g, ss_mask p, ss_mask o, ss
 }
 
 /* The cells that become p's threats when p plays `cell` (after[cell] of pl_threat_moves). */
-static inline ss_mask pl_partners(const ss_game *g, ss_mask p, ss_mask o, int cell) {
-    ss_mask empty = g->full & ~(p | o), partners = 0;
-    if (!(empty & bit(cell))) return 0;
+static inline mask pl_partners(const ss_game *g, mask p, mask o, int cell) {
+    mask empty = g->full & ~(p | o), partners = NO_CELLS;
+    if (!any(empty & bit(cell))) return NO_CELLS;
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
-        ss_mask line = g->through[i], gaps = line & empty & ~bit(cell);
-        if (!(line & o) && gaps && !more_than_one(gaps)) partners |= gaps;
+        mask line = g->through[i], gaps = line & empty & ~bit(cell);
+        if (!any(line & o) && any(gaps) && !more_than_one(gaps)) partners |= gaps;
     }
     return partners;
 }
@@ -158,53 +152,53 @@ static inline ss_mask pl_partners(const ss_game *g, ss_mask p, ss_mask o, int ce
    flat board, all of a step's windows at once (as ss_threats): those free of `o` with exactly two empty
    cells (a bit-sliced count), then how many such windows each cell is a gap of; a cell in two or more
    makes two distinct threats unless the windows share their other gap, which pl_partners tells. */
-static inline ss_mask pl_threat_makers(const ss_game *g, ss_mask p, ss_mask o, ss_mask *doubles) {
+static inline mask pl_threat_makers(const ss_game *g, mask p, mask o, mask *doubles) {
     if (g->n_shifts < 0) {
-        ss_mask after[SS_MAX_CELLS];
+        mask after[SS_MAX_CELLS];
         return pl_threat_moves(g, p, o, after, doubles);
     }
-    ss_mask empty = g->full & ~(p | o), once = 0, twice = 0;
+    mask empty = g->full & ~(p | o), once = NO_CELLS, twice = NO_CELLS;
     for (int i = 0; i < g->n_shifts; i++) {
-        ss_mask open = g->starts[i], one = 0, two = 0, three = 0;
+        mask open = g->starts[i], one = NO_CELLS, two = NO_CELLS, three = NO_CELLS;
         int step = g->shifts[i];
         for (int j = 0, shift = 0; j < g->line_length; j++, shift += step) {
-            ss_mask gap = empty >> shift;
-            open &= ~(o >> shift);
+            mask gap = shift_down(empty, shift);
+            open &= ~shift_down(o, shift);
             three |= two & gap;
             two |= one & gap;
             one |= gap;
         }
         open &= two & ~three;
-        for (int j = 0, shift = 0; open && j < g->line_length; j++, shift += step) {
-            ss_mask cells = (open << shift) & empty;
+        for (int j = 0, shift = 0; any(open) && j < g->line_length; j++, shift += step) {
+            mask cells = shift_up(open, shift) & empty;
             twice |= once & cells;
             once |= cells;
         }
     }
-    ss_mask both = 0;
-    for (ss_mask m = twice; m; m &= m - 1)
-        if (more_than_one(pl_partners(g, p, o, lowest_cell(m)))) both |= m & -m;
+    mask both = NO_CELLS;
+    for (mask m = twice; any(m); m = without_lowest(m))
+        if (more_than_one(pl_partners(g, p, o, lowest_cell(m)))) both |= lowest_only(m);
     *doubles = both;
     return once;
 }
 
 /* Whether some line is still free of `o`'s marks (its owner could complete it). */
-static inline int pl_has_line(const ss_game *g, ss_mask o) {
+static inline int pl_has_line(const ss_game *g, mask o) {
     for (int i = 0; i < g->n_lines; i++)
-        if (!(g->lines[i] & o)) return 1;
+        if (!any(g->lines[i] & o)) return 1;
     return 0;
 }
 
 /* `zone` grown until every line free of `o` that avoids `skip` has at least `need` of its empty cells in
    it (or all of them): the cells that keep the lines' counts of empty cells out of reach of marks played
    outside the zone. */
-static inline ss_mask pl_cover(const ss_game *g, ss_mask o, ss_mask empty, ss_mask skip, int need,
-                                ss_mask zone) {
+static inline mask pl_cover(const ss_game *g, mask o, mask empty, mask skip, int need,
+                                mask zone) {
     for (int i = 0; i < g->n_lines; i++) {
-        ss_mask line = g->lines[i];
-        if (line & (o | skip)) continue;
-        ss_mask gaps = line & empty;
-        for (int have = count(gaps & zone); have < need && (gaps & ~zone); have++)
+        mask line = g->lines[i];
+        if (any(line & (o | skip))) continue;
+        mask gaps = line & empty;
+        for (int have = count(gaps & zone); have < need && any(gaps & ~zone); have++)
             zone |= bit(lowest_cell(gaps & ~zone));
     }
     return zone;

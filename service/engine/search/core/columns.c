@@ -20,13 +20,13 @@ typedef struct {
 static int columns_of(const ss_game *g, grid *out) {
     out->cols = 0;
     out->rows = -1;
-    for (ss_mask feet = g->unwaiting; feet; feet &= feet - 1) {
+    for (mask feet = g->unwaiting; any(feet); feet = without_lowest(feet)) {
         if (out->cols == COLUMN_MAX) return 0;
         int cell = lowest_cell(feet), height = 0;
         for (;;) {
             out->cell[out->cols][height++] = (int8_t)cell;
-            ss_mask above = g->freed_by[cell];
-            if (!above) break;
+            mask above = g->freed_by[cell];
+            if (!any(above)) break;
             if (more_than_one(above)) return 0; /* two cells wait for one: not a column */
             cell = lowest_cell(above);
         }
@@ -38,29 +38,29 @@ static int columns_of(const ss_game *g, grid *out) {
 }
 
 static int compare_masks(const void *a, const void *b) {
-    ss_mask x = *(const ss_mask *)a, y = *(const ss_mask *)b;
-    return (x > y) - (x < y);
+    mask x = *(const mask *)a, y = *(const mask *)b;
+    return mask_order(x, y);
 }
 
 /* Whether the game's lines are exactly the grid's rows, columns and diagonals of k cells. */
 static int straight_lines(const ss_game *g, const grid *at, int k) {
     const int dc[4] = {1, 0, 1, 1}, dr[4] = {0, 1, 1, -1}; /* along a row, up a column, the two diagonals */
-    ss_mask *want = malloc(sizeof(ss_mask) * (size_t)(4 * g->cells)), *have = malloc(sizeof(ss_mask) * (size_t)g->n_lines);
+    mask *want = malloc(sizeof(mask) * (size_t)(4 * g->cells)), *have = malloc(sizeof(mask) * (size_t)g->n_lines);
     int n = 0, same = want && have;
     for (int col = 0; same && col < at->cols; col++)
         for (int row = 0; row < at->rows; row++)
             for (int d = 0; d < 4; d++) {
                 int col_end = col + (k - 1) * dc[d], row_end = row + (k - 1) * dr[d];
                 if (col_end >= at->cols || row_end < 0 || row_end >= at->rows) continue;
-                ss_mask line = 0;
+                mask line = NO_CELLS;
                 for (int i = 0; i < k; i++) line |= bit(at->cell[col + i * dc[d]][row + i * dr[d]]);
                 want[n++] = line;
             }
     if (same && n == g->n_lines) {
-        memcpy(have, g->lines, sizeof(ss_mask) * (size_t)n);
-        qsort(want, (size_t)n, sizeof(ss_mask), compare_masks);
-        qsort(have, (size_t)n, sizeof(ss_mask), compare_masks);
-        same = memcmp(want, have, sizeof(ss_mask) * (size_t)n) == 0;
+        memcpy(have, g->lines, sizeof(mask) * (size_t)n);
+        qsort(want, (size_t)n, sizeof(mask), compare_masks);
+        qsort(have, (size_t)n, sizeof(mask), compare_masks);
+        same = memcmp(want, have, sizeof(mask) * (size_t)n) == 0;
     } else {
         same = 0;
     }
@@ -94,7 +94,7 @@ void columns_setup(ss_game *g) {
     }
     for (int i = 0; i < at.cols; i++) { /* Pons's column order: the centre, then alternately out */
         int col = at.cols / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2;
-        c->by_centre[i] = (bit(at.rows) - 1) << (col * h1);
+        c->by_centre[i] = shift_up(first_cells(at.rows), col * h1);
     }
     c->on = 1;
 }

@@ -53,9 +53,9 @@ enum { THREAT_NODES = 1000 };
    300 and 3: 171; 1,000 and 3 (defender's answers from a fours search): 171, 1.4 times the time. */
 enum { THREES_NODES = 200, THREES_DEPTH = 2 };
 
-static ss_mask lowest_two(ss_mask mask) {
-    ss_mask rest = mask & (mask - 1);
-    return (mask & ~rest) | (rest & ~(rest & (rest - 1)));
+static mask lowest_two(mask m) {
+    mask rest = without_lowest(m);
+    return (m & ~rest) | (rest & ~without_lowest(rest));
 }
 
 /* A node not settled (yet): nothing forced, cut or known about its pairing. */
@@ -64,7 +64,7 @@ static void start_open(pn_class *c) {
     c->rule = SS_BY_SEARCH;
     c->forced = NULL_MOVE;
     c->unpaired = 0;
-    c->cut = 0;
+    c->cut = NO_CELLS;
     c->cut_guard = 0;
 }
 
@@ -74,9 +74,9 @@ static int paired_away(pn_search *s, pn_node n, pn_class *c) {
         c->unpaired = 1;
         return 0;
     }
-    int8_t pairs[SS_MAX_CELLS / 2][2];
+    ss_cell pairs[SS_MAX_CELLS / 2][2];
     int n_pairs;
-    ss_mask paired;
+    mask paired;
     pairing_failure why;
     if (pairing_memo_fails(&s->unpaired, n.def, s->g->full & ~(n.att | n.def))) {
         c->unpaired = 1;
@@ -97,32 +97,32 @@ static int paired_away(pn_search *s, pn_node n, pn_class *c) {
 
 static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     const ss_game *g = s->g;
-    ss_mask att = n.att, def = n.def, empty = g->full & ~(att | def);
+    mask att = n.att, def = n.def, empty = g->full & ~(att | def);
     start_open(c);
-    ss_mask completes = pl_threats(g, att, def);
-    if (completes) {
+    mask completes = pl_threats(g, att, def);
+    if (any(completes)) {
         c->status = PROVEN;
         c->zone = bit(lowest_cell(completes));
         return;
     }
-    ss_mask against = pl_threats(g, def, att);
-    if (!empty) {
+    mask against = pl_threats(g, def, att);
+    if (!any(empty)) {
         c->status = DISPROVEN;
-        c->zone = 0;
+        c->zone = NO_CELLS;
         return;
     }
     if (more_than_one(against)) {
         c->status = DISPROVEN;
-        c->zone = pl_cover(g, def, empty, 0, 2, lowest_two(against));
+        c->zone = pl_cover(g, def, empty, NO_CELLS, 2, lowest_two(against));
         return;
     }
-    if (against) {
+    if (any(against)) {
         c->forced = lowest_cell(against);
         return;
     }
-    ss_mask doubles;
+    mask doubles;
     pl_threat_makers(g, att, def, &doubles);
-    if (doubles) {
+    if (any(doubles)) {
         int cell = lowest_cell(doubles);
         c->status = PROVEN;
         c->zone = pz_double(g, s->guard, att, def, cell, pl_partners(g, att, def, cell));
@@ -130,11 +130,11 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     }
     if (!pl_has_line(g, def)) {
         c->status = DISPROVEN;
-        c->zone = 0;
+        c->zone = NO_CELLS;
         return;
     }
     if (deep == SHALLOW || deep == EXPAND_AGAIN) return;
-    ss_mask sequence_cells;
+    mask sequence_cells;
     int64_t sequence_nodes;
     int threat_nodes = deep == LOOK_AHEAD ? THREAT_NODES / 10 : THREAT_NODES;
     if (tss_find(g, att, def, threat_nodes, &sequence_cells, &sequence_nodes)) {
@@ -146,7 +146,7 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     }
     if (deep != EXPAND_AFTER_LOOK && paired_away(s, n, c)) return;
     if (deep == LOOK_AHEAD) return;
-    ss_mask tree_zone;
+    mask tree_zone;
     if (tss_threes_find(g, att, def, THREES_DEPTH, 1, THREES_NODES, s->guard, &tree_zone,
                         &sequence_nodes)) {
         s->threat_wins++;
@@ -160,62 +160,62 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
    line when the cut relied on the attacker's double threats or threat sequence (a cut move inside the
    zone leaves two: zones.c), and of two (the defender never wins at once). Made only when the node
    is proven: most nodes never are. */
-ss_mask pn_cut_zone(const ss_game *g, int guard, pn_node n, const pn_class *c) {
-    ss_mask zone = c->cut_guard ? pz_guard(g, guard, n.att, n.def, 3, c->cut) : c->cut;
+mask pn_cut_zone(const ss_game *g, int guard, pn_node n, const pn_class *c) {
+    mask zone = c->cut_guard ? pz_guard(g, guard, n.att, n.def, 3, c->cut) : c->cut;
     return pz_guard(g, guard, n.att, n.def, 2, zone);
 }
 
 static void settle_defender(pn_search *s, pn_node n, pn_class *c, int deep) {
     const ss_game *g = s->g;
-    ss_mask att = n.att, def = n.def, empty = g->full & ~(att | def);
+    mask att = n.att, def = n.def, empty = g->full & ~(att | def);
     start_open(c);
-    ss_mask wins = pl_threats(g, def, att);
-    if (wins) {
+    mask wins = pl_threats(g, def, att);
+    if (any(wins)) {
         c->status = DISPROVEN;
-        c->zone = pl_cover(g, def, empty, 0, 1, bit(lowest_cell(wins)));
+        c->zone = pl_cover(g, def, empty, NO_CELLS, 1, bit(lowest_cell(wins)));
         return;
     }
-    ss_mask threats = pl_threats(g, att, def);
+    mask threats = pl_threats(g, att, def);
     if (more_than_one(threats)) {
         c->status = PROVEN;
         c->zone = pz_guard(g, s->guard, att, def, 2, lowest_two(threats));
         return;
     }
-    if (!empty) {
+    if (!any(empty)) {
         c->status = DISPROVEN;
-        c->zone = 0;
+        c->zone = NO_CELLS;
         return;
     }
-    if (threats) {
+    if (any(threats)) {
         c->moves = threats;
         c->cut = threats;
         return;
     }
-    ss_mask my_doubles, their_doubles;
-    ss_mask makers = pl_threat_makers(g, def, att, &my_doubles);
-    if (my_doubles) { /* two threats at once, none to answer: the attacker blocks one, not both */
+    mask my_doubles, their_doubles;
+    mask makers = pl_threat_makers(g, def, att, &my_doubles);
+    if (any(my_doubles)) { /* two threats at once, none to answer: the attacker blocks one, not both */
         int cell = lowest_cell(my_doubles);
         c->status = DISPROVEN;
         c->zone = pl_cover(g, def, empty, bit(cell), 2, bit(cell) | lowest_two(pl_partners(g, def, att, cell)));
         return;
     }
     pl_threat_makers(g, att, def, &their_doubles);
-    ss_mask answers = empty;
-    for (ss_mask d = their_doubles; d; d &= d - 1) {
+    mask answers = empty;
+    for (mask d = their_doubles; any(d); d = without_lowest(d)) {
         int cell = lowest_cell(d);
-        ss_mask partners = pl_partners(g, att, def, cell);
-        answers &= bit(cell) | (more_than_one(partners & (partners - 1)) ? 0 : partners);
+        mask partners = pl_partners(g, att, def, cell);
+        answers &= bit(cell) | (more_than_one(without_lowest(partners)) ? NO_CELLS : partners);
         c->cut |= bit(cell) | partners;
     }
-    c->moves = their_doubles ? (answers | makers) & empty : empty;
-    ss_mask sequence_cells;
+    c->moves = any(their_doubles) ? (answers | makers) & empty : empty;
+    mask sequence_cells;
     int64_t sequence_nodes;
-    if (deep != SHALLOW && c->moves && tss_find(g, att, def, THREAT_NODES, &sequence_cells, &sequence_nodes)) {
+    if (deep != SHALLOW && any(c->moves) && tss_find(g, att, def, THREAT_NODES, &sequence_cells, &sequence_nodes)) {
         c->moves &= sequence_cells | makers; /* the defence check: any other move loses (threats.c) */
         c->cut |= sequence_cells;
     }
-    c->cut_guard = c->cut != 0;
-    if (!c->moves) {
+    c->cut_guard = any(c->cut);
+    if (!any(c->moves)) {
         c->status = PROVEN;
         c->zone = pn_cut_zone(g, s->guard, n, c);
     }
@@ -241,12 +241,12 @@ void pn_settle(pn_search *s, pn_node n, pn_class *c, int deep) {
    million (the attacker's then 3-4 % fewer nodes) (tests/bench/provers_ab: exact in the default second after 4 / 8 /
    12 plies 26 / 25 / 25 of 30, from 24 / 23 / 25). */
 /* Lines through the cell free of the other side, weighted 4**(marks on them), for both sides. */
-static int cell_score(const ss_game *g, int cell, ss_mask mine, ss_mask theirs) {
+static int cell_score(const ss_game *g, int cell, mask mine, mask theirs) {
     int score = 0;
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
-        ss_mask line = g->through[i];
-        if (!(line & theirs)) score += 1 << (2 * count(line & mine));
-        if (!(line & mine)) score += 1 << (2 * count(line & theirs));
+        mask line = g->through[i];
+        if (!any(line & theirs)) score += 1 << (2 * count(line & mine));
+        if (!any(line & mine)) score += 1 << (2 * count(line & theirs));
     }
     return score;
 }
@@ -262,12 +262,12 @@ void pn_look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
         ch->pn[i] = e->pn;
         ch->dn[i] = e->dn;
         ch->zone[i] = e->zone;
-        ch->reply[i] = (int8_t)(e->reply - 1);
+        ch->reply[i] = (ss_cell)(e->reply - 1);
         return;
     }
     pn_class k;
     pn_settle(s, c, &k, c.att_to_move ? LOOK_AHEAD : SHALLOW);
-    ch->zone[i] = 0;
+    ch->zone[i] = NO_CELLS;
     if (k.status == PROVEN) {
         ch->pn[i] = 0;
         ch->dn[i] = PN_INF;
@@ -280,7 +280,7 @@ void pn_look_at(pn_search *s, pn_node n, pn_children *ch, int i) {
         /* mobility: to disprove an attacker's node every move must fail, to prove a defender's node
            every answer must; so a node starts with that many, and df-pn stays with one defence at a
            time instead of spreading over all (they all look alike before they are expanded) */
-        ss_mask empty = s->g->full & ~(c.att | c.def);
+        mask empty = s->g->full & ~(c.att | c.def);
         ch->pn[i] = c.att_to_move ? 1 : (uint32_t)count(k.moves);
         ch->dn[i] = c.att_to_move ? (uint32_t)count(empty) : 1;
     }
@@ -295,9 +295,9 @@ static int move_score(const ss_game *g, int cell, pn_node n) {
     if (n.att_to_move) return cell_score(g, cell, n.att, n.def);
     int blocks = 0, own = 0;
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
-        ss_mask line = g->through[i];
-        if (!(line & n.def)) blocks += 1 << (2 * count(line & n.att));
-        if (!(line & n.att)) own += 1 << (2 * count(line & n.def));
+        mask line = g->through[i];
+        if (!any(line & n.def)) blocks += 1 << (2 * count(line & n.att));
+        if (!any(line & n.att)) own += 1 << (2 * count(line & n.def));
     }
     return 4 * blocks + own;
 }
@@ -305,20 +305,20 @@ static int move_score(const ss_game *g, int cell, pn_node n) {
 /* Append the moves of `moves` best first (for the side to move), `killer` first of all when it is one
    of them, each looked at; stop at one that settles the node: a proven move of the attacker, a
    disproven move of the defender. */
-void pn_add_moves(pn_search *s, pn_node n, ss_mask moves, pn_children *ch, int killer) {
+void pn_add_moves(pn_search *s, pn_node n, mask moves, pn_children *ch, int killer) {
     int score[MAX_CHILDREN];
     int base = ch->n, first = base;
     /* the killer alone first: it settles the node most often (at the defender's nodes of a hard 7x7k5
        question, 92,000 times in 151,000), and the other moves then need no order nor look-up */
-    if (killer != NULL_MOVE && (moves & bit(killer))) {
-        ch->cell[first] = (int8_t)killer;
+    if (killer != NULL_MOVE && any(moves & bit(killer))) {
+        ch->cell[first] = (ss_cell)killer;
         ch->n = first + 1;
         pn_look_at(s, n, ch, first);
         if (n.att_to_move ? ch->pn[first] == 0 : ch->dn[first] == 0) return;
         moves &= ~bit(killer);
         first++;
     }
-    for (; moves; moves &= moves - 1) {
+    for (; any(moves); moves = without_lowest(moves)) {
         int cell = lowest_cell(moves), i = ch->n++;
         int v = move_score(s->g, cell, n);
         for (; i > first && score[i - 1] < v; i--) {
@@ -326,7 +326,7 @@ void pn_add_moves(pn_search *s, pn_node n, ss_mask moves, pn_children *ch, int k
             ch->cell[i] = ch->cell[i - 1];
         }
         score[i] = v;
-        ch->cell[i] = (int8_t)cell;
+        ch->cell[i] = (ss_cell)cell;
     }
     /* every child's bucket asked of memory at once: the table is far larger than the caches, and the
        look-ups one after the other were a quarter of the search's time, waiting for memory */
@@ -401,7 +401,7 @@ static int probe(pn_search *s, pn_node c, int64_t allowance, int ply, int killer
 /* What a probing node gives back when it unwinds: nothing settled, unless a second thread's answer
    settled the root's move (ply 1) the search was in. */
 static pn_value unwound(pn_search *s, pn_node n, int ply) {
-    pn_value out = {1, 1, 0, SS_BY_SEARCH, NULL_MOVE};
+    pn_value out = {1, 1, NO_CELLS, SS_BY_SEARCH, NULL_MOVE};
     if (s->abandon && ply == 1) {
         s->abandon = 0;
         if (pn_helped_move(s, n, &out)) pt_store(s->t, n, out.pn, out.dn, out.zone, 0, SS_BY_SEARCH, NULL_MOVE);
@@ -421,7 +421,7 @@ static void focus_on(pn_search *s, int ply, const pn_children *ch, const int64_t
 }
 
 pn_value pn_probe_replies(pn_search *s, pn_node n, int ply, int killer) {
-    pn_value out = {1, 1, 0, SS_BY_SEARCH, NULL_MOVE};
+    pn_value out = {1, 1, NO_CELLS, SS_BY_SEARCH, NULL_MOVE};
     int64_t nodes_before = s->m.nodes, spent[MAX_CHILDREN] = {0};
     pn_class k;
     if (s->help && ply == 1 && pn_helped_move(s, n, &out)) { /* a second thread's answer about this move */
@@ -460,7 +460,7 @@ pn_value pn_probe_replies(pn_search *s, pn_node n, int ply, int killer) {
             ch.pn[i] = v.pn;
             ch.dn[i] = v.dn;
             ch.zone[i] = v.zone;
-            ch.reply[i] = (int8_t)v.reply;
+            ch.reply[i] = (ss_cell)v.reply;
             if (v.dn == 0) held = i;
             if (v.pn == 0) {
                 if (v.reply != NULL_MOVE) winner = v.reply;
@@ -487,15 +487,15 @@ pn_value pn_probe_replies(pn_search *s, pn_node n, int ply, int killer) {
    them (pn_prune_moves); and the moves settled here told to the helper, which skips them. */
 void pn_absorb_help(pn_search *s, pn_node n, pn_children *ch) {
     pn_help *h = s->help;
-    ss_mask disproven = __atomic_load_n(&h->disproven, __ATOMIC_ACQUIRE);
-    ss_mask proven = __atomic_load_n(&h->proven, __ATOMIC_ACQUIRE);
-    ss_mask settled = 0;
+    mask disproven = atomic_mask_load(&h->disproven, __ATOMIC_ACQUIRE);
+    mask proven = atomic_mask_load(&h->proven, __ATOMIC_ACQUIRE);
+    mask settled = NO_CELLS;
     int taken = 0;
     for (int i = 0; i < ch->n; i++) {
         int cell = ch->cell[i];
         if (cell == NULL_MOVE) continue;
-        if (ch->pn[i] && ch->dn[i] && ((disproven | proven) & bit(cell))) {
-            int won = (proven & bit(cell)) != 0;
+        if (ch->pn[i] && ch->dn[i] && any((disproven | proven) & bit(cell))) {
+            int won = any(proven & bit(cell));
             ch->pn[i] = won ? 0 : PN_INF;
             ch->dn[i] = won ? PN_INF : 0;
             ch->zone[i] = h->zone[cell];
@@ -506,24 +506,24 @@ void pn_absorb_help(pn_search *s, pn_node n, pn_children *ch) {
     if (taken) pn_prune_moves(s, n, ch);
     for (int i = 0; i < ch->n; i++)
         if (ch->cell[i] != NULL_MOVE && (!ch->pn[i] || !ch->dn[i])) settled |= bit(ch->cell[i]);
-    __atomic_fetch_or(&h->settled_at_root, settled, __ATOMIC_RELAXED);
+    atomic_mask_or(&h->settled_at_root, settled, __ATOMIC_RELAXED);
 }
 
 int pn_helper_settled(const pn_help *h, int cell) {
     if (cell == NULL_MOVE) return 0;
-    ss_mask settled = __atomic_load_n(&h->disproven, __ATOMIC_RELAXED) | __atomic_load_n(&h->proven, __ATOMIC_RELAXED);
-    return (settled & bit(cell)) != 0;
+    mask settled = atomic_mask_load(&h->disproven, __ATOMIC_RELAXED) | atomic_mask_load(&h->proven, __ATOMIC_RELAXED);
+    return any(settled & bit(cell));
 }
 
 int pn_helped_move(const pn_search *s, pn_node n, pn_value *out) {
-    ss_mask added = n.att ^ s->root_att;
-    if (n.att_to_move || !added) return 0; /* the root's pass */
+    mask added = n.att ^ s->root_att;
+    if (n.att_to_move || !any(added)) return 0; /* the root's pass */
     const pn_help *h = s->help;
     int cell = lowest_cell(added);
-    ss_mask disproven = __atomic_load_n(&h->disproven, __ATOMIC_ACQUIRE);
-    ss_mask proven = __atomic_load_n(&h->proven, __ATOMIC_ACQUIRE);
-    if (!((disproven | proven) & bit(cell))) return 0;
-    int won = (proven & bit(cell)) != 0;
+    mask disproven = atomic_mask_load(&h->disproven, __ATOMIC_ACQUIRE);
+    mask proven = atomic_mask_load(&h->proven, __ATOMIC_ACQUIRE);
+    if (!any((disproven | proven) & bit(cell))) return 0;
+    int won = any(proven & bit(cell));
     out->pn = won ? 0 : PN_INF;
     out->dn = won ? PN_INF : 0;
     out->zone = h->zone[cell];
@@ -564,8 +564,8 @@ static void combine(const uint32_t *chosen, const uint32_t *summed, int n, uint3
 }
 
 static uint32_t threshold(uint32_t th, uint32_t second, int attacker) {
-    ss_mask more = attacker ? second / ATTACKER_WIDENING : (ss_mask)second * DEFENDER_WIDENING;
-    ss_mask widened = (ss_mask)second + more + 1;
+    uint64_t more = attacker ? second / ATTACKER_WIDENING : (uint64_t)second * DEFENDER_WIDENING;
+    uint64_t widened = (uint64_t)second + more + 1;
     return widened < th ? (uint32_t)widened : th;
 }
 
@@ -581,7 +581,7 @@ int pn_settled_at_once(pn_search *s, pn_node n, int deep, pn_class *k, pn_value 
 /* `killer`: the move that settled a sibling's position (at the defender's node, the reply that held
    there or when the attacker passed; at the attacker's, the winning move), tried first. */
 pn_value pn_mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, int killer) {
-    pn_value out = {1, 1, 0, SS_BY_SEARCH, NULL_MOVE};
+    pn_value out = {1, 1, NO_CELLS, SS_BY_SEARCH, NULL_MOVE};
     if (meter_tick(&s->m, ply)) return out;
     if (s->help && ply >= 2 && pn_helper_settled(s->help, s->focus)) {
         s->abandon = 1;
@@ -662,7 +662,7 @@ pn_value pn_mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, 
         ch.pn[best] = v.pn;
         ch.dn[best] = v.dn;
         ch.zone[best] = v.zone;
-        ch.reply[best] = (int8_t)v.reply;
+        ch.reply[best] = (ss_cell)v.reply;
         if ((n.att_to_move ? v.dn : v.pn) == 0 && v.reply != NULL_MOVE) child_killer = v.reply;
         if (!n.att_to_move && v.pn == 0) pn_prune_replies(s, n, &ch);
         if (n.att_to_move && v.dn == 0) pn_prune_moves(s, n, &ch);
@@ -682,12 +682,7 @@ pn_value pn_mid(pn_search *s, pn_node n, uint32_t thpn, uint32_t thdn, int ply, 
     return out;
 }
 
-void ss_pn_prove(const ss_game *g, ss_pn_table *t, ss_mask att, ss_mask def, int att_to_move,
-                 const ss_budget *budget, const ss_pn_options *options, ss_pn_result *result) {
-    pn_prove_helped(g, t, att, def, att_to_move, budget, options, NULL, result);
-}
-
-void pn_prove_helped(const ss_game *g, ss_pn_table *t, ss_mask att, ss_mask def, int att_to_move,
+void pn_prove_helped(const ss_game *g, ss_pn_table *t, mask att, mask def, int att_to_move,
                      const ss_budget *budget, const ss_pn_options *options, pn_help *help, ss_pn_result *result) {
     pn_search s = {.g = g, .t = t, .focus = SS_NO_MOVE, .help = help, .root_att = att};
     ss_pn_options none = {0, 0, 0}, o = options ? *options : none; /* zero: the default */
@@ -702,7 +697,7 @@ void pn_prove_helped(const ss_game *g, ss_pn_table *t, ss_mask att, ss_mask def,
     pn_node root = {att, def, att_to_move != 0};
     pn_value v = pn_mid(&s, root, PN_INF - 1, PN_INF - 1, 0, NULL_MOVE);
     result->outcome = s.m.halted ? 0 : v.pn == 0 ? 1 : v.dn == 0 ? -1 : 0;
-    result->zone = result->outcome ? v.zone : 0;
+    result->zone = mask_out(result->outcome ? v.zone : NO_CELLS);
     result->stopped = s.m.stopped;
     result->depth = s.m.deepest;
     result->nodes = s.m.nodes;

@@ -13,16 +13,16 @@
    them in at its root (pn_absorb_help in dfpn.c) and marks the moves it settled itself, for the helper to
    skip. Masks of cells, read and written atomically; a move's zone is written before its bit. */
 typedef struct {
-    ss_mask disproven, proven; /* by the helper */
-    ss_mask zone[SS_MAX_CELLS]; /* the zone of the helper's answer about each move */
-    ss_mask settled_at_root;   /* by the question's own search */
+    mask disproven, proven; /* by the helper */
+    mask zone[SS_MAX_CELLS]; /* the zone of the helper's answer about each move */
+    mask settled_at_root;   /* by the question's own search */
     int32_t focus;              /* the move the search is in (SS_NO_MOVE: none): the helper takes others */
     int32_t stop;               /* set when the question's search returns: the helper stops */
     double deadline;            /* the question's (0: none) */
 } pn_help;
 
 /* ss_pn_prove with a helper's answers taken in at the root (help: NULL for none). */
-void pn_prove_helped(const ss_game *g, ss_pn_table *t, ss_mask att, ss_mask def, int att_to_move,
+void pn_prove_helped(const ss_game *g, ss_pn_table *t, mask att, mask def, int att_to_move,
                      const ss_budget *budget, const ss_pn_options *options, pn_help *help, ss_pn_result *result);
 
 /* How much of the costlier checks (the threat sequence, the pairing) a node gets: none (a child looked
@@ -46,7 +46,7 @@ typedef struct {
     int64_t pairings, threat_wins, pairing_calls, inherited, pruned;
     int focus; /* the root's child searched last */
     pn_help *help; /* another thread's answers about the root's moves (NULL: none) */
-    ss_mask root_att; /* the attacker's marks at the root: a move's node below it holds one more */
+    mask root_att; /* the attacker's marks at the root: a move's node below it holds one more */
     int abandon;       /* the helper settled the root's move searched now: unwind to its node */
     pairing_memo unpaired; /* the pairing searches that failed last (pairing.h) */
     int guard;             /* proof zones with their guard cells: 1 but in the test that shows the need */
@@ -58,27 +58,27 @@ typedef struct {
 typedef struct {
     int status;     /* OPEN, PROVEN or DISPROVEN */
     int rule;       /* what settled it: SS_BY_PAIRING, SS_BY_THREATS, else SS_BY_SEARCH */
-    ss_mask zone;  /* DISPROVEN: its disproof's zone; PROVEN: its proof's (zones.c) */
-    ss_mask cut;   /* OPEN, defender to move: the cells that rule out the moves not in `moves`... */
+    mask zone;  /* DISPROVEN: its disproof's zone; PROVEN: its proof's (zones.c) */
+    mask cut;   /* OPEN, defender to move: the cells that rule out the moves not in `moves`... */
     int cut_guard;  /* ... with the guard of three cells per line (pn_cut_zone()) */
     int forced;     /* OPEN, attacker to move: the one cell it must take, else NULL_MOVE */
     int unpaired;   /* OPEN, attacker to move: it has no pairing (none found, or none by monotony) */
-    ss_mask moves; /* OPEN, defender to move: the moves worth searching */
+    mask moves; /* OPEN, defender to move: the moves worth searching */
 } pn_class;
 
 /* A node's children, best first, with what is known of each. */
 typedef struct {
     int n;                                       /* how many */
-    int8_t cell[MAX_CHILDREN];                   /* the move to each (NULL_MOVE: the attacker's pass) */
+    ss_cell cell[MAX_CHILDREN];                   /* the move to each (NULL_MOVE: the attacker's pass) */
     uint32_t pn[MAX_CHILDREN], dn[MAX_CHILDREN]; /* their proof and disproof numbers */
-    ss_mask zone[MAX_CHILDREN];                  /* a solved child's zone (0: not known) */
-    int8_t reply[MAX_CHILDREN]; /* the move that settled the child (its entry's `reply`; NULL_MOVE: none) */
+    mask zone[MAX_CHILDREN];                  /* a solved child's zone (0: not known) */
+    ss_cell reply[MAX_CHILDREN]; /* the move that settled the child (its entry's `reply`; NULL_MOVE: none) */
 } pn_children;
 
 /* What a node's search gives back. */
 typedef struct {
     uint32_t pn, dn; /* its proof and disproof numbers */
-    ss_mask zone;    /* solved: the zone its proof or disproof depends on (0: not known) */
+    mask zone;    /* solved: the zone its proof or disproof depends on (0: not known) */
     int rule;  /* solved before expansion: what settled it */
     int reply; /* the move that settled it: a disproven defender's reply, a proven attacker's move */
 } pn_value;
@@ -107,18 +107,18 @@ int pn_probing(const pn_search *s, pn_node n, int ply);
    dfpn.c). */
 void pn_settle(pn_search *s, pn_node n, pn_class *c, int deep);
 /* The zone that rules out the defender's moves pn_settle cut (dfpn.c). */
-ss_mask pn_cut_zone(const ss_game *g, int guard, pn_node n, const pn_class *c);
+mask pn_cut_zone(const ss_game *g, int guard, pn_node n, const pn_class *c);
 
 /* The child i's numbers from the table (or inherited), else from what settles it, then kept in the
    table (dfpn.c). */
 void pn_look_at(pn_search *s, pn_node n, pn_children *ch, int i);
 /* Append the moves of `moves` best first for the side to move, `killer` first of all when it is one of
    them, each looked at; stop at one that settles the node (dfpn.c). */
-void pn_add_moves(pn_search *s, pn_node n, ss_mask moves, pn_children *ch, int killer);
+void pn_add_moves(pn_search *s, pn_node n, mask moves, pn_children *ch, int killer);
 
 /* The zones of solved nodes, and the children they settle without search (zones.c). */
-ss_mask pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch);
-ss_mask pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch);
+mask pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch);
+mask pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch);
 void pn_prune_replies(pn_search *s, pn_node n, pn_children *ch);
 void pn_prune_moves(pn_search *s, pn_node n, pn_children *ch);
 

@@ -70,8 +70,8 @@ uint64_t ss_pn_table_game(const ss_pn_table *t) { return t->fingerprint; }
 /* The position's Zobrist key: the solved bits' hash, which a mark more or fewer changes by one key. */
 static uint64_t zobrist(const ss_pn_table *t, pn_node n) {
     uint64_t z = n.att_to_move ? t->side_key : 0;
-    for (ss_mask m = n.att; m; m &= m - 1) z ^= t->att_key[lowest_cell(m)];
-    for (ss_mask m = n.def; m; m &= m - 1) z ^= t->def_key[lowest_cell(m)];
+    for (mask m = n.att; any(m); m = without_lowest(m)) z ^= t->att_key[lowest_cell(m)];
+    for (mask m = n.def; any(m); m = without_lowest(m)) z ^= t->def_key[lowest_cell(m)];
     return z;
 }
 
@@ -106,7 +106,7 @@ void ss_pn_table_set_game(ss_pn_table *t, uint64_t fingerprint) {
 }
 
 
-int ss_pn_table_numbers(const ss_pn_table *t, ss_mask att, ss_mask def, int att_to_move, uint32_t *pn,
+int pt_numbers(const ss_pn_table *t, mask att, mask def, int att_to_move, uint32_t *pn,
                         uint32_t *dn) {
     const pn_entry *e = pt_lookup(t, (pn_node){att, def, att_to_move != 0});
     if (!e) return 0;
@@ -115,11 +115,11 @@ int ss_pn_table_numbers(const ss_pn_table *t, ss_mask att, ss_mask def, int att_
     return 1;
 }
 
-void pt_store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, ss_mask zone, int64_t work, int rule,
+void pt_store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, mask zone, int64_t work, int rule,
                   int reply) {
     pn_entry *b = pt_bucket(t, n), *slot = NULL;
     for (int i = 0; i < PN_WAYS && !slot; i++)
-        if (b[i].to_move == pt_side(n) && b[i].att == n.att && b[i].def == n.def) slot = b + i;
+        if (b[i].to_move == pt_side(n) && same(b[i].att, n.att) && same(b[i].def, n.def)) slot = b + i;
     for (int i = 0; i < PN_WAYS && !slot; i++)
         if (!b[i].to_move) slot = b + i;
     if (!slot) { /* the cheapest entry goes, an open one before a solved one */
@@ -130,7 +130,7 @@ void pt_store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, ss_mask zone,
         }
     }
     /* an open node stored again keeps its flag (mid() stores it without a search of its pairing) */
-    int keep = slot->to_move == pt_side(n) && (slot->rule & UNPAIRED) && slot->att == n.att && slot->def == n.def;
+    int keep = slot->to_move == pt_side(n) && (slot->rule & UNPAIRED) && same(slot->att, n.att) && same(slot->def, n.def);
     slot->att = n.att;
     slot->def = n.def;
     slot->to_move = pt_side(n);
@@ -141,13 +141,13 @@ void pt_store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, ss_mask zone,
     slot->dn = dn;
     slot->zone = zone;
     slot->work = work > 0xFFFFFFFF ? 0xFFFFFFFF : (uint32_t)work;
-    slot->reply = (uint8_t)(reply + 1);
+    slot->reply = (pn_reply)(reply + 1);
     mark_entry(t, n, pn, dn, rule);
 }
 
 int pt_unpaired_below(const ss_pn_table *t, pn_node n) {
     uint64_t z = zobrist(t, n);
-    for (ss_mask m = n.att; m; m &= m - 1) {
+    for (mask m = n.att; any(m); m = without_lowest(m)) {
         if (!maybe(t->unpaired_bits, z ^ t->att_key[lowest_cell(m)])) continue;
         pn_node fewer = n;
         fewer.att &= ~bit(lowest_cell(m));
@@ -160,9 +160,9 @@ int pt_unpaired_below(const ss_pn_table *t, pn_node n) {
 /* Whether the solved entry `e` of a position settles the one with `cell` more, the attacker's mark or
    the defender's (pt_inherited's rules). A proof zone 0 is not known: the whole board. */
 static int settles_with_mark(const pn_entry *e, int cell, int attackers) {
-    int outside = !(e->zone & bit(cell));
+    int outside = !any(e->zone & bit(cell));
     if (attackers) return e->pn == 0 || (e->dn == 0 && outside);
-    return e->dn == 0 || (e->pn == 0 && e->zone && outside);
+    return e->dn == 0 || (e->pn == 0 && any(e->zone) && outside);
 }
 
 /* A solved entry that settles `n` by monotony (a mark of one's own never hurts) or by its zone: a disproof
@@ -183,7 +183,7 @@ const pn_entry *pt_inherited(const ss_pn_table *t, pn_node n) {
     int defenders = 0; /* the probes that take a defender's mark away come first */
     for (int attackers = 0; attackers < 2; attackers++) {
         const uint64_t *keys = attackers ? t->att_key : t->def_key;
-        for (ss_mask m = attackers ? n.att : n.def; m; m &= m - 1) {
+        for (mask m = attackers ? n.att : n.def; any(m); m = without_lowest(m)) {
             int cell = lowest_cell(m);
             uint64_t key = z ^ keys[cell];
             if (!maybe(t->disproven_bits, key) && !maybe(t->proven_bits, key)) continue;

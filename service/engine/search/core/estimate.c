@@ -5,10 +5,10 @@
 
 /* Lines only one side holds marks on, weighted 4**marks, for the side to move; under misère such
    lines are the side's liabilities, so the sign turns. */
-int horizon_score(const ss_game *g, ss_mask mine, ss_mask theirs) {
+int horizon_score(const ss_game *g, mask mine, mask theirs) {
     int64_t total = 0;
     for (int i = 0; i < g->n_lines; i++) {
-        ss_mask line = g->lines[i];
+        mask line = g->lines[i];
         int a = count(line & mine), b = count(line & theirs);
         if (!b && a) total += (int64_t)1 << (2 * a);
         else if (!a && b) total -= (int64_t)1 << (2 * b);
@@ -19,11 +19,11 @@ int horizon_score(const ss_game *g, ss_mask mine, ss_mask theirs) {
     return (int)total;
 }
 
-void ss_estimate(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, int max_depth,
-                 const ss_budget *budget, ss_result *r) {
+void estimate_position(const ss_game *g, ss_table *t, mask mine, mask theirs, int max_depth,
+                       const ss_budget *budget, ss_result *r) {
     searcher s;
     searcher_start(&s, g, t, budget);
-    ss_mask my_thr = ss_threats(g, mine, theirs), their_thr = ss_threats(g, theirs, mine);
+    mask my_thr = threats_of(g, mine, theirs), their_thr = threats_of(g, theirs, mine);
     int empty = g->cells - count(mine | theirs), reached = 0, estimate = 0, best_move = SS_NO_MOVE;
     if (max_depth > empty) max_depth = empty; /* that deep, the horizon is the end of every game */
     for (int depth = 1; depth <= max_depth; depth++) {

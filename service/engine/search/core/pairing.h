@@ -12,15 +12,15 @@
    those lines are all still free of the defender, with no empty cell among them outside `gaps`, has no
    pairing either: a pairing of it would pair those lines on cells that were empty (pairing_memo below). */
 typedef struct {
-    ss_mask lines, gaps; /* the lines' cells; their empty cells then */
+    mask lines, gaps; /* the lines' cells; their empty cells then */
 } pairing_failure;
 
 /* 1 and the paired cells (*cells; pairs[] gets the pairs, room for SS_MAX_CELLS / 2) when a pairing of
    the empty cells blocks every line free of `defender`'s marks, 0 when none exists or none was found
    within `budget` steps of the search (a budget of 0: no limit), with why (*why). With the attacker to
    move the pairs must all be empty, as here; a defender to move plays first (see ss_pairing_find). */
-int pairing_search(const ss_game *g, ss_mask attacker, ss_mask defender, int64_t budget, ss_mask *cells,
-                   int8_t (*pairs)[2], int *n_pairs, pairing_failure *why);
+int pairing_search(const ss_game *g, mask attacker, mask defender, int64_t budget, mask *cells,
+                   ss_cell (*pairs)[2], int *n_pairs, pairing_failure *why);
 
 /* Frees the calling thread's buffers of the search (a thread about to end calls it). */
 void pairing_release(void);
@@ -44,17 +44,17 @@ typedef struct {
 
 /* Whether a failure kept shows that the position (`defender`'s marks, its `empty` cells) has no
    pairing: its lines are all free of the defender, and none of their cells is empty that was not. */
-static inline int pairing_memo_fails(const pairing_memo *m, ss_mask defender, ss_mask empty) {
+static inline int pairing_memo_fails(const pairing_memo *m, mask defender, mask empty) {
     for (int i = 0; i < m->used; i++) {
         const pairing_failure *f = &m->failed[i];
-        if (!(defender & f->lines) && !(empty & f->lines & ~f->gaps)) return 1;
+        if (!any(defender & f->lines) && !any(empty & f->lines & ~f->gaps)) return 1;
     }
     return 0;
 }
 
 /* Keeps a failure (one whose reason is known), in place of the oldest. */
 static inline void pairing_memo_keep(pairing_memo *m, pairing_failure why) {
-    if (!why.lines) return;
+    if (!any(why.lines)) return;
     m->failed[m->next] = why;
     m->next = (m->next + 1) % PAIRING_MEMO;
     if (m->used < PAIRING_MEMO) m->used++;

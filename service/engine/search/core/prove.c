@@ -12,13 +12,13 @@
 enum { FIRST_ALLOWANCE = 4096 };
 
 typedef struct {
-    ss_mask mine, theirs, my_thr, their_thr; /* by cells, or (col.on) by column bits: theirs = all stones */
+    mask mine, theirs, my_thr, their_thr; /* by cells, or (col.on) by column bits: theirs = all stones */
     int n;      /* marks on the board */
     int lo, hi; /* proven bounds on its score */
 } root;
 
-static root root_of(const ss_game *g, ss_mask mine, ss_mask theirs, int lo, int hi) {
-    root r = {mine, theirs, 0, 0, count(mine | theirs), lo < SS_SCORE_MIN ? SS_SCORE_MIN : lo,
+static root root_of(const ss_game *g, mask mine, mask theirs, int lo, int hi) {
+    root r = {mine, theirs, NO_CELLS, NO_CELLS, count(mine | theirs), lo < SS_SCORE_MIN ? SS_SCORE_MIN : lo,
               hi > SS_SCORE_MAX ? SS_SCORE_MAX : hi};
     if (g->col.on) {
         const columns *c = &g->col;
@@ -27,8 +27,8 @@ static root root_of(const ss_game *g, ss_mask mine, ss_mask theirs, int lo, int 
         r.my_thr = column_wins(c, r.mine, r.theirs);
         r.their_thr = column_wins(c, r.mine ^ r.theirs, r.theirs);
     } else {
-        r.my_thr = ss_threats(g, mine, theirs);
-        r.their_thr = ss_threats(g, theirs, mine);
+        r.my_thr = threats_of(g, mine, theirs);
+        r.their_thr = threats_of(g, theirs, mine);
     }
     return r;
 }
@@ -88,8 +88,8 @@ static void prove_result(searcher *s, root *r) {
     meter_allow(&s->m, 0);
 }
 
-void ss_prove(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, int goal, const ss_budget *budget,
-              ss_result *result) {
+void prove_position(const ss_game *g, ss_table *t, mask mine, mask theirs, int goal, const ss_budget *budget,
+                    ss_result *result) {
     searcher s;
     searcher_start(&s, g, t, budget);
     root r = root_of(g, mine, theirs, result->lower, result->upper);
@@ -115,7 +115,7 @@ void ss_prove(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, int g
    positions near the end each move's search takes microseconds and a call from Python around it ten
    times that (Connect Four after 28 plies: 110 us a position through the calls, 10 us in Pons's
    solver), so the loop runs here, as the engine in Python ran it. */
-void ss_prove_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, const int32_t *cells, int n,
+void prove_moves(const ss_game *g, ss_table *t, mask mine, mask theirs, const int32_t *cells, int n,
                     int goal, const ss_budget *budget, int32_t *lower, int32_t *upper, ss_result *spent) {
     ss_result total = {.lower = SS_SCORE_MIN, .upper = SS_SCORE_MAX, .best_move = SS_NO_MOVE};
     for (int evenly = 1; evenly >= 0; evenly--) {
@@ -131,7 +131,7 @@ void ss_prove_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs,
             ss_budget part = budget_share(budget, total.nodes, evenly ? 1.0 / left : 1.0);
             left--;
             ss_result child = {.lower = -upper[i], .upper = -lower[i], .best_move = SS_NO_MOVE};
-            ss_prove(g, t, theirs, mine | bit(cells[i]), goal, budget ? &part : 0, &child);
+            prove_position(g, t, theirs, mine | bit(cells[i]), goal, budget ? &part : 0, &child);
             lower[i] = -child.upper;
             upper[i] = -child.lower;
             result_add_spent(&total, &child);
@@ -141,20 +141,20 @@ void ss_prove_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs,
     *spent = total;
 }
 
-void ss_score_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, const int32_t *cells, int n,
+void score_moves(const ss_game *g, ss_table *t, mask mine, mask theirs, const int32_t *cells, int n,
                     int32_t *scores, ss_result *spent) {
     ss_result total = {.lower = SS_SCORE_MIN, .upper = SS_SCORE_MAX, .best_move = SS_NO_MOVE};
-    ss_mask occupied = mine | theirs, completes = ss_threats(g, mine, theirs);
+    mask occupied = mine | theirs, completes = threats_of(g, mine, theirs);
     int32_t ending = SS_BIG - (count(occupied) + 1); /* a move that completes a line: the game's last */
     for (int i = 0; i < n; i++) {
-        ss_mask move = bit(cells[i]);
-        if (completes & move) {
+        mask move = bit(cells[i]);
+        if (any(completes & move)) {
             scores[i] = g->misere ? -ending : ending;
-        } else if ((occupied | move) == g->full) {
+        } else if (same(occupied | move, g->full)) {
             scores[i] = 0;
         } else {
             ss_result child = {.lower = SS_SCORE_MIN, .upper = SS_SCORE_MAX, .best_move = SS_NO_MOVE};
-            ss_prove(g, t, theirs, mine | move, SS_GOAL_SCORE, 0, &child);
+            prove_position(g, t, theirs, mine | move, SS_GOAL_SCORE, 0, &child);
             scores[i] = -child.lower;
             result_add_spent(&total, &child);
         }
@@ -162,17 +162,17 @@ void ss_score_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs,
     *spent = total;
 }
 
-int ss_score_all(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, int32_t *cells, int32_t *scores,
+int score_all(const ss_game *g, ss_table *t, mask mine, mask theirs, int32_t *cells, int32_t *scores,
                  ss_result *spent) {
     ss_result none = {.lower = SS_SCORE_MIN, .upper = SS_SCORE_MAX, .best_move = SS_NO_MOVE};
-    ss_mask occupied = mine | theirs;
+    mask occupied = mine | theirs;
     *spent = none;
-    if (occupied == g->full) return 0;
+    if (same(occupied, g->full)) return 0;
     for (int i = 0; i < g->n_lines; i++) {
-        if ((theirs & g->lines[i]) == g->lines[i]) return 0; /* the side that just moved made a line */
+        if (same(theirs & g->lines[i], g->lines[i])) return 0; /* the side that just moved made a line */
     }
     int n = 0;
-    for (ss_mask left = playable(g, occupied); left; left &= left - 1) cells[n++] = lowest_cell(left);
-    ss_score_moves(g, t, mine, theirs, cells, n, scores, spent);
+    for (mask left = playable(g, occupied); any(left); left = without_lowest(left)) cells[n++] = lowest_cell(left);
+    score_moves(g, t, mine, theirs, cells, n, scores, spent);
     return n;
 }

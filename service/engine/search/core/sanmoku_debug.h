@@ -20,7 +20,7 @@ int64_t ss_table_positions(const ss_table *table);
    attacker to move every pair must be empty; with the defender to move it may first play *first_move
    (SS_NO_MOVE: no need). 1 when one is found within `budget` steps of the search (0: no limit). */
 int ss_pairing_find(const ss_game *game, ss_mask attacker, ss_mask defender, int defender_to_move,
-                    int64_t budget, int8_t *pairs, int *n_pairs, int32_t *first_move);
+                    int64_t budget, ss_cell *pairs, int *n_pairs, int32_t *first_move);
 
 /* Why the attacker to move has no pairing against it: 0 and the lines the search found none for (*lines:
    all their cells; 0 when not known) with their empty cells (*gaps); 1 when it found a pairing. A

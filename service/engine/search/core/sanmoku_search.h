@@ -1,8 +1,9 @@
 /* The search core's interface, the one the service calls (native.py); sanmoku_debug.h adds the tests'
  * entry points, compiled into the same extension.
  *
- * build_core.py hands this file to cffi's cdef with its preprocessor lines dropped, so everything
- * outside them must stay in the C subset pycparser reads (no macros, no _Atomic, no inline code).
+ * build_core.py hands this file to cffi's cdef with its preprocessor lines dropped (but for the width's
+ * blocks, below), so everything outside them must stay in the C subset pycparser reads (no macros, no
+ * _Atomic, no inline code).
  *
  * Scores are from the side to move and depend only on when the game ends, counted in marks on the
  * board (a position's marks are its plies from the empty board): a win whose last mark is the T-th
@@ -14,13 +15,34 @@
 
 #include <stdint.h>
 
-/* A set of cells: bit c is cell c. The build's width (64 cells); every mask of the interface and of the
-   core is of this type, so that a wider one can replace it. */
-typedef uint64_t ss_mask;
+/* The build's width, in words of 64 cells: 1 (the service's build for boards up to 64 cells) or 8 (the
+   wide build, up to 512), set by build_core.py, which also keeps for cffi the branch of each block
+   `#if SS_MASK_WORDS == 1` that its build compiles. */
+#ifndef SS_MASK_WORDS
+#define SS_MASK_WORDS 1
+#endif
 
+/* A set of cells: bit c is cell c (bit c % 64 of word c / 64). Every mask of the interface is of this
+   type; inside, the core works on mask.h's `mask` of the same bits. A cell fits an ss_cell. */
+#if SS_MASK_WORDS == 1
+typedef uint64_t ss_mask;
+typedef int8_t ss_cell;
 enum {
     SS_MAX_CELLS = 64,
-    SS_BIG = 100,        /* a win with the T-th mark scores SS_BIG - T: 36 at least, as T <= 64 */
+    SS_BIG = 100 /* a win with the T-th mark scores SS_BIG - T: 36 at least, as T <= 64 */
+};
+#else
+typedef struct {
+    uint64_t w[SS_MASK_WORDS]; /* cells 64 i .. 64 i + 63 in word i */
+} ss_mask;
+typedef int16_t ss_cell;
+enum {
+    SS_MAX_CELLS = 64 * SS_MASK_WORDS,
+    SS_BIG = 1000 /* a win with the T-th mark scores SS_BIG - T: above 0, as T <= SS_MAX_CELLS */
+};
+#endif
+
+enum {
     SS_SCORE_MIN = -SS_BIG,
     SS_SCORE_MAX = SS_BIG,
     SS_HEURISTIC_UNIT = 1048576, /* estimates: a proven score s reads s * unit; evaluations stay below */

@@ -178,7 +178,7 @@ static void ask(family_run *f, ss_pn_question *q, span s, pn_help *help) {
     families_call *call = f->call;
     ss_budget budget = {s.deadline, s.nodes_end > 0 ? s.nodes_end - f->nodes : 0, call->budget->cancel};
     ss_pn_result r;
-    pn_prove_helped(call->game, call->families[f->index].table, q->attacker, q->defender, q->attacker_to_move,
+    pn_prove_helped(call->game, call->families[f->index].table, mask_in(q->attacker), mask_in(q->defender), q->attacker_to_move,
                     &budget, call->options, help, &r);
     f->nodes += r.nodes;
     add_spent(&r, &q->result);
@@ -203,37 +203,37 @@ static void help_other(family_run *f) {
     ss_pn_result *spent_helping = &call->families[f->index].helping;
     if (call->families[1 - f->index].n == 0 || !root->attacker_to_move) return;
     if (__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE)) return;
-    ss_mask att = root->attacker, def = root->defender, moves = ~(ss_mask)0;
-    for (int passed = 0; moves; passed = 1) {
+    mask att = mask_in(root->attacker), def = mask_in(root->defender), moves = ALL_CELLS;
+    for (int passed = 0; any(moves); passed = 1) {
         int cell = SS_NO_MOVE;
         if (passed) {
-            moves &= ~__atomic_load_n(&h->settled_at_root, __ATOMIC_RELAXED);
-            if (!moves) return;
+            moves &= ~atomic_mask_load(&h->settled_at_root, __ATOMIC_RELAXED);
+            if (!any(moves)) return;
             int focus = __atomic_load_n(&h->focus, __ATOMIC_RELAXED);
-            ss_mask others = focus == SS_NO_MOVE ? moves : moves & ~bit(focus);
-            cell = highest_cell(others ? others : moves);
+            mask others = focus == SS_NO_MOVE ? moves : moves & ~bit(focus);
+            cell = highest_cell(any(others) ? others : moves);
             moves &= ~bit(cell);
         }
         span s = part(f, (span){h->deadline, call->node_cap}, 1.0);
         if (spent(f, s)) return;
         ss_budget budget = {s.deadline, s.nodes_end > 0 ? s.nodes_end - f->nodes : 0, &h->stop};
         ss_pn_result r;
-        ss_pn_prove(call->game, call->families[f->index].table, passed ? att | bit(cell) : att, def, 0, &budget,
-                    call->options, &r);
+        pn_prove_helped(call->game, call->families[f->index].table, passed ? att | bit(cell) : att, def, 0, &budget,
+                        call->options, NULL, &r);
         f->nodes += r.nodes;
         add_spent(spent_helping, &r);
         if (!passed) { /* the pass disproven: only the moves inside its zone matter (zones.c) */
             if (r.outcome != -1) return;
-            moves = r.zone & call->game->full & ~(att | def);
+            moves = mask_in(r.zone) & call->game->full & ~(att | def);
             continue;
         }
         if (!r.outcome) return; /* stopped */
         /* A move disproven with zone Y disproves every move outside Y with the same zone (zones.c,
            pn_prune_moves): those are told too, and not asked. */
-        ss_mask settled = bit(cell);
-        if (r.outcome == -1) settled |= moves & ~r.zone;
-        for (ss_mask m = settled; m; m &= m - 1) h->zone[lowest_cell(m)] = r.zone;
-        __atomic_fetch_or(r.outcome == 1 ? &h->proven : &h->disproven, settled, __ATOMIC_RELEASE);
+        mask settled = bit(cell);
+        if (r.outcome == -1) settled |= moves & ~mask_in(r.zone);
+        for (mask m = settled; any(m); m = without_lowest(m)) h->zone[lowest_cell(m)] = mask_in(r.zone);
+        atomic_mask_or(r.outcome == 1 ? &h->proven : &h->disproven, settled, __ATOMIC_RELEASE);
         if (r.outcome == 1) return; /* the question is proven */
         moves &= ~settled;
     }
@@ -360,7 +360,7 @@ void ss_pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper
    tests that cap nodes ask for the same answer every time. */
 typedef struct {
     const ss_game *g;        /* the board */
-    ss_mask mine, theirs;    /* the position, mine to move */
+    mask mine, theirs;    /* the position, mine to move */
     const int32_t *cells;    /* its moves */
     int n, goal;             /* how many; SS_GOAL_RESULT or SS_GOAL_SCORE */
     const ss_budget *budget; /* the call's */
@@ -418,7 +418,7 @@ static void work(void *arg) {
             }
             ss_budget part = budget_share(c->budget, 0, fraction);
             ss_result child = {.lower = -c->upper[i], .upper = -c->lower[i], .best_move = SS_NO_MOVE};
-            ss_prove(c->g, w->table, c->theirs, c->mine | bit(c->cells[i]), c->goal, &part, &child);
+            prove_position(c->g, w->table, c->theirs, c->mine | bit(c->cells[i]), c->goal, &part, &child);
             __atomic_store_n(&c->lower[i], -child.upper, __ATOMIC_RELEASE);
             __atomic_store_n(&c->upper[i], -child.lower, __ATOMIC_RELEASE);
             result_add_spent(&w->spent, &child);
@@ -429,11 +429,11 @@ static void work(void *arg) {
     }
 }
 
-void ss_prove_moves_two(const ss_game *g, ss_table *table, ss_table *second, ss_pn_helper *helper, ss_mask mine,
-                        ss_mask theirs, const int32_t *cells, int n, int goal, const ss_budget *budget,
-                        int32_t *lower, int32_t *upper, ss_result *spent) {
+void prove_moves_two(const ss_game *g, ss_table *table, ss_table *second, ss_pn_helper *helper, mask mine,
+                     mask theirs, const int32_t *cells, int n, int goal, const ss_budget *budget,
+                     int32_t *lower, int32_t *upper, ss_result *spent) {
     if (!second || !helper || !budget || budget->max_nodes > 0 || n < 2) {
-        ss_prove_moves(g, table, mine, theirs, cells, n, goal, budget, lower, upper, spent);
+        prove_moves(g, table, mine, theirs, cells, n, goal, budget, lower, upper, spent);
         return;
     }
     static const two_call blank;

@@ -24,39 +24,39 @@ enum { MAX_SEQUENCE = SS_MAX_CELLS / 2 };
 typedef struct {
     const ss_game *g;      /* the board */
     int64_t nodes, budget; /* the nodes searched, and how many it may */
-    ss_mask cells; /* of the sequence found: its moves, replies, final threats and the lines of replies */
+    mask cells; /* of the sequence found: its moves, replies, final threats and the lines of replies */
 } tss_search;
 
 /* The empty cells of the lines through `cell` free of `other`'s marks. */
-static ss_mask lines_through(const ss_game *g, int cell, ss_mask other, ss_mask empty) {
-    ss_mask out = 0;
+static mask lines_through(const ss_game *g, int cell, mask other, mask empty) {
+    mask out = NO_CELLS;
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++)
-        if (!(g->through[i] & other)) out |= g->through[i] & empty;
+        if (!any(g->through[i] & other)) out |= g->through[i] & empty;
     return out;
 }
 
 /* `against`: the defender's threats (cells where it completes a line). Below the root the attacker has
    none of its own: it had none, its move made one, and the defender took it. */
-static int sequence(tss_search *t, ss_mask att, ss_mask def, int depth, ss_mask against) {
+static int sequence(tss_search *t, mask att, mask def, int depth, mask against) {
     const ss_game *g = t->g;
     if (++t->nodes > t->budget || depth > MAX_SEQUENCE) return 0;
     if (more_than_one(against)) return 0;
-    ss_mask doubles;
-    ss_mask makers = pl_threat_makers(g, att, def, &doubles);
-    ss_mask moves = against ? makers & against : makers;
+    mask doubles;
+    mask makers = pl_threat_makers(g, att, def, &doubles);
+    mask moves = any(against) ? makers & against : makers;
     for (int pass = 0; pass < 2; pass++) { /* the moves that threaten twice first */
-        for (ss_mask m = pass ? moves & ~doubles : moves & doubles; m; m &= m - 1) {
+        for (mask m = pass ? moves & ~doubles : moves & doubles; any(m); m = without_lowest(m)) {
             int cell = lowest_cell(m);
-            ss_mask threats = pl_partners(g, att, def, cell);
+            mask threats = pl_partners(g, att, def, cell);
             if (more_than_one(threats)) { /* the defender blocks one, and cannot win first */
                 t->cells |= bit(cell) | threats;
                 return 1;
             }
             int reply = lowest_cell(threats);
             /* the defender's threats: its one before (if any) taken by the move, those the reply makes */
-            ss_mask made = threats_after(g, 0, def, att | bit(cell), reply);
+            mask made = threats_after(g, NO_CELLS, def, att | bit(cell), reply);
             if (sequence(t, att | bit(cell), def | bit(reply), depth + 1, made)) {
-                ss_mask empty = g->full & ~(att | def);
+                mask empty = g->full & ~(att | def);
                 t->cells |= bit(cell) | bit(reply) | lines_through(g, reply, att, empty);
                 return 1;
             }
@@ -66,11 +66,11 @@ static int sequence(tss_search *t, ss_mask att, ss_mask def, int depth, ss_mask 
     return 0;
 }
 
-int tss_find(const ss_game *g, ss_mask attacker, ss_mask defender, int64_t budget, ss_mask *cells,
+int tss_find(const ss_game *g, mask attacker, mask defender, int64_t budget, mask *cells,
              int64_t *nodes) {
-    tss_search t = {g, 0, budget > 0 ? budget : INT64_MAX, 0};
-    ss_mask wins = pl_threats(g, attacker, defender);
-    if (wins) {
+    tss_search t = {g, 0, budget > 0 ? budget : INT64_MAX, NO_CELLS};
+    mask wins = pl_threats(g, attacker, defender);
+    if (any(wins)) {
         *cells = bit(lowest_cell(wins));
         *nodes = 1;
         return 1;
@@ -79,12 +79,6 @@ int tss_find(const ss_game *g, ss_mask attacker, ss_mask defender, int64_t budge
     *cells = t.cells;
     *nodes = t.nodes;
     return found;
-}
-
-int ss_threat_sequence(const ss_game *game, ss_mask attacker, ss_mask defender, int64_t budget,
-                       ss_mask *cells) {
-    int64_t nodes;
-    return tss_find(game, attacker, defender, budget, cells, &nodes);
 }
 
 /* Threat-space search with threes (Allis's threat-space search with its threes; in Thomsen's terms a
@@ -121,7 +115,7 @@ typedef struct {
     int guard;             /* the zones' guard (zones.c, pz_guard): 1 but in a test of its need */
 } threes_search;
 
-static int fours(threes_search *t, ss_mask att, ss_mask def, ss_mask *cells) {
+static int fours(threes_search *t, mask att, mask def, mask *cells) {
     int64_t left = t->budget - t->nodes, used = 0;
     int found = tss_find(t->g, att, def, left < FOURS_NODES ? left : FOURS_NODES, cells, &used);
     t->nodes += used;
@@ -130,37 +124,37 @@ static int fours(threes_search *t, ss_mask att, ss_mask def, ss_mask *cells) {
 
 /* The attacker's candidate threes: the cells of two lines or more free of the defender that each hold
    k - 3 of the attacker's marks or more. */
-static ss_mask candidates(const ss_game *g, ss_mask att, ss_mask def) {
-    ss_mask empty = g->full & ~(att | def), once = 0, twice = 0;
+static mask candidates(const ss_game *g, mask att, mask def) {
+    mask empty = g->full & ~(att | def), once = NO_CELLS, twice = NO_CELLS;
     for (int i = 0; i < g->n_lines; i++) {
-        ss_mask line = g->lines[i];
-        if (line & def || count(line & att) + 3 < count(line)) continue;
+        mask line = g->lines[i];
+        if (any(line & def) || count(line & att) + 3 < count(line)) continue;
         twice |= once & line & empty;
         once |= line & empty;
     }
     return twice;
 }
 
-static int defender_node(threes_search *t, ss_mask att, ss_mask def, int depth, ss_mask *zone);
+static int defender_node(threes_search *t, mask att, mask def, int depth, mask *zone);
 
 /* The attacker to move: 1 when it wins by fours (unless `fours_known_not`), or by a three every answer
    to which it refutes in turn (`depth` threes at most); *zone then holds the proof's zone. */
-static int attacker_node(threes_search *t, ss_mask att, ss_mask def, int depth, int fours_known_not,
-                         ss_mask *zone) {
+static int attacker_node(threes_search *t, mask att, mask def, int depth, int fours_known_not,
+                         mask *zone) {
     const ss_game *g = t->g;
     if (++t->nodes > t->budget) return 0;
-    ss_mask cells;
+    mask cells;
     if (!fours_known_not && fours(t, att, def, &cells)) {
         *zone = pz_sequence(g, t->guard, att, def, cells);
         return 1;
     }
-    ss_mask against = pl_threats(g, def, att);
+    mask against = pl_threats(g, def, att);
     if (depth == 0 || more_than_one(against)) return 0;
     /* facing a four, the attacker must block it, and the block must be a three */
-    ss_mask moves = against ? against : candidates(g, att, def);
-    for (; moves && t->nodes <= t->budget; moves &= moves - 1) {
+    mask moves = any(against) ? against : candidates(g, att, def);
+    for (; any(moves) && t->nodes <= t->budget; moves = without_lowest(moves)) {
         int move = lowest_cell(moves);
-        ss_mask child;
+        mask child;
         if (defender_node(t, att | bit(move), def, depth - 1, &child)) {
             *zone = bit(move) | child;
             return 1;
@@ -170,51 +164,44 @@ static int attacker_node(threes_search *t, ss_mask att, ss_mask def, int depth, 
 }
 
 /* The defender to move after the attacker's three: 1 when every answer loses. */
-static int defender_node(threes_search *t, ss_mask att, ss_mask def, int depth, ss_mask *zone) {
+static int defender_node(threes_search *t, mask att, mask def, int depth, mask *zone) {
     const ss_game *g = t->g;
-    ss_mask empty = g->full & ~(att | def);
-    if (pl_threats(g, def, att) || !empty) return 0; /* it completes a line, or the board is full */
-    ss_mask threats = pl_threats(g, att, def), cut, answers;
+    mask empty = g->full & ~(att | def);
+    if (any(pl_threats(g, def, att)) || !any(empty)) return 0; /* it completes a line, or the board is full */
+    mask threats = pl_threats(g, att, def), cut, answers;
     if (more_than_one(threats)) {
         *zone = pz_guard(g, t->guard, att, def, 2, threats);
         return 1;
     }
-    if (threats) {
+    if (any(threats)) {
         cut = answers = threats;
     } else {
-        ss_mask defender_doubles, attacker_doubles;
-        ss_mask makers = pl_threat_makers(g, def, att, &defender_doubles);
-        if (defender_doubles) return 0; /* two fours at once: the attacker blocks one, not both */
+        mask defender_doubles, attacker_doubles;
+        mask makers = pl_threat_makers(g, def, att, &defender_doubles);
+        if (any(defender_doubles)) return 0; /* two fours at once: the attacker blocks one, not both */
         pl_threat_makers(g, att, def, &attacker_doubles);
-        if (!attacker_doubles) return 0; /* not a three */
+        if (!any(attacker_doubles)) return 0; /* not a three */
         int cell = lowest_cell(attacker_doubles);
         cut = bit(cell) | pl_partners(g, att, def, cell);
         answers = (cut | makers) & empty;
     }
-    ss_mask children = 0;
-    for (ss_mask a = answers; a; a &= a - 1) {
-        ss_mask child;
-        if (!attacker_node(t, att, def | (a & -a), depth, 0, &child)) return 0;
+    mask children = NO_CELLS;
+    for (mask a = answers; any(a); a = without_lowest(a)) {
+        mask child;
+        if (!attacker_node(t, att, def | (lowest_only(a)), depth, 0, &child)) return 0;
         children |= child;
     }
-    ss_mask guarded = threats ? cut : pz_guard(g, t->guard, att, def, 3, cut);
+    mask guarded = any(threats) ? cut : pz_guard(g, t->guard, att, def, 3, cut);
     *zone = pz_guard(g, t->guard, att, def, 2, guarded) | children;
     return 1;
 }
 
-int tss_threes_find(const ss_game *g, ss_mask attacker, ss_mask defender, int depth, int fours_known_not,
-                    int64_t budget, int guard, ss_mask *zone, int64_t *nodes) {
+int tss_threes_find(const ss_game *g, mask attacker, mask defender, int depth, int fours_known_not,
+                    int64_t budget, int guard, mask *zone, int64_t *nodes) {
     threes_search t = {g, 0, budget > 0 ? budget : INT64_MAX, guard};
-    ss_mask found_zone = 0;
+    mask found_zone = NO_CELLS;
     int found = attacker_node(&t, attacker, defender, depth, fours_known_not, &found_zone);
-    *zone = found ? found_zone : 0;
+    *zone = found ? found_zone : NO_CELLS;
     *nodes = t.nodes;
     return found;
-}
-
-int ss_threat_tree(const ss_game *game, ss_mask attacker, ss_mask defender, int depth, int64_t budget,
-                   const ss_pn_options *options, ss_mask *zone) {
-    int64_t nodes;
-    int guard = !(options && options->unguarded);
-    return tss_threes_find(game, attacker, defender, depth, 0, budget, guard, zone, &nodes);
 }

@@ -8,14 +8,14 @@
 
 /* 1 when the attacker, to move, forces a line by continuous threats (found within `budget` nodes): then
    *cells holds the sequence's cells and those a defender's mark could change it through (see threats.c). */
-int tss_find(const ss_game *g, ss_mask attacker, ss_mask defender, int64_t budget, ss_mask *cells,
+int tss_find(const ss_game *g, mask attacker, mask defender, int64_t budget, mask *cells,
              int64_t *nodes);
 
 /* 1 when the attacker, to move, forces a line by fours (unless `fours_known_not`: the caller searched
    them already), or by up to `depth` threes each of whose answers it refutes in turn, found within
    `budget` nodes (0: no limit; the fours searches' nodes counted): then *zone holds the proof's zone
    (zones.c; without its guard cells when `guard` is 0, which is unsound: ss_pn_options.unguarded). */
-int tss_threes_find(const ss_game *g, ss_mask attacker, ss_mask defender, int depth, int fours_known_not,
-                    int64_t budget, int guard, ss_mask *zone, int64_t *nodes);
+int tss_threes_find(const ss_game *g, mask attacker, mask defender, int depth, int fours_known_not,
+                    int64_t budget, int guard, mask *zone, int64_t *nodes);
 
 #endif

@@ -104,8 +104,8 @@ void tt_store(ss_table *t, tt_key k, int lower, int upper, int best, int64_t nod
         b->a[i] = k.a;
         b->b[i] = k.b;
     }
-    b->lower[i] = (int8_t)lower;
-    b->upper[i] = (int8_t)upper;
-    b->best[i] = (int8_t)best;
+    b->lower[i] = (tt_score)lower;
+    b->upper[i] = (tt_score)upper;
+    b->best[i] = (tt_score)best;
     b->work[i] = work;
 }

@@ -4,27 +4,49 @@
 
 #include <stdint.h>
 
+#include "mask.h"
 #include "sanmoku_search.h"
 
 enum { TT_WAYS = 3 };
 
 /* A position's key: two words that tell it from every other position of its game. With masks of 64 bits
-   they are its two masks themselves, so a hit is never another position's. Wider masks would not fit a
-   bucket of one cache line: tt_key_of would hash them, and this is the one place the width shows. */
+   they are its two masks themselves, so a hit is never another position's. Wider masks do not fit a
+   bucket of one cache line: the key is then two hashes of them, 64 bits and 32 (`check`), which a hit
+   must both match (a wrong hit: about one probe in 2**90). This is the one place the width shows. */
+#if SS_MASK_WORDS == 1
+typedef uint64_t tt_check;
+typedef int8_t tt_score; /* a score, and a move */
+enum { TT_PAD = 4 };
+#else
+typedef uint32_t tt_check;
+typedef int16_t tt_score; /* scores reach SS_BIG = 1000, moves SS_MAX_CELLS */
+enum { TT_PAD = 7 };
+#endif
+
 typedef struct {
-    uint64_t a, b; /* by cells: the side to move's marks, the other side's; by columns (columns.h):
-                      the side to move's stones, all of them with COLUMN_KEY_TAG */
+    uint64_t a; /* by cells: the side to move's marks, by columns (columns.h): its stones */
+    tt_check b; /* by cells: the other side's marks; by columns: all the stones with COLUMN_KEY_TAG */
 } tt_key;
 
-static inline tt_key tt_key_of(ss_mask first, ss_mask second) { return (tt_key){first, second}; }
+#if SS_MASK_WORDS == 1
+static inline tt_key tt_key_of(mask first, mask second) { return (tt_key){first, second}; }
+#else
+static inline tt_key tt_key_of(mask first, mask second) {
+    uint64_t x = mask_word(first), y = mask_word(second);
+    uint64_t a = x ^ (y + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    uint64_t b = (y ^ (x + 0x94D049BB133111EBULL) * 0xBF58476D1CE4E5B9ULL);
+    return (tt_key){a ^ (a >> 29), (tt_check)((b ^ (b >> 31)) >> 32)};
+}
+#endif
 
 /* One cache line: three positions, each with its key and what is known of it. */
 typedef struct {
-    uint64_t a[TT_WAYS], b[TT_WAYS]; /* the keys' words; a[i] == b[i] == EMPTY_KEY: an empty way */
-    int8_t lower[TT_WAYS], upper[TT_WAYS]; /* proven bounds on the position's score */
-    int8_t best[TT_WAYS];  /* its best move (a cell, or by columns a column bit); SS_NO_MOVE: unknown */
-    uint8_t work[TT_WAYS]; /* log2 of the nodes that proved it: the replacement keeps the costliest */
-    uint32_t unused;       /* pads the bucket to 64 bytes */
+    uint64_t a[TT_WAYS];  /* the keys' words; a[i] == EMPTY_KEY (b[i] all ones too): an empty way */
+    tt_check b[TT_WAYS];
+    tt_score lower[TT_WAYS], upper[TT_WAYS]; /* proven bounds on the position's score */
+    tt_score best[TT_WAYS]; /* its best move (a cell, or by columns a column bit); SS_NO_MOVE: unknown */
+    uint8_t work[TT_WAYS];  /* log2 of the nodes that proved it: the replacement keeps the costliest */
+    uint8_t unused[TT_PAD]; /* pads the bucket to 64 bytes */
 } tt_bucket;
 
 struct ss_table {

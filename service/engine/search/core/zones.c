@@ -65,17 +65,17 @@
 
 static int lines_through(const ss_game *g, int cell) { return g->through_start[cell + 1] - g->through_start[cell]; }
 
-ss_mask pz_guard(const ss_game *g, int guard, ss_mask att, ss_mask def, int need, ss_mask zone) {
+mask pz_guard(const ss_game *g, int guard, mask att, mask def, int need, mask zone) {
     if (!guard) return zone;
-    ss_mask empty = g->full & ~(att | def);
+    mask empty = g->full & ~(att | def);
     for (int i = 0; i < g->n_lines; i++) {
-        ss_mask line = g->lines[i];
-        if (line & att) continue;
-        ss_mask gaps = line & empty;
+        mask line = g->lines[i];
+        if (any(line & att)) continue;
+        mask gaps = line & empty;
         /* the cells on most lines first: one cell then guards several lines (a row's middle its windows) */
-        for (int have = count(gaps & zone); have < need && (gaps & ~zone); have++) {
+        for (int have = count(gaps & zone); have < need && any(gaps & ~zone); have++) {
             int best = -1, most = -1;
-            for (ss_mask m = gaps & ~zone; m; m &= m - 1) {
+            for (mask m = gaps & ~zone; any(m); m = without_lowest(m)) {
                 int cell = lowest_cell(m), n = lines_through(g, cell);
                 if (n > most) {
                     most = n;
@@ -88,45 +88,45 @@ ss_mask pz_guard(const ss_game *g, int guard, ss_mask att, ss_mask def, int need
     return zone;
 }
 
-ss_mask pz_double(const ss_game *g, int guard, ss_mask att, ss_mask def, int cell, ss_mask threats) {
-    ss_mask rest = threats & (threats - 1);
-    ss_mask two = (threats & ~rest) | (rest & ~(rest & (rest - 1)));
+mask pz_double(const ss_game *g, int guard, mask att, mask def, int cell, mask threats) {
+    mask rest = without_lowest(threats);
+    mask two = (threats & ~rest) | (rest & ~without_lowest(rest));
     return pz_guard(g, guard, att | bit(cell), def, 2, bit(cell) | two);
 }
 
-ss_mask pz_sequence(const ss_game *g, int guard, ss_mask att, ss_mask def, ss_mask cells) {
+mask pz_sequence(const ss_game *g, int guard, mask att, mask def, mask cells) {
     return pz_guard(g, guard, att, def, 2, cells);
 }
 
 /* The zones of the proof-number search's solved nodes (dfpn.c), and the children they settle without
    search. */
 
-ss_mask pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {
+mask pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {
     if (!n.att_to_move) {
         for (int i = 0; i < ch->n; i++)
             if (ch->dn[i] == 0) return bit(ch->cell[i]) | ch->zone[i];
         return s->g->full;
     }
-    ss_mask zone = 0;
-    for (int i = 0; i < ch->n; i++) zone |= ch->zone[i] | (ch->cell[i] == NULL_MOVE ? 0 : bit(ch->cell[i]));
-    if (k->forced != NULL_MOVE) zone = pl_cover(s->g, n.def, s->g->full & ~(n.att | n.def), 0, 2, zone);
+    mask zone = NO_CELLS;
+    for (int i = 0; i < ch->n; i++) zone |= ch->zone[i] | (ch->cell[i] == NULL_MOVE ? NO_CELLS : bit(ch->cell[i]));
+    if (k->forced != NULL_MOVE) zone = pl_cover(s->g, n.def, s->g->full & ~(n.att | n.def), NO_CELLS, 2, zone);
     return zone;
 }
 
 /* The zone of a proven node (the rules above): the attacker's by the move that wins, the defender's by all
    of its replies (those prune_replies settled hold the zone that settled them), its cuts and the guard. */
-ss_mask pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {
+mask pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch) {
     const ss_game *g = s->g;
     if (n.att_to_move) {
         for (int i = 0; i < ch->n; i++) {
             if (ch->pn[i] != 0) continue;
             if (ch->cell[i] != NULL_MOVE) return bit(ch->cell[i]) | pz_known(g, ch->zone[i]);
-            ss_mask empty = g->full & ~(n.att | n.def); /* the attacker passed: a move to make instead */
+            mask empty = g->full & ~(n.att | n.def); /* the attacker passed: a move to make instead */
             return pz_known(g, ch->zone[i]) | (empty & (~empty + 1));
         }
         return g->full;
     }
-    ss_mask zone = pn_cut_zone(g, s->guard, n, k);
+    mask zone = pn_cut_zone(g, s->guard, n, k);
     for (int i = 0; i < ch->n; i++) zone |= pz_known(g, ch->zone[i]);
     return zone;
 }
@@ -137,10 +137,10 @@ ss_mask pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_child
    are settled without search, with that zone, also in the table. */
 void pn_prune_replies(pn_search *s, pn_node n, pn_children *ch) {
     for (int i = 0; i < ch->n; i++) {
-        if (ch->pn[i] != 0 || !ch->zone[i]) continue;
-        ss_mask zone = ch->zone[i];
+        if (ch->pn[i] != 0 || !any(ch->zone[i])) continue;
+        mask zone = ch->zone[i];
         for (int j = 0; j < ch->n; j++) {
-            if (ch->pn[j] == 0 || (zone & bit(ch->cell[j]))) continue;
+            if (ch->pn[j] == 0 || any(zone & bit(ch->cell[j]))) continue;
             ch->pn[j] = 0;
             ch->dn[j] = PN_INF;
             ch->zone[j] = zone;
@@ -157,9 +157,9 @@ void pn_prune_replies(pn_search *s, pn_node n, pn_children *ch) {
 void pn_prune_moves(pn_search *s, pn_node n, pn_children *ch) {
     for (int i = 0; i < ch->n; i++) {
         if (ch->dn[i] != 0 || ch->cell[i] == NULL_MOVE) continue;
-        ss_mask zone = ch->zone[i];
+        mask zone = ch->zone[i];
         for (int j = 0; j < ch->n; j++) {
-            if (ch->dn[j] == 0 || ch->cell[j] == NULL_MOVE || (zone & bit(ch->cell[j]))) continue;
+            if (ch->dn[j] == 0 || ch->cell[j] == NULL_MOVE || any(zone & bit(ch->cell[j]))) continue;
             ch->pn[j] = PN_INF;
             ch->dn[j] = 0;
             ch->zone[j] = zone;

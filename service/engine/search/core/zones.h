@@ -10,17 +10,17 @@
 /* `zone` grown until every line free of `att` (the defender could still complete it) has at least
    `need` of its empty cells in it, or all of them: the guard against the defender's extra marks.
    `guard` 0 (ss_pn_options.unguarded, for a test only) leaves the zone as it is, which is unsound. */
-ss_mask pz_guard(const ss_game *g, int guard, ss_mask att, ss_mask def, int need, ss_mask zone);
+mask pz_guard(const ss_game *g, int guard, mask att, mask def, int need, mask zone);
 
 /* The zone of a proof that ends with the attacker to move playing `cell`, which makes the threats
    `threats` (two or more cells where it then completes a line), the defender having none of its own. */
-ss_mask pz_double(const ss_game *g, int guard, ss_mask att, ss_mask def, int cell, ss_mask threats);
+mask pz_double(const ss_game *g, int guard, mask att, mask def, int cell, mask threats);
 
 /* The zone of a win by a threat sequence whose cells (threats.c: moves, replies, final threats, the lines
    through the replies) are `cells`, the attacker to move. */
-ss_mask pz_sequence(const ss_game *g, int guard, ss_mask att, ss_mask def, ss_mask cells);
+mask pz_sequence(const ss_game *g, int guard, mask att, mask def, mask cells);
 
 /* A zone as stored: 0 is a proof whose zone is not known, the whole board. */
-static inline ss_mask pz_known(const ss_game *g, ss_mask zone) { return zone ? zone : g->full; }
+static inline mask pz_known(const ss_game *g, mask zone) { return any(zone) ? zone : g->full; }
 
 #endif
