@@ -1,6 +1,13 @@
-"""The compiled core's binding, the one module that imports it (`_core`, built by build_core.py from
-core/sanmoku_search.h): the core's objects owned by Python objects (freed with them), and its calls with
-typed arguments and results. cffi releases the GIL during each call.
+"""The compiled core's binding, the one module that imports it (`_core` and `_core_wide`, built by
+build_core.py from core/sanmoku_search.h): the core's objects owned by Python objects (freed with them), and
+its calls with typed arguments and results. cffi releases the GIL during each call.
+
+Two builds of the same sources differ in the width of a set of cells (core/mask.h): `_core`, one word, for
+boards of up to 64 cells, and `_core_wide`, eight words, up to 512. A Game is made on the narrowest build
+its board fits (`Width`); every call takes the game's build, and its tables and helper threads are made on
+that build when first used with it. A set of cells is a Python int on this side of every call; Width.mask
+and Width.cells are the one place that converts. The wide build's scores use its own SS_BIG (Game.big):
+the module's BIG, SCORE_MIN and SCORE_MAX are those of the boards the service plays, up to 64 cells.
 
 In turn: the budget a call gets; the game (a board as data); alpha-beta and its transposition table; the
 provers (the proof-number search, its table and options); the provers on two threads (the helper thread,
@@ -16,8 +23,10 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, NamedTuple, Protocol
 
-from ._core import ffi, lib
+from . import _core, _core_wide
 from .board import Board
+
+ffi, lib = _core.ffi, _core.lib  # the build of the boards the service plays
 
 SCORE_MIN: int = lib.SS_SCORE_MIN
 SCORE_MAX: int = lib.SS_SCORE_MAX
@@ -55,9 +64,45 @@ class Limits:
     cancel: Any = NO_CANCEL
 
 
-def budget_of(limits: Limits) -> Any:
-    """The core's ss_budget of `limits` (kept alive by the caller for the call)."""
-    budget = ffi.new("ss_budget *")
+class Width:
+    """One build of the core: its binding, the most cells a board may have on it, and how a set of cells
+    (a Python int) crosses into it and back: as itself on one word, as its words (an ss_mask struct's
+    initializer) on more."""
+
+    def __init__(self, module: Any) -> None:
+        self.ffi, self.lib = module.ffi, module.lib
+        self.cells: int = module.lib.SS_MAX_CELLS
+        self.words: int = module.ffi.sizeof("ss_mask") // 8
+        self.big: int = module.lib.SS_BIG
+
+    def mask(self, cells: int) -> Any:
+        """The core's ss_mask of a set of cells."""
+        if self.words == 1:
+            return cells
+        return [[cells >> (64 * i) & 0xFFFF_FFFF_FFFF_FFFF for i in range(self.words)]]
+
+    def cells_of(self, mask: Any) -> int:
+        """The set of cells of the core's ss_mask."""
+        if self.words == 1:
+            return int(mask)
+        return sum(int(word) << (64 * i) for i, word in enumerate(mask.w))
+
+
+NARROW = Width(_core)
+WIDE = Width(_core_wide)
+
+
+def width_for(cells: int) -> Width:
+    """The narrowest build a board of `cells` cells fits (ValueError past the widest)."""
+    for width in (NARROW, WIDE):
+        if cells <= width.cells:
+            return width
+    raise ValueError(f"the search core refused a board of {cells} cells: it plays at most {WIDE.cells}")
+
+
+def budget_of(limits: Limits, width: Width = NARROW) -> Any:
+    """The core's ss_budget of `limits` on the build `width` (kept alive by the caller for the call)."""
+    budget = width.ffi.new("ss_budget *")
     budget.deadline = limits.deadline
     budget.max_nodes = limits.nodes
     budget.cancel = limits.cancel
@@ -101,19 +146,24 @@ class Game:
     def of(board: Board) -> Game:
         return Game(board)
 
-    def __init__(self, board: Described) -> None:
+    def __init__(self, board: Described, width: Width | None = None) -> None:
+        """The board's game on the build `width` (None: the narrowest it fits)."""
         self.board = board
-        lines = ffi.new("ss_mask[]", list(board.lines))
-        waits = ffi.NULL
+        self.width = width = width or width_for(board.cells)
+        self.big = width.big  # a win whose last mark is the T-th scores big - T
+        self.score_min, self.score_max = -width.big, width.big
+        core = width.ffi
+        lines = core.new("ss_mask[]", [width.mask(line) for line in board.lines])
+        waits = core.NULL
         if any(wait is not None for wait in board.waits):
-            waits = ffi.new("int32_t[]", [lib.SS_NO_CELL if wait is None else wait for wait in board.waits])
-        description = ffi.new("ss_board *")
+            waits = core.new("int32_t[]", [lib.SS_NO_CELL if wait is None else wait for wait in board.waits])
+        description = core.new("ss_board *")
         description.cells, description.misere = board.cells, int(board.misere)
         description.lines, description.n_lines, description.waits = lines, len(board.lines), waits
-        pointer = lib.ss_game_new(description)
-        if pointer == ffi.NULL:
+        pointer = width.lib.ss_game_new(description)
+        if pointer == core.NULL:
             raise ValueError(f"the search core refused the {board.name} board")
-        self.pointer: Any = ffi.gc(pointer, lib.ss_game_free)
+        self.pointer: Any = core.gc(pointer, width.lib.ss_game_free)
 
 
 class TranspositionTable:
@@ -121,14 +171,28 @@ class TranspositionTable:
     another game."""
 
     def __init__(self, bits: int = DEFAULT_TABLE_BITS) -> None:
-        pointer = lib.ss_table_new(bits)
         self.bits = bits
-        if pointer == ffi.NULL:
-            raise MemoryError(f"no transposition table of 2**{bits} buckets")
-        self.pointer: Any = ffi.gc(pointer, lib.ss_table_free)
+        self.pointer: Any = self._new(NARROW)
+        self._wide: Any = None  # the wide build's, made when a game past 64 cells first uses it
+
+    def _new(self, width: Width) -> Any:
+        pointer = width.lib.ss_table_new(self.bits)
+        if pointer == width.ffi.NULL:
+            raise MemoryError(f"no transposition table of 2**{self.bits} buckets")
+        return width.ffi.gc(pointer, width.lib.ss_table_free)
+
+    def pointer_for(self, game: Game) -> Any:
+        """The table on the game's build."""
+        if game.width is NARROW:
+            return self.pointer
+        if self._wide is None:
+            self._wide = self._new(WIDE)
+        return self._wide
 
     def clear(self) -> None:
         lib.ss_table_clear(self.pointer)
+        if self._wide is not None:
+            WIDE.lib.ss_table_clear(self._wide)
 
 
 def _outcome(result: Any) -> Outcome:
@@ -158,9 +222,13 @@ def prove(
 ) -> Outcome:
     """Narrow the known bounds [lower, upper] on the score of a live position until `goal` is met
     (GOAL_RESULT: win, draw or loss; GOAL_SCORE: the exact score) or the limits are reached."""
-    result = ffi.new("ss_result *")
+    width = game.width
+    result = width.ffi.new("ss_result *")
     result.lower, result.upper = lower, upper
-    lib.ss_prove(game.pointer, table.pointer, mine, theirs, goal, budget_of(limits), result)
+    position = (width.mask(mine), width.mask(theirs))
+    width.lib.ss_prove(
+        game.pointer, table.pointer_for(game), *position, goal, budget_of(limits, width), result
+    )
     return _outcome(result)
 
 
@@ -185,18 +253,21 @@ def prove_moves(
     none may end the game) toward `goal` in one call: each an even share of the limits, then each all
     that is left, in the order given. The moves' new bounds, and what the searches spent in all (one
     Outcome: on positions near the end, one per move cost more than the searches). With `second`, on
-    two threads, unless the limits cap the nodes (ss_prove_moves_two)."""
+    two threads, unless the limits cap the nodes (ss_prove_moves_two); on one on the wide build, whose
+    helper thread the second's is not."""
+    width = game.width
     cells, n = list(moves), len(moves)
-    lower = ffi.new("int32_t[]", [bounds[0] for bounds in moves.values()])
-    upper = ffi.new("int32_t[]", [bounds[1] for bounds in moves.values()])
-    spent = ffi.new("ss_result *")
-    budget = budget_of(limits)
+    lower = width.ffi.new("int32_t[]", [bounds[0] for bounds in moves.values()])
+    upper = width.ffi.new("int32_t[]", [bounds[1] for bounds in moves.values()])
+    spent = width.ffi.new("ss_result *")
+    budget = budget_of(limits, width)
     narrowed = (goal, budget, lower, upper, spent)
-    if second is None:
-        lib.ss_prove_moves(game.pointer, table.pointer, mine, theirs, cells, n, *narrowed)
+    position = (width.mask(mine), width.mask(theirs))
+    if second is None or width is not NARROW:
+        width.lib.ss_prove_moves(game.pointer, table.pointer_for(game), *position, cells, n, *narrowed)
     else:
         threads = (table.pointer, second.table.pointer, second.helper)
-        lib.ss_prove_moves_two(game.pointer, *threads, mine, theirs, cells, n, *narrowed)
+        lib.ss_prove_moves_two(game.pointer, *threads, *position, cells, n, *narrowed)
     bounds = zip(ffi.unpack(lower, n), ffi.unpack(upper, n), strict=True)
     return dict(zip(cells, bounds, strict=True)), _outcome(spent)
 
@@ -206,11 +277,12 @@ def score_moves(
 ) -> tuple[list[int], Outcome]:
     """The exact score of each move of `cells` for the side that plays it, with no limit, in one call;
     and what the searches spent."""
-    n = len(cells)
-    scores = ffi.new("int32_t[]", n)
-    spent = ffi.new("ss_result *")
-    lib.ss_score_moves(game.pointer, table.pointer, mine, theirs, cells, n, scores, spent)
-    return ffi.unpack(scores, n), _outcome(spent)
+    width, n = game.width, len(cells)
+    scores = width.ffi.new("int32_t[]", n)
+    spent = width.ffi.new("ss_result *")
+    position = (width.mask(mine), width.mask(theirs))
+    width.lib.ss_score_moves(game.pointer, table.pointer_for(game), *position, cells, n, scores, spent)
+    return width.ffi.unpack(scores, n), _outcome(spent)
 
 
 def score_all(
@@ -218,24 +290,30 @@ def score_all(
 ) -> tuple[list[int], list[int], Outcome]:
     """Every legal move (none when the game is over) in the order of their cells, the exact score of
     each for the side that plays it, with no limit, in one call; and what the searches spent."""
-    cells = ffi.new("int32_t[]", MAX_CELLS)
-    scores = ffi.new("int32_t[]", MAX_CELLS)
-    spent = ffi.new("ss_result *")
-    n = lib.ss_score_all(game.pointer, table.pointer, mine, theirs, cells, scores, spent)
-    return ffi.unpack(cells, n), ffi.unpack(scores, n), _outcome(spent)
+    width = game.width
+    cells = width.ffi.new("int32_t[]", width.cells)
+    scores = width.ffi.new("int32_t[]", width.cells)
+    spent = width.ffi.new("ss_result *")
+    position = (width.mask(mine), width.mask(theirs))
+    n = width.lib.ss_score_all(game.pointer, table.pointer_for(game), *position, cells, scores, spent)
+    return width.ffi.unpack(cells, n), width.ffi.unpack(scores, n), _outcome(spent)
 
 
 def threats(game: Game, player: int, other: int) -> int:
     """The empty cells where `player` would complete a line (`other` holds the rest)."""
-    return int(lib.ss_threats(game.pointer, player, other))
+    width = game.width
+    return width.cells_of(width.lib.ss_threats(game.pointer, width.mask(player), width.mask(other)))
 
 
 def estimate(
     game: Game, table: TranspositionTable, mine: int, theirs: int, max_depth: int, limits: Limits
 ) -> Outcome:
     """The heuristic score of a live position, deepened a ply at a time within the limits."""
-    result = ffi.new("ss_result *")
-    lib.ss_estimate(game.pointer, table.pointer, mine, theirs, max_depth, budget_of(limits), result)
+    width = game.width
+    result = width.ffi.new("ss_result *")
+    position = (width.mask(mine), width.mask(theirs))
+    budget = budget_of(limits, width)
+    width.lib.ss_estimate(game.pointer, table.pointer_for(game), *position, max_depth, budget, result)
     return _outcome(result)
 
 
@@ -277,16 +355,32 @@ class Question(NamedTuple):
 
 class ProofTable:
     """The proof-number search's transposition table: 2**bits slots of 40 bytes; one caller at a time;
-    clears itself when given another board."""
+    clears itself when given another board. Its numbers, slots and fingerprint are those of the 64-cell
+    build's table; the wide build's (208 bytes a slot) is made when a game past 64 cells first uses it."""
 
     def __init__(self, bits: int = DEFAULT_PROOF_TABLE_BITS) -> None:
-        pointer = lib.ss_pn_table_new(bits)
-        if pointer == ffi.NULL:
-            raise MemoryError(f"no proof-number table of 2**{bits} slots")
-        self.pointer: Any = ffi.gc(pointer, lib.ss_pn_table_free)
+        self.bits = bits
+        self.pointer: Any = self._new(NARROW)
+        self._wide: Any = None
+
+    def _new(self, width: Width) -> Any:
+        pointer = width.lib.ss_pn_table_new(self.bits)
+        if pointer == width.ffi.NULL:
+            raise MemoryError(f"no proof-number table of 2**{self.bits} slots")
+        return width.ffi.gc(pointer, width.lib.ss_pn_table_free)
+
+    def pointer_for(self, game: Game) -> Any:
+        """The table on the game's build."""
+        if game.width is NARROW:
+            return self.pointer
+        if self._wide is None:
+            self._wide = self._new(WIDE)
+        return self._wide
 
     def clear(self) -> None:
         lib.ss_pn_table_clear(self.pointer)
+        if self._wide is not None:
+            WIDE.lib.ss_pn_table_clear(self._wide)
 
     def numbers(self, attacker: int, defender: int, attacker_to_move: bool) -> tuple[int, int] | None:
         """The (proof, disproof) numbers the table holds for the position, or None."""
@@ -325,11 +419,11 @@ class ProverOptions:
 DEFAULT_OPTIONS = ProverOptions()
 
 
-def options_of(options: ProverOptions) -> Any:
-    """The core's ss_pn_options of `options` (ffi.NULL for the defaults: the core's own)."""
+def options_of(options: ProverOptions, width: Width = NARROW) -> Any:
+    """The core's ss_pn_options of `options` on the build `width` (NULL for the defaults: the core's own)."""
     if options == DEFAULT_OPTIONS:
         return ffi.NULL
-    struct = ffi.new("ss_pn_options *")
+    struct = width.ffi.new("ss_pn_options *")
     struct.unguarded = not options.guard_zones
     struct.probe_plies = max(options.probe_plies, 0)
     probed = options.probe_nodes > 0 and options.probe_plies > 0
@@ -347,18 +441,19 @@ def ask(
     options: ProverOptions = DEFAULT_OPTIONS,
 ) -> Question:
     """Whether `attacker` can force a line against `defender` (the position legal, no line completed)."""
-    result = ffi.new("ss_pn_result *")
-    budget, settings = budget_of(limits), options_of(options)
-    position = (attacker, defender, int(attacker_to_move))
-    lib.ss_pn_prove(game.pointer, table.pointer, *position, budget, settings, result)
-    return _question(result)
+    width = game.width
+    result = width.ffi.new("ss_pn_result *")
+    budget, settings = budget_of(limits, width), options_of(options, width)
+    position = (width.mask(attacker), width.mask(defender), int(attacker_to_move))
+    width.lib.ss_pn_prove(game.pointer, table.pointer_for(game), *position, budget, settings, result)
+    return _question(result, width)
 
 
-def _question(result: Any) -> Question:
-    """The Question of the core's answer (an ss_pn_result)."""
+def _question(result: Any, width: Width) -> Question:
+    """The Question of the core's answer (an ss_pn_result) on the build `width`."""
     return Question(
         outcome=int(result.outcome),
-        zone=int(result.zone),
+        zone=width.cells_of(result.zone),
         nodes=int(result.nodes),
         depth=int(result.depth),
         seconds=float(result.seconds),
@@ -382,15 +477,30 @@ class Helper:
     fork drops the other threads' locals, and with them their helpers."""
 
     def __init__(self) -> None:
-        pointer = lib.ss_pn_helper_new()
-        if pointer == ffi.NULL:
-            raise OSError("no second thread could be made for the search")
-        self.pointer: Any = ffi.gc(pointer, lib.ss_pn_helper_free)
+        self.pointer: Any = self._new(NARROW)
+        self._wide: Any = None  # the wide build's thread, started when a game past 64 cells first needs it
         self.pid = os.getpid()
+
+    @staticmethod
+    def _new(width: Width) -> Any:
+        pointer = width.lib.ss_pn_helper_new()
+        if pointer == width.ffi.NULL:
+            raise OSError("no second thread could be made for the search")
+        return width.ffi.gc(pointer, width.lib.ss_pn_helper_free)
+
+    def pointer_for(self, game: Game) -> Any:
+        """The helper on the game's build."""
+        if game.width is NARROW:
+            return self.pointer
+        if self._wide is None:
+            self._wide = self._new(WIDE)
+        return self._wide
 
     def forget(self) -> None:
         """Drop it without ending its thread: after a fork, the thread is not this process's."""
         ffi.gc(self.pointer, None)
+        if self._wide is not None:
+            WIDE.ffi.gc(self._wide, None)
 
 
 class Ask(NamedTuple):
@@ -422,22 +532,23 @@ def prove_families(
 ) -> tuple[Answered, Answered]:
     """Ask both families at once, the first on the caller's thread, the second on the helper's, each on
     its table, by the rules of ss_pn_prove_families (sanmoku_search.h)."""
-    structs = ffi.new("ss_pn_family[2]")
+    width = game.width
+    structs = width.ffi.new("ss_pn_family[2]")
     arrays = []
     for family, table, asks in zip(structs, tables, families, strict=True):
-        questions = ffi.new("ss_pn_question[]", max(len(asks), 1))
+        questions = width.ffi.new("ss_pn_question[]", max(len(asks), 1))
         for question, one in zip(questions, asks, strict=False):
-            question.attacker, question.defender = one.attacker, one.defender
+            question.attacker, question.defender = width.mask(one.attacker), width.mask(one.defender)
             question.attacker_to_move, question.cell = int(one.attacker_to_move), one.cell
-        family.table, family.questions, family.n = table.pointer, questions, len(asks)
+        family.table, family.questions, family.n = table.pointer_for(game), questions, len(asks)
         arrays.append(questions)
-    budget, settings = budget_of(limits), options_of(options)
+    budget, settings = budget_of(limits, width), options_of(options, width)
     shares = (root_share, round_share)
-    lib.ss_pn_prove_families(game.pointer, structs, helper.pointer, *shares, budget, settings)
+    width.lib.ss_pn_prove_families(game.pointer, structs, helper.pointer_for(game), *shares, budget, settings)
     first, second = (
         Answered(
-            [_question(q.result) if q.asked else None for q in questions[0 : len(asks)]],
-            _question(family.helping),
+            [_question(q.result, width) if q.asked else None for q in questions[0 : len(asks)]],
+            _question(family.helping, width),
         )
         for family, questions, asks in zip(structs, arrays, families, strict=True)
     )

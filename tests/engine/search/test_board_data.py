@@ -155,7 +155,7 @@ def test_waits_that_make_no_grid_are_searched_by_cells_as_minimax_has_them(miser
     "data",
     [
         Data("no cells", 0, (), ()),
-        Data("too many cells", 65, (), (None,) * 65),
+        Data("too many cells", 513, (), (None,) * 513),  # past the wide build's 512
         Data("a wait off the board", 4, (0b11,), (None, 7, None, None)),
         Data("a cell waiting for itself", 4, (0b11,), (None, 1, None, None)),
         Data("waits in a ring", 4, (0b11,), (1, 2, 0, None)),

@@ -1,6 +1,7 @@
-"""One owner of the compiled core's binding: in the service, native.py alone imports the extension
-(`_core`), and the other modules call its typed functions; in the tests, core_debug.py alone, for the
-entry points only the tests use (core/sanmoku_debug.h). The service calls none of those."""
+"""One owner of the compiled core's binding: in the service, native.py alone imports the extensions
+(`_core` and its wide build `_core_wide`), and the other modules call its typed functions; in the tests,
+core_debug.py alone, for the entry points only the tests use (core/sanmoku_debug.h). The service calls
+none of those."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def importers(folder: Path) -> set[str]:
                 names = [node.module or "", *(f"{node.module}.{alias.name}" for alias in node.names)]
             elif isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
-            if any(name == "_core" or name.endswith("._core") for name in names):
+            if any(re.fullmatch(r"(.*\.)?_core(_wide)?", name) for name in names):
                 found.add(str(path.relative_to(ROOT)))
     return found
 

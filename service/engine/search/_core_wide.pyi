@@ -1,0 +1,5 @@
+# The wide build of the core (build_core.py, eight words to a set of cells): cdata, typed through native.py.
+from typing import Any
+
+ffi: Any
+lib: Any
