@@ -185,6 +185,7 @@ function bindEvents() {
   $("mainline-button").addEventListener("click", toggleMainline);
   $("retry").addEventListener("click", retry);
   $("review-retry").addEventListener("click", () => loadReview({ again: true }));
+  $("review-now").addEventListener("click", () => loadReview());
   navButton("nav-start", () => goTo(0));
   navButton("nav-back", () => step(-1));
   navButton("nav-forward", () => step(1));

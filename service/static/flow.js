@@ -6,7 +6,7 @@
 import * as api from "./api.js";
 import { EMPTY, redoTarget, undoTarget } from "./game.js";
 import { lineFrom, recordOf, withLine } from "./record.js";
-import { loadReview } from "./review.js";
+import { loadReview, reviewDue } from "./review.js";
 import {
   atEnd,
   board,
@@ -93,7 +93,9 @@ async function advance() {
     }
     state.busy = false;
     render();
-    loadReview();
+    if (reviewDue()) {
+      loadReview();
+    }
   } catch (error) {
     if (generation === state.generation) {
       fail(error, advance);

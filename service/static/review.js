@@ -45,6 +45,29 @@ export async function loadReview({ again = false } = {}) {
   );
 }
 
+// A searched board's review searches every position of the game again (16 reviews of a 7x7 game paced
+// like a person took 15 s of the server's time, more than every analysis and computer move together,
+// and played fast they ran the worker out of search slots): it is asked for at the game's end, or when
+// the player asks. A table's review is lookups and follows every move.
+export function reviewDue() {
+  return !searchedBoard() || gameFinished();
+}
+
+function searchedBoard() {
+  return variant().cells > state.limits.max_table_cells;
+}
+
+// The review a searched game in progress would show, not asked for yet: the panel offers it.
+function reviewWaits() {
+  return (
+    state.editor === null &&
+    state.settings.overlay === "values" &&
+    state.game.moves.length > 0 &&
+    !reviewDue() &&
+    !currentReview()
+  );
+}
+
 // The review is shown with the values, or once the game is over whatever the overlay.
 export function reviewShown() {
   const review = currentReview();
@@ -66,7 +89,17 @@ let scrolledFor = null; // the review already brought into view (once per game)
 export function renderReview() {
   const review = reviewShown();
   const section = $("review");
-  section.hidden = !review;
+  const waits = !review && reviewWaits();
+  section.hidden = !review && !waits;
+  $("review-now").hidden = !waits;
+  if (waits) {
+    section.dataset.state = "waiting";
+    $("review-retry").hidden = true;
+    const why = "each review searches every position again";
+    setText($("review-state"), `A searched game is reviewed at its end: ${why}.`);
+    setText($("review-summary"), "");
+    return;
+  }
   if (!review) {
     return;
   }

@@ -33,7 +33,10 @@ def lowest_empty(board: str, col: int) -> int | None:
 def test_connect_four_is_played_by_columns_to_the_end_against_perfect(page: Page) -> None:
     """The human (X) picks columns, by the number keys and by clicks on the top cell of a column; the
     computer answers every move, searched or exact. Perfect play wins against random columns in a few
-    dozen plies, which keeps the test to about a minute."""
+    dozen plies, which keeps the test to about a minute. A searched game is reviewed once, at its end
+    (a review after every move searched the whole game again each time)."""
+    reviews: list[str] = []
+    page.on("request", lambda asked: reviews.append(asked.url) if asked.url.endswith("/review") else None)
     open_link(page, "variant=connect4")
     assert page.locator("#board .cell").count() == ROWS * COLS
     assert "into the columns a to g" in page.inner_text("#keys-help")
@@ -69,6 +72,8 @@ def test_connect_four_is_played_by_columns_to_the_end_against_perfect(page: Page
         "() => document.getElementById('status').textContent.includes('Game over')", timeout=30_000
     )
     assert time.monotonic() - started < 120
+    page.wait_for_selector("#review[data-state='ready']")
+    assert len(reviews) == 1, reviews  # none while it was played, one once it ended
 
 
 def test_the_mark_falls_and_a_full_column_is_said(page: Page) -> None:

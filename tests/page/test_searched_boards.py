@@ -42,8 +42,17 @@ def test_a_searched_8x8_game_says_what_is_not_proven(new_page: PageFactory) -> N
     page = new_page(DESKTOP, color_scheme="light", reduced_motion="reduce")
     # 8×8: on 7×7 the provers settle some moves this early; here no move's value is proven
     # in 1 s (bounds may be)
+    reviews: list[str] = []
+    page.on(
+        "request", lambda request: reviews.append(request.url) if request.url.endswith("/review") else None
+    )
     analysing(page, "variant=8x8k5&moves=27,28,36")
+    # A searched game's review waits for its end, or for the player to ask: it searches every position.
+    page.wait_for_selector("#review[data-state='waiting']")
+    assert "reviewed at its end" in page.inner_text("#review-state") and reviews == []
+    page.click("#review-now")
     page.wait_for_selector("#review[data-state='ready']")
+    assert len(reviews) == 1 and page.is_hidden("#review-now")
     # Nothing proven: said in words, no move ranked, the guesses' numbers behind their toggle.
     assert page.inner_text("#unsettled-words") == "Nothing proven here; shallow guesses only."
     assert page.is_hidden("#ranking") and page.is_hidden("#guessed")
