@@ -190,3 +190,31 @@ def test_the_empty_board_never_ranks_guesses_and_reads_the_same_three_times(page
         else:
             assert "a score for X, who plays the move" in scale and "plies ahead" in scale
             assert all("guess" in text for _, text in guessed), guessed
+
+
+BADGE_COLOURS = """() => {
+    const hex = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+    const rgb = (value) => {
+        const probe = document.createElement("i");
+        probe.style.color = value;
+        document.body.append(probe);
+        const found = getComputedStyle(probe).color;
+        probe.remove();
+        return found;
+    };
+    return [...document.querySelectorAll("#board .cell[data-plan-side]")].map((cell) => [
+        getComputedStyle(cell.querySelector(".cell-plan")).backgroundColor,
+        rgb(hex(cell.dataset.planSide === "X" ? "--disc-x" : "--disc-o")),
+    ]);
+}"""
+
+
+def test_the_main_lines_badges_take_the_discs_colours(page: Page) -> None:
+    """Each numbered badge of the main line is drawn in the colour of the disc its side plays (X red,
+    O yellow), not the page's X blue and O red: on every gravity board's rack, here one with a table,
+    whose main line is proven to the end."""
+    analysing(page, "variant=4x4k3-gravity&moves=12")
+    page.click("#mainline-button")
+    page.wait_for_selector("#mainline[data-state='ready']")
+    pairs = page.evaluate(BADGE_COLOURS)
+    assert len(pairs) >= 2 and all(badge == disc for badge, disc in pairs), pairs
