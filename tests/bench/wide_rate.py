@@ -1,6 +1,7 @@
-"""The wide build of the core (`_core_wide`, eight words to a set of cells) against the 64-cell build on
-the same searches of boards both play: the node counts of each (the same unless a table fills) and the
-processor time, in one process, the order of the builds alternating round by round.
+"""The wider builds of the core (`_core_128` and `_core_wide`, two and eight words to a set of cells)
+against the 64-cell build on the same searches of boards all play: the node counts of each (the same
+unless a table fills) and the processor time, in one process, the order of the builds turning round by
+round.
 
 Run: python -m tests.bench.wide_rate [--rounds 3]
 
@@ -20,7 +21,7 @@ from pathlib import Path
 
 from service.engine import get_variant
 from service.engine.search import Board, native
-from service.engine.search.native import NARROW, WIDE, Game, Limits, TranspositionTable
+from service.engine.search.native import NARROW, WIDE, WIDTH_128, Game, Limits, TranspositionTable
 from tests.engine.search.positions import random_play
 
 BOARDS = [  # (board, plies, positions, node cap of each proof): core_ab's
@@ -75,11 +76,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    builds = {"64": NARROW, "wide": WIDE}
+    builds = {"64": NARROW, "128": WIDTH_128, "512": WIDE}
+    names = list(builds)
     seconds: dict[tuple[str, str], list[float]] = {}
     nodes: dict[tuple[str, str], int] = {}
     for round_ in range(args.rounds):
-        order = ["64", "wide"] if round_ % 2 == 0 else ["wide", "64"]
+        order = names[round_ % 3 :] + names[: round_ % 3]
         for workload, run in (("alphabeta", alphabeta), ("connect4", connect4)):
             for build in order:
                 started = time.process_time()
@@ -87,12 +89,13 @@ def main() -> None:
                 took = time.process_time() - started
                 seconds.setdefault((workload, build), []).append(took)
                 print(f"round {round_ + 1} {workload} {build}: {took:.2f} processor-s", flush=True)
-    print("| workload | nodes, 64 | nodes, wide | 64 (s, median) | wide (s, median) | wide / 64 |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| workload | build | nodes | processor-s (median) | / the 64-cell build's |")
+    print("|---|---|---:|---:|---:|")
     for workload in ("alphabeta", "connect4"):
-        narrow, wide = (statistics.median(seconds[workload, build]) for build in ("64", "wide"))
-        counts = f"{nodes[workload, '64']:,} | {nodes[workload, 'wide']:,}"
-        print(f"| {workload} | {counts} | {narrow:.2f} | {wide:.2f} | {wide / narrow:.1f} |")
+        base = statistics.median(seconds[workload, "64"])
+        for build in names:
+            took = statistics.median(seconds[workload, build])
+            print(f"| {workload} | {build} | {nodes[workload, build]:,} | {took:.2f} | {took / base:.1f} |")
 
 
 if __name__ == "__main__":

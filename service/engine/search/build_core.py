@@ -1,8 +1,9 @@
 """The cffi builder of the search core (API mode): run by setuptools at install time through setup.py's
 `cffi_modules`, never at run time. It compiles core/*.c into the extension `service.engine.search._core`,
 whose interface is core/sanmoku_search.h (the service's, through native.py) and core/sanmoku_debug.h (the
-tests', through tests/core_debug.py); and the same sources again, eight words to a set of cells (core/mask.h),
-into `service.engine.search._core_wide`, for boards of up to 512 cells.
+tests', through tests/core_debug.py); and the same sources again, two words to a set of cells (core/mask.h)
+into `service.engine.search._core_128`, for boards of up to 128 cells, and eight into
+`service.engine.search._core_wide`, up to 512.
 
 cffi runs this file with no `__file__`, from the project's root, so paths are relative to that root.
 After changing the C, `pip install -e .` builds the extension again beside this file.
@@ -69,5 +70,7 @@ def builder(module: str, words: int) -> FFI:
 
 # The service's build, boards of up to 64 cells: a set of cells is one word.
 ffibuilder = builder("service.engine.search._core", 1)
-# The wide build, boards of up to 512 cells: eight words (core/mask.h), the same sources.
+# Wider builds from the same sources (core/mask.h): two words, boards of up to 128 cells (9x9 to 11x11),
+# and eight, up to 512 (20x20 and more); each set of cells costs its width in every operation.
+builder_128 = builder("service.engine.search._core_128", 2)
 wide_builder = builder("service.engine.search._core_wide", 8)

@@ -1,13 +1,14 @@
-"""The compiled core's binding, the one module that imports it (`_core` and `_core_wide`, built by
+"""The compiled core's binding, the one module that imports it (`_core` and its wider builds, built by
 build_core.py from core/sanmoku_search.h): the core's objects owned by Python objects (freed with them), and
 its calls with typed arguments and results. cffi releases the GIL during each call.
 
-Two builds of the same sources differ in the width of a set of cells (core/mask.h): `_core`, one word, for
-boards of up to 64 cells, and `_core_wide`, eight words, up to 512. A Game is made on the narrowest build
-its board fits (`Width`); every call takes the game's build, and its tables and helper threads are made on
-that build when first used with it. A set of cells is a Python int on this side of every call; Width.mask
-and Width.cells are the one place that converts. The wide build's scores use its own SS_BIG (Game.big):
-the module's BIG, SCORE_MIN and SCORE_MAX are those of the boards the service plays, up to 64 cells.
+Three builds of the same sources differ in the width of a set of cells (core/mask.h): `_core`, one word,
+for boards of up to 64 cells, `_core_128`, two words, up to 128, and `_core_wide`, eight words, up to 512.
+A Game is made on the narrowest build its board fits (`Width`); every call takes the game's build, and its
+tables and helper threads are made on that build when first used with it. A set of cells is a Python int
+on this side of every call; Width.mask and Width.cells_of are the one place that converts. The wider
+builds' scores use their own SS_BIG (Game.big): the module's BIG, SCORE_MIN and SCORE_MAX are those of
+the boards the service plays, up to 64 cells.
 
 In turn: the budget a call gets; the game (a board as data); alpha-beta and its transposition table; the
 provers (the proof-number search, its table and options); the provers on two threads (the helper thread,
@@ -23,7 +24,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, NamedTuple, Protocol
 
-from . import _core, _core_wide
+from . import _core, _core_128, _core_wide
 from .board import Board
 
 ffi, lib = _core.ffi, _core.lib  # the build of the boards the service plays
@@ -89,12 +90,14 @@ class Width:
 
 
 NARROW = Width(_core)
+WIDTH_128 = Width(_core_128)
 WIDE = Width(_core_wide)
+WIDTHS = (NARROW, WIDTH_128, WIDE)  # narrowest first
 
 
 def width_for(cells: int) -> Width:
     """The narrowest build a board of `cells` cells fits (ValueError past the widest)."""
-    for width in (NARROW, WIDE):
+    for width in WIDTHS:
         if cells <= width.cells:
             return width
     raise ValueError(f"the search core refused a board of {cells} cells: it plays at most {WIDE.cells}")
@@ -173,7 +176,7 @@ class TranspositionTable:
     def __init__(self, bits: int = DEFAULT_TABLE_BITS) -> None:
         self.bits = bits
         self.pointer: Any = self._new(NARROW)
-        self._wide: Any = None  # the wide build's, made when a game past 64 cells first uses it
+        self._wider: dict[Width, Any] = {}  # a wider build's, made when a game past 64 cells first uses it
 
     def _new(self, width: Width) -> Any:
         pointer = width.lib.ss_table_new(self.bits)
@@ -185,14 +188,14 @@ class TranspositionTable:
         """The table on the game's build."""
         if game.width is NARROW:
             return self.pointer
-        if self._wide is None:
-            self._wide = self._new(WIDE)
-        return self._wide
+        if game.width not in self._wider:
+            self._wider[game.width] = self._new(game.width)
+        return self._wider[game.width]
 
     def clear(self) -> None:
         lib.ss_table_clear(self.pointer)
-        if self._wide is not None:
-            WIDE.lib.ss_table_clear(self._wide)
+        for width, pointer in self._wider.items():
+            width.lib.ss_table_clear(pointer)
 
 
 def _outcome(result: Any) -> Outcome:
@@ -253,7 +256,7 @@ def prove_moves(
     none may end the game) toward `goal` in one call: each an even share of the limits, then each all
     that is left, in the order given. The moves' new bounds, and what the searches spent in all (one
     Outcome: on positions near the end, one per move cost more than the searches). With `second`, on
-    two threads, unless the limits cap the nodes (ss_prove_moves_two); on one on the wide build, whose
+    two threads, unless the limits cap the nodes (ss_prove_moves_two); on one on a wider build, whose
     helper thread the second's is not."""
     width = game.width
     cells, n = list(moves), len(moves)
@@ -356,12 +359,13 @@ class Question(NamedTuple):
 class ProofTable:
     """The proof-number search's transposition table: 2**bits slots of 40 bytes; one caller at a time;
     clears itself when given another board. Its numbers, slots and fingerprint are those of the 64-cell
-    build's table; the wide build's (208 bytes a slot) is made when a game past 64 cells first uses it."""
+    build's table; a wider build's (56 bytes a slot on two words, 208 on eight) is made when a game past 64
+    cells first uses it."""
 
     def __init__(self, bits: int = DEFAULT_PROOF_TABLE_BITS) -> None:
         self.bits = bits
         self.pointer: Any = self._new(NARROW)
-        self._wide: Any = None
+        self._wider: dict[Width, Any] = {}
 
     def _new(self, width: Width) -> Any:
         pointer = width.lib.ss_pn_table_new(self.bits)
@@ -373,14 +377,14 @@ class ProofTable:
         """The table on the game's build."""
         if game.width is NARROW:
             return self.pointer
-        if self._wide is None:
-            self._wide = self._new(WIDE)
-        return self._wide
+        if game.width not in self._wider:
+            self._wider[game.width] = self._new(game.width)
+        return self._wider[game.width]
 
     def clear(self) -> None:
         lib.ss_pn_table_clear(self.pointer)
-        if self._wide is not None:
-            WIDE.lib.ss_pn_table_clear(self._wide)
+        for width, pointer in self._wider.items():
+            width.lib.ss_pn_table_clear(pointer)
 
     def numbers(self, attacker: int, defender: int, attacker_to_move: bool) -> tuple[int, int] | None:
         """The (proof, disproof) numbers the table holds for the position, or None."""
@@ -478,7 +482,7 @@ class Helper:
 
     def __init__(self) -> None:
         self.pointer: Any = self._new(NARROW)
-        self._wide: Any = None  # the wide build's thread, started when a game past 64 cells first needs it
+        self._wider: dict[Width, Any] = {}  # a wider build's thread, started when a game first needs it
         self.pid = os.getpid()
 
     @staticmethod
@@ -492,15 +496,15 @@ class Helper:
         """The helper on the game's build."""
         if game.width is NARROW:
             return self.pointer
-        if self._wide is None:
-            self._wide = self._new(WIDE)
-        return self._wide
+        if game.width not in self._wider:
+            self._wider[game.width] = self._new(game.width)
+        return self._wider[game.width]
 
     def forget(self) -> None:
         """Drop it without ending its thread: after a fork, the thread is not this process's."""
         ffi.gc(self.pointer, None)
-        if self._wide is not None:
-            WIDE.ffi.gc(self._wide, None)
+        for width, pointer in self._wider.items():
+            width.ffi.gc(pointer, None)
 
 
 class Ask(NamedTuple):

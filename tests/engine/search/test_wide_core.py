@@ -1,10 +1,10 @@
-"""The wide build of the core (`_core_wide`: eight words to a set of cells, core/mask.h) is the same
-search as the 64-cell build: on boards both play, the same moves, the same exact scores (on its own
-scale, SS_BIG 1000 for 100) and the same node counts; the same provers' answers and zones. On boards past
-64 cells, made here as data, it agrees with a plain minimax near the end of the game, and it finds what
-is known of the empty boards: 3x3 is a draw, and three in a row on a board of 4x5 cells or more is won
-with the first player's third mark (4x5 k=3 is won in 5 plies; a mark more of the second player's, or a
-board larger, never helps it)."""
+"""The wider builds of the core (`_core_128` and `_core_wide`: two and eight words to a set of cells,
+core/mask.h) are the same search as the 64-cell build: on boards all play, the same moves, the same exact
+scores (on their own scale, SS_BIG 1000 for 100) and the same node counts; the same provers' answers and
+zones. On boards past 64 cells, made here as data, they agree with a plain minimax near the end of the
+game, and find what is known of the empty boards: 3x3 is a draw, and three in a row on a board of 4x5
+cells or more is won with the first player's third mark (4x5 k=3 is won in 5 plies; a mark more of the
+second player's, or a board larger, never helps it)."""
 
 from __future__ import annotations
 
@@ -21,10 +21,12 @@ from service.engine.search.native import (
     GOAL_SCORE,
     NARROW,
     WIDE,
+    WIDTH_128,
     Game,
     Limits,
     ProofTable,
     TranspositionTable,
+    Width,
     ask,
     prove,
     score_all,
@@ -76,11 +78,15 @@ def wide_score(score: int) -> int:
 BOTH = ["4x4k3", "5x5k4", "4x4k4-torus", "5x5k4-torus", "4x4k3-misere", "4x5k4-gravity-misere", "connect4"]
 
 
+WIDER = [pytest.param(WIDTH_128, id="128"), pytest.param(WIDE, id="512")]
+
+
+@pytest.mark.parametrize("width", WIDER)
 @pytest.mark.parametrize("name", BOTH)
-def test_the_builds_agree_on_every_move_of_boards_both_play(name: str) -> None:
+def test_the_builds_agree_on_every_move_of_boards_both_play(name: str, width: Width) -> None:
     board = Board.of(get_variant(name))
-    narrow, wide = Game(board), Game(board, WIDE)
-    assert (narrow.width, wide.width, wide.big) == (NARROW, WIDE, 1000)
+    narrow, wide = Game(board), Game(board, width)
+    assert (narrow.width, wide.width, wide.big) == (NARROW, width, 1000)
     rng = random.Random(7)
     for plies in (board.cells // 2, 2 * board.cells // 3, 3 * board.cells // 4):
         mine, theirs = random_play(board, plies, rng)
@@ -92,9 +98,10 @@ def test_the_builds_agree_on_every_move_of_boards_both_play(name: str) -> None:
         assert threats(wide, mine, theirs) == threats(narrow, mine, theirs)
 
 
-def test_the_builds_agree_on_proofs_within_a_node_cap() -> None:
+@pytest.mark.parametrize("width", WIDER)
+def test_the_builds_agree_on_proofs_within_a_node_cap(width: Width) -> None:
     board = Board.of(get_variant("6x6k4-misere"))
-    narrow, wide = Game(board), Game(board, WIDE)
+    narrow, wide = Game(board), Game(board, width)
     rng = random.Random(3)
     for _ in range(3):
         mine, theirs = random_play(board, 12, rng)
@@ -105,10 +112,11 @@ def test_the_builds_agree_on_proofs_within_a_node_cap() -> None:
         assert (w.nodes, w.best_move, w.stopped) == (o.nodes, o.best_move, o.stopped)
 
 
+@pytest.mark.parametrize("width", WIDER)
 @pytest.mark.parametrize("name", ["6x6k5", "7x7k5"])
-def test_the_builds_agree_on_the_provers_answers_and_zones(name: str) -> None:
+def test_the_builds_agree_on_the_provers_answers_and_zones(name: str, width: Width) -> None:
     board = Board.of(get_variant(name))
-    narrow, wide = Game(board), Game(board, WIDE)
+    narrow, wide = Game(board), Game(board, width)
     rng, compared = random.Random(5), 0
     for plies in (4, 8, 8, 12):
         mine, theirs = random_play(board, plies, rng)
@@ -164,12 +172,20 @@ def near_the_end(grid: Grid, empty: int, rng: random.Random) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize(
-    ("grid", "empty"),
-    [(Grid(10, 10, 5), 7), (Grid(9, 9, 4), 7), (Grid(9, 9, 4, misere=True), 6), (Grid(20, 20, 5), 6)],
+    ("grid", "empty", "width"),
+    [
+        (Grid(10, 10, 5), 7, WIDTH_128),
+        (Grid(10, 10, 5), 7, WIDE),
+        (Grid(9, 9, 4), 7, WIDTH_128),
+        (Grid(9, 9, 4, misere=True), 6, WIDTH_128),
+        (Grid(20, 20, 5), 6, WIDE),
+    ],
 )
-def test_the_wide_build_agrees_with_a_minimax_near_the_end_past_64_cells(grid: Grid, empty: int) -> None:
-    game = Game(grid)
-    assert game.width is WIDE and width_for(grid.cells) is WIDE
+def test_the_wider_builds_agree_with_a_minimax_near_the_end_past_64_cells(
+    grid: Grid, empty: int, width: Width
+) -> None:
+    game = Game(grid, width)
+    assert width_for(grid.cells) is (WIDTH_128 if grid.cells <= 128 else WIDE)
     rng = random.Random(grid.cells + empty)
     table = TranspositionTable(16)
     for _ in range(3):
@@ -178,13 +194,14 @@ def test_the_wide_build_agrees_with_a_minimax_near_the_end_past_64_cells(grid: G
         assert dict(zip(cells, scores, strict=True)) == end_scores(grid, mine, theirs)
 
 
-def test_the_empty_3x3_is_a_draw_on_the_wide_build() -> None:
-    game = Game(Board.of(get_variant("3x3k3")), WIDE)
+@pytest.mark.parametrize("width", WIDER)
+def test_the_empty_3x3_is_a_draw_on_the_wider_builds(width: Width) -> None:
+    game = Game(Board.of(get_variant("3x3k3")), width)
     cells, scores, _ = score_all(game, TranspositionTable(16), 0, 0)
     assert len(cells) == 9 and max(scores) == 0
 
 
-@pytest.mark.parametrize("grid", [Grid(9, 9, 3), Grid(20, 20, 3)])
+@pytest.mark.parametrize("grid", [Grid(9, 9, 3), Grid(11, 11, 3), Grid(20, 20, 3)])
 def test_three_in_a_row_past_64_cells_is_won_with_the_first_players_third_mark(grid: Grid) -> None:
     game = Game(grid)
     outcome = prove(game, TranspositionTable(18), 0, 0, GOAL_SCORE, Limits(0.0, 2_000_000), -1000, 1000)

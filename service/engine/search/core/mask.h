@@ -1,6 +1,6 @@
 /* A set of cells inside the core, `mask`, at the build's width (SS_MASK_WORDS words of 64 bits, set by
-   build_core.py): one word is a plain uint64_t, as the core always was; eight words are a vector of GCC's
-   (`vector_size`), on which &, |, ^ and ~ act word by word as on one word. So the algorithms read the
+   build_core.py): one word is a plain uint64_t, as the core always was; more words (two or eight, a power
+   of two) are a vector of GCC's (`vector_size`), on which &, |, ^ and ~ act word by word as on one word. So the algorithms read the
    same at every width: those four operators stay operators, and everything else a set of cells needs
    (emptiness, equality, a cell's bit, the lowest cell, counts, shifts) is a function here, compiled to
    the same instructions as before at one word. The interface's ss_mask (sanmoku_search.h) is a plain

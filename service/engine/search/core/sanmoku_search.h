@@ -15,9 +15,9 @@
 
 #include <stdint.h>
 
-/* The build's width, in words of 64 cells: 1 (the service's build for boards up to 64 cells) or 8 (the
-   wide build, up to 512), set by build_core.py, which also keeps for cffi the branch of each block
-   `#if SS_MASK_WORDS == 1` that its build compiles. */
+/* The build's width, in words of 64 cells: 1 (the service's build for boards up to 64 cells), 2 or 8 (the
+   wide builds, up to 128 and 512 cells; a power of two), set by build_core.py, which also keeps for cffi
+   the branch of each block `#if SS_MASK_WORDS == 1` that its build compiles. */
 #ifndef SS_MASK_WORDS
 #define SS_MASK_WORDS 1
 #endif
