@@ -359,7 +359,7 @@ class Question(NamedTuple):
 class ProofTable:
     """The proof-number search's transposition table: 2**bits slots of 40 bytes; one caller at a time;
     clears itself when given another board. Its numbers, slots and fingerprint are those of the 64-cell
-    build's table; a wider build's (56 bytes a slot on two words, 208 on eight) is made when a game past 64
+    build's table; a wider build's (64 bytes a slot on two words, 256 on eight) is made when a game past 64
     cells first uses it."""
 
     def __init__(self, bits: int = DEFAULT_PROOF_TABLE_BITS) -> None:
