@@ -208,6 +208,15 @@ def test_three_in_a_row_past_64_cells_is_won_with_the_first_players_third_mark(g
     assert (outcome.lower, outcome.upper, outcome.stopped) == (WIDE.big - 5, WIDE.big - 5, False)
 
 
+def test_a_search_hundreds_of_plies_deep_has_the_stack_it_needs() -> None:
+    """The widest build's alpha-beta keeps about 35 KB of stack a ply: its searches run on a thread with
+    256 MB of stack (core/entry.c). On the caller's 8 MB this proof crashed the process."""
+    game = Game(Grid(20, 20, 5))
+    limits = Limits(0.0, 300_000)
+    outcome = prove(game, TranspositionTable(16), 0, 0, GOAL_SCORE, limits, -game.big, game.big)
+    assert outcome.stopped and outcome.depth > 300  # measured 348
+
+
 def test_a_board_past_the_widest_build_is_refused() -> None:
     with pytest.raises(ValueError, match="at most 512"):
         Game(Grid(23, 23, 5))

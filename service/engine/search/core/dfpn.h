@@ -21,6 +21,10 @@ typedef struct {
     double deadline;            /* the question's (0: none) */
 } pn_help;
 
+/* ss_pn_prove_families (threads.c; entry.c calls it). */
+void pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper *h, double root_share,
+                       double round_share, const ss_budget *budget, const ss_pn_options *options);
+
 /* ss_pn_prove with a helper's answers taken in at the root (help: NULL for none). */
 void pn_prove_helped(const ss_game *g, ss_pn_table *t, mask att, mask def, int att_to_move,
                      const ss_budget *budget, const ss_pn_options *options, pn_help *help, ss_pn_result *result);

@@ -1,46 +1,176 @@
-/* The interface's entry points that take or give sets of cells (sanmoku_search.h, sanmoku_debug.h): each
-   converts the interface's ss_mask to the core's mask (mask.h) and back, and calls the search it names.
-   At 64 cells the two are one word and the conversions are nothing. */
+/* The interface's entry points that search or take sets of cells (sanmoku_search.h, sanmoku_debug.h):
+   each converts the interface's ss_mask to the core's mask (mask.h) and back, and runs the search it
+   names. At 64 cells the two are one word and the conversions are nothing. Where a search needs more
+   stack than a thread has by default (SEARCH_STACK, mask.h: the eight-word build), it runs on a thread of
+   its own with that stack, and the entry point waits for it; else on the caller's thread. */
+#include <pthread.h>
+#include <signal.h>
+
 #include "alphabeta.h"
 #include "dfpn.h"
+#include "pairing.h"
 #include "sanmoku_debug.h"
 #include "threats.h"
 
+typedef struct {
+    void (*run)(void *); /* the search */
+    void *args;          /* its arguments */
+} deep_call;
+
+static void *deep_main(void *p) {
+    deep_call *call = p;
+    call->run(call->args);
+    pairing_release(); /* the thread's own caches */
+    return NULL;
+}
+
+/* run(args) on a thread with SEARCH_STACK bytes of stack, signals blocked as for the helper (threads.c);
+   on the caller's when there is no such need, or no thread could be made. */
+static void deep(void (*run)(void *), void *args) {
+    if (!SEARCH_STACK) {
+        run(args);
+        return;
+    }
+    deep_call call = {run, args};
+    pthread_attr_t attr;
+    pthread_t thread;
+    sigset_t all, before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &before);
+    int failed = pthread_attr_init(&attr);
+    if (!failed) failed = pthread_attr_setstacksize(&attr, SEARCH_STACK);
+    if (!failed) failed = pthread_create(&thread, &attr, deep_main, &call);
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    if (failed) run(args);
+    else pthread_join(thread, NULL);
+}
+
+typedef struct {
+    const ss_game *g;
+    ss_table *t, *second;
+    ss_pn_helper *helper;
+    mask mine, theirs;
+    const int32_t *cells;
+    int n, goal, depth, found;
+    const ss_budget *budget;
+    int32_t *lower, *upper, *scores, *cells_out;
+    ss_result *result;
+} ab_args;
+
+static void prove_run(void *p) {
+    ab_args *a = p;
+    prove_position(a->g, a->t, a->mine, a->theirs, a->goal, a->budget, a->result);
+}
+
 void ss_prove(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, int goal, const ss_budget *budget,
               ss_result *result) {
-    prove_position(g, t, mask_in(mine), mask_in(theirs), goal, budget, result);
+    ab_args a = {.g = g, .t = t, .mine = mask_in(mine), .theirs = mask_in(theirs), .goal = goal,
+                 .budget = budget, .result = result};
+    deep(prove_run, &a);
+}
+
+static void prove_moves_run(void *p) {
+    ab_args *a = p;
+    prove_moves(a->g, a->t, a->mine, a->theirs, a->cells, a->n, a->goal, a->budget, a->lower, a->upper,
+                a->result);
 }
 
 void ss_prove_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, const int32_t *cells, int n,
                     int goal, const ss_budget *budget, int32_t *lower, int32_t *upper, ss_result *spent) {
-    prove_moves(g, t, mask_in(mine), mask_in(theirs), cells, n, goal, budget, lower, upper, spent);
+    ab_args a = {.g = g, .t = t, .mine = mask_in(mine), .theirs = mask_in(theirs), .cells = cells, .n = n,
+                 .goal = goal, .budget = budget, .lower = lower, .upper = upper, .result = spent};
+    deep(prove_moves_run, &a);
+}
+
+static void prove_moves_two_run(void *p) {
+    ab_args *a = p;
+    prove_moves_two(a->g, a->t, a->second, a->helper, a->mine, a->theirs, a->cells, a->n, a->goal, a->budget,
+                    a->lower, a->upper, a->result);
 }
 
 void ss_prove_moves_two(const ss_game *g, ss_table *table, ss_table *second, ss_pn_helper *helper,
                         ss_mask mine, ss_mask theirs, const int32_t *cells, int n, int goal,
                         const ss_budget *budget, int32_t *lower, int32_t *upper, ss_result *spent) {
-    prove_moves_two(g, table, second, helper, mask_in(mine), mask_in(theirs), cells, n, goal, budget, lower,
-                    upper, spent);
+    ab_args a = {.g = g, .t = table, .second = second, .helper = helper, .mine = mask_in(mine),
+                 .theirs = mask_in(theirs), .cells = cells, .n = n, .goal = goal, .budget = budget,
+                 .lower = lower, .upper = upper, .result = spent};
+    deep(prove_moves_two_run, &a);
+}
+
+static void score_moves_run(void *p) {
+    ab_args *a = p;
+    score_moves(a->g, a->t, a->mine, a->theirs, a->cells, a->n, a->scores, a->result);
 }
 
 void ss_score_moves(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, const int32_t *cells, int n,
                     int32_t *scores, ss_result *spent) {
-    score_moves(g, t, mask_in(mine), mask_in(theirs), cells, n, scores, spent);
+    ab_args a = {.g = g, .t = t, .mine = mask_in(mine), .theirs = mask_in(theirs), .cells = cells, .n = n,
+                 .scores = scores, .result = spent};
+    deep(score_moves_run, &a);
+}
+
+static void score_all_run(void *p) {
+    ab_args *a = p;
+    a->found = score_all(a->g, a->t, a->mine, a->theirs, a->cells_out, a->scores, a->result);
 }
 
 int ss_score_all(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, int32_t *cells, int32_t *scores,
                  ss_result *spent) {
-    return score_all(g, t, mask_in(mine), mask_in(theirs), cells, scores, spent);
+    ab_args a = {.g = g, .t = t, .mine = mask_in(mine), .theirs = mask_in(theirs), .cells_out = cells,
+                 .scores = scores, .result = spent};
+    deep(score_all_run, &a);
+    return a.found;
+}
+
+static void estimate_run(void *p) {
+    ab_args *a = p;
+    estimate_position(a->g, a->t, a->mine, a->theirs, a->depth, a->budget, a->result);
 }
 
 void ss_estimate(const ss_game *g, ss_table *t, ss_mask mine, ss_mask theirs, int max_depth,
                  const ss_budget *budget, ss_result *result) {
-    estimate_position(g, t, mask_in(mine), mask_in(theirs), max_depth, budget, result);
+    ab_args a = {.g = g, .t = t, .mine = mask_in(mine), .theirs = mask_in(theirs), .depth = max_depth,
+                 .budget = budget, .result = result};
+    deep(estimate_run, &a);
+}
+
+typedef struct {
+    const ss_game *g;
+    ss_pn_table *t;
+    mask attacker, defender, found_cells;
+    int to_move, depth, found;
+    int64_t budget_nodes;
+    const ss_budget *budget;
+    const ss_pn_options *options;
+    ss_pn_result *result;
+    ss_pn_family *families;
+    ss_pn_helper *helper;
+    double root_share, round_share;
+} pn_args;
+
+static void pn_prove_run(void *p) {
+    pn_args *a = p;
+    pn_prove_helped(a->g, a->t, a->attacker, a->defender, a->to_move, a->budget, a->options, NULL, a->result);
 }
 
 void ss_pn_prove(const ss_game *g, ss_pn_table *t, ss_mask attacker, ss_mask defender, int attacker_to_move,
                  const ss_budget *budget, const ss_pn_options *options, ss_pn_result *result) {
-    pn_prove_helped(g, t, mask_in(attacker), mask_in(defender), attacker_to_move, budget, options, NULL, result);
+    pn_args a = {.g = g, .t = t, .attacker = mask_in(attacker), .defender = mask_in(defender),
+                 .to_move = attacker_to_move, .budget = budget, .options = options, .result = result};
+    deep(pn_prove_run, &a);
+}
+
+static void families_run(void *p) {
+    pn_args *a = p;
+    pn_prove_families(a->g, a->families, a->helper, a->root_share, a->round_share, a->budget, a->options);
+}
+
+void ss_pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper *helper, double root_share,
+                          double round_share, const ss_budget *budget, const ss_pn_options *options) {
+    pn_args a = {.g = g, .families = families, .helper = helper, .root_share = root_share,
+                 .round_share = round_share, .budget = budget, .options = options};
+    deep(families_run, &a);
 }
 
 int ss_pn_table_numbers(const ss_pn_table *t, ss_mask attacker, ss_mask defender, int attacker_to_move,
@@ -48,20 +178,33 @@ int ss_pn_table_numbers(const ss_pn_table *t, ss_mask attacker, ss_mask defender
     return pt_numbers(t, mask_in(attacker), mask_in(defender), attacker_to_move, pn, dn);
 }
 
-int ss_threat_sequence(const ss_game *g, ss_mask attacker, ss_mask defender, int64_t budget, ss_mask *cells) {
+static void sequence_run(void *p) {
+    pn_args *a = p;
     int64_t nodes;
-    mask found = NO_CELLS;
-    int yes = tss_find(g, mask_in(attacker), mask_in(defender), budget, &found, &nodes);
-    *cells = mask_out(found);
-    return yes;
+    a->found = tss_find(a->g, a->attacker, a->defender, a->budget_nodes, &a->found_cells, &nodes);
+}
+
+int ss_threat_sequence(const ss_game *g, ss_mask attacker, ss_mask defender, int64_t budget, ss_mask *cells) {
+    pn_args a = {.g = g, .attacker = mask_in(attacker), .defender = mask_in(defender), .budget_nodes = budget,
+                 .found_cells = NO_CELLS};
+    deep(sequence_run, &a);
+    *cells = mask_out(a.found_cells);
+    return a.found;
+}
+
+static void tree_run(void *p) {
+    pn_args *a = p;
+    int64_t nodes;
+    int guard = !(a->options && a->options->unguarded);
+    a->found = tss_threes_find(a->g, a->attacker, a->defender, a->depth, 0, a->budget_nodes, guard,
+                               &a->found_cells, &nodes);
 }
 
 int ss_threat_tree(const ss_game *g, ss_mask attacker, ss_mask defender, int depth, int64_t budget,
                    const ss_pn_options *options, ss_mask *zone) {
-    int64_t nodes;
-    int guard = !(options && options->unguarded);
-    mask found = NO_CELLS;
-    int yes = tss_threes_find(g, mask_in(attacker), mask_in(defender), depth, 0, budget, guard, &found, &nodes);
-    *zone = mask_out(found);
-    return yes;
+    pn_args a = {.g = g, .attacker = mask_in(attacker), .defender = mask_in(defender), .depth = depth,
+                 .budget_nodes = budget, .options = options, .found_cells = NO_CELLS};
+    deep(tree_run, &a);
+    *zone = mask_out(a.found_cells);
+    return a.found;
 }

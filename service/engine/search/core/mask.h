@@ -194,4 +194,9 @@ static inline void atomic_mask_or(mask *m, mask add, int order) {
 
 #endif
 
+/* The stack a search's thread gets at this width (entry.c, threads.c): alpha-beta keeps about 35 KB a ply
+   at eight words and the proof-number search about 120 KB a level, past the 8 MB a thread has by default
+   (an empty 20x20 board's proof overflowed it). Address space: only the pages a search reaches are used. */
+enum { SEARCH_STACK = SS_MASK_WORDS >= 8 ? 256 << 20 : 0 }; /* 0: the default */
+
 #endif

@@ -67,7 +67,11 @@ ss_pn_helper *ss_pn_helper_new(void) {
     sigset_t all, before;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &before); /* the helper inherits the mask */
-    int failed = pthread_create(&h->thread, NULL, helper_main, h);
+    pthread_attr_t attr;
+    int failed = pthread_attr_init(&attr);
+    if (!failed && SEARCH_STACK) failed = pthread_attr_setstacksize(&attr, SEARCH_STACK); /* mask.h */
+    if (!failed) failed = pthread_create(&h->thread, &attr, helper_main, h);
+    pthread_attr_destroy(&attr);
     pthread_sigmask(SIG_SETMASK, &before, NULL);
     if (failed) {
         pthread_cond_destroy(&h->done);
@@ -324,8 +328,8 @@ static void run_family(void *arg) {
     join_other(f);
 }
 
-void ss_pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper *h, double root_share,
-                          double round_share, const ss_budget *budget, const ss_pn_options *options) {
+void pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper *h, double root_share,
+                       double round_share, const ss_budget *budget, const ss_pn_options *options) {
     static const families_call blank;
     families_call call = blank;
     call.game = g;
