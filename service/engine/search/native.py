@@ -169,28 +169,39 @@ class Game:
         self.pointer: Any = core.gc(pointer, width.lib.ss_game_free)
 
 
-class TranspositionTable:
+class PerBuild:
+    """A native object of the core made once per build: the 64-cell build's at once (`pointer`), a wider
+    build's when a game past 64 cells first uses it (`pointer_for`). Subclasses say how one is made."""
+
+    def __init__(self) -> None:
+        self.pointer: Any = self._new(NARROW)
+        self._wider: dict[Width, Any] = {}
+
+    def _new(self, width: Width) -> Any:
+        raise NotImplementedError
+
+    def pointer_for(self, game: Game) -> Any:
+        """The object on the game's build."""
+        if game.width is NARROW:
+            return self.pointer
+        if game.width not in self._wider:
+            self._wider[game.width] = self._new(game.width)
+        return self._wider[game.width]
+
+
+class TranspositionTable(PerBuild):
     """2**bits buckets of 3 positions; one caller at a time (not thread-safe); clears itself when given
     another game."""
 
     def __init__(self, bits: int = DEFAULT_TABLE_BITS) -> None:
         self.bits = bits
-        self.pointer: Any = self._new(NARROW)
-        self._wider: dict[Width, Any] = {}  # a wider build's, made when a game past 64 cells first uses it
+        super().__init__()
 
     def _new(self, width: Width) -> Any:
         pointer = width.lib.ss_table_new(self.bits)
         if pointer == width.ffi.NULL:
             raise MemoryError(f"no transposition table of 2**{self.bits} buckets")
         return width.ffi.gc(pointer, width.lib.ss_table_free)
-
-    def pointer_for(self, game: Game) -> Any:
-        """The table on the game's build."""
-        if game.width is NARROW:
-            return self.pointer
-        if game.width not in self._wider:
-            self._wider[game.width] = self._new(game.width)
-        return self._wider[game.width]
 
     def clear(self) -> None:
         lib.ss_table_clear(self.pointer)
@@ -356,7 +367,7 @@ class Question(NamedTuple):
     focus: int | None = None  # the move (or reply) the search went into last: its most promising one
 
 
-class ProofTable:
+class ProofTable(PerBuild):
     """The proof-number search's transposition table: 2**bits slots of 40 bytes; one caller at a time;
     clears itself when given another board. Its numbers, slots and fingerprint are those of the 64-cell
     build's table; a wider build's (64 bytes a slot on two words, 256 on eight) is made when a game past 64
@@ -364,22 +375,13 @@ class ProofTable:
 
     def __init__(self, bits: int = DEFAULT_PROOF_TABLE_BITS) -> None:
         self.bits = bits
-        self.pointer: Any = self._new(NARROW)
-        self._wider: dict[Width, Any] = {}
+        super().__init__()
 
     def _new(self, width: Width) -> Any:
         pointer = width.lib.ss_pn_table_new(self.bits)
         if pointer == width.ffi.NULL:
             raise MemoryError(f"no proof-number table of 2**{self.bits} slots")
         return width.ffi.gc(pointer, width.lib.ss_pn_table_free)
-
-    def pointer_for(self, game: Game) -> Any:
-        """The table on the game's build."""
-        if game.width is NARROW:
-            return self.pointer
-        if game.width not in self._wider:
-            self._wider[game.width] = self._new(game.width)
-        return self._wider[game.width]
 
     def clear(self) -> None:
         lib.ss_pn_table_clear(self.pointer)
@@ -474,31 +476,21 @@ def _question(result: Any, width: Width) -> Question:
 # its own proof-number table, the second family on the searching thread's helper thread.
 
 
-class Helper:
+class Helper(PerBuild):
     """The core's helper thread (idle between calls), on which the provers' second family and half of
     the moves' alpha-beta searches run; freed, and its thread ended, with this object. A copy inherited
     through a fork frees only its memory when dropped (core/threads.c): Python's own clean-up after a
     fork drops the other threads' locals, and with them their helpers."""
 
     def __init__(self) -> None:
-        self.pointer: Any = self._new(NARROW)
-        self._wider: dict[Width, Any] = {}  # a wider build's thread, started when a game first needs it
+        super().__init__()  # a wider build's thread is started when a game first needs it
         self.pid = os.getpid()
 
-    @staticmethod
-    def _new(width: Width) -> Any:
+    def _new(self, width: Width) -> Any:
         pointer = width.lib.ss_pn_helper_new()
         if pointer == width.ffi.NULL:
             raise OSError("no second thread could be made for the search")
         return width.ffi.gc(pointer, width.lib.ss_pn_helper_free)
-
-    def pointer_for(self, game: Game) -> Any:
-        """The helper on the game's build."""
-        if game.width is NARROW:
-            return self.pointer
-        if game.width not in self._wider:
-            self._wider[game.width] = self._new(game.width)
-        return self._wider[game.width]
 
     def forget(self) -> None:
         """Drop it without ending its thread: after a fork, the thread is not this process's."""
