@@ -52,15 +52,23 @@ export function renderStatus() {
   }
 }
 
-// What the player should do or wait for now, after the news of what just happened.
+// What the player should do or wait for now, after the news of what just happened. A request that
+// waits for the service (a table being built, busy search slots) is said after the game's own state,
+// never instead of it: "Game over: O wins." stays while the review waits.
 function promptWords() {
   if (state.error) {
     return "";
   }
+  const now = gameWords();
   if (state.waiting) {
     const { detail, seconds, attempt, attempts } = state.waiting;
-    return `Please wait: ${detail}. Trying again in ${seconds} s (${attempt} of ${attempts}).`;
+    const wait = `Please wait: ${detail}. Trying again in ${seconds} s (${attempt} of ${attempts}).`;
+    return now ? `${now} ${wait}` : wait;
   }
+  return now;
+}
+
+function gameWords() {
   if (state.editor) {
     return "Click cells to set up the position.";
   }

@@ -152,3 +152,33 @@ def test_the_keypad_keys_only_on_3x3(new_page: PageFactory) -> None:
     assert tab_stops == 1, "the board is not one Tab stop"
     key_to_cell(page, 6, 4)
     assert state(page, "board")[6] == "X"
+
+
+def test_a_review_that_waits_for_the_service_leaves_the_games_state_said(page: Page) -> None:
+    """A review answered 503 (the worker's search slots busy) is waited for and said after the game's
+    state, not instead of it: "Game over: X wins." stays on the status line meanwhile."""
+    answered: list[int] = []
+
+    def busy(route: Route) -> None:
+        if not answered:
+            answered.append(503)
+            problem = {
+                "title": "Busy",
+                "status": 503,
+                "detail": "all 2 search slots of this worker stayed busy",
+            }
+            route.fulfill(
+                status=503,
+                headers={"Retry-After": "1", "Content-Type": "application/problem+json"},
+                body=json.dumps(problem),
+            )
+        else:
+            route.continue_()
+
+    page.route("**/review", busy)
+    page.goto("/?variant=normal&first=X&moves=0,3,1,4,2")
+    page.wait_for_selector("#status:has-text('search slots of this worker stayed busy')")
+    said = page.inner_text("#status-prompt")
+    assert said.startswith("Game over: X wins.") and "Trying again in 1 s" in said, said
+    page.wait_for_selector("#review[data-state='ready']")
+    assert answered == [503] and page.inner_text("#status-prompt").startswith("Game over: X wins.")
