@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
@@ -114,20 +115,27 @@ def test_another_board_from_the_form_and_a_torus_that_shows_its_wrap(page: Page)
     assert (page.get_attribute(".cell[data-cell='10']", "aria-label") or "").startswith("cell k1")
 
 
+def unavailable_first(times: int, detail: str, answered: list[int]) -> Callable[[Route], None]:
+    """A route that answers 503 with Retry-After: 1 and `detail` the first `times` times (each noted in
+    `answered`), then lets the request through."""
+
+    def route_to(route: Route) -> None:
+        if len(answered) >= times:
+            route.continue_()
+            return
+        answered.append(503)
+        route.fulfill(
+            status=503,
+            headers={"Retry-After": "1", "Content-Type": "application/problem+json"},
+            body=json.dumps({"title": "Service Unavailable", "status": 503, "detail": detail}),
+        )
+
+    return route_to
+
+
 def test_a_table_being_built_is_waited_for_and_said(page: Page) -> None:
     answered: list[int] = []
-
-    def building(route: Route) -> None:
-        if len(answered) < 2:
-            answered.append(503)
-            problem = {"title": "Table not ready", "status": 503, "detail": "the 4x4k4 table is being built"}
-            route.fulfill(
-                status=503,
-                headers={"Retry-After": "1", "Content-Type": "application/problem+json"},
-                body=json.dumps(problem),
-            )
-        else:
-            route.continue_()
+    building = unavailable_first(2, "the 4x4k4 table is being built", answered)
 
     page.route("**/analyze?*", building)
     page.goto("/?variant=4x4k4")
@@ -158,22 +166,7 @@ def test_a_review_that_waits_for_the_service_leaves_the_games_state_said(page: P
     """A review answered 503 (the worker's search slots busy) is waited for and said after the game's
     state, not instead of it: "Game over: X wins." stays on the status line meanwhile."""
     answered: list[int] = []
-
-    def busy(route: Route) -> None:
-        if not answered:
-            answered.append(503)
-            problem = {
-                "title": "Busy",
-                "status": 503,
-                "detail": "all 2 search slots of this worker stayed busy",
-            }
-            route.fulfill(
-                status=503,
-                headers={"Retry-After": "1", "Content-Type": "application/problem+json"},
-                body=json.dumps(problem),
-            )
-        else:
-            route.continue_()
+    busy = unavailable_first(1, "all 2 search slots of this worker stayed busy", answered)
 
     page.route("**/review", busy)
     page.goto("/?variant=normal&first=X&moves=0,3,1,4,2")
