@@ -155,6 +155,7 @@ def test_a_tree_past_the_processes_answers_503_with_retry_after(tmp_path: Path) 
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("alone_on_the_host")
 def test_four_clients_on_four_slots_get_no_503(tmp_path: Path) -> None:
     """Two workers of two search slots, four clients of 300 ms searches: gunicorn's workers take
     connections as they come, so one worker often holds three; 44 % of the answers were 503 when a
