@@ -15,6 +15,8 @@ void meter_start(meter *m, const ss_budget *budget) {
     m->started = ss_monotonic();
     m->nodes = 0;
     m->next_check = 0; /* a spent budget stops the search at its first node */
+    m->check_every = FIRST_CHECK;
+    m->checked = m->started;
     m->allowance_end = 0;
     m->stopped = m->halted = 0;
     m->deepest = 0;
@@ -27,15 +29,27 @@ void meter_allow(meter *m, int64_t nodes) {
     if (m->allowance_end && m->allowance_end < m->next_check) m->next_check = m->allowance_end;
 }
 
+/* The nodes until the next read, from how long those since the last one took. */
+static void pace(meter *m, double now) {
+    double took = now - m->checked;
+    m->checked = now;
+    if (took > CHECK_SECONDS && m->check_every > 1)
+        m->check_every /= 2;
+    else if (took < CHECK_SECONDS / 4 && m->check_every < CHECK_EVERY)
+        m->check_every *= 2;
+}
+
 int meter_check_now(meter *m) {
     const ss_budget *b = m->budget;
-    m->next_check = m->nodes + CHECK_EVERY;
+    double now = ss_monotonic();
+    pace(m, now);
+    m->next_check = m->nodes + m->check_every;
     if (m->allowance_end && m->next_check > m->allowance_end) m->next_check = m->allowance_end;
     if (b && !m->stopped) {
         if (b->max_nodes > 0 && m->next_check > b->max_nodes) m->next_check = b->max_nodes;
         if ((b->max_nodes > 0 && m->nodes >= b->max_nodes) ||
             (b->cancel && __atomic_load_n(b->cancel, __ATOMIC_RELAXED)) ||
-            (b->deadline > 0 && ss_monotonic() >= b->deadline))
+            (b->deadline > 0 && now >= b->deadline))
             m->stopped = 1;
     }
     m->halted = m->stopped || (m->allowance_end && m->nodes >= m->allowance_end);

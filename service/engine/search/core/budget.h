@@ -1,4 +1,5 @@
-/* The budget of one call: node counting, the clock read every few thousand nodes, the cancel flag. */
+/* The budget of one call: node counting, the clock read every few thousand nodes (fewer where nodes are
+   slow: a board of hundreds of cells and lines), the cancel flag. */
 #ifndef SS_BUDGET_H
 #define SS_BUDGET_H
 
@@ -6,13 +7,19 @@
 
 #include "sanmoku_search.h"
 
-enum { CHECK_EVERY = 4096 }; /* nodes between reads of the clock: about a millisecond */
+/* Nodes between reads of the clock: at most CHECK_EVERY (about a millisecond on a board of 64 cells), fewer
+   while the nodes between two reads take longer than CHECK_SECONDS (a 15x15 board's nodes take 100 to 1000
+   times longer: 4096 of them overran a 300 ms budget by seconds). The first read comes after FIRST_CHECK. */
+enum { CHECK_EVERY = 4096, FIRST_CHECK = 64 };
+#define CHECK_SECONDS 0.001
 
 typedef struct {
     const ss_budget *budget;  /* the call's (NULL: none) */
     double started;           /* ss_monotonic() when the call began */
     int64_t nodes;            /* positions searched so far */
     int64_t next_check;       /* the node count at which the clock and the cancel flag are read next */
+    int64_t check_every;      /* nodes between two reads: halved when they took long, doubled when quick */
+    double checked;           /* ss_monotonic() at the last read */
     int64_t allowance_end;    /* the node count where the current search pauses; 0: none */
     int stopped;              /* the budget is spent: the call ends */
     int halted;               /* stopped, or the allowance is spent: the search unwinds */
