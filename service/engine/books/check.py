@@ -20,7 +20,7 @@ from ..rules.values import Value
 from ..rules.variants import Variant
 from ..search.board import Board
 from ..search.budget import Budget, Spending
-from ..search.native import GOAL_SCORE, SCORE_MAX, SCORE_MIN, Game, TranspositionTable, prove
+from ..search.native import GOAL_SCORE, Game, TranspositionTable, prove
 from ..search.report import move_proof
 from .source import Book
 
@@ -115,7 +115,9 @@ def _proven(task: tuple[Position, int]) -> Value | None:
     game, table = _PROVERS[key]
     table.clear()
     limits = Spending.of(Budget(nodes=nodes)).share()
-    outcome = prove(game, table, position.mine, position.theirs, GOAL_SCORE, limits, SCORE_MIN, SCORE_MAX)
+    outcome = prove(
+        game, table, position.mine, position.theirs, GOAL_SCORE, limits, game.score_min, game.score_max
+    )
     # The position's score reads as a move's would, counted from the marks on the board now.
     cells = position.variant.cells
-    return move_proof(-1, outcome.lower, outcome.upper, position.marks, cells, None).value
+    return move_proof(-1, outcome.lower, outcome.upper, position.marks, cells, None, game.big).value

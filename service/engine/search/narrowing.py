@@ -14,7 +14,7 @@ from ..rules.variants import Variant
 from .board import Board
 from .budget import Spending
 from .estimates import common_depth_estimates
-from .native import BIG, GOAL_RESULT, GOAL_SCORE, SCORE_MAX, SCORE_MIN, prove_moves, score_moves, threats
+from .native import GOAL_RESULT, GOAL_SCORE, prove_moves, score_moves, threats
 from .proof_number import Prover, applies
 from .report import SearchReport, move_proof
 from .results import ResultProver, result_known
@@ -126,12 +126,13 @@ class Narrowing:
     def _settled(self, cell: int, wins: int) -> Bounds:
         """The score of a move that ends the game (`wins`: the moves that complete a line), else nothing
         known."""
+        game = self.searcher.game
         if wins >> cell & 1:
-            score = BIG - (self.marks + 1)
+            score = game.big - (self.marks + 1)
             return (-score, -score) if self.board.variant.misere else (score, score)
         if (self.mine | self.theirs | 1 << cell) == self.board.full:
             return (0, 0)
-        return (SCORE_MIN, SCORE_MAX)
+        return (game.score_min, game.score_max)
 
     def _narrow(self, goal: int, cells: list[int], spending: Spending) -> None:
         """Narrow each cell's bounds toward `goal`, in one call to the core, which shares the budget out
@@ -160,9 +161,8 @@ class Narrowing:
             if prover is not None:
                 closed_by[prover] = closed_by.get(prover, 0) + len(members)
             lower, upper = self.bounds[representative]
-            proof = move_proof(
-                representative, lower, upper, self.marks, self.board.cells, self.estimates.get(representative)
-            )
+            estimate, big = self.estimates.get(representative), self.searcher.game.big
+            proof = move_proof(representative, lower, upper, self.marks, self.board.cells, estimate, big)
             moves += [proof._replace(cell=cell) if cell != representative else proof for cell in members]
         if len(moves) > len(self.classes):  # else the classes came in the order of their cells
             moves.sort(key=lambda move: move.cell)

@@ -1,9 +1,10 @@
 """What a search proved about a position's moves, in the terms of the tables: a `Value` when the result
 and the remoteness are proven, the result alone, or only bounds on it (at least / at most a draw).
 
-The core's scores depend on when the game ends: a win whose last mark is the T-th scores BIG - T, the
-loss the negative, a draw 0; so a move's remoteness, counted from before the move (as
-`Value.after_move` counts it), is T less the marks on the board before it.
+The core's scores depend on when the game ends: a win whose last mark is the T-th scores big - T, the
+loss the negative, a draw 0, where big is the game's build's (`Game.big`: larger on the builds of longer
+games); so a move's remoteness, counted from before the move (as `Value.after_move` counts it), is T
+less the marks on the board before it.
 """
 
 from __future__ import annotations
@@ -12,21 +13,20 @@ from dataclasses import dataclass, field
 
 from ..rules.known_move import Estimate, KnownMove
 from ..rules.values import Result, Value
-from .native import BIG
 
 _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
 
 
 def move_proof(
-    cell: int, lower: int, upper: int, marks: int, cells: int, estimate: Estimate | None
+    cell: int, lower: int, upper: int, marks: int, cells: int, estimate: Estimate | None, big: int
 ) -> KnownMove:
     """What the score bounds [lower, upper] of the side that plays `cell` prove, with `marks` on the
-    board before the move."""
+    board before the move, on the scale of `big` (the game's)."""
     low = 1 if lower >= 1 else 0 if lower >= 0 else -1
     high = -1 if upper <= -1 else 0 if upper <= 0 else 1
     remoteness = None
     if lower == upper:
-        end = cells if lower == 0 else BIG - abs(lower)  # the marks on the board when the game ends
+        end = cells if lower == 0 else big - abs(lower)  # the marks on the board when the game ends
         remoteness = end - marks
     return KnownMove(cell, low, high, remoteness, estimate)
 

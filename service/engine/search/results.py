@@ -40,7 +40,7 @@ asked on one thread while the other idles.
 from __future__ import annotations
 
 from .budget import Spending
-from .native import BIG, NO_MOVE, Game
+from .native import NO_MOVE, Game
 from .proof_families import Ask, prove_families
 from .proof_number import Prover, Question, ask, thread_table
 from .second_thread import Helper, thread_helper
@@ -75,7 +75,7 @@ class ResultProver:
     ) -> None:
         self.game, self.mine, self.theirs = game, mine, theirs
         self.bounds, self.closed_by = bounds, closed_by
-        self.win = BIG - cells  # the least score of a win: its last mark is at most the cells-th
+        self.win = game.big - cells  # the least score of a win: its last mark is at most the cells-th
         self.table = thread_table()
         self.threads = threads
 

@@ -92,7 +92,9 @@ class Searcher:
         started = monotonic()
         cells, scores, spent = score_all(self.game, self.table, mine, theirs)
         marks, size = (mine | theirs).bit_count(), self.board.cells
-        moves = tuple(move_proof(c, s, s, marks, size, None) for c, s in zip(cells, scores, strict=True))
+        moves = tuple(
+            move_proof(c, s, s, marks, size, None, self.game.big) for c, s in zip(cells, scores, strict=True)
+        )
         depth = spent.depth + 1 if spent.nodes else 0  # the searches start below the moves
         closed_by = {Prover.ALPHA_BETA.value: len(moves)} if moves else {}
         return SearchReport(
