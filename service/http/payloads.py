@@ -59,13 +59,13 @@ def known_payload(known: Known) -> Json:
 
 
 def move_place(position: GamePosition, move: int) -> Json:
-    """Where a move goes: a board's cell with its row and column; a game's move is its number (Eight's
-    pick)."""
+    """Where a move goes: a board's cell with its row and column (and on a box its layer); a game's move
+    is its number (Eight's pick)."""
     place = position.place(move)
     if place is None:
         return {"move": move}
-    row, col = place
-    return {"cell": move, "row": row, "col": col}
+    *layer, row, col = place
+    return {"cell": move, **({"layer": layer[0]} if layer else {}), "row": row, "col": col}
 
 
 def move_payload(position: GamePosition, move: KnownMove, estimates: bool = False) -> Json:

@@ -38,15 +38,13 @@ def review_payload(review: Review, start: Position) -> Json:
     plies = []
     position = start
     for ply in review.plies:
-        row, col = position.row_col(ply.cell)
+        place = move_place(position, ply.cell)
         position = position.play(ply.cell)
         plies.append(
             {
                 "ply": ply.ply,
                 "player": ply.player,
-                "cell": ply.cell,
-                "row": row,
-                "col": col,
+                **place,
                 "board": position.cells,
                 "before": known_payload(ply.before),
                 "played": known_payload(ply.played),

@@ -13,7 +13,7 @@ from .solve_formats import FORMATS, SYMMETRIES
 
 T = TypeVar("T")
 
-BOARD_MAX = 128  # above any supported board (8x8 with its separators: 71); the engine names the size
+BOARD_MAX = 512  # above any supported board (20x20 with its separators: 419); the engine names the size
 SIDES = ("X", "O")
 DEFAULT_BUDGET_MS, MAX_BUDGET_MS = 1000, 10_000  # a search's time per request (and per batch)
 SOURCES = ("auto", "search")  # auto: the table, else a proven position, else a search; search: a search

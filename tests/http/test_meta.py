@@ -31,8 +31,8 @@ def test_variants_come_from_the_registry(client: FlaskClient) -> None:
     assert (connect4["rows"], connect4["cols"], connect4["k"], connect4["gravity"]) == (6, 7, 4, True)
     assert connect4["shape"] == {"sides": [6, 7], "torus": False, "gravity_axis": 0}  # marks fall down
     assert "lowest empty cell" in connect4["rules"]
-    assert body["naming"] == NAMING and MAX_CELLS == 64
-    limits = {"min_side": 2, "max_side": 8, "max_cells": MAX_CELLS, "max_table_cells": 22, "min_k": 3}
+    assert body["naming"] == NAMING and MAX_CELLS == 400
+    limits = {"min_side": 2, "max_side": 20, "max_cells": MAX_CELLS, "max_table_cells": 22, "min_k": 3}
     assert body["limits"] == limits
 
 
@@ -50,6 +50,12 @@ def test_a_name_written_by_the_name_form_names_the_same_board(client: FlaskClien
             facts = check_response(client.get(f"/variants/{name}"), "/variants/{name}", "get")
             assert (facts["rows"], facts["cols"], facts["k"]) == (rows, cols, k)
             assert {option: facts[option] for option in form["options"]} == chosen
+    for layers, rows, cols, k in [(3, 3, 3, 3), (4, 4, 4, 4), (2, 3, 4, 3)]:
+        for misere in (False, True):
+            name = form["box_pattern"].format(layers=layers, rows=rows, cols=cols, k=k)
+            name += "-misere" * (misere and "misere" in form["box_options"])
+            facts = check_response(client.get(f"/variants/{name}"), "/variants/{name}", "get")
+            assert facts["shape"]["sides"] == [layers, rows, cols] and facts["misere"] is misere
     for board in boards:
         shape = board["shape"]
         assert shape["sides"] == [board["rows"], board["cols"]] and shape["torus"] == board["torus"]

@@ -1,9 +1,9 @@
 """Every fact about a board that follows from its shape, derived once per variant: the one place for them.
 
-Cells are numbered row by row from 0; a set of cells is a bitmask (bit c is cell c). A line is the set
-of k cells it covers; a symmetry is a permutation of the cells (``image[c]`` is where cell c goes) that
-maps the set of lines onto itself and, under gravity, keeps every cell in its row (only those keep the
-bottom row at the bottom: see `_point_symmetries`).
+Cells are numbered row by row from 0 (a box's layer by layer); a set of cells is a bitmask (bit c is cell
+c). A line is the set of k cells it covers; a symmetry is a permutation of the cells (``image[c]`` is
+where cell c goes) that maps the set of lines onto itself and, under gravity, keeps every cell in its row
+(only those keep the bottom row at the bottom: see `_point_symmetries`).
 
 Under gravity rows are numbered from the top, so the bottom row is the last, and a column is filled from
 the bottom up: the cell below cell c is c + cols.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import cache, cached_property
+from itertools import permutations, product
 from math import perm
 
 import numpy as np
@@ -39,17 +40,25 @@ LOOKUP_CELLS = 16
 
 
 class Geometry:
-    def __init__(self, rows: int, cols: int, k: int, torus: bool, gravity: bool = False) -> None:
-        self.rows, self.cols, self.k, self.torus, self.gravity = rows, cols, k, torus, gravity
-        self.cells = rows * cols
+    def __init__(self, sides: tuple[int, ...], k: int, torus: bool, gravity: bool = False) -> None:
+        self.sides, self.k, self.torus, self.gravity = sides, k, torus, gravity
+        self.rows, self.cols = sides[-2:]  # a layer's: a box is drawn as its layers side by side
+        self.shape = Shape(sides, torus)
+        self.cells = self.shape.cells
         self.full = (1 << self.cells) - 1
-        self.bottom_row = bottom_row(rows, cols)
-        self.lines = Shape((rows, cols), torus).lines(k)
-        # The rectangle's own reflections and turns, without a torus's translations: at most eight, few
-        # enough to try them all on every position (the proven positions' keys).
-        self.point_symmetries = _point_symmetries(rows, cols, self.lines, gravity)
+        self.bottom_row = bottom_row(self.rows, self.cols)
+        self.lines = self.shape.lines(k)
+        # The rectangle's (or box's) own reflections and turns, without a torus's translations: at most
+        # eight on a rectangle, 48 on a cube, few enough to try them all on every position (the proven
+        # positions' keys).
+        if len(sides) == 2:
+            self.point_symmetries = _point_symmetries(self.rows, self.cols, self.lines, gravity)
+        else:
+            self.point_symmetries = _box_symmetries(self.shape, self.lines)
         self.symmetries = (
-            _translated(self.point_symmetries, rows, cols, gravity) if torus else self.point_symmetries
+            _translated(self.point_symmetries, self.rows, self.cols, gravity)
+            if torus
+            else self.point_symmetries
         )
 
     @property
@@ -59,18 +68,19 @@ class Geometry:
 
     @property
     def centre(self) -> int | None:
-        """The cell every symmetry fixes: a flat board with an odd number of rows and of columns."""
-        if self.torus or self.rows % 2 == 0 or self.cols % 2 == 0:
+        """The cell every symmetry fixes: a board without a torus whose every side is odd."""
+        if self.torus or any(side % 2 == 0 for side in self.sides):
             return None
-        return (self.rows // 2) * self.cols + self.cols // 2
+        return self.shape.cell_at(tuple(side // 2 for side in self.sides))
 
     @property
     def corners(self) -> tuple[int, ...]:
-        """The four corners of a flat board, row by row; a torus has none."""
+        """The corners of a board without a torus (four on a grid, eight on a box), in the order of their
+        cells; a torus has none."""
         if self.torus:
             return ()
-        last_row = (self.rows - 1) * self.cols
-        return (0, self.cols - 1, last_row, last_row + self.cols - 1)
+        ends = product(*((0, side - 1) for side in self.sides))
+        return tuple(self.shape.cell_at(corner) for corner in ends)
 
     @cached_property
     def lines_through(self) -> tuple[int, ...]:
@@ -97,7 +107,8 @@ class Geometry:
 
     @cached_property
     def _runs(self) -> Runs | None:
-        return line_runs(self.rows, self.cols, self.k, self.torus)
+        """A flat grid's lines by direction; None on a box (its lines are tried in turn)."""
+        return line_runs(self.rows, self.cols, self.k, self.torus) if len(self.sides) == 2 else None
 
     def line_state(self, mask: int) -> int:
         """NO_LINE, LINES_WITH_COMMON_CELL or LINES_APART for one set of cells."""
@@ -204,6 +215,36 @@ def _point_symmetries(rows: int, cols: int, lines: tuple[int, ...], gravity: boo
     return tuple(found)
 
 
+def _box_symmetries(shape: Shape, lines: tuple[int, ...]) -> tuple[Symmetry, ...]:
+    """A box's reflections and turns, identity first: each order of its sides that puts every side on one
+    as long (all six on a cube), with each side reflected or not; those that keep the set of lines (all
+    of them, as it turns out). A cube has 48."""
+    dimensions, line_set = len(shape.sides), set(lines)
+    found: dict[Symmetry, None] = {}
+    for order in permutations(range(dimensions)):
+        if any(shape.sides[axis] != shape.sides[i] for i, axis in enumerate(order)):
+            continue
+        for flips in product((False, True), repeat=dimensions):
+            symmetry = tuple(
+                shape.cell_at(_box_image(shape.sides, shape.coordinates(cell), order, flips))
+                for cell in range(shape.cells)
+            )
+            if all(_permute(line, symmetry) in line_set for line in lines):
+                found.setdefault(symmetry)
+    return tuple(found)
+
+
+def _box_image(
+    sides: tuple[int, ...], place: tuple[int, ...], order: tuple[int, ...], flips: tuple[bool, ...]
+) -> tuple[int, ...]:
+    """Where a cell at `place` goes: its place along side `order[i]` becomes its place along side i,
+    reflected where `flips` says."""
+    return tuple(
+        sides[i] - 1 - place[axis] if flip else place[axis]
+        for i, (axis, flip) in enumerate(zip(order, flips, strict=True))
+    )
+
+
 def _translated(
     point_symmetries: tuple[Symmetry, ...], rows: int, cols: int, gravity: bool
 ) -> tuple[Symmetry, ...]:
@@ -227,9 +268,9 @@ def _permute(mask: int, symmetry: Symmetry) -> int:
 
 @cache
 def geometry_of(variant: Variant) -> Geometry:
-    return _geometry(variant.rows, variant.cols, variant.k, variant.torus, variant.gravity)
+    return _geometry(variant.sides, variant.k, variant.torus, variant.gravity)
 
 
 @cache
-def _geometry(rows: int, cols: int, k: int, torus: bool, gravity: bool) -> Geometry:
-    return Geometry(rows, cols, k, torus, gravity)
+def _geometry(sides: tuple[int, ...], k: int, torus: bool, gravity: bool) -> Geometry:
+    return Geometry(sides, k, torus, gravity)

@@ -173,20 +173,24 @@ def _unseparated(board: str, variant: Variant) -> str:
             raise InvalidPositionError(
                 "wrong_length",
                 f"board has {len(board)} cells; the {variant.name} board has {variant.cells} "
-                f"({variant.rows} rows of {variant.cols})",
+                f"({_rows_of(variant)})",
                 "board",
             )
         return board
     rows = board.split(ROW_SEPARATOR)
-    if len(rows) != variant.rows or any(len(row) != variant.cols for row in rows):
+    if len(rows) != variant.layers * variant.rows or any(len(row) != variant.cols for row in rows):
         lengths = ", ".join(str(len(row)) for row in rows)
         raise InvalidPositionError(
             "wrong_shape",
-            f"board has rows of {lengths} cells; the {variant.name} board has {variant.rows} rows of "
-            f"{variant.cols}",
+            f"board has rows of {lengths} cells; the {variant.name} board has {_rows_of(variant)}",
             "board",
         )
     return "".join(rows)
+
+
+def _rows_of(variant: Variant) -> str:
+    rows = f"{variant.rows} rows of {variant.cols}"
+    return rows if variant.layers == 1 else f"{variant.layers} layers of {rows}, the layers' rows in turn"
 
 
 def _read_marks(board: str, variant: Variant) -> tuple[int, int]:

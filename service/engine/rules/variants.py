@@ -2,10 +2,11 @@
 whether marks fall (gravity: a mark played in a column drops to its lowest empty cell).
 
 A variant is named ``{rows}x{cols}k{k}``, then ``-torus``, ``-gravity`` and ``-misere``, each when it
-applies, in that order (``4x4k3``, ``3x4k3-misere``, ``4x4k4-torus-misere``, ``6x7k4-gravity``); a few
-boards keep a short name: ``normal`` and ``misere`` (3x3k3), ``connect4`` (6x7k4-gravity). Every fact
-that depends on the board (cells, lines, symmetries, playable cells, centre, depth range) is derived
-from these parameters in ``geometry``.
+applies, in that order (``4x4k3``, ``3x4k3-misere``, ``4x4k4-torus-misere``, ``6x7k4-gravity``); a box
+of layers (three sides) is named ``{layers}x{rows}x{cols}k{k}`` (``3x3x3k3``, Qubic's ``4x4x4k4``),
+then ``-misere`` when it applies. A few boards keep a short name: ``normal`` and ``misere`` (3x3k3),
+``connect4`` (6x7k4-gravity). Every fact that depends on the board (cells, lines, symmetries, playable
+cells, centre, depth range) is derived from these parameters in ``geometry``.
 """
 
 from __future__ import annotations
@@ -13,30 +14,38 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from math import prod
 
 from ..errors import UnknownVariantError
 from .shape import DOWN, Shape
 
 MIN_SIDE = 2
-MAX_SIDE = 8  # a board up to 8x8 fits the search's 64-bit masks
+MAX_SIDE = 20  # Gomocup's largest board, 20x20: 400 cells, within the widest build of the search
 MAX_CELLS = MAX_SIDE * MAX_SIDE
 MAX_TABLE_CELLS = 22  # the ranked tables: 22 cells take minutes and gigabytes; a longer side needs a table
 MIN_K = 3
+TIMES = "\N{MULTIPLICATION SIGN}"
 
 _NAME = re.compile(
-    r"(?P<rows>\d{1,2})x(?P<cols>\d{1,2})k(?P<k>\d{1,2})"
+    r"(?:(?P<layers>\d{1,2})x)?(?P<rows>\d{1,2})x(?P<cols>\d{1,2})k(?P<k>\d{1,2})"
     r"(?P<torus>-torus)?(?P<gravity>-gravity)?(?P<misere>-misere)?"
 )
 NAMING = (
     f"name a variant {{rows}}x{{cols}}k{{k}}, then any of -torus, -gravity and -misere in that order "
-    f"(4x4k3, 3x4k3-misere, 5x5k4-torus-misere, 4x5k4-gravity-misere), with rows and cols from "
-    f"{MIN_SIDE} to {MAX_SIDE} (or longer on a board of at most {MAX_TABLE_CELLS} cells, such as 2x11) "
-    f"and {MIN_K} <= k <= the longer side; 'normal' and 'misere' name 3x3k3 and 3x3k3-misere, "
-    "'connect4' names 6x7k4-gravity"
+    f"(4x4k3, 3x4k3-misere, 15x15k5, 5x5k4-torus-misere, 4x5k4-gravity-misere), or a box of layers "
+    f"{{layers}}x{{rows}}x{{cols}}k{{k}}, then -misere if it applies (3x3x3k3, 4x4x4k4), with every side "
+    f"from {MIN_SIDE} to {MAX_SIDE}, at most {MAX_CELLS} cells, and {MIN_K} <= k <= the longest side; "
+    "'normal' and 'misere' name 3x3k3 and 3x3k3-misere, 'connect4' names 6x7k4-gravity"
 )
 # How a client writes a board's name without a copy of the grammar: the pattern's fields filled in,
-# then "-" and each option that holds, in this order (GET /variants gives it).
-NAME_FORM = {"pattern": "{rows}x{cols}k{k}", "options": ["torus", "gravity", "misere"]}
+# then "-" and each option that holds, in this order (GET /variants gives it). A box of layers puts
+# "{layers}x" first (`box_pattern`) and takes the options of `box_options` only.
+NAME_FORM = {
+    "pattern": "{rows}x{cols}k{k}",
+    "options": ["torus", "gravity", "misere"],
+    "box_pattern": "{layers}x{rows}x{cols}k{k}",
+    "box_options": ["misere"],
+}
 # (rows, cols, k, misere, torus, gravity) -> the board's short name
 SHORT_NAMES = {
     (3, 3, 3, False, False, False): "normal",
@@ -53,62 +62,83 @@ class Variant:
     misere: bool = False
     torus: bool = False
     gravity: bool = False  # a mark played in a column falls to its lowest empty cell
+    layers: int = 1  # a box's layers of rows x cols each; 1: a flat grid
 
     def __post_init__(self) -> None:
-        problem = _unsupported(self.rows, self.cols, self.k)
+        problem = _unsupported(self.sides, self.k, self.torus, self.gravity)
         if problem:
             raise UnknownVariantError(self.long_name, f"{problem}; {NAMING}")
 
     @property
+    def sides(self) -> tuple[int, ...]:
+        """The length of each side, the slowest first: (rows, cols), or (layers, rows, cols) for a box."""
+        return (self.rows, self.cols) if self.layers == 1 else (self.layers, self.rows, self.cols)
+
+    @property
     def long_name(self) -> str:
         suffixes = "-torus" * self.torus + "-gravity" * self.gravity + "-misere" * self.misere
-        return f"{self.rows}x{self.cols}k{self.k}{suffixes}"
+        return f"{'x'.join(map(str, self.sides))}k{self.k}{suffixes}"
 
     @property
     def name(self) -> str:
         """The name answers use: the board's short name if it has one, else the long one."""
+        if self.layers != 1:
+            return self.long_name
         key = (self.rows, self.cols, self.k, self.misere, self.torus, self.gravity)
         return SHORT_NAMES.get(key, self.long_name)
 
     @property
     def cells(self) -> int:
-        return self.rows * self.cols
+        return prod(self.sides)
 
     @property
     def shape(self) -> Shape:
-        """The board's shape: a grid of rows and cols (their only meaning beyond it is how it is drawn)."""
-        return Shape((self.rows, self.cols), self.torus, DOWN if self.gravity else None)
+        """The board's shape: a grid of rows and cols, or a box of such layers (rows, cols and layers
+        mean nothing else than how the board is drawn)."""
+        return Shape(self.sides, self.torus, DOWN if self.gravity else None)
 
     @property
     def has_table(self) -> bool:
-        """Whether a solved table can hold the variant (else only the search answers it)."""
-        return self.cells <= MAX_TABLE_CELLS
+        """Whether a solved table can hold the variant (else only the search answers it): a flat board
+        of few cells (the tables' layouts know a grid's eight reflections and turns, not a box's)."""
+        return self.layers == 1 and self.cells <= MAX_TABLE_CELLS
 
     @property
     def rules(self) -> str:
         line = f"{_count_word(self.k)} in a row"
-        board = f"on a {self.rows}\N{MULTIPLICATION SIGN}{self.cols} board"
+        board = f"on a {TIMES.join(map(str, self.sides))} {_solid(self.sides)}"
         wrap = (
             ", where lines wrap around the edges (a line never uses a cell twice)"
             if self.torus
             else " (rows, columns and diagonals)"
+            if self.layers == 1
+            else " (along every side and every diagonal, through the layers too)"
         )
         outcome = "loses" if self.misere else "wins"
         fall = "; a mark played in a column falls to its lowest empty cell" if self.gravity else ""
         return f"{line} {outcome} {board}{wrap}{fall}; a full board without a line is a draw."
 
 
-def _unsupported(rows: int, cols: int, k: int) -> str:
-    if rows < MIN_SIDE or cols < MIN_SIDE:
-        return f"a {rows}x{cols} board has a side shorter than {MIN_SIDE}"
-    if max(rows, cols) > MAX_SIDE and rows * cols > MAX_TABLE_CELLS:
-        return (
-            f"a {rows}x{cols} board has a side longer than {MAX_SIDE} and {rows * cols} cells, more than "
-            f"the {MAX_TABLE_CELLS} of a table"
-        )
-    if not MIN_K <= k <= max(rows, cols):
-        return f"k={k} is not between {MIN_K} and {max(rows, cols)}, the longer side of a {rows}x{cols} board"
+def _unsupported(sides: tuple[int, ...], k: int, torus: bool, gravity: bool) -> str:
+    board = "x".join(map(str, sides))
+    if min(sides) < MIN_SIDE:
+        return f"the {board} board has a side shorter than {MIN_SIDE}"
+    if max(sides) > MAX_SIDE:
+        return f"the {board} board has a side longer than {MAX_SIDE}"
+    if prod(sides) > MAX_CELLS:
+        return f"the {board} board has {prod(sides)} cells, more than {MAX_CELLS}"
+    if len(sides) > 2 and (torus or gravity):
+        # Not yet: a box's lines wrapping, or marks falling through its layers (Score Four)
+        return f"a box of layers ({board}) takes no -torus or -gravity"
+    if not MIN_K <= k <= max(sides):
+        return f"k={k} is not between {MIN_K} and {max(sides)}, the longest side of the {board} board"
     return ""
+
+
+def _solid(sides: tuple[int, ...]) -> str:
+    if len(sides) == 2:
+        return "board"
+    return "cube" if len(set(sides)) == 1 else "box"
 
 
 def _count_word(k: int) -> str:
@@ -167,20 +197,20 @@ def get_variant(name: str) -> Variant:
         misere=match["misere"] is not None,
         torus=match["torus"] is not None,
         gravity=match["gravity"] is not None,
+        layers=1 if match["layers"] is None else int(match["layers"]),
     )
     if variant.long_name != name and variant.name != name:  # leading zeros: one spelling per variant
         raise UnknownVariantError(name, f"did you mean {variant.name!r}? {NAMING}")
     return variant
 
 
-def supported_variants(max_cells: int = MAX_CELLS) -> list[Variant]:
-    """Every supported variant of at most `max_cells` cells, by cells, then rows, k, torus, gravity and
-    misère."""
+def supported_variants(max_cells: int) -> list[Variant]:
+    """Every supported flat variant (rows x cols) of at most `max_cells` cells, by cells, then rows, k,
+    torus, gravity and misère."""
     out = []
-    longest = max(MAX_SIDE, MAX_TABLE_CELLS // MIN_SIDE)
-    for rows in range(MIN_SIDE, longest + 1):
-        for cols in range(MIN_SIDE, longest + 1):
-            if rows * cols > max_cells or _unsupported(rows, cols, MIN_K):
+    for rows in range(MIN_SIDE, MAX_SIDE + 1):
+        for cols in range(MIN_SIDE, MAX_SIDE + 1):
+            if rows * cols > max_cells or _unsupported((rows, cols), MIN_K, False, False):
                 continue
             for k in range(MIN_K, max(rows, cols) + 1):
                 out += [

@@ -62,7 +62,7 @@ def test_one_spelling_per_variant(name: str) -> None:
 
 
 def test_gravity_variants_are_supported_and_have_tables_up_to_22_cells() -> None:
-    every = supported_variants()
+    every = supported_variants(64)
     gravity = [v for v in every if v.gravity]
     assert len(gravity) == len(every) // 2
     assert all(v.has_table is (v.cells <= 22) for v in gravity)

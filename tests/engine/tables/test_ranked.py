@@ -23,7 +23,7 @@ from service.engine.tables.table_file import build_record
 from tests.engine.tables.boards import assert_agrees_on_samples, burnside_classes, table_of
 from tests.engine.tables.dense_solver import dense_indices, dense_solve
 
-SMALL = [v for v in supported_variants() if v.cells <= 12 and not v.gravity]  # the dense solver has none
+SMALL = [v for v in supported_variants(12) if v.cells <= 12 and not v.gravity]  # the dense solver has none
 
 
 def every_position(variant: Variant) -> tuple[np.ndarray, np.ndarray]:

@@ -17,8 +17,8 @@ from tests.background import Work
 from tests.engine.tables.boards import assert_agrees_on_samples, compare_with_reference, table_of
 
 # The reference here knows no gravity; gravity variants have their own (test_gravity_tables).
-SMALL = [v for v in supported_variants() if v.cells <= 12 and not v.gravity]
-LARGE = [v for v in supported_variants() if v.cells > 12 and not v.gravity]
+SMALL = [v for v in supported_variants(12) if v.cells <= 12 and not v.gravity]
+LARGE = [v for v in supported_variants(64) if v.cells > 12 and not v.gravity]
 O_FIRST_TOO = 9  # up to this many cells, the game O opens is compared in full as well
 
 

@@ -11,7 +11,7 @@ from service.engine import Table, Variant, get_variant, read_position, solve, su
 from service.engine.tables.classes import class_layout_of
 from service.engine.tables.small_solver import SMALL_CELLS, small_tiers
 
-SMALL = [v for v in supported_variants() if v.cells <= SMALL_CELLS and not v.gravity]
+SMALL = [v for v in supported_variants(SMALL_CELLS) if v.cells <= SMALL_CELLS and not v.gravity]
 
 
 def test_it_takes_every_small_board() -> None:
