@@ -82,8 +82,8 @@ def test_the_main_line_says_how_the_game_ends(client: FlaskClient) -> None:
     [
         ("X.../.O../....", "4x4k4", "wrong_shape"),
         ("X........", "4x4k4", "wrong_length"),
-        ("X...O....", "9x9k3", "unknown_variant"),
-        ("X...O....", "2x12k3", "unknown_variant"),
+        ("X...O....", "21x21k3", "unknown_variant"),
+        ("X...O....", "3x3x3k3-torus", "unknown_variant"),
         ("X...O....", "3x3k3-misere-torus", "unknown_variant"),
         ("X...O....", "3x3k4", "unknown_variant"),
     ],
@@ -107,8 +107,26 @@ def test_variant_descriptions(client: FlaskClient) -> None:
     assert torus["symmetries"] == 72 and torus["torus"] is True and "wrap" in torus["rules"]
     normal = check_response(client.get("/variants/3x3k3"), "/variants/{name}", "get")
     assert normal["name"] == "normal" and normal["centre"] == 4 and normal["depth"]["max"] == 8
-    unknown = client.get("/variants/9x9k3")
+    unknown = client.get("/variants/21x21k3")
     assert check_response(unknown, "/variants/{name}", "get")["code"] == "unknown_variant"
+
+
+def test_boxes_and_boards_past_64_cells_are_described(client: FlaskClient) -> None:
+    """A cube's 49 lines and 48 symmetries (its rotations and reflections), Qubic's 76 lines, and five in
+    a row on 15x15 (572 lines, by counting each direction's starts: 11 x 15 twice, 11 x 11 twice)."""
+    cube = check_response(client.get("/variants/3x3x3k3"), "/variants/{name}", "get")
+    assert (cube["cells"], len(cube["lines"]), cube["symmetries"], cube["centre"]) == (27, 49, 48, 13)
+    assert cube["shape"] == {"sides": [3, 3, 3], "torus": False, "gravity_axis": None}
+    assert cube["table"] is None and cube["source"] == "search" and "cube" in cube["rules"]
+    qubic = check_response(client.get("/variants/4x4x4k4"), "/variants/{name}", "get")
+    assert (qubic["cells"], len(qubic["lines"]), qubic["symmetries"], qubic["centre"]) == (64, 76, 48, None)
+    gomoku = check_response(client.get("/variants/15x15k5"), "/variants/{name}", "get")
+    assert (gomoku["cells"], len(gomoku["lines"]), gomoku["symmetries"]) == (
+        225,
+        2 * 11 * 15 + 2 * 11 * 11,
+        8,
+    )
+    assert gomoku["centre"] == 112 and gomoku["rows"] == gomoku["cols"] == 15
 
 
 def test_a_large_table_not_built_is_reported_not_built(tmp_path: Path) -> None:
@@ -234,3 +252,28 @@ def test_a_bad_preset_file_at_start_is_rebuilt_and_then_ready(tmp_path: Path) ->
     ready = client.get("/readyz")
     assert ready.status_code == 200 and ready.json is not None
     assert ready.json["tables"]["4x4k4"] == {"ready": True, "positions": 9_722_011}
+
+
+def test_a_box_is_analyzed_with_each_moves_layer(client: FlaskClient) -> None:
+    """3x3x3 from the empty board: the first player wins with the 7th mark, the centre first; each move
+    says its layer, row and column (cell 13 is the middle of the middle layer)."""
+    body = check_response(
+        client.post("/analyze", json={"board": "." * 27, "variant": "3x3x3k3"}), "/analyze", "post"
+    )
+    assert (body["result"], body["remoteness"], body["best_move"], body["exact"]) == ("win", 7, 13, True)
+    places = {m["cell"]: (m["layer"], m["row"], m["col"]) for m in body["moves"]}
+    assert places == {cell: (cell // 9, cell // 3 % 3, cell % 3) for cell in range(27)}
+
+
+def test_a_board_past_64_cells_is_analyzed(client: FlaskClient) -> None:
+    """15x15: four X in a row with both ends open, O to move: every move loses (X completes five next),
+    proven within the budget; a move on a flat board says no layer."""
+    board = ["."] * 225
+    for cell in (112, 113, 114, 115):
+        board[cell] = "X"
+    for cell in (0, 14, 210):
+        board[cell] = "O"
+    request = {"board": "".join(board), "variant": "15x15k5", "to_move": "O", "budget_ms": 2000}
+    body = check_response(client.post("/analyze", json=request), "/analyze", "post")
+    assert body["result"] == "loss" and body["exact"] and body["remoteness"] == 2
+    assert all("layer" not in move for move in body["moves"]) and len(body["moves"]) == 218

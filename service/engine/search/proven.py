@@ -55,7 +55,7 @@ log = logging.getLogger(__name__)
 class StoredRow:
     """A record as the store holds it, before any check."""
 
-    key: Key  # the variant's long name, the canonical form's masks (signed)
+    key: Key  # the variant's long name, the canonical form's masks (as `stored_mask` writes them)
     blob: bytes
     exact: int
     origin: str
@@ -67,7 +67,7 @@ class StoredRow:
     @property
     def position(self) -> Position:
         """The canonical form's position (X the side to move; which mark moves changes no value)."""
-        mover, other = (_unsigned(mask) for mask in self.key[1:])
+        mover, other = (mask_of(stored) for stored in self.key[1:])
         return Position(self.variant, mover, other, Mark.X)
 
     def checked(self) -> tuple[Record | None, str]:
@@ -112,7 +112,7 @@ class ProvenCache:
         record that fails its checks (`proven_record.checked`) is dropped: searched again, never served."""
         variant = position.variant
         symmetry, key = canonical(variant, position.mine, position.theirs)
-        where = (variant.long_name, _signed(key[0]), _signed(key[1]))
+        where = key_of(variant, key)
         row = self._file.read(
             lambda db: db.execute(f"SELECT moves, exact, origin FROM proven WHERE {KEY}", where).fetchone(),
             None,
@@ -139,7 +139,7 @@ class ProvenCache:
         known = {m.cell: m for m in (before.moves if before else ())}
         merged = [tighter(m, known.get(m.cell)) for m in moves]
         kept = origin if before is None else origin.merged(before.origin)
-        where = (variant.long_name, _signed(key[0]), _signed(key[1]))
+        where = key_of(variant, key)
         blob = encoded(where, merged, symmetry, kept)
         self._file.write(
             lambda db: db.execute(
@@ -186,11 +186,11 @@ class ProvenCache:
     def drop(self, position: Position) -> None:
         """Forget what is kept of the position (a book or a table contradicts it)."""
         _, key = canonical(position.variant, position.mine, position.theirs)
-        self._delete((position.variant.long_name, _signed(key[0]), _signed(key[1])))
+        self._delete(key_of(position.variant, key))
 
     def records(self, batch: int = 1000) -> Iterator[StoredRow]:
         """Every record as stored, unchecked (`sanmoku cache verify` checks them), in batches of reads."""
-        after: tuple[str, int, int] = ("", -(2**63), -(2**63))
+        after: Key = ("", -(2**63), -(2**63))  # before every key: integers sort before bytes
         while True:
             rows = self._file.read(partial(_rows_after, after=after, batch=batch), None)
             if rows is None:
@@ -235,7 +235,32 @@ def _rows_after(db: sqlite3.Connection, after: Key, batch: int) -> list[StoredRo
         "WHERE (variant, mover, other) > (?, ?, ?) ORDER BY variant, mover, other LIMIT ?",
         (*after, batch),
     ).fetchall()
-    return [StoredRow((str(r[0]), int(r[1]), int(r[2])), bytes(r[3]), int(r[4]), str(r[5])) for r in found]
+    return [
+        StoredRow((str(r[0]), _part(r[1]), _part(r[2])), bytes(r[3]), int(r[4]), str(r[5])) for r in found
+    ]
+
+
+def key_of(variant: Variant, masks: tuple[int, int]) -> Key:
+    """The stored key of a canonical form's masks on `variant`."""
+    return variant.long_name, stored_mask(masks[0], variant.cells), stored_mask(masks[1], variant.cells)
+
+
+def stored_mask(mask: int, cells: int) -> int | bytes:
+    """A mask as the store keeps it: on a board of up to 64 cells SQLite's signed 64-bit integer (the
+    store's first form); on a larger board its bytes, most significant first (their order is the
+    masks')."""
+    if cells <= 64:
+        return _signed(mask)
+    return mask.to_bytes((cells + 7) // 8, "big")
+
+
+def mask_of(stored: int | bytes) -> int:
+    """The mask a key holds (`stored_mask` turned back)."""
+    return int.from_bytes(stored, "big") if isinstance(stored, bytes) else _unsigned(stored)
+
+
+def _part(column: int | bytes) -> int | bytes:
+    return column if isinstance(column, bytes) else int(column)
 
 
 def _door(door: str) -> tuple[str, str]:

@@ -27,6 +27,8 @@ from .proof_number import Prover, applies
 
 RECORD_FORMAT = 3  # of the origin's text; 0 for a record of before origins were kept ("search", "book")
 UNKNOWN_REMOTENESS = 255  # the byte of a remoteness not proven
+# A board of more cells writes each cell and remoteness in two bytes (a remoteness not proven: 0xFFFF).
+ONE_BYTE_CELLS = 254
 CHECK_BYTES = 4
 FAILED_CHECKSUM = "damaged (its checksum fails)"  # why a record is not served: its bytes changed
 SEARCH, PROVE, BOOK = "search", "prove", "book"  # the doors that write records
@@ -35,7 +37,8 @@ DOORS = (SEARCH, PROVE, BOOK)
 MONOTONE_PROVERS = frozenset({Prover.PROOF_NUMBER, Prover.PAIRING, Prover.THREAT_SPACE})
 EVERY_PROVER = frozenset(Prover)
 
-Key = tuple[str, int, int]  # the variant's long name and the canonical form's masks, as stored
+# The variant's long name and the canonical form's masks, as stored (proven.stored_mask)
+Key = tuple[str, int | bytes, int | bytes]
 
 
 @dataclass(frozen=True)
@@ -96,16 +99,23 @@ class Record:
 
 def encoded(key: Key, moves: Sequence[KnownMove], symmetry: Sequence[int], origin: Origin) -> bytes:
     """The record's bytes: each move as (its cell in the canonical form, lower + 1, upper + 1,
-    remoteness byte), then the checksum."""
+    remoteness), the cell and the remoteness one byte each, or two on a board of more than
+    ONE_BYTE_CELLS cells (the symmetry's length); then the checksum."""
+    size = _number_bytes(len(symmetry))
+    unknown = (1 << 8 * size) - 1
     records = b"".join(
-        bytes((symmetry[m.cell], m.lower + 1, m.upper + 1, _remoteness_byte(m.remoteness))) for m in moves
+        symmetry[m.cell].to_bytes(size, "big")
+        + bytes((m.lower + 1, m.upper + 1))
+        + (unknown if m.remoteness is None else m.remoteness).to_bytes(size, "big")
+        for m in moves
     )
     return records + checksum(key, records, exact_flag(moves), origin.text)
 
 
 def decoded(blob: bytes, back: Sequence[int]) -> tuple[KnownMove, ...]:
     """The moves of a record's bytes (checked), turned back by `back` into the position's cells."""
-    moves = (_move(back[cell], rest) for cell, rest in _entries(blob[:-CHECK_BYTES]))
+    size = _number_bytes(len(back))
+    moves = (_move(back[cell], rest, size) for cell, rest in _entries(blob[:-CHECK_BYTES], size))
     return tuple(sorted(moves, key=lambda m: m.cell))
 
 
@@ -114,7 +124,8 @@ def checked(
 ) -> tuple[Record | None, str]:
     """The record as stored under `key` (its cells turned back by `back`), if it may be served on
     `variant`; else None and why not. Every store's reader asks this, whichever host wrote the record."""
-    if len(blob) < CHECK_BYTES or (len(blob) - CHECK_BYTES) % 4 or not intact(key, blob, exact, origin):
+    entry = 2 + 2 * _number_bytes(len(back))
+    if len(blob) < CHECK_BYTES or (len(blob) - CHECK_BYTES) % entry or not intact(key, blob, exact, origin):
         return None, FAILED_CHECKSUM
     found = Origin.parse(origin)
     if found is None:
@@ -140,7 +151,8 @@ def exact_flag(moves: Sequence[KnownMove]) -> int:
 
 def checksum(key: Key, records: bytes, exact: int, origin: str) -> bytes:
     """The checksum of a record, its key and origin included (a record copied onto another key fails it)."""
-    whole = f"{key[0]}|{key[1]}|{key[2]}|{exact}|{origin}|".encode() + records
+    masks = (part.hex() if isinstance(part, bytes) else part for part in key[1:])
+    whole = f"{key[0]}|{'|'.join(map(str, masks))}|{exact}|{origin}|".encode() + records
     return zlib.crc32(whole).to_bytes(CHECK_BYTES, "little")
 
 
@@ -156,15 +168,18 @@ def proves_something(moves: Sequence[KnownMove]) -> bool:
     return any(m.lower > -1 or m.upper < 1 for m in moves)
 
 
-def _entries(blob: bytes) -> Iterator[tuple[int, bytes]]:
-    for start in range(0, len(blob), 4):
-        yield blob[start], blob[start + 1 : start + 4]
+def _number_bytes(cells: int) -> int:
+    """The bytes of a cell and of a remoteness in the records of a board of `cells` cells."""
+    return 1 if cells <= ONE_BYTE_CELLS else 2
 
 
-def _move(cell: int, rest: bytes) -> KnownMove:
-    lower, upper, remoteness = rest[0] - 1, rest[1] - 1, rest[2]
-    return KnownMove(cell, lower, upper, None if remoteness == UNKNOWN_REMOTENESS else remoteness)
+def _entries(blob: bytes, size: int) -> Iterator[tuple[int, bytes]]:
+    entry = 2 + 2 * size
+    for start in range(0, len(blob), entry):
+        yield int.from_bytes(blob[start : start + size], "big"), blob[start + size : start + entry]
 
 
-def _remoteness_byte(remoteness: int | None) -> int:
-    return UNKNOWN_REMOTENESS if remoteness is None else remoteness
+def _move(cell: int, rest: bytes, size: int) -> KnownMove:
+    lower, upper, remoteness = rest[0] - 1, rest[1] - 1, int.from_bytes(rest[2:], "big")
+    unknown = UNKNOWN_REMOTENESS if size == 1 else (1 << 16) - 1
+    return KnownMove(cell, lower, upper, None if remoteness == unknown else remoteness)
