@@ -73,12 +73,24 @@ def cell_label(cell: str, move: dict[str, Any] | None) -> str:
 
 
 def draw_board(payload: dict[str, Any]) -> str:
-    """Marks as X and O; each free cell as its value for the side to move (W3, D, L5)."""
+    """Marks as X and O; each free cell as its value for the side to move (W3, D, L5); a box's layers one
+    below the other, each under its name."""
     variant = get_variant(payload["variant"])
     moves = {m["cell"]: m for m in payload["moves"]}
     labels = [cell_label(c, moves.get(i)) for i, c in enumerate(payload["board"])]
-    rows = [labels[r * variant.cols : (r + 1) * variant.cols] for r in range(variant.rows)]
-    separator = "\n" + "+".join(["----"] * variant.cols) + "\n"
+    layer_cells = variant.rows * variant.cols
+    layers = [
+        _draw_grid(labels[start : start + layer_cells], variant.cols)
+        for start in range(0, len(labels), layer_cells)
+    ]
+    if len(layers) == 1:
+        return layers[0]
+    return "\n\n".join(f"layer {number}\n{layer}" for number, layer in enumerate(layers))
+
+
+def _draw_grid(labels: list[str], cols: int) -> str:
+    rows = [labels[start : start + cols] for start in range(0, len(labels), cols)]
+    separator = "\n" + "+".join(["----"] * cols) + "\n"
     return separator.join("|".join(f"{label:^4}" for label in row).rstrip() for row in rows)
 
 
@@ -95,9 +107,10 @@ def verdict(payload: dict[str, Any]) -> list[str]:
     outcome = "draw" if payload["winner"] is None else f"{payload['winner']} wins"
     distance = "" if plies is None else f", {plies} {'ply' if plies == 1 else 'plies'} to the end"
     best = ", ".join(str(cell) for cell in payload["best_moves"]) or "not proven"
+    layers = ", layer by layer" if get_variant(payload["variant"]).layers > 1 else ""
     return [
         f"{where}: {outcome} with perfect play{distance}",
-        f"best moves: {best} (cells numbered row by row from 0)",
+        f"best moves: {best} (cells numbered row by row from 0{layers})",
     ]
 
 

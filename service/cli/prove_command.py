@@ -37,6 +37,9 @@ def show(progress: ProofProgress) -> None:
     )
 
 
+MAX_SAVED_CELLS = 64  # a saved proof's masks are 64-bit: its jobs, and its table's slots
+
+
 def prove(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
     why = unsound_because(variant)
@@ -45,6 +48,13 @@ def prove(args: argparse.Namespace) -> int:
             "prover_unsound",
             f"{variant.name} cannot be proven by `prove`: its provers assume a mark of one's own never"
             f" hurts, and {why} (`sanmoku analyze` searches it with alpha-beta instead)",
+        )
+    if variant.cells > MAX_SAVED_CELLS:  # its jobs and table are saved as 64-bit masks
+        raise EngineError(
+            "prove_too_large",
+            f"{variant.name} has {variant.cells} cells: `prove` saves its jobs and its table to resume them,"
+            f" which it can for boards of at most {MAX_SAVED_CELLS} cells (`sanmoku analyze` searches it"
+            " within a budget instead)",
         )
     directory = args.dir or default_directory()
     with proof_lock(directory, variant) as alone:

@@ -80,6 +80,23 @@ def test_analyze_draws_the_values_of_the_free_cells(capsysbinary: pytest.Capture
     assert "best moves: 2 " in text
 
 
+def test_analyze_draws_a_box_layer_by_layer(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    """3x3x3 with X in the centre, O to move: every O move loses, X's 7th mark ends it (6 plies on)."""
+    code, out, _ = run(capsysbinary, "analyze", "." * 13 + "X" + "." * 13, "--variant", "3x3x3k3")
+    text = out.decode()
+    assert code == 0 and [f"layer {n}" in text for n in range(3)] == [True] * 3 and "layer 3" not in text
+    cells = [cell.strip() for row in text.splitlines() if "|" in row for cell in row.split("|")]
+    assert cells == ["L6"] * 13 + ["X"] + ["L6"] * 13
+    assert "X wins with perfect play, 6 plies to the end" in text and "layer by layer" in text
+
+
+def test_prove_refuses_a_board_past_64_cells(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Its jobs and table are saved as 64-bit masks to resume it: past 64 cells it says so."""
+    assert cli.main(["prove", "9x9k5", "--dir", str(tmp_path)]) == 2
+    said = capsys.readouterr().err
+    assert "81 cells" in said and "at most 64 cells" in said and not list(tmp_path.iterdir())
+
+
 def test_analyze_says_when_the_game_is_over(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
     code, out, _ = run(capsysbinary, "analyze", "XXXOO....", "--variant", "misere")
     assert code == 0

@@ -247,5 +247,6 @@ class ProofRun:
         )
 
     def _cell(self, cell: int) -> str:
-        cols = self.position.variant.cols
-        return f"r{cell // cols}c{cell % cols}"
+        """A cell by its place: r2c3 on a grid, l1r2c3 on a box of layers."""
+        *layer, row, col = self.position.variant.shape.coordinates(cell)
+        return "".join(f"l{at}" for at in layer) + f"r{row}c{col}"
