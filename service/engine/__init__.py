@@ -51,7 +51,16 @@ from .games import (
 )
 from .play.heuristic import Reading, read_ahead
 from .play.mainline import MainLine, main_line
-from .play.policies import DEFAULT_DEPTH, POLICIES, Policy, check_choice, choose_move, get_policy, player
+from .play.policies import (
+    DEFAULT_DEPTH,
+    POLICIES,
+    Policy,
+    check_choice,
+    choose_move,
+    default_depth,
+    get_policy,
+    player,
+)
 from .play.review import (
     PlyReview,
     Review,
@@ -238,6 +247,7 @@ __all__ = [
     "chunks",
     "compose_sources",
     "count_games",
+    "default_depth",
     "default_directory",
     "exact_values",
     "file_name",

@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 from ..engine import (
-    DEFAULT_DEPTH,
     MIN_DEPTH,
     Answer,
     GamePosition,
@@ -19,6 +18,7 @@ from ..engine import (
     Table,
     Value,
     Variant,
+    default_depth,
     file_size,
     geometry_of,
     iter_cells,
@@ -132,7 +132,7 @@ def variant_payload(variant: Variant, table: Table | None) -> Json:
         "gravity": variant.gravity,
         "shape": shape_payload(variant.shape),
         "cells": variant.cells,
-        "depth": {"min": MIN_DEPTH, "max": geometry.max_depth, "default": DEFAULT_DEPTH},
+        "depth": {"min": MIN_DEPTH, "max": geometry.max_depth, "default": default_depth(geometry)},
         "source": "table" if table is not None else "search",
     }
 

@@ -22,6 +22,7 @@ from ..engine import (
     TableUnavailableError,
     check_choice,
     choose_move,
+    default_depth,
     get_policy,
     moves_from_columns,
     read_ahead,
@@ -73,7 +74,7 @@ def move() -> Response:
     # answer's), each within the whole budget.
     reading = None
     if get_policy(params.policy).uses_depth:
-        plies = DEFAULT_DEPTH if params.depth is None else params.depth
+        plies = default_depth(position.geometry) if params.depth is None else params.depth
         reading = Alongside(partial(depth_move, position, plies, deadline))
     answers = get_analyst().answers(deadline, params.search_only)
     answer = answers(position)  # if it fails, the read ends on its own, within the budget

@@ -44,6 +44,20 @@ def test_every_policy_plays_a_legal_move_with_its_exact_value(
     assert (body["score"], body["remoteness"]) == move_values(board, "X", variant == "misere")[cell]
 
 
+@pytest.mark.parametrize("policy", [name for name in POLICIES if name != "human"])  # human: tables only
+def test_every_policy_plays_on_15x15_without_naming_a_depth(client: FlaskClient, policy: str) -> None:
+    """The default depth (3) is past what 15x15 allows (2: a third ply reads 11 million sequences), so a
+    request that names none reads the board's deepest; one that names 3 is told the range."""
+    board = "." * 112 + "X" + "." * 112
+    request = {"board": board, "variant": "15x15k5", "policy": policy, "seed": 1, "budget_ms": 300}
+    body = post(client, "/move", request)
+    assert board[body["cell"]] == "." and body["player"] == "O" and "layer" not in body
+    variant = check_response(client.get("/variants/15x15k5"), "/variants/{name}", "get")
+    assert variant["depth"] == {"min": 1, "max": 2, "default": 2}
+    refused = post(client, "/move", {**request, "depth": 3}, 422)
+    assert refused["code"] == "bad_depth" and "between 1 and 2" in refused["detail"]
+
+
 def test_perfect_takes_the_fastest_win(client: FlaskClient) -> None:
     body = post(client, "/move", {"board": "XX.OO....", "policy": "perfect"})
     assert (

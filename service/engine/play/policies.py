@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..answer import Answer, Answers, Source, answers_from
 from ..errors import PolicyError
-from ..rules.geometry import MIN_DEPTH
+from ..rules.geometry import MIN_DEPTH, Geometry
 from ..rules.position import Position
 from ..tables.table import Table
 from .heuristic import depth_limited_move
@@ -163,15 +163,16 @@ def get_policy(name: str) -> Policy:
 def player(policy: str, depth: int | None = None, seed: int | None = None) -> Player:
     """A move chooser for one game or many: inputs are checked once and one generator serves every call.
 
-    `depth` defaults to DEFAULT_DEPTH; when given it must lie in the depth range of the position's
-    variant (MIN_DEPTH to its geometry's max_depth) for every policy, though only ``depth`` reads it.
+    `depth` defaults to DEFAULT_DEPTH, or the board's deepest where that is less (`default_depth`); when
+    given it must lie in the depth range of the position's variant (MIN_DEPTH to its geometry's
+    max_depth) for every policy, though only ``depth`` reads it.
     With `seed` None the random policies are not reproducible.
     """
     chosen = get_policy(policy)
-    plies = DEFAULT_DEPTH if depth is None else depth
     rng = random.Random(seed)
 
     def move(answers: Answers, position: Position) -> int:
+        plies = default_depth(position.geometry) if depth is None else depth
         return chosen.choose(position, answers, rng, _checked(position, plies))
 
     return move
@@ -180,7 +181,13 @@ def player(policy: str, depth: int | None = None, seed: int | None = None) -> Pl
 def check_choice(position: Position, policy: str, depth: int | None) -> None:
     """PolicyError unless `policy` can choose in `position` at `depth` (see `player`)."""
     get_policy(policy)
-    _checked(position, DEFAULT_DEPTH if depth is None else depth)
+    _checked(position, default_depth(position.geometry) if depth is None else depth)
+
+
+def default_depth(geometry: Geometry) -> int:
+    """The depth a request that names none reads: DEFAULT_DEPTH, or the board's deepest where that is
+    less (two plies on 15x15: a third would read 11 million sequences)."""
+    return min(DEFAULT_DEPTH, geometry.max_depth)
 
 
 def _checked(position: Position, plies: int) -> int:
