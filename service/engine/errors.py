@@ -81,7 +81,7 @@ class NoTableError(EngineError):
     def __init__(self, variant: Variant, max_table_cells: int) -> None:
         message = (
             f"the {variant.name} board has no solved table, only the search's answers (GET or POST "
-            f"/analyze): tables hold boards of at most {max_table_cells} cells, such as 4x4k4, 4x5k4, "
+            f"/analyze): tables hold flat boards of at most {max_table_cells} cells, such as 4x4k4, 4x5k4, "
             f"3x7k4 and 2x11k4, and GET /variants lists the presets"
         )
         super().__init__("no_table", message, "variant")
