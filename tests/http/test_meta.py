@@ -17,7 +17,7 @@ from tests.http.contract import SPEC, SPEC_PATH, check_response
 
 def test_variants_come_from_the_registry(client: FlaskClient) -> None:
     body = check_response(client.get("/variants"), "/variants", "get")
-    searched = ["connect4", "5x5k4", "6x6k5", "7x7k5", "8x8k5"]
+    searched = ["connect4", "5x5k4", "6x6k5", "7x7k5", "8x8k5", "15x15k5", "3x3x3k3", "4x4x4k4"]
     assert [v["name"] for v in body["variants"]] == [v.name for v in PRESETS] + searched
     misere = body["variants"][1]
     assert misere == {"name": "misere", "rules": VARIANTS["misere"].rules, "rows": 3, "cols": 3, "k": 3,
@@ -58,8 +58,13 @@ def test_a_name_written_by_the_name_form_names_the_same_board(client: FlaskClien
             assert facts["shape"]["sides"] == [layers, rows, cols] and facts["misere"] is misere
     for board in boards:
         shape = board["shape"]
-        assert shape["sides"] == [board["rows"], board["cols"]] and shape["torus"] == board["torus"]
+        # On a box, rows and cols are one layer's: the last two sides.
+        assert shape["sides"][-2:] == [board["rows"], board["cols"]] and shape["torus"] == board["torus"]
         assert (shape["gravity_axis"] == 0) == board["gravity"]
+        if len(shape["sides"]) == 3:  # a listed box is named as the form writes it
+            layers, rows, cols = shape["sides"]
+            name = form["box_pattern"].format(layers=layers, rows=rows, cols=cols, k=board["k"])
+            assert board["name"] == name + "-misere" * board["misere"]
 
 
 def test_health_and_readiness(client: FlaskClient) -> None:

@@ -164,14 +164,18 @@ PRESETS: tuple[Variant, ...] = (
 VARIANTS: dict[str, Variant] = {v.name: v for v in PRESETS}
 CONNECT4 = Variant(6, 7, 4, gravity=True)
 # What GET /variants lists: the presets, then the boards no table holds (the search answers them): the
-# one people play most, then four in a row on 5×5 (a draw the search proves) and five in a row on
-# 6×6 to 8×8 (beyond what it proves from the start).
+# one people play most, then four in a row on 5×5 (a draw the search proves), five in a row on 6×6 to
+# 8×8 and on gomoku's 15×15 (beyond what it proves from the start), and two boxes of layers: 3×3×3 (a
+# first-player win the search proves) and Qubic's 4×4×4.
 SEARCHED: tuple[Variant, ...] = (
     CONNECT4,
     Variant(5, 5, 4),
     Variant(6, 6, 5),
     Variant(7, 7, 5),
     Variant(8, 8, 5),
+    Variant(15, 15, 5),
+    Variant(3, 3, 3, layers=3),
+    Variant(4, 4, 4, layers=4),
 )
 LISTED: tuple[Variant, ...] = (*PRESETS, *SEARCHED)
 # Every short name, presets or not (connect4 has no table to build at start: only the search plays it).

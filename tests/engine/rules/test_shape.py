@@ -19,8 +19,12 @@ def test_coordinates_and_cells_are_each_others_inverse() -> None:
             assert shape.coordinates(cell) == place and shape.cell_at(place) == cell
 
 
+FLAT = [variant for variant in LISTED if variant.layers == 1]
+BOXES = [variant for variant in LISTED if variant.layers > 1]
+
+
 def test_a_grid_is_its_rows_and_cols() -> None:
-    for variant in LISTED:
+    for variant in FLAT:
         shape = variant.shape
         assert shape.sides == (variant.rows, variant.cols) and shape.cells == variant.cells
         assert shape.torus == variant.torus and (shape.gravity_axis == 0) == variant.gravity
@@ -28,10 +32,23 @@ def test_a_grid_is_its_rows_and_cols() -> None:
         assert all(shape.coordinates(c) == divmod(c, variant.cols) for c in range(variant.cells))
 
 
+def test_a_listed_box_is_its_layers_of_rows_and_cols() -> None:
+    assert BOXES, "no box is listed"
+    for variant in BOXES:
+        shape = variant.shape
+        assert shape.sides == (variant.layers, variant.rows, variant.cols) and shape.cells == variant.cells
+        assert not shape.torus and shape.gravity_axis is None
+        # cell l * rows * cols + r * cols + c is at layer l, row r, column c (the page draws it so)
+        per_layer = variant.rows * variant.cols
+        for cell in range(variant.cells):
+            layer, rest = divmod(cell, per_layer)
+            assert shape.coordinates(cell) == (layer, *divmod(rest, variant.cols))
+
+
 def test_a_grids_lines_are_the_references() -> None:
     """On every board we list and on tori of every size up to 6x6: the same lines as tests/reference.py,
     which walks rows, columns and diagonals on a grid of its own."""
-    boards = [(v.rows, v.cols, v.k, v.torus) for v in LISTED]
+    boards = [(v.rows, v.cols, v.k, v.torus) for v in FLAT]
     boards += [(r, c, k, True) for r in range(2, 7) for c in range(2, 7) for k in range(3, max(r, c) + 1)]
     for rows, cols, k, torus in boards:
         reference = Rules(rows, cols, k, torus=torus)
