@@ -1,6 +1,7 @@
 // The board: its cells as buttons with their marks, the analysed values, the best moves, the line that
 // ended the game and the main line; on a torus a cut-off ring of the opposite edges shows that lines wrap;
-// a gravity board is a rack of discs (board.css) with its columns' numbers and scores over it (rack.js).
+// a gravity board is a rack of discs (board.css) with its columns' numbers and scores over it (rack.js);
+// a box is its layers side by side (boxes.css), each a grid of its own under a heading ("Layer 2").
 // The board is one Tab stop: the cell that has the focus holds tabindex 0 (see keys.js). `f` turns it
 // round (state.flipped): the stylesheet turns the grid, the cells' insides stay upright.
 
@@ -17,9 +18,9 @@ import {
   variant,
 } from "./state.js";
 import { columnName, dropCell, offeredCells } from "./columns.js";
-import { estimateWords, overlayValues, shortValueWords } from "./overlay.js";
+import { estimateWords, overlayValues, shortValueWords, tinyValueWords } from "./overlay.js";
 import { scoreWords } from "./rack.js";
-import { gridOf } from "./shape.js";
+import { crowding, gridOf } from "./shape.js";
 import { cellLabel, valueWords } from "./words.js";
 
 let onCell = () => {};
@@ -53,19 +54,31 @@ export function cellButton(cell) {
 // ---------------------------------------------------------------- shape
 
 // The grid is made once per board shape, then only updated, so that the focus stays where it is.
-function ensureCells({ rows, cols, torus }) {
+function ensureCells(layout) {
+  const { layers, rows, cols, torus } = layout;
   const grid = $("board");
-  const shape = `${rows}x${cols}${torus ? "t" : ""}`;
+  const shape = `${layers}x${rows}x${cols}${torus ? "t" : ""}`;
   if (grid.dataset.shape === shape) {
     return;
   }
   grid.dataset.shape = shape;
   grid.classList.toggle("torus", torus);
-  // Past five columns a cell is too small for "wins in 7" beside its name: short words, the name hidden
-  // under a value (the cell's label still has it).
-  grid.classList.toggle("compact", cols > 5);
+  grid.classList.toggle("box", layers > 1);
+  // Past five cells across a cell is too small for "wins in 7" beside its name: short words, the name
+  // hidden under a value (the cell's label still has it); past nine, smaller cells; on those and on a
+  // box, the tiniest words.
+  const { compact, big, tiny } = crowding(layout);
+  grid.classList.toggle("compact", compact);
+  grid.classList.toggle("big", big);
+  grid.classList.toggle("tiny", tiny);
+  grid.style.setProperty("--layers", String(layers));
   grid.style.setProperty("--rows", String(rows));
   grid.style.setProperty("--cols", String(cols));
+  focused = Math.min(focused, layers * rows * cols - 1);
+  if (layers > 1) {
+    grid.replaceChildren(...Array.from({ length: layers }, (_, layer) => makeLayer(layer, rows, cols)));
+    return;
+  }
   const ring = torus ? 1 : 0;
   const items = [];
   for (let r = -ring; r < rows + ring; r += 1) {
@@ -76,7 +89,19 @@ function ensureCells({ rows, cols, torus }) {
     }
   }
   grid.replaceChildren(...items);
-  focused = Math.min(focused, rows * cols - 1);
+}
+
+// One layer of a box: its heading, then its cells row by row (the service numbers them layer by layer).
+function makeLayer(layer, rows, cols) {
+  const id = `board-layer-${layer + 1}`;
+  const first = layer * rows * cols;
+  const cells = Array.from({ length: rows * cols }, (_, index) => makeCell(first + index));
+  return make(
+    "div",
+    { className: "layer", data: { layer: String(layer) }, attrs: { role: "group", "aria-labelledby": id } },
+    make("h3", { className: "layer-heading", text: `Layer ${layer + 1}`, attrs: { id } }),
+    make("div", { className: "layer-grid" }, ...cells),
+  );
 }
 
 function makeCell(cell) {
@@ -200,8 +225,9 @@ function renderCell(
     planned ? `main line move ${planned.number}` : "",
   ];
   button.setAttribute("aria-label", [label, ...extras.filter(Boolean)].join(", "));
-  const compact = layout.cols > 5;
-  const words = showValue ? (compact ? shortValueWords(move) : valueWords(move)) : "";
+  const { compact, tiny } = crowding(layout);
+  const short = tiny ? tinyValueWords : compact ? shortValueWords : valueWords;
+  const words = showValue ? short(move) : "";
   setText(button.querySelector(".cell-name"), name);
   setText(button.querySelector(".cell-mark"), mark === EMPTY ? "" : mark);
   setText(button.querySelector(".cell-value"), words);

@@ -1,8 +1,10 @@
 // The game as a start board and a list of moves: boards, turns, undo and redo, cell names and the keypad
 // layout. No DOM, no HTTP; every rule of the game itself is the service's, and so are variant names.
 
+import { placeOf } from "./shape.js";
+
 export const EMPTY = ".";
-export const COLUMN_LETTERS = "abcdefghijk"; // the longest side is 11 (2x11)
+export const COLUMN_LETTERS = "abcdefghijklmnopqrst"; // the longest side is 20 (20x20)
 
 export function other(side) {
   return side === "X" ? "O" : "X";
@@ -58,9 +60,9 @@ export function redoTarget(ply, length, first, human) {
 }
 
 // Keys 1-9 as on a numeric keypad: 7 8 9 is the top row, 4 5 6 the middle, 1 2 3 the bottom.
-// Only a 3 by 3 board has keys.
-export function cellOfKey(key, rows, cols) {
-  if (rows !== 3 || cols !== 3 || key < 1 || key > 9) {
+// Only a flat 3 by 3 board has keys (a box of 3 by 3 layers would need a layer too).
+export function cellOfKey(key, rows, cols, layers = 1) {
+  if (rows !== 3 || cols !== 3 || layers !== 1 || key < 1 || key > 9) {
     return null;
   }
   const row = 2 - Math.floor((key - 1) / 3);
@@ -68,8 +70,8 @@ export function cellOfKey(key, rows, cols) {
   return row * cols + col;
 }
 
-export function keyOfCell(cell, rows, cols) {
-  if (rows !== 3 || cols !== 3) {
+export function keyOfCell(cell, rows, cols, layers = 1) {
+  if (rows !== 3 || cols !== 3 || layers !== 1) {
     return null;
   }
   const row = Math.floor(cell / cols);
@@ -79,14 +81,17 @@ export function keyOfCell(cell, rows, cols) {
 
 // A cell's name: its key on a 3 by 3 board, else its column letter and row number ("a1" top left). On
 // a gravity board the rows count from the bottom, as Connect Four's players count them: the first
-// disc in the middle column is "d1". The second argument is the board's grid (shape.js).
-export function cellNameOf(cell, { rows, cols, gravity = false }) {
-  const key = gravity ? null : keyOfCell(cell, rows, cols);
+// disc in the middle column is "d1". On a box the layer's number, from 1, comes first: "2b3" is
+// column b, row 3 of the second layer (one word, as the move list and the game's text need; the letter
+// keeps the layer's digits apart from the row's). The second argument is the board's grid (shape.js).
+export function cellNameOf(cell, { rows, cols, gravity = false, layers = 1 }) {
+  const key = gravity ? null : keyOfCell(cell, rows, cols, layers);
   if (key !== null) {
     return String(key);
   }
-  const row = Math.floor(cell / cols);
-  return `${COLUMN_LETTERS[cell % cols]}${gravity ? rows - row : row + 1}`;
+  const { layer, row, col } = placeOf(cell, { rows, cols });
+  const name = `${COLUMN_LETTERS[col]}${gravity ? rows - row : row + 1}`;
+  return layers > 1 ? `${layer + 1}${name}` : name;
 }
 
 // A board with "/" between its rows, as the API accepts it and as the page writes it in links.

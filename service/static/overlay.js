@@ -67,3 +67,16 @@ export function shortValueWords({ result, remoteness, lower, upper, estimate }) 
   }
   return result === "draw" ? "draw" : `${result}${far}`;
 }
+
+// The tiniest words, on the cells of a board past nine cells across or down (15×15) and of a box:
+// a letter and the distance ("W7", "D", "L7"), a bound ("≥D", "≤D"), "?", or only the sign
+// of a guess ("≈+") while the guesses are shown, its number in the cell's label and the guesses' list.
+export function tinyValueWords(move) {
+  const words = shortValueWords(move);
+  if (words.startsWith("≈")) {
+    return words.slice(0, 2); // "≈+", "≈−" or "≈0"
+  }
+  const [result, far = ""] = words.split(" ");
+  const letter = { win: "W", loss: "L", draw: "D", "≥draw": "≥D", "≤draw": "≤D" }[result];
+  return letter ? `${letter}${far}` : result;
+}

@@ -10,7 +10,7 @@ import { EMPTY } from "./game.js";
 import { dropCell } from "./columns.js";
 import { board, state, variant } from "./state.js";
 import { overlayValues } from "./overlay.js";
-import { gridOf } from "./shape.js";
+import { crowding, gridOf } from "./shape.js";
 import { valueWords } from "./words.js";
 
 // The score of a move proven to win or lose, as Pons counts it; null for anything else.
@@ -41,14 +41,17 @@ export function scoreText(move, marks, cells) {
   return move.result === "win" ? "win" : "loss"; // proven, its distance not yet
 }
 
-function ensureColumns(head, { rows, cols, torus }) {
-  const shape = `${cols}${torus ? "t" : ""}`;
+function ensureColumns(head, grid) {
+  const { rows, cols, torus } = grid;
+  const shape = `${rows}x${cols}${torus ? "t" : ""}`;
   if (head.dataset.shape === shape) {
     return;
   }
   head.dataset.shape = shape;
   head.classList.toggle("torus", torus);
-  head.classList.toggle("compact", cols > 5); // the board's gaps (board.js)
+  const { compact, big } = crowding(grid); // the board's gaps and cells (board.js)
+  head.classList.toggle("compact", compact);
+  head.classList.toggle("big", big);
   head.style.setProperty("--rows", String(rows));
   head.style.setProperty("--cols", String(cols));
   const items = [];

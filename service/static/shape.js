@@ -1,15 +1,49 @@
 // A board's shape as the service gives it (`shape` in GET /variants): the length of each side, the
-// slowest first, whether lines wrap, and the side marks fall along. The page draws grids of two sides:
-// rows are the first side and columns the second, and a gravity grid's marks fall down its rows. The
-// API's `rows` and `cols` say the same, but only for API v1: the page reads the shape. No DOM, no HTTP.
+// slowest first, whether lines wrap, and the side marks fall along. The page draws grids of two sides
+// (rows are the first side and columns the second, and a gravity grid's marks fall down its rows) and
+// boxes of three: layers of such grids, drawn side by side, the cells numbered layer by layer. The API's
+// `rows` and `cols` say the same, but only for API v1: the page reads the shape. No DOM, no HTTP.
 
 // Whether the page can draw the board: a shape of another kind would be drawn wrong, so it is refused.
+// A box is drawn only without wrapping lines or gravity (the service offers neither on one).
 export function drawable({ shape }) {
-  return shape.sides.length === 2 && (shape.gravity_axis === null || shape.gravity_axis === 0);
+  const { sides, torus, gravity_axis: gravityAxis } = shape;
+  if (sides.length === 3) {
+    return !torus && gravityAxis === null;
+  }
+  return sides.length === 2 && (gravityAxis === null || gravityAxis === 0);
 }
 
-// The grid the page draws: { rows, cols, torus, gravity }, from the variant's shape.
+// The grid the page draws: { layers, rows, cols, torus, gravity }, from the variant's shape; `rows` and
+// `cols` are one layer's, and a flat board is one layer.
 export function gridOf({ shape }) {
-  const [rows, cols] = shape.sides;
-  return { rows, cols, torus: shape.torus, gravity: shape.gravity_axis === 0 };
+  const sides = shape.sides.length === 3 ? shape.sides : [1, ...shape.sides];
+  const [layers, rows, cols] = sides;
+  return { layers, rows, cols, torus: shape.torus, gravity: shape.gravity_axis === 0 };
+}
+
+// Where a cell is: { layer, row, col }, each from 0 (the layer is 0 on a flat board).
+export function placeOf(cell, { rows, cols }) {
+  const perLayer = rows * cols;
+  const inLayer = cell % perLayer;
+  return { layer: Math.floor(cell / perLayer), row: Math.floor(inLayer / cols), col: inLayer % cols };
+}
+
+// The cell at a place, as the service numbers it: layer by layer, each layer row by row.
+export function cellAt({ layer = 0, row, col }, { rows, cols }) {
+  return (layer * rows + row) * cols + col;
+}
+
+// The sides in words, the slowest first: "3×3×3", "15×15".
+export function sidesWords({ shape }) {
+  return shape.sides.join("×");
+}
+
+// How crowded the drawing is: past five cells across (a box's layers side by side count together) a
+// cell takes short words; past nine across or down, smaller cells (big-boards.css). The tiniest words
+// go on big boards and on every box, whose cells shrink to fit its layers side by side on a phone.
+export function crowding({ layers, rows, cols }) {
+  const across = layers * cols;
+  const big = across > 9 || rows > 9;
+  return { compact: across > 5, big, tiny: big || layers > 1 };
 }

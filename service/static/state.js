@@ -4,7 +4,7 @@
 // are derived from them, so they cannot disagree.
 
 import { boardAfter, cellNameOf, emptyBoard, playerOf } from "./game.js";
-import { gridOf } from "./shape.js";
+import { gridOf, placeOf } from "./shape.js";
 
 export const state = {
   variants: new Map(), // name -> the variant's facts (GET /variants, or GET /variants/{name})
@@ -124,9 +124,10 @@ export function cellName(cell) {
   return cellNameOf(cell, gridOf(variant()));
 }
 
+// Where the cell is: { layer, row, col } from 0, and `layers`, 1 on a flat board.
 export function cellPosition(cell) {
-  const { cols } = gridOf(variant());
-  return { row: Math.floor(cell / cols), col: cell % cols };
+  const grid = gridOf(variant());
+  return { ...placeOf(cell, grid), layers: grid.layers };
 }
 
 // Fills the panel state[key] from `request` (loading, then ready or error), unless `current()` says

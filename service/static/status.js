@@ -5,7 +5,7 @@
 // the tests).
 
 import { $, setText } from "./dom.js";
-import { gridOf } from "./shape.js";
+import { gridOf, sidesWords } from "./shape.js";
 import {
   atEnd,
   board,
@@ -35,9 +35,10 @@ export function renderRoot() {
 
 export function renderHeading() {
   const facts = variant();
-  const { rows, cols, torus } = gridOf(facts);
+  const { layers, torus } = gridOf(facts);
   const extras = [torus ? "torus" : "", facts.misere ? "misère" : ""].filter(Boolean);
-  const title = `${rows}×${cols} board, ${facts.k} in a row${extras.map((e) => `, ${e}`).join("")}`;
+  const board = layers > 1 ? `board in ${layers} layers` : "board";
+  const title = `${sidesWords(facts)} ${board}, ${facts.k} in a row${extras.map((e) => `, ${e}`).join("")}`;
   setText($("play-heading"), state.editor ? `Setting up a position: ${title}` : title);
 }
 
