@@ -11,7 +11,8 @@ import { state, variant } from "./state.js";
 function keyList() {
   const facts = variant();
   const grid = facts && gridOf(facts);
-  const keypad = grid && cellOfKey(1, grid.rows, grid.cols) !== null;
+  const keypad = grid && cellOfKey(1, grid.rows, grid.cols, grid.layers) !== null;
+  const box = grid && grid.layers > 1;
   const columns = grid && columnOfKey(1, grid) !== null;
   return [
     ["← →", "step back and forward along the line shown"],
@@ -25,6 +26,8 @@ function keyList() {
       "onto the board: the arrow keys then move between its cells, Enter or Space plays one, " +
         "Escape gives the arrows back to the game",
     ],
+    box ? ["PageUp PageDown", "on the board of a box: the same cell of the layer before or after"] : null,
+    box ? ["[ ]", "the same as PageUp and PageDown"] : null,
     keypad ? ["1–9", "play the cells as laid out on a numeric keypad"] : null,
     columns ? [`1–${grid.cols}`, "drop a disc into the columns from the left"] : null,
     ["?", "this list"],

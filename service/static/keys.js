@@ -4,9 +4,11 @@
 //   moves tried at the same point, Shift+← leaves a variation (back to where it branched), Space plays
 //   the best proven move, f turns the board round, ? lists every key (help.js).
 // The board is one Tab stop. Entered by Tab (a keyboard player), its arrow keys move between the cells
-// and Enter or Space plays the cell (in the editor, puts the chosen mark there); Escape, a click or
-// leaving the board gives the arrows back to the game. On a 3×3 board the number keys play the cells
-// laid out as on a numeric keypad; on a gravity board they drop a disc into the columns from the left.
+// and Enter or Space plays the cell (in the editor, puts the chosen mark there); on a box the arrows stay
+// within a layer, and PageUp and PageDown (or [ and ]) go to the same cell of the layer before or after.
+// Escape, a click or leaving the board gives the arrows back to the game. On a 3×3 board the number keys
+// play the cells laid out as on a numeric keypad; on a gravity board they drop a disc into the columns
+// from the left.
 
 import { cellButton, focusCell, focusedCell } from "./board.js";
 import { $, setText } from "./dom.js";
@@ -15,10 +17,12 @@ import { COLUMN_LETTERS, cellOfKey } from "./game.js";
 import { goTo, humanMove, say, step } from "./flow.js";
 import { showKeys } from "./help.js";
 import { leaveVariation, switchMove } from "./lines.js";
-import { gridOf } from "./shape.js";
+import { cellAt, gridOf, placeOf } from "./shape.js";
 import { board, currentAnalysis, isComputerTurn, render, state, variant } from "./state.js";
 
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+// The layer before or after, by number (the layers' headings say which is which, turned round or not).
+const LAYER_KEYS = { PageUp: -1, PageDown: 1, "[": -1, "]": 1 };
 
 // Keys typed into a form control belong to it (radios and selects use the arrows themselves).
 function isFormControl(target) {
@@ -35,17 +39,23 @@ function onBoard(target) {
   return Boolean(target.closest && target.closest("#board"));
 }
 
-// The arrows follow the board as drawn: turned round, a flat board's rows and columns run the other
-// way; a gravity board is mirrored (its discs still fall down).
+// The arrows follow the board as drawn, within the layer of the cell: turned round, a flat board's rows
+// and columns run the other way; a gravity board is mirrored (its discs still fall down).
 function moveFocus(event) {
   const [down, right] = ARROWS[event.key];
-  const { rows, cols, gravity } = gridOf(variant());
+  const grid = gridOf(variant());
+  const { rows, cols, gravity } = grid;
   const turn = state.flipped ? -1 : 1;
   const [dr, dc] = [gravity ? down : down * turn, right * turn];
-  const cell = focusedCell();
-  const row = Math.floor(cell / cols);
-  const col = cell % cols;
-  focusCell(((row + dr + rows) % rows) * cols + ((col + dc + cols) % cols));
+  const { layer, row, col } = placeOf(focusedCell(), grid);
+  focusCell(cellAt({ layer, row: (row + dr + rows) % rows, col: (col + dc + cols) % cols }, grid));
+}
+
+// On a box: the same row and column of the layer `delta` away, round from the last layer to the first.
+function moveLayer(delta) {
+  const grid = gridOf(variant());
+  const { layer, row, col } = placeOf(focusedCell(), grid);
+  focusCell(cellAt({ layer: (layer + delta + grid.layers) % grid.layers, row, col }, grid));
 }
 
 // Space: the lowest of the moves proven best, played for the side to move; said when there is none.
@@ -98,6 +108,11 @@ function onBoardKey(event) {
     moveFocus(event);
     return true;
   }
+  if (LAYER_KEYS[event.key] && gridOf(variant()).layers > 1) {
+    event.preventDefault();
+    moveLayer(LAYER_KEYS[event.key]);
+    return true;
+  }
   return event.key === "Enter" || event.key === " "; // the cell's own click plays it
 }
 
@@ -123,7 +138,8 @@ export function onKeyDown(event) {
   }
   const grid = gridOf(variant());
   const col = columnOfKey(key, grid);
-  const cell = col !== null ? col + (grid.rows - 1) * grid.cols : cellOfKey(key, grid.rows, grid.cols);
+  const cell =
+    col !== null ? col + (grid.rows - 1) * grid.cols : cellOfKey(key, grid.rows, grid.cols, grid.layers);
   if (cell !== null) {
     event.preventDefault();
     playColumnOrCell(cell);
@@ -171,11 +187,12 @@ export function playColumnOrCell(cell) {
 // What the keys do on this board, in words under it (not on touch screens: see board.css).
 export function keysHelp() {
   const grid = gridOf(variant());
-  const { rows, cols } = grid;
-  const keypad = cellOfKey(1, rows, cols) !== null && state.settings.shortcuts;
+  const { layers, rows, cols } = grid;
+  const keypad = cellOfKey(1, rows, cols, layers) !== null && state.settings.shortcuts;
   const columns = columnOfKey(1, grid) !== null && state.settings.shortcuts;
   const parts = [
     "After Tab onto the board, the arrow keys move between its cells and Enter or Space plays one.",
+    layers > 1 ? "The arrows stay within a layer; PageUp and PageDown, or [ and ], change the layer." : "",
     grid.gravity ? "A disc falls to the lowest empty cell of its column: click anywhere in a column." : "",
     keypad ? "The keys 1–9 play the cells as laid out on a numeric keypad (each cell shows its key)." : "",
     columns ? `The keys 1–${cols} drop a disc into the columns a to ${COLUMN_LETTERS[cols - 1]}.` : "",
