@@ -48,6 +48,7 @@ import {
   customVariant,
   ensureVariant,
   loadVariants,
+  renderCustomOptions,
   renderVariantChoice,
   showCustomError,
 } from "./variants.js";
@@ -138,6 +139,7 @@ async function onCustomSubmit(event) {
 
 function onCustomInput() {
   showCustomError("");
+  renderCustomOptions();
 }
 
 function onCell(cell) {

@@ -1,11 +1,12 @@
 // The variants: those GET /variants lists in a menu, grouped by what answers them (a solved table, or
 // the search), any other board through a small form whose name is written as GET /variants `name_form`
 // says and checked by GET /variants/{name} (its sentence is shown when the service refuses it), and the
-// facts of the variant being played.
+// facts of the variant being played. A box of layers is named as `name_form.box_pattern` says, with only
+// `box_options`, when the form's Layers is more than 1.
 
 import * as api from "./api.js";
 import { $, make, option, setText } from "./dom.js";
-import { drawable, gridOf } from "./shape.js";
+import { drawable, gridOf, sidesWords } from "./shape.js";
 import { state, variant } from "./state.js";
 
 export async function loadVariants() {
@@ -25,7 +26,7 @@ export async function ensureVariant(name) {
   if (!state.variants.has(name)) {
     const facts = await api.getVariant(name);
     if (!drawable(facts)) {
-      throw new Error(`${facts.name} is not a board of rows and columns that this page can draw.`);
+      throw new Error(`${facts.name} is not a board this page can draw (a grid, or a box of grids).`);
     }
     state.variants.set(name, facts);
     state.variants.set(facts.name, facts);
@@ -33,11 +34,11 @@ export async function ensureVariant(name) {
   return state.variants.get(name);
 }
 
-// "4×4, four in a row, torus" style label: the preset's name and its size.
+// "4×4, four in a row, torus" style label: the preset's name and its size ("3×3×3" for a box).
 function variantLabel(facts) {
-  const { rows, cols, torus } = gridOf(facts);
+  const { torus } = gridOf(facts);
   const extras = [torus ? "torus" : "", facts.misere ? "misère" : ""].filter(Boolean);
-  const shape = `${rows}×${cols}, ${facts.k} in a row`;
+  const shape = `${sidesWords(facts)}, ${facts.k} in a row`;
   return `${facts.name} (${[shape, ...extras].join(", ")})`;
 }
 
@@ -81,23 +82,50 @@ export function renderVariantChoice() {
 }
 
 // The custom form's fields take their lower bounds from the service's `limits`; the note says the rest
-// in words. No upper bound: a side past `max_side` is served on a board a table holds (2x11), and
-// whether a board is served is GET /variants/{name}'s to say.
+// in words. No upper bound: whether a board is served is GET /variants/{name}'s to say.
 function setCustomLimits() {
   const { min_side: minSide, max_side: maxSide, max_cells: maxCells, min_k: minK } = state.limits;
   const tables = state.limits.max_table_cells;
   for (const id of ["custom-rows", "custom-cols"]) {
     $(id).min = String(minSide);
   }
+  $("custom-layers").min = "1";
   $("custom-k").min = String(minK);
-  const longer = `longer on a board of at most ${tables} cells`;
-  const sizes = `Sides from ${minSide} to ${maxSide} (${longer}), at most ${maxCells} cells.`;
+  const sizes = `Sides from ${minSide} to ${maxSide}, at most ${maxCells} cells.`;
+  const box = boxWords(state.nameForm);
   // One search answers within its budget (a second by default), but a move and the computer's reply are
   // two searches and its choice: two or three seconds, as measured on the page.
   const search =
     `Past ${tables} cells there is no table: each search answers within about a second, not always ` +
     "exactly, and a move with the computer's reply takes two or three seconds.";
-  setText($("custom-limits"), `${sizes} ${search}`);
+  setText($("custom-limits"), [sizes, box, search].filter(Boolean).join(" "));
+}
+
+// What Layers does, from the name form: "Layers past 1 make a box of that many grids, misère or not."
+function boxWords({ box_pattern: boxPattern, box_options: boxOptions }) {
+  if (!boxPattern) {
+    return "";
+  }
+  const options = boxOptions.length > 0 ? `; it takes only ${boxOptions.join(", ")} of the options` : "";
+  return `Layers past 1 make a box of that many grids, its lines through the layers too${options}.`;
+}
+
+// Whether the form describes a box: Layers filled in with anything but 1 (the service says what is
+// wrong with 0 layers or 21).
+function describesBox() {
+  const layers = customField("layers").value.trim();
+  return Boolean(state.nameForm.box_pattern) && layers !== "" && layers !== "1";
+}
+
+// On a box the options its name does not take are off, and say so by being disabled.
+export function renderCustomOptions() {
+  const box = describesBox();
+  for (const option of state.nameForm.options) {
+    const field = customField(option);
+    if (field) {
+      field.disabled = box && !state.nameForm.box_options.includes(option);
+    }
+  }
 }
 
 // The form's field for a part of a name: `custom-rows` for the pattern's {rows}, `custom-gravity` for
@@ -113,7 +141,8 @@ function fillCustomForm() {
   if (!current) {
     return;
   }
-  const { rows, cols } = gridOf(current);
+  const { layers, rows, cols } = gridOf(current);
+  $("custom-layers").value = String(layers);
   $("custom-rows").value = String(rows);
   $("custom-cols").value = String(cols);
   $("custom-k").value = String(current.k);
@@ -123,13 +152,18 @@ function fillCustomForm() {
       box.checked = Boolean(current[option]);
     }
   }
+  renderCustomOptions();
 }
 
-// The name the form describes, written as GET /variants `name_form` says: the pattern with each field
-// filled in, then "-" and each option whose box is ticked, in the order given.
-function customName({ pattern, options }) {
-  const filled = pattern.replace(/\{(\w+)\}/g, (_, part) => (customField(part)?.value ?? "").trim());
-  const held = options.filter((option) => customField(option)?.checked);
+// The name the form describes, written as GET /variants `name_form` says: the pattern (a box's when
+// Layers is more than 1) with each field filled in, then "-" and each option whose box is ticked, of
+// those that pattern takes, in the order given.
+function customName({ pattern, options, box_pattern: boxPattern, box_options: boxOptions }) {
+  const box = describesBox();
+  const filled = (box ? boxPattern : pattern).replace(/\{(\w+)\}/g, (_, part) =>
+    (customField(part)?.value ?? "").trim(),
+  );
+  const held = (box ? boxOptions : options).filter((option) => customField(option)?.checked);
   return [filled, ...held].join("-");
 }
 
