@@ -89,8 +89,8 @@ def test_a_board_the_service_refuses_shows_the_services_sentence(page: Page, bas
     open_link(page, "variant=normal")
     page.click("#custom summary")
     asked = watch_variant_requests(page)
-    # A side too long for a board of that size; a line longer than the longer side.
-    for rows, cols, k in ((9, 3, 3), (3, 3, 4)):
+    # A side past the limit (20); a line longer than the longer side.
+    for rows, cols, k in ((21, 3, 3), (3, 3, 4)):
         name = f"{rows}x{cols}k{k}"
         problem = api_problem(base_url, f"/variants/{name}")
         assert problem["status"] == 422
