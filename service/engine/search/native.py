@@ -138,11 +138,14 @@ class Described(Protocol):
     def waits(self) -> tuple[int | None, ...]: ...  # the cell each cell waits for (gravity), or None
     @property
     def misere(self) -> bool: ...
+    @property
+    def flanks(self) -> tuple[int, ...] | None: ...  # per line, the cells beside its ends (exactly k)
 
 
 class Game:
     """A board's rules in the core, made from the board as data (ss_board: its cells, lines, each cell's
-    wait-cell, misère); immutable, so threads may share it (`Game.of`: one per board)."""
+    wait-cell, misère, the lines' flanks under "exactly k"); immutable, so threads may share it
+    (`Game.of`: one per board)."""
 
     @staticmethod
     @lru_cache(maxsize=64)  # one per board, as `Board.of` (whose boards this keeps)
@@ -160,9 +163,13 @@ class Game:
         waits = core.NULL
         if any(wait is not None for wait in board.waits):
             waits = core.new("int32_t[]", [lib.SS_NO_CELL if wait is None else wait for wait in board.waits])
+        flanks = core.NULL
+        if board.flanks is not None:
+            flanks = core.new("ss_mask[]", [width.mask(flank) for flank in board.flanks])
         description = core.new("ss_board *")
         description.cells, description.misere = board.cells, int(board.misere)
         description.lines, description.n_lines, description.waits = lines, len(board.lines), waits
+        description.flanks = flanks
         pointer = width.lib.ss_game_new(description)
         if pointer == core.NULL:
             raise ValueError(f"the search core refused the {board.name} board")

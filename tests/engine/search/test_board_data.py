@@ -38,6 +38,7 @@ class Data:
     lines: tuple[int, ...]
     waits: tuple[int | None, ...]
     misere: bool = False
+    flanks: tuple[int, ...] | None = None
 
 
 def renumbered(board: Board, cell_of: Callable[[int], int]) -> Data:

@@ -45,6 +45,7 @@ class Grid:
     cols: int
     k: int
     misere: bool = False
+    flanks: tuple[int, ...] | None = None  # k or more
 
     @property
     def name(self) -> str:

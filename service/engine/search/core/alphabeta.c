@@ -118,7 +118,9 @@ static inline int settle(const ss_game *g, mask mine, mask theirs, mask my_thr, 
     if (g->misere ? settle_misere(g, n, moves, my_thr, their_thr, out, score)
                   : settle_normal(g, n, moves, my_thr, their_thr, out, score))
         return 1;
-    if (!g->misere && !g->gravity && settle_doubles(g, n, mine, theirs, their_thr, out, score)) return 1;
+    /* Double threats assume a mark never spoils a line of its own, false under "exactly k" */
+    if (!g->misere && !g->gravity && !g->flanks && settle_doubles(g, n, mine, theirs, their_thr, out, score))
+        return 1;
     int my_lines = has_open_line(g, theirs), their_lines = has_open_line(g, mine);
     if (!my_lines && !their_lines) return *score = 0, 1;
     int *mine_decides = g->misere ? &out->lo : &out->hi, *theirs_decides = g->misere ? &out->hi : &out->lo;
@@ -161,6 +163,7 @@ static int score_move(const ss_game *g, int cell, mask mine, mask theirs, mask *
         mask missing = line & ~now;
         if (any(missing) && !more_than_one(missing)) after |= missing;
     }
+    if (g->flanks) after = threats_of(g, now, theirs); /* a mark beside a line can take a threat away */
     *threats = after;
     int made = count(after & ~before);
     return g->misere ? -value - THREAT_WEIGHT * made : THREAT_WEIGHT * made + value;

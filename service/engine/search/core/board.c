@@ -72,6 +72,8 @@ static int described(const ss_board *b) {
     mask full = first_cells(b->cells);
     for (int i = 0; i < b->n_lines; i++)
         if (!any(mask_in(b->lines[i])) || any(mask_in(b->lines[i]) & ~full)) return 0;
+    for (int i = 0; b->flanks && i < b->n_lines; i++) /* beside a line: on the board, off the line */
+        if (any(mask_in(b->flanks[i]) & ~full) || any(mask_in(b->flanks[i]) & mask_in(b->lines[i]))) return 0;
     if (!b->waits) return 1;
     for (int c = 0; c < b->cells; c++) {
         int w = b->waits[c];
@@ -115,11 +117,13 @@ ss_game *ss_game_new(const ss_board *b) {
     int total = 0;
     for (int i = 0; i < n_lines; i++) total += count(mask_in(b->lines[i]));
     g->through = malloc(sizeof(mask) * (size_t)(total ? total : 1));
-    if (!g->lines || !g->through) {
+    if (b->flanks) g->flanks = malloc(sizeof(mask) * (size_t)(n_lines ? n_lines : 1));
+    if (!g->lines || !g->through || (b->flanks && !g->flanks)) {
         ss_game_free(g);
         return NULL;
     }
     for (int i = 0; i < n_lines; i++) g->lines[i] = mask_in(b->lines[i]);
+    for (int i = 0; b->flanks && i < n_lines; i++) g->flanks[i] = mask_in(b->flanks[i]);
     const mask *lines = g->lines;
     int at = 0;
     for (int c = 0; c < g->cells; c++) {
@@ -131,19 +135,22 @@ ss_game *ss_game_new(const ss_board *b) {
     uint64_t h = mix(mix(0, (uint64_t)g->cells), (uint64_t)g->misere);
     for (int c = 0; c < g->cells; c++) h = mix(h, (uint64_t)(g->wait[c] + 1));
     for (int i = 0; i < n_lines; i++) h = mix(h, mask_word(lines[i]));
+    for (int i = 0; g->flanks && i < n_lines; i++) h = mix(h, mask_word(g->flanks[i]) + 1);
     g->fingerprint = h;
     if (!families_setup(g)) {
         ss_game_free(g);
         return NULL;
     }
-    windows_setup(g);
-    columns_setup(g);
+    if (g->flanks) g->n_shifts = -1; /* a window's threats know nothing of its flanks */
+    else windows_setup(g);
+    if (!g->flanks) columns_setup(g); /* a column's wins are k or more */
     return g;
 }
 
 void ss_game_free(ss_game *g) {
     if (!g) return;
     free(g->lines);
+    free(g->flanks);
     free(g->through);
     free(g->family_start);
     free(g->family_line);
@@ -176,7 +183,8 @@ mask threats_of(const ss_game *g, mask player, mask other) {
     for (int i = 0; i < g->n_lines; i++) {
         mask line = g->lines[i];
         mask missing = line & ~player;
-        if (!any(line & other) && any(missing) && !more_than_one(missing)) threats |= missing;
+        if (!any(line & other) && any(missing) && !more_than_one(missing) && !(g->flanks && any(g->flanks[i] & player)))
+            threats |= missing;
     }
     return threats;
 }

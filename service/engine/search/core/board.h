@@ -37,6 +37,7 @@ struct ss_game {
     wait_step wait_steps[SS_MAX_CELLS]; /* the waiting cells by their step */
     int n_lines;                        /* how many lines */
     mask *lines;                     /* the winning (misère: losing) sets of cells */
+    mask *flanks;                    /* per line, the cells beside its ends ("exactly k"); NULL: k or more */
     int through_start[SS_MAX_CELLS + 1]; /* lines through cell c: through[through_start[c] ..[c + 1]) */
     mask *through;                   /* the lines through each cell in turn (through_start) */
     /* The lines in families: lines linked through sharing two cells or more (on a flat board, the
@@ -93,10 +94,13 @@ static inline mask waited_for(const ss_game *g, mask cells) {
 }
 
 /* `player`'s threats after it plays `cell` (its threats before are `threats`; the opponent holds
-   `other`): the lines through the cell that now lack exactly one empty cell add that cell. */
+   `other`): the lines through the cell that now lack exactly one empty cell add that cell. Under
+   "exactly k" a mark can also take threats away (beside a line, it makes the line part of a longer
+   run), so they are found again. */
 static inline mask threats_after(const ss_game *g, mask threats, mask player, mask other,
                                      int cell) {
     mask now = player | bit(cell);
+    if (g->flanks) return threats_of(g, now, other);
     threats &= ~bit(cell);
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
         mask line = g->through[i];

@@ -86,6 +86,9 @@ typedef struct {
     const ss_mask *lines; /* the winning sets of cells (misère: the losing ones), each non-empty */
     const int32_t *waits; /* per cell, the cell it waits for, or SS_NO_CELL; NULL: no cell waits */
     int32_t misere;       /* 1: completing a line loses */
+    /* Per line, the cells beside its two ends (none off the board): "exactly k", where a line whose owner
+       also holds one of them is part of a longer run and does not count. NULL: k or more, every line. */
+    const ss_mask *flanks;
 } ss_board;
 
 /* The board's rules, made once; NULL when the core cannot play the description (no cells or more than
