@@ -130,6 +130,7 @@ def variant_payload(variant: Variant, table: Table | None) -> Json:
         "misere": variant.misere,
         "torus": variant.torus,
         "gravity": variant.gravity,
+        "exact": variant.exact,
         "shape": shape_payload(variant.shape),
         "cells": variant.cells,
         "depth": {"min": MIN_DEPTH, "max": geometry.max_depth, "default": default_depth(geometry)},

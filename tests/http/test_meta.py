@@ -21,7 +21,7 @@ def test_variants_come_from_the_registry(client: FlaskClient) -> None:
     assert [v["name"] for v in body["variants"]] == [v.name for v in PRESETS] + searched
     misere = body["variants"][1]
     assert misere == {"name": "misere", "rules": VARIANTS["misere"].rules, "rows": 3, "cols": 3, "k": 3,
-                      "misere": True, "torus": False, "gravity": False,
+                      "misere": True, "torus": False, "gravity": False, "exact": False,
                       "shape": {"sides": [3, 3], "torus": False, "gravity_axis": None}, "cells": 9,
                       "depth": {"min": 1, "max": 8, "default": 3}, "source": "table"}  # fmt: skip
     # What answers each now, known before any analysis is asked for (a page shows that it waits).
@@ -41,21 +41,28 @@ def test_a_name_written_by_the_name_form_names_the_same_board(client: FlaskClien
     writes is the board's, for every listed board and every option."""
     form = client.get("/variants").get_json()["name_form"]
     boards = [v for v in client.get("/variants").get_json()["variants"]]
+    options = form["options"]
     for rows, cols, k in [(4, 5, 4), (3, 3, 3), (6, 7, 4)]:
-        for mask in range(8):
-            chosen = dict(zip(form["options"], [bool(mask & 1), bool(mask & 2), bool(mask & 4)], strict=True))
+        for mask in range(1 << len(options)):
+            chosen = {option: bool(mask >> i & 1) for i, option in enumerate(options)}
             name = form["pattern"].format(rows=rows, cols=cols, k=k) + "".join(
-                f"-{option}" for option in form["options"] if chosen[option]
+                f"-{option}" for option in options if chosen[option]
             )
-            facts = check_response(client.get(f"/variants/{name}"), "/variants/{name}", "get")
+            response = client.get(f"/variants/{name}")
+            facts = check_response(response, "/variants/{name}", "get")
+            if chosen["exact"] and (chosen["torus"] or chosen["gravity"]):  # not together: the naming says
+                assert response.status_code == 422 and "-exact takes no -torus or -gravity" in facts["detail"]
+                continue
             assert (facts["rows"], facts["cols"], facts["k"]) == (rows, cols, k)
-            assert {option: facts[option] for option in form["options"]} == chosen
+            assert {option: facts[option] for option in options} == chosen
     for layers, rows, cols, k in [(3, 3, 3, 3), (4, 4, 4, 4), (2, 3, 4, 3)]:
-        for misere in (False, True):
+        for mask in range(1 << len(form["box_options"])):
+            chosen = {option: bool(mask >> i & 1) for i, option in enumerate(form["box_options"])}
             name = form["box_pattern"].format(layers=layers, rows=rows, cols=cols, k=k)
-            name += "-misere" * (misere and "misere" in form["box_options"])
+            name += "".join(f"-{option}" for option in form["box_options"] if chosen[option])
             facts = check_response(client.get(f"/variants/{name}"), "/variants/{name}", "get")
-            assert facts["shape"]["sides"] == [layers, rows, cols] and facts["misere"] is misere
+            assert facts["shape"]["sides"] == [layers, rows, cols]
+            assert {option: facts[option] for option in form["box_options"]} == chosen
     for board in boards:
         shape = board["shape"]
         # On a box, rows and cols are one layer's: the last two sides.

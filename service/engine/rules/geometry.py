@@ -40,14 +40,19 @@ LOOKUP_CELLS = 16
 
 
 class Geometry:
-    def __init__(self, sides: tuple[int, ...], k: int, torus: bool, gravity: bool = False) -> None:
-        self.sides, self.k, self.torus, self.gravity = sides, k, torus, gravity
+    def __init__(
+        self, sides: tuple[int, ...], k: int, torus: bool, gravity: bool = False, exact: bool = False
+    ) -> None:
+        self.sides, self.k, self.torus, self.gravity, self.exact = sides, k, torus, gravity, exact
         self.rows, self.cols = sides[-2:]  # a layer's: a box is drawn as its layers side by side
         self.shape = Shape(sides, torus)
         self.cells = self.shape.cells
         self.full = (1 << self.cells) - 1
         self.bottom_row = bottom_row(self.rows, self.cols)
         self.lines = self.shape.lines(k)
+        # Under "exactly k", per line the cells beside its ends: a line counts only without its owner's
+        # mark on them. None: k or more, every line held counts.
+        self.flanks = self.shape.flanks(k) if exact else None
         # The rectangle's (or box's) own reflections and turns, without a torus's translations: at most
         # eight on a rectangle, 48 on a cube, few enough to try them all on every position (the proven
         # positions' keys).
@@ -103,12 +108,24 @@ class Geometry:
     def holds_line(self, mask: int) -> bool:
         if self.cells <= LOOKUP_CELLS:
             return self._line_states[mask] != NO_LINE
+        if self.flanks is not None:
+            return any(True for _ in self._held(mask))
         return holds_line(mask, self.k, self.lines, self._runs)
 
     @cached_property
     def _runs(self) -> Runs | None:
         """A flat grid's lines by direction; None on a box (its lines are tried in turn)."""
         return line_runs(self.rows, self.cols, self.k, self.torus) if len(self.sides) == 2 else None
+
+    def _held(self, mask: int) -> Iterator[int]:
+        """The lines `mask` holds, as they count: under "exactly k" only those with no mark of `mask`
+        beside their ends."""
+        if self.flanks is None:
+            yield from (line for line in self.lines if mask & line == line)
+            return
+        for line, flank in zip(self.lines, self.flanks, strict=True):
+            if mask & line == line and not mask & flank:
+                yield line
 
     def line_state(self, mask: int) -> int:
         """NO_LINE, LINES_WITH_COMMON_CELL or LINES_APART for one set of cells."""
@@ -117,21 +134,22 @@ class Geometry:
         if not self.holds_line(mask):
             return NO_LINE
         common, held = self.full, False
-        for line in self.lines:
-            if mask & line == line:
-                common, held = common & line, True
+        for line in self._held(mask):
+            common, held = common & line, True
         return NO_LINE if not held else LINES_WITH_COMMON_CELL if common else LINES_APART
 
     def lines_of(self, mask: int) -> list[int]:
-        return [line for line in self.lines if mask & line == line]
+        """The lines `mask` holds (under "exactly k", those that count)."""
+        return list(self._held(mask))
 
     def line_state_table(self) -> npt.NDArray[np.uint8]:
         """NO_LINE, LINES_WITH_COMMON_CELL or LINES_APART for every mask of the board."""
         masks = np.arange(1 << self.cells, dtype=np.uint32)
         held = np.zeros(masks.shape, dtype=np.uint8)
         common = np.full(masks.shape, self.full, dtype=np.uint32)
-        for line in self.lines:
-            has = (masks & line) == line
+        flanks = self.flanks or (0,) * len(self.lines)
+        for line, flank in zip(self.lines, flanks, strict=True):
+            has = ((masks & line) == line) & ((masks & flank) == 0)
             held += has
             common[has] &= line
         state = np.where(common != 0, LINES_WITH_COMMON_CELL, LINES_APART).astype(np.uint8)
@@ -268,9 +286,9 @@ def _permute(mask: int, symmetry: Symmetry) -> int:
 
 @cache
 def geometry_of(variant: Variant) -> Geometry:
-    return _geometry(variant.sides, variant.k, variant.torus, variant.gravity)
+    return _geometry(variant.sides, variant.k, variant.torus, variant.gravity, variant.exact)
 
 
 @cache
-def _geometry(sides: tuple[int, ...], k: int, torus: bool, gravity: bool) -> Geometry:
-    return Geometry(sides, k, torus, gravity)
+def _geometry(sides: tuple[int, ...], k: int, torus: bool, gravity: bool, exact: bool) -> Geometry:
+    return Geometry(sides, k, torus, gravity, exact)

@@ -46,11 +46,37 @@ class Shape:
         diagonals of its faces and its four space diagonals."""
         return _lines(self.sides, self.torus, k)
 
+    def flanks(self, k: int) -> tuple[int, ...]:
+        """Per line of `lines(k)`, in that order, the cells just before its first cell and just after its
+        last along its direction, those on the board: a mark of the line's owner there makes the line
+        part of a longer run. A torus has none to give (ValueError): its lines run round."""
+        if self.torus:
+            raise ValueError("a torus's lines have no ends")
+        return _flanks(self.sides, k)
+
 
 @cache
 def _directions(dimensions: int) -> tuple[tuple[int, ...], ...]:
     steps = product((-1, 0, 1), repeat=dimensions)
     return tuple(s for s in steps if any(s) and next(x for x in s if x) > 0)
+
+
+@cache
+def _flanks(sides: tuple[int, ...], k: int) -> tuple[int, ...]:
+    shape, flank_of = Shape(sides), dict[int, int]()
+    for start in product(*(range(side) for side in sides)):
+        for step in _directions(len(sides)):
+            places = [tuple(p + d * i for p, d in zip(start, step, strict=True)) for i in range(-1, k + 1)]
+            inside = [all(0 <= p < side for p, side in zip(place, sides, strict=True)) for place in places]
+            if all(inside[1:-1]):
+                line = sum(1 << shape.cell_at(place) for place in places[1:-1])
+                ends = (
+                    place
+                    for place, on in zip((places[0], places[-1]), (inside[0], inside[-1]), strict=True)
+                    if on
+                )
+                flank_of[line] = sum(1 << shape.cell_at(place) for place in ends)
+    return tuple(flank_of[line] for line in _lines(sides, False, k))
 
 
 @cache

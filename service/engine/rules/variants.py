@@ -1,12 +1,15 @@
 """Variants are data: board size, line length, whether a line wins or loses, whether lines wrap, and
 whether marks fall (gravity: a mark played in a column drops to its lowest empty cell).
 
-A variant is named ``{rows}x{cols}k{k}``, then ``-torus``, ``-gravity`` and ``-misere``, each when it
-applies, in that order (``4x4k3``, ``3x4k3-misere``, ``4x4k4-torus-misere``, ``6x7k4-gravity``); a box
-of layers (three sides) is named ``{layers}x{rows}x{cols}k{k}`` (``3x3x3k3``, Qubic's ``4x4x4k4``),
-then ``-misere`` when it applies. A few boards keep a short name: ``normal`` and ``misere`` (3x3k3),
-``connect4`` (6x7k4-gravity). Every fact that depends on the board (cells, lines, symmetries, playable
-cells, centre, depth range) is derived from these parameters in ``geometry``.
+A variant is named ``{rows}x{cols}k{k}``, then ``-torus``, ``-gravity``, ``-misere`` and ``-exact``,
+each when it applies, in that order (``4x4k3``, ``3x4k3-misere``, ``4x4k4-torus-misere``,
+``6x7k4-gravity``, ``15x15k5-exact``); a box of layers (three sides) is named
+``{layers}x{rows}x{cols}k{k}`` (``3x3x3k3``, Qubic's ``4x4x4k4``), then ``-misere`` and ``-exact`` when
+they apply. ``-exact`` is the rule "exactly k": a run of more than k marks is no line (gomoku's
+standard rule); without it k or more in a row make one. A few boards keep a short name: ``normal``
+and ``misere`` (3x3k3), ``connect4`` (6x7k4-gravity). Every fact that depends on the board (cells,
+lines, symmetries, playable cells, centre, depth range) is derived from these parameters in
+``geometry``.
 """
 
 from __future__ import annotations
@@ -28,23 +31,24 @@ TIMES = "\N{MULTIPLICATION SIGN}"
 
 _NAME = re.compile(
     r"(?:(?P<layers>\d{1,2})x)?(?P<rows>\d{1,2})x(?P<cols>\d{1,2})k(?P<k>\d{1,2})"
-    r"(?P<torus>-torus)?(?P<gravity>-gravity)?(?P<misere>-misere)?"
+    r"(?P<torus>-torus)?(?P<gravity>-gravity)?(?P<misere>-misere)?(?P<exact>-exact)?"
 )
 NAMING = (
-    f"name a variant {{rows}}x{{cols}}k{{k}}, then any of -torus, -gravity and -misere in that order "
-    f"(4x4k3, 3x4k3-misere, 15x15k5, 5x5k4-torus-misere, 4x5k4-gravity-misere), or a box of layers "
-    f"{{layers}}x{{rows}}x{{cols}}k{{k}}, then -misere if it applies (3x3x3k3, 4x4x4k4), with every side "
-    f"from {MIN_SIDE} to {MAX_SIDE}, at most {MAX_CELLS} cells, and {MIN_K} <= k <= the longest side; "
-    "'normal' and 'misere' name 3x3k3 and 3x3k3-misere, 'connect4' names 6x7k4-gravity"
+    f"name a variant {{rows}}x{{cols}}k{{k}}, then any of -torus, -gravity, -misere and -exact in that "
+    f"order (4x4k3, 3x4k3-misere, 15x15k5, 5x5k4-torus-misere, 4x5k4-gravity-misere, 15x15k5-exact: "
+    f"exactly k, a longer run is no line; not with -torus or -gravity), or a box of layers "
+    f"{{layers}}x{{rows}}x{{cols}}k{{k}}, then -misere and -exact if they apply (3x3x3k3, 4x4x4k4), with "
+    f"every side from {MIN_SIDE} to {MAX_SIDE}, at most {MAX_CELLS} cells, and {MIN_K} <= k <= the longest "
+    "side; 'normal' and 'misere' name 3x3k3 and 3x3k3-misere, 'connect4' names 6x7k4-gravity"
 )
 # How a client writes a board's name without a copy of the grammar: the pattern's fields filled in,
 # then "-" and each option that holds, in this order (GET /variants gives it). A box of layers puts
 # "{layers}x" first (`box_pattern`) and takes the options of `box_options` only.
 NAME_FORM = {
     "pattern": "{rows}x{cols}k{k}",
-    "options": ["torus", "gravity", "misere"],
+    "options": ["torus", "gravity", "misere", "exact"],
     "box_pattern": "{layers}x{rows}x{cols}k{k}",
-    "box_options": ["misere"],
+    "box_options": ["misere", "exact"],
 }
 # (rows, cols, k, misere, torus, gravity) -> the board's short name
 SHORT_NAMES = {
@@ -63,9 +67,10 @@ class Variant:
     torus: bool = False
     gravity: bool = False  # a mark played in a column falls to its lowest empty cell
     layers: int = 1  # a box's layers of rows x cols each; 1: a flat grid
+    exact: bool = False  # exactly k: a run of more than k marks is no line (else k or more make one)
 
     def __post_init__(self) -> None:
-        problem = _unsupported(self.sides, self.k, self.torus, self.gravity)
+        problem = _unsupported(self.sides, self.k, self.torus, self.gravity, self.exact)
         if problem:
             raise UnknownVariantError(self.long_name, f"{problem}; {NAMING}")
 
@@ -77,12 +82,12 @@ class Variant:
     @property
     def long_name(self) -> str:
         suffixes = "-torus" * self.torus + "-gravity" * self.gravity + "-misere" * self.misere
-        return f"{'x'.join(map(str, self.sides))}k{self.k}{suffixes}"
+        return f"{'x'.join(map(str, self.sides))}k{self.k}{suffixes}{'-exact' * self.exact}"
 
     @property
     def name(self) -> str:
         """The name answers use: the board's short name if it has one, else the long one."""
-        if self.layers != 1:
+        if self.layers != 1 or self.exact:
             return self.long_name
         key = (self.rows, self.cols, self.k, self.misere, self.torus, self.gravity)
         return SHORT_NAMES.get(key, self.long_name)
@@ -105,7 +110,11 @@ class Variant:
 
     @property
     def rules(self) -> str:
-        line = f"{_count_word(self.k)} in a row"
+        line = (
+            f"Exactly {_count_word(self.k).lower()} in a row (a longer run does not count)"
+            if self.exact
+            else f"{_count_word(self.k)} in a row"
+        )
         board = f"on a {TIMES.join(map(str, self.sides))} {_solid(self.sides)}"
         wrap = (
             ", where lines wrap around the edges (a line never uses a cell twice)"
@@ -119,7 +128,7 @@ class Variant:
         return f"{line} {outcome} {board}{wrap}{fall}; a full board without a line is a draw."
 
 
-def _unsupported(sides: tuple[int, ...], k: int, torus: bool, gravity: bool) -> str:
+def _unsupported(sides: tuple[int, ...], k: int, torus: bool, gravity: bool, exact: bool = False) -> str:
     board = "x".join(map(str, sides))
     if min(sides) < MIN_SIDE:
         return f"the {board} board has a side shorter than {MIN_SIDE}"
@@ -130,6 +139,9 @@ def _unsupported(sides: tuple[int, ...], k: int, torus: bool, gravity: bool) -> 
     if len(sides) > 2 and (torus or gravity):
         # Not yet: a box's lines wrapping, or marks falling through its layers (Score Four)
         return f"a box of layers ({board}) takes no -torus or -gravity"
+    if exact and (torus or gravity):
+        # Not yet: the wrapping lines of a torus have no ends, and the core's columns count k or more
+        return f"-exact takes no -torus or -gravity ({board})"
     if not MIN_K <= k <= max(sides):
         return f"k={k} is not between {MIN_K} and {max(sides)}, the longest side of the {board} board"
     return ""
@@ -202,6 +214,7 @@ def get_variant(name: str) -> Variant:
         torus=match["torus"] is not None,
         gravity=match["gravity"] is not None,
         layers=1 if match["layers"] is None else int(match["layers"]),
+        exact=match["exact"] is not None,
     )
     if variant.long_name != name and variant.name != name:  # leading zeros: one spelling per variant
         raise UnknownVariantError(name, f"did you mean {variant.name!r}? {NAMING}")
@@ -209,8 +222,8 @@ def get_variant(name: str) -> Variant:
 
 
 def supported_variants(max_cells: int) -> list[Variant]:
-    """Every supported flat variant (rows x cols) of at most `max_cells` cells, by cells, then rows, k,
-    torus, gravity and misère."""
+    """Every supported flat variant (rows x cols) of the rule "k or more" of at most `max_cells` cells, by
+    cells, then rows, k, torus, gravity and misère."""
     out = []
     for rows in range(MIN_SIDE, MAX_SIDE + 1):
         for cols in range(MIN_SIDE, MAX_SIDE + 1):

@@ -56,6 +56,11 @@ class Board:
     def misere(self) -> bool:
         return self.variant.misere
 
+    @property
+    def flanks(self) -> tuple[int, ...] | None:
+        """Under "exactly k", per line the cells beside its ends; None: k or more."""
+        return self.geometry.flanks
+
     def playable(self, occupied: int) -> int:
         return self.geometry.playable(occupied)
 

@@ -39,6 +39,8 @@ def unsound_because(variant: Variant) -> str | None:
         return "under gravity a mark can give the opponent the cell above it"
     if variant.misere:
         return "under the misère rule a line of one's own loses, so a mark of one's own can hurt"
+    if variant.exact:
+        return "under exactly k a mark of one's own beside a line makes it a longer run, which does not count"
     return None
 
 
