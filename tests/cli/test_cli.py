@@ -82,7 +82,9 @@ def test_analyze_draws_the_values_of_the_free_cells(capsysbinary: pytest.Capture
 
 def test_analyze_draws_a_box_layer_by_layer(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
     """3x3x3 with X in the centre, O to move: every O move loses, X's 7th mark ends it (6 plies on)."""
-    code, out, _ = run(capsysbinary, "analyze", "." * 13 + "X" + "." * 13, "--variant", "3x3x3k3")
+    code, out, _ = run(
+        capsysbinary, "analyze", "." * 13 + "X" + "." * 13, "--variant", "3x3x3k3", "--budget-ms", "10000"
+    )
     text = out.decode()
     assert code == 0 and [f"layer {n}" in text for n in range(3)] == [True] * 3 and "layer 3" not in text
     cells = [cell.strip() for row in text.splitlines() if "|" in row for cell in row.split("|")]

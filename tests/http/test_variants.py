@@ -258,7 +258,9 @@ def test_a_box_is_analyzed_with_each_moves_layer(client: FlaskClient) -> None:
     """3x3x3 from the empty board: the first player wins with the 7th mark, the centre first; each move
     says its layer, row and column (cell 13 is the middle of the middle layer)."""
     body = check_response(
-        client.post("/analyze", json={"board": "." * 27, "variant": "3x3x3k3"}), "/analyze", "post"
+        client.post("/analyze", json={"board": "." * 27, "variant": "3x3x3k3", "budget_ms": 10_000}),
+        "/analyze",
+        "post",
     )
     assert (body["result"], body["remoteness"], body["best_move"], body["exact"]) == ("win", 7, 13, True)
     places = {m["cell"]: (m["layer"], m["row"], m["col"]) for m in body["moves"]}
