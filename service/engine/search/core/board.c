@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "pairing.h"
 
 static uint64_t mix(uint64_t h, uint64_t v) {
     h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
@@ -143,6 +144,7 @@ ss_game *ss_game_new(const ss_board *b) {
     }
     if (g->flanks) g->n_shifts = -1; /* a window's threats know nothing of its flanks */
     else windows_setup(g);
+    pairing_setup(g);
     if (!g->flanks) columns_setup(g); /* a column's wins are k or more */
     return g;
 }

@@ -25,6 +25,8 @@ typedef struct {
       4  5  6  7     8  9 10 11       freed_by[9]: cell 5
       8  9 10 11     -  -  -  -
 */
+enum { MAX_PHASES = 8 }; /* of the lines apart (below): windows of up to nine cells */
+
 struct ss_game {
     int cells;                          /* cells 0 .. cells - 1 */
     int misere;                         /* completing a line loses */
@@ -52,6 +54,12 @@ struct ss_game {
     int n_shifts, line_length;          /* the steps the windows take, and their length */
     int shifts[4];                      /* the steps: from a window's cell to its next */
     mask starts[4];                  /* the first cells of the windows of each step */
+    /* The pairing search's lines apart (pairing.c, pairing_setup): with the lines windows of length k,
+       for each of their steps and each phase p < k - 1, the first cells of the windows whose place along
+       their row (column, diagonal) is p modulo k - 1; two of them share at most one cell. n_phases: k - 1,
+       or 0 when not set (the lines not windows, k - 1 past MAX_PHASES or below 2). */
+    int n_phases;
+    mask apart[4][MAX_PHASES];
     uint64_t fingerprint;               /* tells a table which game its entries belong to */
     columns col;                        /* col.on: searched on column bitboards (columns.h) */
 };

@@ -11,9 +11,12 @@
       shares (a group left with none, or two groups needing one cell, fails the branch at once).
    The matching view of the issue (each line needs two cells of its own) is the special case of groups of
    one line; the groups are what make the search small: about 30 on 8x8 with five in a row.
-   A live line with fewer than two empty cells is a threat (or a completed line): no pairing. Capping the
-   covers (and the steps of a group's walk) keeps the search sound (a pairing found is one) but may miss
-   a pairing; so does the budget, which counts the steps of the second level.
+   A live line with fewer than two empty cells is a threat (or a completed line): no pairing. Before any
+   group is made, a count of lines that need a pair each (0. below) settles most positions that have
+   none, at once: those of big boards with few marks, where making the groups would cost far more than a
+   node. Capping the covers (and the steps of a group's walk) keeps the search sound (a pairing found is
+   one) but may miss a pairing; so does the budget, which counts the steps of the second level and gives
+   the walks WALKS_PER_STEP times as many (1. below), and so does giving up past MAX_GROUPS groups.
    A failure names its reason (pairing_failure): the lines of the groups the search's reasoning used.
    A group that never took a cell (its core stayed empty), was never chosen and never failed only ever
    lost covers; without it the same steps fail the same way, so those lines alone have no pairing. */
@@ -52,17 +55,147 @@ typedef struct {
     uint64_t groups_at[SS_MAX_CELLS]; /* the groups whose reach holds the cell */
     mask whole[MAX_GROUPS], gaps[MAX_GROUPS]; /* all the cells of the group's lines; the empty ones */
     uint64_t used; /* the groups the search's reasoning used: they took cells, were chosen or failed */
+    int64_t walked, walk_budget; /* the walks' steps taken, and how many they may (0: no limit) */
+    /* the groups' live lines (their empty cells), found before any walk: group g's are
+       members[member_first[g] .. member_first[g + 1]) */
+    mask members[MAX_GROUPS * MAX_GROUP_LINES];
+    int member_first[MAX_GROUPS + 1];
+    /* one family's live lines at a time: their empty cells, all their cells, their union's links */
+    mask live[SS_MAX_CELLS * 4], line_whole[SS_MAX_CELLS * 4];
+    int parent[SS_MAX_CELLS * 4];
+    uint64_t at[SS_MAX_CELLS]; /* a walked group's lines through each of its empty cells (bit i: line i) */
 } pairing_state;
+
+/* 0. Counting lines apart: lines each two of which share at most one empty cell need a pair each, of two
+   cells of their own (a pair inside two of them would be two cells they share); so when they are more
+   than half their empty cells, no pairing exists. Lines of two families share one cell at most. On a
+   board of windows of k cells, two windows of one step share two cells or more only when one starts
+   k - 2 steps or fewer after the other, so the windows of one phase (their place along their row, column
+   or diagonal, modulo k - 1) are apart. On gomoku's boards with few marks they are far too many: 168
+   windows on 225 cells (15x15, k = 5), 288 on 361 (19x19). There a search made 72 or more groups (one per
+   row, column and diagonal, 64 at most held) and walked them, 10 ms a search on the empty 15x15, before
+   it gave up; these counts take about a microsecond (tests/bench/pairing_walk.py).
+
+   The failure they name is a reason (pairing_failure): a position where those lines are still free of
+   the defender, their empty cells no more, has as many lines apart on as few cells. */
+
+/* Sets g->apart (board.h), checked: on a board that is not a grid of windows (two windows of one phase
+   sharing two cells, or a family of lines of two steps), g->n_phases stays 0 and counted_out() is not
+   used. */
+void pairing_setup(ss_game *g) {
+    g->n_phases = 0;
+    int k = g->line_length, phases = k - 1;
+    if (g->n_shifts < 1 || phases < 2 || phases > MAX_PHASES) return;
+    for (int f = 0; f < g->n_families; f++) { /* lines of two steps share one cell at most */
+        int step = -1;
+        for (int at = g->family_start[f]; at < g->family_start[f + 1]; at++) {
+            mask line = g->lines[g->family_line[at]];
+            int its = lowest_cell(without_lowest(line)) - lowest_cell(line);
+            if (step >= 0 && its != step) return;
+            step = its;
+        }
+    }
+    for (int i = 0; i < g->n_shifts; i++) {
+        int s = g->shifts[i];
+        mask at = g->starts[i] & ~shift_up(g->starts[i], s); /* first along their row: place 0 */
+        for (int p = 0; p < phases; p++) g->apart[i][p] = NO_CELLS;
+        for (int place = 0; any(at); place++) {
+            g->apart[i][place % phases] |= at;
+            at = shift_up(at, s) & g->starts[i];
+        }
+        for (int p = 0; p < phases; p++) /* checked, whatever the board: none k - 2 steps after another */
+            for (int t = 1; t <= k - 2; t++)
+                if (any(g->apart[i][p] & shift_up(g->apart[i][p], t * s))) return;
+    }
+    g->n_phases = phases;
+}
+
+/* Before any group is made, on a board of windows (g->n_phases), every window at once, a step at a time:
+   1 when the windows apart (of each step, those of its phase with most windows free of the defender)
+   show there is no pairing (*why: them); 2 when the groups would be more than MAX_GROUPS (the search
+   gives up); else 0. The groups are at least the runs of windows free of the defender along a row: on a
+   grid two windows of two runs never share two cells (one of them would hold the defender's mark that
+   stops a window between them), and each run's lines make one group or more. Elsewhere a run may be
+   counted twice: the search only gives up sooner. */
+static int counted_out(const ss_game *g, mask attacker, mask defender, pairing_failure *why) {
+    mask empty = g->full & ~(attacker | defender), cells = NO_CELLS;
+    int apart = 0, runs = 0;
+    for (int i = 0; i < g->n_shifts; i++) {
+        int s = g->shifts[i];
+        mask live = g->starts[i];
+        for (int j = 0, shift = 0; j < g->line_length; j++, shift += s) live &= ~shift_down(defender, shift);
+        runs += count(live & ~shift_up(live, s));
+        int best = 0, most = -1;
+        for (int p = 0; p < g->n_phases; p++) {
+            int n = count(live & g->apart[i][p]);
+            if (n > most) most = n, best = p;
+        }
+        mask picked = live & g->apart[i][best];
+        apart += most;
+        for (int j = 0, shift = 0; j < g->line_length; j++, shift += s) cells |= shift_up(picked, shift);
+    }
+    if (2 * apart > count(cells & empty)) {
+        why->lines = cells;
+        why->gaps = cells & empty;
+        return 1;
+    }
+    return runs > MAX_GROUPS ? 2 : 0;
+}
+
+/* Every line free of the defender, line by line, on any board: 1 when one has fewer than two empty cells
+   (a threat of the attacker's, or a line complete: *why, that line) or when the lines apart show there is
+   no pairing (*why: them), else 0. The lines apart: those of one family picked in turn, each sharing at
+   most one empty cell with those picked before. Where counted_out() takes one phase for all the rows of
+   a step, this picks each row's windows around the defender's marks (and the attacker's): in the first
+   1,000 nodes of a question on 15x15 with 40 marks, it settled 23,200 of the 23,300 searches that
+   counted_out() left, of 31,500. */
+static int lines_apart(const ss_game *g, pairing_state *st, mask empty, mask defender, pairing_failure *why) {
+    int apart = 0;
+    mask lines = NO_CELLS, gaps_of_them = NO_CELLS, *picked = st->live;
+    for (int f = 0; f < g->n_families; f++) {
+        int n_picked = 0;
+        for (int at = g->family_start[f]; at < g->family_start[f + 1]; at++) {
+            mask line = g->lines[g->family_line[at]];
+            if (any(line & defender)) continue;
+            mask gaps = line & empty;
+            if (!more_than_one(gaps)) {
+                why->lines = line;
+                why->gaps = gaps;
+                return 1;
+            }
+            int alone = 1;
+            for (int j = 0; j < n_picked && alone; j++) alone = !more_than_one(gaps & picked[j]);
+            if (!alone || n_picked == SS_MAX_CELLS * 4) continue; /* fewer picked: a weaker count, still true */
+            picked[n_picked++] = gaps;
+            lines |= line;
+            gaps_of_them |= gaps;
+        }
+        apart += n_picked;
+    }
+    if (2 * apart <= count(gaps_of_them)) return 0;
+    why->lines = lines;
+    why->gaps = gaps_of_them;
+    return 1;
+}
 
 /* 1. Enumerating a group's covers, depth-first: the first line not yet covered, each pair of its free cells,
    the pairs serving most lines first; a cover is kept when no cover kept before uses a subset of its
-   cells (and replaces those that use a superset). At most WALK_STEPS steps per group.
+   cells (and replaces those that use a superset). At most WALK_STEPS steps per group, and a search with
+   a budget gives all its walks WALKS_PER_STEP steps per step of its budget, shared evenly by the groups
+   still to walk (a group left fewer than MIN_WALK: the search gives up). A step is about 100 ns: at
+   df-pn's budget (75, dfpn.c) a search's walks take at most 4,800 steps, half a millisecond, where each
+   long row's group (a row of 15 cells has 11 windows, too many to be cached) took 4,096 steps every time
+   it was made. On the 64-cell build no search of tests/bench/provers_nodes.py walks more than 1,812
+   steps, none of the first 20,000 nodes on the empty 8x8k5 more than 2,267: at 64 steps per step (and
+   at 32) its 60 fingerprints and the 180 root questions of tests/bench/provers_misses.py (6x6k5 to
+   8x8k4 --roots 30000) are as they were; at 16, 9 of the 60 differ.
 
    Sibling positions of a search share most of their groups (a move changes at most four), so each
    thread keeps the covers of the groups it has seen in a direct-mapped cache, keyed by the group's lines
    (compared whole, not by a hash alone: a collision costs a walk, never a wrong cover). Groups of more
    than CACHED_LINES lines, or covers of more than CACHED_PAIRS pairs, are walked every time. */
 enum { WALK_STEPS = 4096, CACHED_LINES = 8, CACHED_PAIRS = 8, CACHE_SLOTS = 4096 };
+enum { WALKS_PER_STEP = 64, MIN_WALK = 16 };
 
 typedef struct {
     const mask *lines; /* the group's live lines, as their empty cells */
@@ -70,7 +203,9 @@ typedef struct {
     ss_cell stack[SS_MAX_CELLS / 2][2]; /* the pairs chosen so far */
     int depth;            /* how many */
     int first_cover;      /* the group's first cover in the state's covers */
-    int steps; /* of this group's walk: at most WALK_STEPS */
+    int steps;     /* of this group's walk... */
+    int allowance; /* ...at most these: WALK_STEPS, or fewer when the search's budget runs short */
+    int cut;       /* a step more was wanted: the walk stopped there */
 } cover_walk;
 
 static void keep_cover(pairing_state *st, cover_walk *w, mask used) {
@@ -91,7 +226,12 @@ static void keep_cover(pairing_state *st, cover_walk *w, mask used) {
 }
 
 static void walk(pairing_state *st, cover_walk *w, uint64_t covered, mask used) {
-    if (++w->steps > WALK_STEPS) return;
+    if (w->steps == w->allowance) {
+        w->cut = 1;
+        return;
+    }
+    w->steps++;
+    st->walked++;
     int line = -1;
     for (int i = 0; i < w->n_lines && line < 0; i++)
         if (!(covered >> i & 1)) line = i;
@@ -102,34 +242,32 @@ static void walk(pairing_state *st, cover_walk *w, uint64_t covered, mask used) 
     mask free = w->lines[line] & ~used;
     int cells[SS_MAX_CELLS], n = 0;
     for (mask m = free; any(m); m = without_lowest(m)) cells[n++] = lowest_cell(m);
-    /* each pair with the lines it serves, most first */
+    /* each pair with the lines it serves (those through both its cells: st->at), most first */
     enum { MAX_PAIRS = 128 };
-    mask pair_cells[MAX_PAIRS];
+    ss_cell pair[MAX_PAIRS][2];
     uint64_t serves[MAX_PAIRS];
     int n_pairs = 0;
     for (int a = 0; a < n; a++) {
         for (int b = a + 1; b < n && n_pairs < MAX_PAIRS; b++) {
-            mask p = bit(cells[a]) | bit(cells[b]);
-            uint64_t lines = 0;
-            for (int i = 0; i < w->n_lines; i++)
-                if (same(w->lines[i] & p, p)) lines |= word_bit(i);
+            uint64_t lines = st->at[cells[a]] & st->at[cells[b]];
             int j = n_pairs++;
             for (; j > 0 && word_count(serves[j - 1]) < word_count(lines); j--) {
-                pair_cells[j] = pair_cells[j - 1];
+                pair[j][0] = pair[j - 1][0];
+                pair[j][1] = pair[j - 1][1];
                 serves[j] = serves[j - 1];
             }
-            pair_cells[j] = p;
+            pair[j][0] = (ss_cell)cells[a];
+            pair[j][1] = (ss_cell)cells[b];
             serves[j] = lines;
         }
     }
     for (int j = 0; j < n_pairs; j++) {
-        mask p = pair_cells[j];
-        w->stack[w->depth][0] = (ss_cell)lowest_cell(p);
-        w->stack[w->depth][1] = (ss_cell)lowest_cell(without_lowest(p));
+        w->stack[w->depth][0] = pair[j][0];
+        w->stack[w->depth][1] = pair[j][1];
         w->depth++;
-        walk(st, w, covered | serves[j], used | p);
+        walk(st, w, covered | serves[j], used | bit(pair[j][0]) | bit(pair[j][1]));
         w->depth--;
-        if (w->steps > WALK_STEPS) return;
+        if (w->cut) return;
     }
 }
 
@@ -150,21 +288,23 @@ static cached_group *slot_of(const mask *sorted, int n) {
     return cache + (h % CACHE_SLOTS);
 }
 
-static void finish_group(pairing_state *st, int first) {
+static void finish_group(pairing_state *st, int g, int first) {
     for (int i = first + 1; i < st->n_covers; i++) { /* insertion sort by the number of cells */
         cover c = st->covers[i];
         int j = i;
         for (; j > first && count(st->covers[j - 1].cells) > count(c.cells); j--) st->covers[j] = st->covers[j - 1];
         st->covers[j] = c;
     }
-    st->groups[st->n_groups].first = first;
-    st->groups[st->n_groups].n = st->n_covers - first;
-    st->n_groups++;
+    st->groups[g].first = first;
+    st->groups[g].n = st->n_covers - first;
 }
 
-/* Appends the group of `lines` (each line's empty cells) with its covers, fewest cells first, at most
-   MAX_COVERS, none using a superset of another's cells; 0 when it has none (or none was found). */
-static int add_group(pairing_state *st, const mask *lines, int n_lines) {
+/* Group g, of `lines` (each line's empty cells), with its covers, fewest cells first, at most
+   MAX_COVERS, none using a superset of another's cells; 0 when it has none (or none was found). A walk of
+   fewer steps than WALK_STEPS (`allowance`) that used them all is cut short (*cut): its covers are not
+   kept in the cache, and finding none tells nothing. */
+static int add_group(pairing_state *st, int g, const mask *lines, int n_lines, int allowance, int *cut) {
+    *cut = 0;
     int first = st->n_covers;
     cached_group *slot = NULL;
     mask sorted[CACHED_LINES];
@@ -186,9 +326,15 @@ static int add_group(pairing_state *st, const mask *lines, int n_lines) {
             st->n_pool += c->n;
         }
     } else {
-        cover_walk w = {lines, n_lines, {{0}}, 0, first, 0};
+        mask cells = NO_CELLS;
+        for (int i = 0; i < n_lines; i++) cells |= lines[i];
+        for (mask m = cells; any(m); m = without_lowest(m)) st->at[lowest_cell(m)] = 0;
+        for (int i = 0; i < n_lines; i++)
+            for (mask m = lines[i]; any(m); m = without_lowest(m)) st->at[lowest_cell(m)] |= word_bit(i);
+        cover_walk w = {lines, n_lines, {{0}}, 0, first, 0, allowance, 0};
         walk(st, &w, 0, NO_CELLS);
-        int fits = slot != NULL;
+        *cut = allowance < WALK_STEPS && w.cut;
+        int fits = slot != NULL && !*cut;
         for (int i = first; i < st->n_covers; i++) fits &= st->covers[i].n <= CACHED_PAIRS;
         if (fits) {
             slot->n_lines = n_lines;
@@ -202,7 +348,7 @@ static int add_group(pairing_state *st, const mask *lines, int n_lines) {
             }
         }
     }
-    finish_group(st, first);
+    finish_group(st, g, first);
     return st->n_covers > first;
 }
 
@@ -296,60 +442,32 @@ static int choose(pairing_state *st, const choice *before, mask fresh, int left)
     return 0;
 }
 
+/* 3. The search: the counts, the groups and their covers, the choice */
+
 /* The groups: lines linked through shared pairs of cells (a union of the lines sharing two cells). */
 static int root_of(int *parent, int i) {
     while (parent[i] != i) i = parent[i] = parent[parent[i]];
     return i;
 }
 
-/* About 100 KB, not on the stack: one per thread, reached through a plain pointer (a thread-local
-   variable itself would cost a lookup at every use in the recursion); the search's first choice, 1 KB,
-   is not on the stack either. */
+/* 107 KB (980 KB on the 512-cell build, of which a search touches the little it uses), not on the stack:
+   one per thread, reached through a plain pointer (a thread-local variable itself would cost a lookup at
+   every use in the recursion); the search's first choice, 1 KB (8 KB), is not on the stack either. */
 static _Thread_local pairing_state *mine;
 static _Thread_local choice *start;
 
-void pairing_release(void) {
-    free(mine);
-    free(start);
-    free(cache);
-    mine = NULL;
-    start = NULL;
-    cache = NULL;
-}
-
-/* The failure of the groups in `groups`. */
-static pairing_failure failure_of(const pairing_state *st, uint64_t groups) {
-    pairing_failure why = {NO_CELLS, NO_CELLS};
-    for (uint64_t m = groups; m; m &= m - 1) {
-        why.lines |= st->whole[word_lowest(m)];
-        why.gaps |= st->gaps[word_lowest(m)];
-    }
-    return why;
-}
-
-int pairing_search(const ss_game *g, mask attacker, mask defender, int64_t budget, mask *cells,
-                   ss_cell (*pairs)[2], int *n_pairs, pairing_failure *why) {
-    why->lines = why->gaps = NO_CELLS;
-    if (!mine && !(mine = malloc(sizeof *mine))) return 0;
-    pairing_state *st = mine;
-    mask empty = g->full & ~(attacker | defender);
-    st->steps = 0;
-    st->budget = budget;
-    st->n_groups = st->n_covers = st->n_pool = 0;
-    /* Lines linked through two cells share them on the board, so they are of one family (board.h): the
-       groups are made family by family, each family's few lines compared with each other only. */
+/* The groups of the lines free of the defender (none with fewer than two empty cells: lines_apart() has
+   looked) and their lines, in st->members: 0 when they are more than the search holds (it gives up).
+   Lines linked through two cells share them on the board, so they are of one family (board.h): the
+   groups are made family by family, each family's few lines compared with each other only. */
+static int make_groups(const ss_game *g, pairing_state *st, mask empty, mask defender) {
     for (int f = 0; f < g->n_families; f++) {
-        mask live[SS_MAX_CELLS * 4], whole[SS_MAX_CELLS * 4];
-        int n = 0, parent[SS_MAX_CELLS * 4];
+        mask *live = st->live, *whole = st->line_whole;
+        int n = 0, *parent = st->parent;
         for (int at = g->family_start[f]; at < g->family_start[f + 1]; at++) {
             mask line = g->lines[g->family_line[at]];
             if (any(line & defender)) continue;
             mask gaps = line & empty;
-            if (!more_than_one(gaps)) {
-                why->lines = line;
-                why->gaps = gaps;
-                return 0;
-            }
             int keep = 1; /* a line whose gaps hold another's needs no pair of its own */
             for (int j = 0; j < n && keep; j++) {
                 if (same(live[j] & gaps, live[j])) keep = 0;
@@ -368,23 +486,91 @@ int pairing_search(const ss_game *g, mask attacker, mask defender, int64_t budge
         for (int i = 0; i < n; i++)
             for (int j = i + 1; j < n; j++)
                 if (more_than_one(live[i] & live[j])) parent[root_of(parent, i)] = root_of(parent, j);
-        mask members[MAX_GROUP_LINES];
         for (int i = 0; i < n; i++) {
             if (root_of(parent, i) != i) continue;
-            int m = 0, at = st->n_groups;
+            int at = st->n_groups, first = st->member_first[at], m = 0;
             if (at == MAX_GROUPS) return 0;
             st->whole[at] = st->gaps[at] = NO_CELLS;
             for (int j = 0; j < n; j++) {
                 if (root_of(parent, j) != i) continue;
                 if (m == MAX_GROUP_LINES) return 0;
-                members[m++] = live[j];
+                st->members[first + m++] = live[j];
                 st->whole[at] |= whole[j];
                 st->gaps[at] |= live[j];
             }
-            if (!add_group(st, members, m)) {
-                *why = failure_of(st, word_bit(at));
-                return 0;
-            }
+            st->member_first[++st->n_groups] = first + m;
+        }
+    }
+    return 1;
+}
+
+/* The pairing searches since the counts were last reset (ss_pairing_counts): how many, their walks'
+   steps in all, and the most of one search; each thread's own (no shared word written per search), added
+   to all threads' when it releases its buffers (a thread about to end) or reads them. */
+static _Thread_local int64_t counted[3];
+static int64_t all_counted[3];
+
+static void count_in(void) {
+    __atomic_fetch_add(&all_counted[0], counted[0], __ATOMIC_RELAXED);
+    __atomic_fetch_add(&all_counted[1], counted[1], __ATOMIC_RELAXED);
+    int64_t most = __atomic_load_n(&all_counted[2], __ATOMIC_RELAXED);
+    while (counted[2] > most && !__atomic_compare_exchange_n(&all_counted[2], &most, counted[2], 0,
+                                                              __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+    counted[0] = counted[1] = counted[2] = 0;
+}
+
+void pairing_release(void) {
+    count_in();
+    free(mine);
+    free(start);
+    free(cache);
+    mine = NULL;
+    start = NULL;
+    cache = NULL;
+}
+
+/* The failure of the groups in `groups`. */
+static pairing_failure failure_of(const pairing_state *st, uint64_t groups) {
+    pairing_failure why = {NO_CELLS, NO_CELLS};
+    for (uint64_t m = groups; m; m &= m - 1) {
+        why.lines |= st->whole[word_lowest(m)];
+        why.gaps |= st->gaps[word_lowest(m)];
+    }
+    return why;
+}
+
+
+static int search(const ss_game *g, mask attacker, mask defender, int64_t budget, mask *cells,
+                  ss_cell (*pairs)[2], int *n_pairs, pairing_failure *why) {
+    why->lines = why->gaps = NO_CELLS;
+    if (!mine && !(mine = malloc(sizeof *mine))) return 0;
+    pairing_state *st = mine;
+    mask empty = g->full & ~(attacker | defender);
+    st->steps = 0;
+    st->budget = budget;
+    st->walked = 0;
+    st->walk_budget = budget ? WALKS_PER_STEP * budget : 0;
+    st->n_groups = st->n_covers = st->n_pool = 0;
+    st->member_first[0] = 0;
+    if (g->n_phases) {
+        int out = counted_out(g, attacker, defender, why);
+        if (out == 2) return 0;
+        /* a threat of the attacker's is a shorter reason, its line alone: lines_apart() names it */
+        if (out == 1 && !any(threats_of(g, attacker, defender))) return 0;
+        why->lines = why->gaps = NO_CELLS;
+    }
+    if (lines_apart(g, st, empty, defender, why) || !make_groups(g, st, empty, defender)) return 0;
+    for (int at = 0; at < st->n_groups; at++) {
+        int first = st->member_first[at], cut, allowance = WALK_STEPS;
+        if (st->walk_budget) { /* what is left, shared evenly by the groups left */
+            int64_t share = (st->walk_budget - st->walked) / (st->n_groups - at);
+            if (share < MIN_WALK) return 0;
+            if (share < allowance) allowance = (int)share;
+        }
+        if (!add_group(st, at, st->members + first, st->member_first[at + 1] - first, allowance, &cut)) {
+            if (!cut) *why = failure_of(st, word_bit(at));
+            return 0;
         }
     }
     if (!start && !(start = malloc(sizeof *start))) return 0;
@@ -416,6 +602,22 @@ int pairing_search(const ss_game *g, mask attacker, mask defender, int64_t budge
         }
     }
     return 1;
+}
+
+int pairing_search(const ss_game *g, mask attacker, mask defender, int64_t budget, mask *cells,
+                   ss_cell (*pairs)[2], int *n_pairs, pairing_failure *why) {
+    int found = search(g, attacker, defender, budget, cells, pairs, n_pairs, why);
+    int64_t walked = mine ? mine->walked : 0;
+    counted[0]++;
+    counted[1] += walked;
+    if (walked > counted[2]) counted[2] = walked;
+    return found;
+}
+
+void ss_pairing_counts(int64_t *counts, int reset) {
+    count_in();
+    for (int i = 0; i < 3; i++) counts[i] = reset ? __atomic_exchange_n(&all_counted[i], 0, __ATOMIC_RELAXED)
+                                                  : __atomic_load_n(&all_counted[i], __ATOMIC_RELAXED);
 }
 
 /* The pairing search's entry points for Python (sanmoku_search.h): a pairing for either side to move

@@ -22,6 +22,10 @@ typedef struct {
 int pairing_search(const ss_game *g, mask attacker, mask defender, int64_t budget, mask *cells,
                    ss_cell (*pairs)[2], int *n_pairs, pairing_failure *why);
 
+/* Sets g->apart and g->n_phases (board.h), once the windows are known: what lets a search count lines
+   that need a pair each without making any group (pairing.c). */
+void pairing_setup(ss_game *g);
+
 /* Frees the calling thread's buffers of the search (a thread about to end calls it). */
 void pairing_release(void);
 

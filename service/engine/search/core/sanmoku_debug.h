@@ -29,6 +29,12 @@ int ss_pairing_find(const ss_game *game, ss_mask attacker, ss_mask defender, int
 int ss_pairing_failure(const ss_game *game, ss_mask attacker, ss_mask defender, int64_t budget,
                        ss_mask *lines, ss_mask *gaps);
 
+/* The pairing searches since the counts were last reset, by the calling thread and by the threads that
+   have ended (a search past 64 cells runs on a thread of its own): counts[0] how many, counts[1] the
+   steps of their walks (pairing.c: each group's covers) in all, counts[2] the most steps of one search's
+   walks; reset: start the counts again after reading them. */
+void ss_pairing_counts(int64_t *counts, int reset);
+
 /* A threat sequence of `attacker`, to move: 1 when it forces a line by continuous threats (each move
    threatens to complete a line at once) found within `budget` nodes (0: none), with *cells the cells the
    sequence depends on; the defender, were it to move, must play one of them or threaten to win. */
