@@ -7,15 +7,17 @@ calls the core through service/engine/search/native.py alone; this is the tests'
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from service.engine.search._core import ffi, lib
 from service.engine.search.native import (
     DEFAULT_OPTIONS,
-    MAX_CELLS,
+    NARROW,
     NO_MOVE,
     Game,
     ProverOptions,
     TranspositionTable,
+    Width,
     options_of,
 )
 
@@ -63,16 +65,16 @@ def find_pairing(
     game: Game, attacker: int, defender: int, defender_to_move: bool, steps: int = 0
 ) -> Pairing | None:
     """A pairing strategy of `defender` against `attacker`, or None when none exists (or none was found
-    within `steps` steps of the search; 0: no limit)."""
-    pairs = ffi.new("int8_t[]", MAX_CELLS)
-    count = ffi.new("int *")
-    first = ffi.new("int32_t *")
-    found = lib.ss_pairing_find(
-        game.pointer, attacker, defender, int(defender_to_move), steps, pairs, count, first
-    )
+    within `steps` steps of the search; 0: no limit). On the game's build."""
+    width = game.width
+    pairs = width.ffi.new("ss_cell[]", width.cells)
+    count = width.ffi.new("int *")
+    first = width.ffi.new("int32_t *")
+    position = (width.mask(attacker), width.mask(defender), int(defender_to_move))
+    found = width.lib.ss_pairing_find(game.pointer, *position, steps, pairs, count, first)
     if not found:
         return None
-    cells = ffi.unpack(pairs, 2 * count[0])
+    cells = width.ffi.unpack(pairs, 2 * count[0])
     return Pairing(
         tuple((cells[2 * i], cells[2 * i + 1]) for i in range(count[0])),
         None if first[0] == NO_MOVE else int(first[0]),
@@ -82,8 +84,27 @@ def find_pairing(
 def why_unpaired(game: Game, attacker: int, defender: int, steps: int = 0) -> tuple[int, int] | None:
     """None when the attacker to move has a pairing against it; else the reason the search found none:
     (lines, gaps), the cells of lines that have no pairing on their own and their empty cells (lines 0:
-    not known). See ss_pairing_failure (core/sanmoku_debug.h)."""
-    lines, gaps = ffi.new("ss_mask *"), ffi.new("ss_mask *")
-    if lib.ss_pairing_failure(game.pointer, attacker, defender, steps, lines, gaps):
+    not known). See ss_pairing_failure (core/sanmoku_debug.h). On the game's build."""
+    width = game.width
+    lines, gaps = width.ffi.new("ss_mask *"), width.ffi.new("ss_mask *")
+    position = (width.mask(attacker), width.mask(defender))
+    if width.lib.ss_pairing_failure(game.pointer, *position, steps, lines, gaps):
         return None
-    return int(lines[0]), int(gaps[0])
+    return width.cells_of(lines[0]), width.cells_of(gaps[0])
+
+
+class PairingCounts(NamedTuple):
+    """The pairing searches of a build since its counts were last reset (ss_pairing_counts)."""
+
+    searches: int
+    walk_steps: int  # of the walks that enumerate each group's covers (core/pairing.c), in all
+    most_walk_steps: int  # of one search
+
+
+def pairing_counts(width: Width = NARROW, reset: bool = True) -> PairingCounts:
+    """The counts of the pairing searches run on the build `width` since they were last reset, by this
+    thread and by the threads that have ended (a search past 64 cells runs on its own); `reset`: start
+    them again."""
+    counts = width.ffi.new("int64_t[3]")
+    width.lib.ss_pairing_counts(counts, int(reset))
+    return PairingCounts(int(counts[0]), int(counts[1]), int(counts[2]))
