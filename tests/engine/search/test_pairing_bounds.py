@@ -117,6 +117,7 @@ class Strip:
     cells: int
     k: int
     misere: bool = False
+    flanks: tuple[int, ...] | None = None  # k or more
 
     @property
     def name(self) -> str:
