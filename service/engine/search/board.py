@@ -76,9 +76,7 @@ class Board:
         # A torus has up to 511 (each translation, turned and reflected): one byte table per symmetry
         # took 1.5 s to build for 8x8, before the first search of the variant. Instead, all of them at
         # once: a symmetry fixes the position if every mark's image holds a mark of the same side.
-        marks = np.arange(self.cells, dtype=np.uint64)
-        held_mine = (np.uint64(mine) >> marks) & np.uint64(1) == 1
-        held_theirs = (np.uint64(theirs) >> marks) & np.uint64(1) == 1
+        held_mine, held_theirs = _held(mine, self.cells), _held(theirs, self.cells)
         images = self._images
         fixed = held_mine[images[:, held_mine]].all(axis=1) & held_theirs[images[:, held_theirs]].all(axis=1)
         symmetries = self.geometry.symmetries
@@ -88,3 +86,9 @@ class Board:
     def _images(self) -> npt.NDArray[np.intp]:
         """Each symmetry but the identity as a row of the cells' images."""
         return np.array(self.geometry.symmetries[1:], dtype=np.intp).reshape(-1, self.cells)
+
+
+def _held(mask: int, cells: int) -> npt.NDArray[np.bool_]:
+    """Whether each cell is in `mask`, as an array (any number of cells: a 9x9 torus has 81)."""
+    as_bytes = np.frombuffer(mask.to_bytes((cells + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(as_bytes, bitorder="little")[:cells].astype(np.bool_)

@@ -116,3 +116,25 @@ def test_lines_found_by_shifts_are_the_references(rows: int, cols: int, k: int) 
     for _ in range(3000):
         mask = rng.getrandbits(board.cells) & rng.getrandbits(board.cells)  # about a quarter of the cells
         assert board.holds_line(mask) == any(all(mask >> c & 1 for c in line) for line in lines), bin(mask)
+
+
+@pytest.mark.parametrize("name", ["9x9k5-torus", "5x5k4-torus", "8x8k5-torus"])
+def test_the_symmetries_that_fix_a_torus_position_are_found_past_64_cells(name: str) -> None:
+    """A 9x9 torus has 81 cells: the marks past cell 63 are read as well (they overflowed a 64-bit
+    integer before). Against every symmetry tried one by one."""
+    variant = get_variant(name)
+    board, rng = Board.of(variant), random.Random(name)
+    for _ in range(30):
+        cells = rng.sample(range(variant.cells), rng.randint(0, 4))
+        mine = sum(1 << c for c in cells[::2])
+        theirs = sum(1 << c for c in cells[1::2])
+        if rng.random() < 0.3:  # a position some symmetry is sure to fix: its image added to itself
+            image = board.geometry.symmetries[rng.randrange(len(board.geometry.symmetries))]
+            mine |= board.geometry.permute(mine, image)
+            theirs = theirs & ~mine
+        want = [
+            s
+            for s in board.geometry.symmetries[1:]
+            if board.geometry.permute(mine, s) == mine and board.geometry.permute(theirs, s) == theirs
+        ]
+        assert board.fixing(mine, theirs) == want
