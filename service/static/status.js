@@ -38,7 +38,8 @@ export function renderHeading() {
   const { layers, torus } = gridOf(facts);
   const extras = [torus ? "torus" : "", facts.misere ? "misère" : ""].filter(Boolean);
   const board = layers > 1 ? `board in ${layers} layers` : "board";
-  const title = `${sidesWords(facts)} ${board}, ${facts.k} in a row${extras.map((e) => `, ${e}`).join("")}`;
+  const count = `${facts.exact ? "exactly " : ""}${facts.k} in a row`;
+  const title = `${sidesWords(facts)} ${board}, ${count}${extras.map((e) => `, ${e}`).join("")}`;
   setText($("play-heading"), state.editor ? `Setting up a position: ${title}` : title);
 }
 

@@ -2,7 +2,8 @@
 // the search), any other board through a small form whose name is written as GET /variants `name_form`
 // says and checked by GET /variants/{name} (its sentence is shown when the service refuses it), and the
 // facts of the variant being played. A box of layers is named as `name_form.box_pattern` says, with only
-// `box_options`, when the form's Layers is more than 1.
+// `box_options`, when the form's Layers is more than 1. An option the name cannot take is disabled, and a
+// note says why.
 
 import * as api from "./api.js";
 import { $, make, option, setText } from "./dom.js";
@@ -34,11 +35,12 @@ export async function ensureVariant(name) {
   return state.variants.get(name);
 }
 
-// "4×4, four in a row, torus" style label: the preset's name and its size ("3×3×3" for a box).
+// "4×4, four in a row, torus" style label: the preset's name and its size ("3×3×3" for a box); "exactly 5
+// in a row" under the rule exactly k.
 function variantLabel(facts) {
   const { torus } = gridOf(facts);
   const extras = [torus ? "torus" : "", facts.misere ? "misère" : ""].filter(Boolean);
-  const shape = `${sidesWords(facts)}, ${facts.k} in a row`;
+  const shape = `${sidesWords(facts)}, ${facts.exact ? "exactly " : ""}${facts.k} in a row`;
   return `${facts.name} (${[shape, ...extras].join(", ")})`;
 }
 
@@ -101,12 +103,13 @@ function setCustomLimits() {
   setText($("custom-limits"), [sizes, box, search].filter(Boolean).join(" "));
 }
 
-// What Layers does, from the name form: "Layers past 1 make a box of that many grids, misère or not."
+// What Layers does, from the name form: "Layers past 1 make a box of that many grids, its lines through
+// the layers too; it takes only misère and exactly k of the options."
 function boxWords({ box_pattern: boxPattern, box_options: boxOptions }) {
   if (!boxPattern) {
     return "";
   }
-  const options = boxOptions.length > 0 ? `; it takes only ${boxOptions.join(", ")} of the options` : "";
+  const options = boxOptions.length > 0 ? `; it takes only ${listWords(boxOptions)} of the options` : "";
   return `Layers past 1 make a box of that many grids, its lines through the layers too${options}.`;
 }
 
@@ -117,15 +120,60 @@ function describesBox() {
   return Boolean(state.nameForm.box_pattern) && layers !== "" && layers !== "1";
 }
 
-// On a box the options its name does not take are off, and say so by being disabled.
+// Options whose names the service refuses together ("-exact takes no -torus or -gravity"). name_form does
+// not say which options exclude which, so the page keeps this much; GET /variants/{name} still has the
+// last word on whatever the form writes.
+const EXCLUDES = { exact: ["torus", "gravity"] };
+
+function excludes(option, other) {
+  return (EXCLUDES[option] ?? []).includes(other) || (EXCLUDES[other] ?? []).includes(option);
+}
+
+// Disables the options the name cannot take, and says why under them: on a box, those not in
+// `box_options`; else an option that excludes one ticked. A ticked option stays enabled, so that it can
+// always be unticked (a name holding both is then the service's to refuse, in its own sentence).
 export function renderCustomOptions() {
   const box = describesBox();
-  for (const option of state.nameForm.options) {
-    const field = customField(option);
-    if (field) {
-      field.disabled = box && !state.nameForm.box_options.includes(option);
-    }
+  const taken = box ? state.nameForm.box_options : state.nameForm.options;
+  const fields = state.nameForm.options.filter((option) => customField(option));
+  const held = fields.filter((option) => taken.includes(option) && customField(option).checked);
+  const notOnBox = fields.filter((option) => !taken.includes(option));
+  const blocked = fields.filter(
+    (option) => taken.includes(option) && !held.includes(option) && held.some((o) => excludes(option, o)),
+  );
+  for (const option of fields) {
+    customField(option).disabled = notOnBox.includes(option) || blocked.includes(option);
   }
+  const blockers = held.filter((option) => blocked.some((o) => excludes(option, o)));
+  const sentences = [
+    notOnBox.length > 0 ? `${offWords(notOnBox)}: a box takes only ${listWords(taken)}.` : "",
+    blocked.length > 0 ? `${offWords(blocked)} while ${listWords(blockers)} ${isAre(blockers)} ticked.` : "",
+  ];
+  // Never hidden, only emptied: a live region must stay in the page for its news to be read out.
+  setText($("custom-options-note"), sentences.filter(Boolean).join(" "));
+}
+
+// An option in words, from its box's label: "torus" from "Torus (lines wrap)".
+function optionWords(option) {
+  const label = customField(option)?.labels?.[0]?.textContent.trim() ?? option;
+  const words = label.split(" (")[0];
+  return words.charAt(0).toLowerCase() + words.slice(1);
+}
+
+// "torus, gravity and misère"
+function listWords(options) {
+  const words = options.map(optionWords);
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words.join("");
+}
+
+function isAre(options) {
+  return options.length > 1 ? "are" : "is";
+}
+
+// "Torus and gravity are off"
+function offWords(options) {
+  const words = listWords(options);
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${isAre(options)} off`;
 }
 
 // The form's field for a part of a name: `custom-rows` for the pattern's {rows}, `custom-gravity` for
