@@ -42,7 +42,7 @@ def fill_form(page: Page, rows: int, cols: int, k: int) -> None:
 def test_the_form_names_a_gravity_board_and_draws_it_from_its_shape(page: Page, base_url: str) -> None:
     """The page's old copy of the grammar dropped -gravity: 4x5k4-gravity came out as 4x5k4."""
     name = "4x5k4-gravity"
-    assert api_get(base_url, "/variants")["name_form"]["options"] == ["torus", "gravity", "misere"]
+    assert "gravity" in api_get(base_url, "/variants")["name_form"]["options"]
     facts = api_get(base_url, f"/variants/{name}")
     assert facts["shape"] == {"sides": [4, 5], "torus": False, "gravity_axis": 0}
     page.route("**/variants", without_v1_sides)
@@ -54,7 +54,7 @@ def test_the_form_names_a_gravity_board_and_draws_it_from_its_shape(page: Page, 
     # The form starts from the board being played, its options included.
     filled = [page.input_value(f"#custom-{field}") for field in ("rows", "cols", "k")]
     assert filled == ["6", "7", "4"] and page.is_checked("#custom-gravity")
-    assert not page.is_checked("#custom-torus") and not page.is_checked("#custom-misere")
+    assert not any(page.is_checked(f"#custom-{option}") for option in ("torus", "misere", "exact"))
     # a searched board's wait, as the page measures it: a second a search, more for a move and a reply
     assert "reply takes two or three seconds" in page.inner_text("#custom-limits")
     asked = watch_variant_requests(page)
@@ -103,3 +103,41 @@ def test_a_board_the_service_refuses_shows_the_services_sentence(page: Page, bas
         page.fill("#custom-k", "3")
         assert page.is_hidden("#custom-error"), "the old error stayed on screen after an edit"
     assert len(asked) == 2
+
+
+def test_the_form_names_a_board_exactly_k_and_keeps_it_off_a_torus(page: Page, base_url: str) -> None:
+    """Exactly k takes no torus or gravity: ticking one disables the others, with the reason said, and
+    the board the form names shows the service's rules sentence, a longer run counting for nothing."""
+    name = "7x7k4-exact"
+    assert "exact" in api_get(base_url, "/variants")["name_form"]["options"]
+    facts = api_get(base_url, f"/variants/{name}")
+    assert facts["exact"] and facts["rules"].startswith("Exactly four in a row (a longer run does not count)")
+    assert "-exact takes no -torus" in api_problem(base_url, "/variants/7x7k4-torus-exact")["detail"]
+    open_link(page, "variant=normal")
+    page.check("input[name='mode'][value='humans']")  # no computer move: no search waited for
+    wait_idle(page)
+    page.click("#custom summary")
+    assert not page.is_checked("#custom-exact") and page.is_enabled("#custom-exact")
+    assert page.inner_text("#custom-options-note") == ""
+    fill_form(page, 7, 7, 4)
+    page.check("#custom-exact")
+    assert page.is_disabled("#custom-torus") and page.is_disabled("#custom-gravity")
+    assert page.is_enabled("#custom-misere")
+    assert page.inner_text("#custom-options-note") == "Torus and gravity are off while exactly k is ticked."
+    page.uncheck("#custom-exact")
+    page.check("#custom-torus")
+    assert page.is_disabled("#custom-exact") and page.is_enabled("#custom-gravity")
+    assert page.inner_text("#custom-options-note") == "Exactly k is off while torus is ticked."
+    page.uncheck("#custom-torus")
+    assert page.is_enabled("#custom-exact") and page.inner_text("#custom-options-note") == ""
+    page.check("#custom-exact")
+    asked = watch_variant_requests(page)
+    page.click("#custom-play")
+    page.wait_for_selector(f"#app[data-variant='{name}'][data-busy='false']", timeout=30_000)
+    assert asked == [f"{base_url}/variants/{name}"]
+    assert page.input_value("#variant") == name and f"variant={name}" in page.url
+    assert page.inner_text("#variant-rules") == facts["rules"]
+    assert "7×7 board, exactly 4 in a row" in page.inner_text("#play-heading")
+    assert page.locator("#board .cell").count() == 49
+    # The form starts again from the board being played: exactly k ticked, the torus still kept off.
+    assert page.is_checked("#custom-exact") and page.is_disabled("#custom-torus")
