@@ -120,13 +120,11 @@ function describesBox() {
   return Boolean(state.nameForm.box_pattern) && layers !== "" && layers !== "1";
 }
 
-// Options whose names the service refuses together ("-exact takes no -torus or -gravity"). name_form does
-// not say which options exclude which, so the page keeps this much; GET /variants/{name} still has the
-// last word on whatever the form writes.
-const EXCLUDES = { exact: ["torus", "gravity"] };
-
+// Options the service refuses together ("-exact takes no -torus or -gravity"), as name_form.excludes
+// lists them; GET /variants/{name} still has the last word on whatever the form writes.
 function excludes(option, other) {
-  return (EXCLUDES[option] ?? []).includes(other) || (EXCLUDES[other] ?? []).includes(option);
+  const listed = state.nameForm.excludes ?? {};
+  return (listed[option] ?? []).includes(other) || (listed[other] ?? []).includes(option);
 }
 
 // Disables the options the name cannot take, and says why under them: on a box, those not in

@@ -50,7 +50,8 @@ def test_a_name_written_by_the_name_form_names_the_same_board(client: FlaskClien
             )
             response = client.get(f"/variants/{name}")
             facts = check_response(response, "/variants/{name}", "get")
-            if chosen["exact"] and (chosen["torus"] or chosen["gravity"]):  # not together: the naming says
+            excluded = form["excludes"].items()  # options never named together: refused with a reason
+            if any(chosen[option] and any(chosen[o] for o in out) for option, out in excluded):
                 assert response.status_code == 422 and "-exact takes no -torus or -gravity" in facts["detail"]
                 continue
             assert (facts["rows"], facts["cols"], facts["k"]) == (rows, cols, k)

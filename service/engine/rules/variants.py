@@ -43,12 +43,14 @@ NAMING = (
 )
 # How a client writes a board's name without a copy of the grammar: the pattern's fields filled in,
 # then "-" and each option that holds, in this order (GET /variants gives it). A box of layers puts
-# "{layers}x" first (`box_pattern`) and takes the options of `box_options` only.
+# "{layers}x" first (`box_pattern`) and takes the options of `box_options` only; an option of `excludes`
+# is never named with the options it lists (as `_unsupported` refuses them).
 NAME_FORM = {
     "pattern": "{rows}x{cols}k{k}",
     "options": ["torus", "gravity", "misere", "exact"],
     "box_pattern": "{layers}x{rows}x{cols}k{k}",
     "box_options": ["misere", "exact"],
+    "excludes": {"exact": ["torus", "gravity"]},
 }
 # (rows, cols, k, misere, torus, gravity) -> the board's short name
 SHORT_NAMES = {
