@@ -45,12 +45,15 @@ NAMING = (
 # then "-" and each option that holds, in this order (GET /variants gives it). A box of layers puts
 # "{layers}x" first (`box_pattern`) and takes the options of `box_options` only; an option of `excludes`
 # is never named with the options it lists (as `_unsupported` refuses them).
+# Options never named together: the wrapping lines of a torus have no ends, and the core's columns count
+# k or more (not yet)
+EXCLUDES = {"exact": ["torus", "gravity"]}
 NAME_FORM = {
     "pattern": "{rows}x{cols}k{k}",
     "options": ["torus", "gravity", "misere", "exact"],
     "box_pattern": "{layers}x{rows}x{cols}k{k}",
     "box_options": ["misere", "exact"],
-    "excludes": {"exact": ["torus", "gravity"]},
+    "excludes": EXCLUDES,
 }
 # (rows, cols, k, misere, torus, gravity) -> the board's short name
 SHORT_NAMES = {
@@ -141,9 +144,10 @@ def _unsupported(sides: tuple[int, ...], k: int, torus: bool, gravity: bool, exa
     if len(sides) > 2 and (torus or gravity):
         # Not yet: a box's lines wrapping, or marks falling through its layers (Score Four)
         return f"a box of layers ({board}) takes no -torus or -gravity"
-    if exact and (torus or gravity):
-        # Not yet: the wrapping lines of a torus have no ends, and the core's columns count k or more
-        return f"-exact takes no -torus or -gravity ({board})"
+    held = {"torus": torus, "gravity": gravity, "exact": exact}
+    for option, excluded in EXCLUDES.items():
+        if held[option] and any(held[other] for other in excluded):
+            return f"-{option} takes no {' or '.join('-' + other for other in excluded)} ({board})"
     if not MIN_K <= k <= max(sides):
         return f"k={k} is not between {MIN_K} and {max(sides)}, the longest side of the {board} board"
     return ""
