@@ -28,6 +28,9 @@ void pairing_setup(ss_game *g);
 
 /* Frees the calling thread's buffers of the search (a thread about to end calls it). */
 void pairing_release(void);
+/* Add this thread's pairing counts to all threads' (ss_pairing_counts), as a thread kept for the next
+   call does after each one. */
+void pairing_counts_fold(void);
 
 /* The pairing searches one proof-number search saw fail (their pairing_failure), the last
    PAIRING_MEMO of them: a position one of them shows has no pairing skips its own search (dfpn.c).
