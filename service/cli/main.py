@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import sys
+import textwrap
 from collections.abc import Sequence
 from importlib.metadata import version
 from typing import Any
@@ -152,8 +153,23 @@ def solve(args: argparse.Namespace) -> int:
     return 0
 
 
+class WholeNames(argparse.HelpFormatter):
+    """Help lines broken at spaces only: a board's name (5x5k4-torus-misere) is never cut at a hyphen."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
+class Parser(argparse.ArgumentParser):
+    """The command line's parsers, its subcommands' too (argparse makes them of the main one's class)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", WholeNames)
+        super().__init__(*args, **kwargs)
+
+
 def parser() -> argparse.ArgumentParser:
-    main = argparse.ArgumentParser(
+    main: argparse.ArgumentParser = Parser(
         prog="sanmoku", description="Exact analysis of tic-tac-toe and its variants."
     )
     main.add_argument("--version", action="version", version=f"%(prog)s {version('sanmoku')}")
