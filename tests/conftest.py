@@ -23,6 +23,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.engine import PRESETS, Table, TableStore
+from service.engine.tables.locks import file_lock
 from tests import background
 
 pytest_plugins = ["tests.ray_cluster"]  # the session's Ray cluster, started by the first test that asks
@@ -101,3 +102,11 @@ def app(store: TableStore) -> Flask:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture
+def alone_on_the_host() -> Iterator[None]:
+    """The tests that measure latency or a peak beside a load, one at a time across the session's
+    workers: two side by side would each load both cores and measure the other's load as well."""
+    with file_lock(_SESSION_DIR / ".latency-tests.lock"):
+        yield
