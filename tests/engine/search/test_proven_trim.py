@@ -110,6 +110,7 @@ writer(store, int(sys.argv[3]), int(sys.argv[4]), [], float(sys.argv[5]))
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("alone_on_the_host")  # its peak is the upkeep thread's pace: a busy host slows it
 def test_the_trim_keeps_the_bound_beside_writers_in_two_processes(tmp_path: Path) -> None:
     before = prefill(ProvenCache(tmp_path, BOUND), 0.95, seed=2)
     command = [sys.executable, "-c", WRITER, str(tmp_path), str(BOUND), "900"]  # and each one's seed, pause
