@@ -112,14 +112,15 @@ def test_variant_descriptions(client: FlaskClient) -> None:
 
 
 def test_boxes_and_boards_past_64_cells_are_described(client: FlaskClient) -> None:
-    """A cube's 49 lines and 48 symmetries (its rotations and reflections), Qubic's 76 lines, and five in
+    """A cube's 49 lines and 48 symmetries (its rotations and reflections), Qubic's 76 lines and 192
+    symmetries (Silver 1967: those and the renumberings of every side's places), and five in
     a row on 15x15 (572 lines, by counting each direction's starts: 11 x 15 twice, 11 x 11 twice)."""
     cube = check_response(client.get("/variants/3x3x3k3"), "/variants/{name}", "get")
     assert (cube["cells"], len(cube["lines"]), cube["symmetries"], cube["centre"]) == (27, 49, 48, 13)
     assert cube["shape"] == {"sides": [3, 3, 3], "torus": False, "gravity_axis": None}
     assert cube["table"] is None and cube["source"] == "search" and "cube" in cube["rules"]
     qubic = check_response(client.get("/variants/4x4x4k4"), "/variants/{name}", "get")
-    assert (qubic["cells"], len(qubic["lines"]), qubic["symmetries"], qubic["centre"]) == (64, 76, 48, None)
+    assert (qubic["cells"], len(qubic["lines"]), qubic["symmetries"], qubic["centre"]) == (64, 76, 192, None)
     gomoku = check_response(client.get("/variants/15x15k5"), "/variants/{name}", "get")
     assert (gomoku["cells"], len(gomoku["lines"]), gomoku["symmetries"]) == (
         225,

@@ -37,6 +37,9 @@ NO_LINE, LINES_WITH_COMMON_CELL, LINES_APART = 0, 1, 2
 # Up to this many cells the line state of every set of cells is kept in a list (one lookup per check,
 # 65,536 entries); a larger board's would take tens of megabytes per variant, so it is worked out.
 LOOKUP_CELLS = 16
+# The longest side of a cube whose renumberings are among its symmetries (`_renumberings`): four each on
+# 4x4x4 and 5x5x5 (192 symmetries in all); 6x6x6 has 24 (1,152 in all, 1.9 s to find).
+RENUMBERED_SIDE = 5
 
 
 class Geometry:
@@ -53,13 +56,13 @@ class Geometry:
         # Under "exactly k", per line the cells beside its ends: a line counts only without its owner's
         # mark on them. None: k or more, every line held counts.
         self.flanks = self.shape.flanks(k) if exact else None
-        # The rectangle's (or box's) own reflections and turns, without a torus's translations: at most
-        # eight on a rectangle, 48 on a cube, few enough to try them all on every position (the proven
-        # positions' keys).
+        # The rectangle's (or box's) own symmetries, without a torus's translations: at most eight on a
+        # rectangle, 48 on a cube (192 on Qubic's), few enough to try them all on every position (the
+        # proven positions' keys).
         if len(sides) == 2:
             self.point_symmetries = _point_symmetries(self.rows, self.cols, self.lines, gravity)
         else:
-            self.point_symmetries = _box_symmetries(self.shape, self.lines)
+            self.point_symmetries = _box_symmetries(self.shape, self.lines, k)
         self.symmetries = (
             _translated(self.point_symmetries, self.rows, self.cols, gravity)
             if torus
@@ -233,23 +236,43 @@ def _point_symmetries(rows: int, cols: int, lines: tuple[int, ...], gravity: boo
     return tuple(found)
 
 
-def _box_symmetries(shape: Shape, lines: tuple[int, ...]) -> tuple[Symmetry, ...]:
-    """A box's reflections and turns, identity first: each order of its sides that puts every side on one
-    as long (all six on a cube), with each side reflected or not; those that keep the set of lines (all
-    of them, as it turns out). A cube has 48."""
+def _box_symmetries(shape: Shape, lines: tuple[int, ...], k: int) -> tuple[Symmetry, ...]:
+    """A box's symmetries, identity first: each of its renumberings (`_renumberings`), then each order of
+    its sides that puts every side on one as long (all six on a cube), with each side reflected or not;
+    those that keep the set of lines. A cube has 48 reflections and turns; 4x4x4 with lines of four
+    (Qubic) has 192 symmetries in all, as Silver (1967) counted."""
     dimensions, line_set = len(shape.sides), set(lines)
     found: dict[Symmetry, None] = {}
-    for order in permutations(range(dimensions)):
-        if any(shape.sides[axis] != shape.sides[i] for i, axis in enumerate(order)):
-            continue
-        for flips in product((False, True), repeat=dimensions):
-            symmetry = tuple(
-                shape.cell_at(_box_image(shape.sides, shape.coordinates(cell), order, flips))
-                for cell in range(shape.cells)
-            )
-            if all(_permute(line, symmetry) in line_set for line in lines):
-                found.setdefault(symmetry)
+    for renumbered in _renumberings(shape.sides, k):
+        places = [tuple(renumbered[at] for at in shape.coordinates(cell)) for cell in range(shape.cells)]
+        for order in permutations(range(dimensions)):
+            if any(shape.sides[axis] != shape.sides[i] for i, axis in enumerate(order)):
+                continue
+            for flips in product((False, True), repeat=dimensions):
+                symmetry = tuple(
+                    shape.cell_at(_box_image(shape.sides, place, order, flips)) for place in places
+                )
+                if all(_permute(line, symmetry) in line_set for line in lines):
+                    found.setdefault(symmetry)
     return tuple(found)
+
+
+def _renumberings(sides: tuple[int, ...], k: int) -> Iterator[tuple[int, ...]]:
+    """The places along a side, renumbered the same way on every side: the identity (as long as the
+    longest side), and on a cube whose lines run its whole side every renumbering that commutes with
+    reflection (place i and its mirror n-1-i go to a place and its mirror). A line of the whole side,
+    straight or diagonal, covers each place once along every side that varies, each with its mirror
+    where two sides run opposite ways: so it stays one set of cells (swapping the two middle places of
+    4x4x4 keeps every line). Only up to RENUMBERED_SIDE: 6x6x6 would have 1,152 symmetries, too many
+    to try on every position."""
+    n = max(sides)
+    yield tuple(range(n))
+    if k != n or n > RENUMBERED_SIDE or any(side != n for side in sides):
+        return
+    for renumbered in permutations(range(n)):
+        mirrored = all(renumbered[n - 1 - i] == n - 1 - at for i, at in enumerate(renumbered))
+        if mirrored and renumbered != tuple(range(n)):
+            yield renumbered
 
 
 def _box_image(

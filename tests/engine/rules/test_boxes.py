@@ -3,7 +3,8 @@ written here.
 
 Facts from outside the project: 3x3x3 three in a row has 49 lines; Qubic, 4x4x4 four in a row, has 76
 (Patashnik 1980); a cube's rotations and reflections are 48 (the hyperoctahedral group of order 2^3 * 3!);
-five in a row on 15x15 has 572 lines.
+Qubic's lines are kept by 192 permutations of its cells (Silver 1967; Patashnik uses them); five in a row
+on 15x15 has 572 lines.
 """
 
 from __future__ import annotations
@@ -60,16 +61,22 @@ def test_lines_are_the_references(name: str, lines: int | None) -> None:
     assert lines is None or len(engine) == lines
 
 
-def rotations_and_reflections(side: int) -> set[tuple[int, ...]]:
-    """A cube's symmetries as the closure of three maps written by hand (a quarter turn about the layers'
-    axis, a quarter turn about the cols' axis, a mirror), apart from the engine's order of sides."""
+def symmetries_made_by(side: int, inside_out: bool = False) -> set[tuple[int, ...]]:
+    """A cube's symmetries as the closure of maps written by hand (a quarter turn about the layers' axis,
+    a quarter turn about the cols' axis, a mirror; and with `inside_out`, on every side the two middle
+    places swapped, or each end with its neighbour), apart from the engine's order of sides and its way
+    of finding them."""
     shape = list(itertools.product(range(side), repeat=3))
     last = side - 1
+    middles, ends = {1: 2, 2: 1}, {0: 1, 1: 0, 2: 3, 3: 2}
     generators = [
         lambda p: (p[0], p[2], last - p[1]),
         lambda p: (p[1], last - p[0], p[2]),
         lambda p: (p[0], p[1], last - p[2]),
     ]
+    if inside_out:
+        generators.append(lambda p: tuple(middles.get(at, at) for at in p))
+        generators.append(lambda p: tuple(ends[at] for at in p))
     as_cells = [tuple(shape.index(g(p)) for p in shape) for g in generators]
     group = {tuple(range(len(shape)))}
     frontier = list(group)
@@ -83,12 +90,26 @@ def rotations_and_reflections(side: int) -> set[tuple[int, ...]]:
     return group
 
 
-@pytest.mark.parametrize("side", [3, 4])
-def test_a_cubes_symmetries_are_its_48_rotations_and_reflections(side: int) -> None:
-    geometry = geometry_of(get_variant(f"{side}x{side}x{side}k{side}"))
+@pytest.mark.parametrize(("name", "count"), [("3x3x3k3", 48), ("4x4x4k3", 48), ("4x4x4k4", 192)])
+def test_a_cubes_symmetries_are_its_rotations_reflections_and_renumberings(name: str, count: int) -> None:
+    """Every 3-D cube has its 48 rotations and reflections; Qubic, whose lines run the whole side, has
+    four times as many: swapping its two middle places on every side keeps every line of four (and not
+    a line of three: on 4x4x4k3 it is no symmetry), as does swapping each end with its neighbour."""
+    variant = get_variant(name)
+    side = variant.sides[0]
+    geometry = geometry_of(variant)
     assert geometry.symmetries[0] == tuple(range(side**3))  # the identity first: layouts rely on it
-    assert set(geometry.symmetries) == rotations_and_reflections(side)
-    assert len(geometry.symmetries) == 48
+    assert set(geometry.symmetries) == symmetries_made_by(side, inside_out=count == 192)
+    assert len(geometry.symmetries) == count
+    lines = reference_lines(variant.sides, variant.k)
+    for symmetry in geometry.symmetries:  # each keeps the lines, as the reference finds them
+        assert {frozenset(symmetry[c] for c in line) for line in lines} == lines
+
+
+def test_a_cube_past_five_keeps_its_48() -> None:
+    """6x6x6 with lines of six has 1,152 symmetries; the store tries each on every position, so only
+    the rotations and reflections are used there."""
+    assert set(geometry_of(get_variant("6x6x6k6")).symmetries) == symmetries_made_by(6)
 
 
 def test_a_box_keeps_only_the_maps_between_sides_of_one_length() -> None:
