@@ -111,6 +111,24 @@ def test_variant_descriptions(client: FlaskClient) -> None:
     assert check_response(unknown, "/variants/{name}", "get")["code"] == "unknown_variant"
 
 
+def test_score_four_falls_through_its_layers(client: FlaskClient) -> None:
+    """4x4x4k4-gravity: marks fall through the layers to the last; its columns are a layer's 16 places
+    (two beads on place 5: cells 53 and 37, layers 3 and 2); only the square's 8 symmetries remain."""
+    facts = check_response(client.get("/variants/4x4x4k4-gravity"), "/variants/{name}", "get")
+    assert facts["shape"] == {"sides": [4, 4, 4], "torus": False, "gravity_axis": 0}
+    assert facts["symmetries"] == 8 and "falls through the layers" in facts["rules"]
+    game = {"columns": [5, 5], "variant": "4x4x4k4-gravity", "budget_ms": 50}
+    review = check_response(client.post("/review", json=game), "/review", "post")
+    assert [(p["cell"], p["layer"], p["row"], p["col"]) for p in review["plies"]] == [
+        (53, 3, 1, 1),
+        (37, 2, 1, 1),
+    ]
+    answer = analyze(client, board="." * 64, variant="4x4x4k4-gravity", budget_ms=50)
+    assert sorted(m["cell"] for m in answer["moves"]) == list(range(48, 64))  # the bottom layer only
+    wrong = client.post("/review", json={**game, "columns": [16]})
+    assert check_response(wrong, "/review", "post")["code"] == "column_out_of_range"
+
+
 def test_boxes_and_boards_past_64_cells_are_described(client: FlaskClient) -> None:
     """A cube's 49 lines and 48 symmetries (its rotations and reflections), Qubic's 76 lines and 192
     symmetries (Silver 1967: those and the renumberings of every side's places), and five in

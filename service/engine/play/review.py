@@ -145,20 +145,22 @@ def moves_from_boards(boards: Sequence[str], first: str, variant: Variant) -> li
 
 
 def moves_from_columns(columns: Sequence[int], first: str, variant: Variant) -> list[int]:
-    """The cells played on a gravity board, from the column of each ply (0 for the leftmost): the
-    lowest empty cell of that column. A column out of range or full, a game already over, or a board
-    without gravity raises IllegalSequenceError for its ply."""
+    """The cells played on a gravity board, from the column of each ply (0 for the leftmost; on a box,
+    the place of a layer its marks fall through, numbered row by row): the lowest empty cell of that
+    column. A column out of range or full, a game already over, or a board without gravity raises
+    IllegalSequenceError for its ply."""
     if not variant.gravity:
         message = f"the {variant.name} board has no gravity: give the game's moves as cells or boards"
         raise IllegalSequenceError("no_gravity", message, "columns", 1)
     position = _start(variant, first)
+    count = position.geometry.step_down  # the columns: a row's cells, or a layer's
     cells = []
     for ply, column in enumerate(columns, 1):
         _refuse_after_the_end(position, ply, "columns")
-        if not 0 <= column < variant.cols:
-            message = f"ply {ply}: column {column} is not between 0 and {variant.cols - 1}"
+        if not 0 <= column < count:
+            message = f"ply {ply}: column {column} is not between 0 and {count - 1}"
             raise IllegalSequenceError("column_out_of_range", message, "columns", ply)
-        landing = [cell for cell in position.legal_moves() if cell % variant.cols == column]
+        landing = [cell for cell in position.legal_moves() if cell % count == column]
         if not landing:
             raise IllegalSequenceError("column_full", f"ply {ply}: column {column} is full", "columns", ply)
         cells.append(landing[0])

@@ -6,7 +6,9 @@ where cell c goes) that maps the set of lines onto itself and, under gravity, ke
 (only those keep the bottom row at the bottom: see `_point_symmetries`).
 
 Under gravity rows are numbered from the top, so the bottom row is the last, and a column is filled from
-the bottom up: the cell below cell c is c + cols.
+the bottom up: the cell below cell c is c + cols. A box's marks fall through its layers the same way:
+the last layer is the bottom, and the cell below c is c + rows * cols (a column is then a place of the
+layers, a peg of Score Four).
 """
 
 from __future__ import annotations
@@ -51,7 +53,10 @@ class Geometry:
         self.shape = Shape(sides, torus)
         self.cells = self.shape.cells
         self.full = (1 << self.cells) - 1
-        self.bottom_row = bottom_row(self.rows, self.cols)
+        # Under gravity, the cells from one to the one below it (a row's on a grid, a layer's on a box),
+        # and the bottom: the last row, or the last layer.
+        self.step_down = self.cells // sides[0]
+        self.bottom = bottom_row(sides[0], self.step_down)
         self.lines = self.shape.lines(k)
         # Under "exactly k", per line the cells beside its ends: a line counts only without its owner's
         # mark on them. None: k or more, every line held counts.
@@ -62,7 +67,7 @@ class Geometry:
         if len(sides) == 2:
             self.point_symmetries = _point_symmetries(self.rows, self.cols, self.lines, gravity)
         else:
-            self.point_symmetries = _box_symmetries(self.shape, self.lines, k)
+            self.point_symmetries = _box_symmetries(self.shape, self.lines, k, gravity)
         self.symmetries = (
             _translated(self.point_symmetries, self.rows, self.cols, gravity)
             if torus
@@ -162,23 +167,28 @@ class Geometry:
     def playable(self, occupied: int) -> int:
         """The cells a move may take: every empty cell, or under gravity the lowest empty cell of each
         column that has one."""
-        return playable(occupied, self.full, self.bottom_row, self.cols, self.gravity)
+        return playable(occupied, self.full, self.bottom, self.step_down, self.gravity)
 
     def floating(self, occupied: int) -> int:
         """The occupied cells with an empty cell below them (none on a board that gravity fills)."""
-        return floating(occupied, self.bottom_row, self.cols)
+        return floating(occupied, self.bottom, self.step_down)
 
     def tops(self, occupied: int) -> int:
         """The occupied cells with nothing above them: under gravity, the only marks that can have been
         played last."""
-        return occupied & ~(occupied << self.cols)
+        return occupied & ~(occupied << self.step_down)
+
+    def place_words(self, cell: int) -> str:
+        """Where a cell is, in words: "row 1, column 2", on a box "layer 0, row 1, column 2"."""
+        names = ("layer", "row", "column")[-len(self.sides) :]
+        return ", ".join(f"{name} {at}" for name, at in zip(names, self.shape.coordinates(cell), strict=True))
 
     @cached_property
     def waits(self) -> tuple[int | None, ...]:
         """The cell each cell waits for (a move there needs it taken first): under gravity the cell
-        below, c + cols, and None on the bottom row; None everywhere without gravity."""
+        below, c + step_down, and None on the bottom; None everywhere without gravity."""
         below = [
-            cell + self.cols if self.gravity and cell + self.cols < self.cells else None
+            cell + self.step_down if self.gravity and cell + self.step_down < self.cells else None
             for cell in range(self.cells)
         ]
         return tuple(below)
@@ -236,19 +246,24 @@ def _point_symmetries(rows: int, cols: int, lines: tuple[int, ...], gravity: boo
     return tuple(found)
 
 
-def _box_symmetries(shape: Shape, lines: tuple[int, ...], k: int) -> tuple[Symmetry, ...]:
+def _box_symmetries(shape: Shape, lines: tuple[int, ...], k: int, gravity: bool) -> tuple[Symmetry, ...]:
     """A box's symmetries, identity first: each of its renumberings (`_renumberings`), then each order of
     its sides that puts every side on one as long (all six on a cube), with each side reflected or not;
     those that keep the set of lines. A cube has 48 reflections and turns; 4x4x4 with lines of four
-    (Qubic) has 192 symmetries in all, as Silver (1967) counted."""
+    (Qubic) has 192 symmetries in all, as Silver (1967) counted. Under gravity only those that keep
+    every cell in its layer (the bottom stays the bottom): 8 on Score Four."""
     dimensions, line_set = len(shape.sides), set(lines)
     found: dict[Symmetry, None] = {}
-    for renumbered in _renumberings(shape.sides, k):
+    for renumbered in _renumberings(shape.sides, k) if not gravity else [tuple(range(max(shape.sides)))]:
         places = [tuple(renumbered[at] for at in shape.coordinates(cell)) for cell in range(shape.cells)]
         for order in permutations(range(dimensions)):
             if any(shape.sides[axis] != shape.sides[i] for i, axis in enumerate(order)):
                 continue
+            if gravity and order[0] != 0:
+                continue
             for flips in product((False, True), repeat=dimensions):
+                if gravity and flips[0]:
+                    continue
                 symmetry = tuple(
                     shape.cell_at(_box_image(shape.sides, place, order, flips)) for place in places
                 )

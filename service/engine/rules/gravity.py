@@ -23,7 +23,9 @@ import numpy as np
 from ..errors import InvalidPositionError
 from .geometry import Geometry, iter_cells
 
-Stack = tuple[bool, ...]  # a column's marks from the bottom up: True for the opener's
+Stack = tuple[
+    bool, ...
+]  # a column's marks from the bottom up (a box's: through its layers): True for the opener's
 STATES_FIRST = 2000  # states the depth-first walk may try before the layer walk decides
 
 
@@ -34,11 +36,11 @@ def check_stacks(geometry: Geometry, opener: int, other: int, names: tuple[str, 
     floating = geometry.floating(occupied)
     if floating:
         cell = floating.bit_length() - 1
-        row, col = divmod(cell, geometry.cols)
+        bottom = "row" if len(geometry.sides) == 2 else "layer"
         raise InvalidPositionError(
             "floating_mark",
-            f"cell {cell} (row {row}, column {col}) holds a mark over an empty cell; under gravity a mark "
-            "rests on the bottom row or on another mark",
+            f"cell {cell} ({geometry.place_words(cell)}) holds a mark over an empty cell; under gravity a "
+            f"mark rests on the bottom {bottom} or on another mark",
             "board",
         )
     opener_last = opener.bit_count() > other.bit_count()
@@ -81,10 +83,10 @@ def _unbuildable(names: tuple[str, str]) -> str:
 def _stacks(geometry: Geometry, opener: int, other: int) -> list[Stack]:
     """Each column's marks from the bottom up (the board has no floating mark)."""
     stacks = []
-    for col in range(geometry.cols):
+    for col in range(geometry.step_down):
         stack = []
-        for row in range(geometry.rows - 1, -1, -1):
-            bit = 1 << (row * geometry.cols + col)
+        for level in range(geometry.sides[0] - 1, -1, -1):
+            bit = 1 << (level * geometry.step_down + col)
             if not (opener | other) & bit:
                 break
             stack.append(bool(opener & bit))

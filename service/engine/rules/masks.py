@@ -50,16 +50,17 @@ def bottom_row(rows: int, cols: int) -> int:
     return ((1 << cols) - 1) << (rows - 1) * cols
 
 
-def playable(occupied: int, full: int, bottom: int, cols: int, gravity: bool) -> int:
+def playable(occupied: int, full: int, bottom: int, step_down: int, gravity: bool) -> int:
     """`Geometry.playable` from the board's masks (the search's boards share it): under gravity an
-    empty cell is playable on the bottom row or above an occupied cell."""
+    empty cell is playable on the bottom (row or layer) or above an occupied cell, `step_down` cells
+    before it."""
     empty = full & ~occupied
-    return empty & ((occupied >> cols) | bottom) if gravity else empty
+    return empty & ((occupied >> step_down) | bottom) if gravity else empty
 
 
-def floating(occupied: int, bottom: int, cols: int) -> int:
+def floating(occupied: int, bottom: int, step_down: int) -> int:
     """`Geometry.floating` from the board's masks."""
-    return occupied & ~(occupied >> cols) & ~bottom
+    return occupied & ~(occupied >> step_down) & ~bottom
 
 
 class Permuter:

@@ -159,11 +159,19 @@ class Position:
         return [self.cells[i : i + cols] for i in range(0, len(self.cells), cols)]
 
     def _not_lowest(self, cell: int) -> str:
-        row, col = self.row_col(cell)
-        lowest = next(c for c in self.legal_moves() if c % self.variant.cols == col)
+        geometry = self.geometry
+        column = cell % geometry.step_down
+        lowest = next(c for c in self.legal_moves() if c % geometry.step_down == column)
+        if len(geometry.sides) == 2:
+            where, level = f"column {column}", f"row {self.row_col(lowest)[0]}"
+        else:
+            where, level = (
+                f"its place ({geometry.place_words(cell).split(', ', 1)[1]})",
+                geometry.place_words(lowest),
+            )
         return (
-            f"cell {cell} (row {row}, column {col}) is not the lowest empty cell of its column; under "
-            f"gravity a mark played in column {col} falls to cell {lowest} (row {self.row_col(lowest)[0]})"
+            f"cell {cell} ({geometry.place_words(cell)}) is not the lowest empty cell of its column; under "
+            f"gravity a mark played in {where} falls to cell {lowest} ({level.split(',')[0]})"
         )
 
 

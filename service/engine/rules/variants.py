@@ -37,7 +37,8 @@ NAMING = (
     f"name a variant {{rows}}x{{cols}}k{{k}}, then any of -torus, -gravity, -misere and -exact in that "
     f"order (4x4k3, 3x4k3-misere, 15x15k5, 5x5k4-torus-misere, 4x5k4-gravity-misere, 15x15k5-exact: "
     f"exactly k, a longer run is no line; not with -torus or -gravity), or a box of layers "
-    f"{{layers}}x{{rows}}x{{cols}}k{{k}}, then -misere and -exact if they apply (3x3x3k3, 4x4x4k4), with "
+    f"{{layers}}x{{rows}}x{{cols}}k{{k}}, then -gravity, -misere and -exact if they apply (3x3x3k3, "
+    f"4x4x4k4, 4x4x4k4-gravity: marks fall through the layers to the last), with "
     f"every side from {MIN_SIDE} to {MAX_SIDE}, at most {MAX_CELLS} cells, and {MIN_K} <= k <= the longest "
     "side; 'normal' and 'misere' name 3x3k3 and 3x3k3-misere, 'connect4' names 6x7k4-gravity"
 )
@@ -52,7 +53,7 @@ NAME_FORM = {
     "pattern": "{rows}x{cols}k{k}",
     "options": ["torus", "gravity", "misere", "exact"],
     "box_pattern": "{layers}x{rows}x{cols}k{k}",
-    "box_options": ["misere", "exact"],
+    "box_options": ["gravity", "misere", "exact"],
     "excludes": EXCLUDES,
 }
 # (rows, cols, k, misere, torus, gravity) -> the board's short name
@@ -70,7 +71,7 @@ class Variant:
     k: int
     misere: bool = False
     torus: bool = False
-    gravity: bool = False  # a mark played in a column falls to its lowest empty cell
+    gravity: bool = False  # a mark falls to the lowest empty cell of its column (a box's: through its layers)
     layers: int = 1  # a box's layers of rows x cols each; 1: a flat grid
     exact: bool = False  # exactly k: a run of more than k marks is no line (else k or more make one)
 
@@ -129,7 +130,14 @@ class Variant:
             else " (along every side and every diagonal, through the layers too)"
         )
         outcome = "loses" if self.misere else "wins"
-        fall = "; a mark played in a column falls to its lowest empty cell" if self.gravity else ""
+        fall = (
+            ""
+            if not self.gravity
+            else "; a mark played in a column falls to its lowest empty cell"
+            if self.layers == 1
+            else "; a mark falls through the layers to the lowest empty cell of its place (the last layer "
+            "is the bottom)"
+        )
         return f"{line} {outcome} {board}{wrap}{fall}; a full board without a line is a draw."
 
 
@@ -141,9 +149,8 @@ def _unsupported(sides: tuple[int, ...], k: int, torus: bool, gravity: bool, exa
         return f"the {board} board has a side longer than {MAX_SIDE}"
     if prod(sides) > MAX_CELLS:
         return f"the {board} board has {prod(sides)} cells, more than {MAX_CELLS}"
-    if len(sides) > 2 and (torus or gravity):
-        # Not yet: a box's lines wrapping, or marks falling through its layers (Score Four)
-        return f"a box of layers ({board}) takes no -torus or -gravity"
+    if len(sides) > 2 and torus:  # not yet: a box's lines wrapping through its faces
+        return f"a box of layers ({board}) takes no -torus"
     held = {"torus": torus, "gravity": gravity, "exact": exact}
     for option, excluded in EXCLUDES.items():
         if held[option] and any(held[other] for other in excluded):

@@ -55,8 +55,7 @@ def test_the_classic_board_keeps_its_short_names() -> None:
         "21x21k5",
         "3x21x3k3",
         "8x8x8k4",  # 512 cells, more than 20x20's 400
-        "3x3x3k3-torus",  # a box takes neither option yet
-        "4x4x4k4-gravity",
+        "3x3x3k3-torus",  # a box takes no torus yet
         "3x3x3x3k3",  # four sides
         "1x8k3",  # a side of 1
         "4x4k2",  # k below 3
