@@ -1,7 +1,9 @@
 // The board: its cells as buttons with their marks, the analysed values, the best moves, the line that
 // ended the game and the main line; on a torus a cut-off ring of the opposite edges shows that lines wrap;
 // a gravity board is a rack of discs (board.css) with its columns' numbers and scores over it (rack.js);
-// a box is its layers side by side (boxes.css), each a grid of its own under a heading ("Layer 2").
+// a box is its layers side by side (boxes.css), each a grid of its own under a heading ("Layer 2"), and
+// under gravity the last one's heading says it is the bottom. On any gravity board the cells where a
+// mark can land now are marked (big-boards.css).
 // The board is one Tab stop: the cell that has the focus holds tabindex 0 (see keys.js). `f` turns it
 // round (state.flipped): the stylesheet turns the grid, the cells' insides stay upright.
 
@@ -17,10 +19,10 @@ import {
   state,
   variant,
 } from "./state.js";
-import { columnName, dropCell, offeredCells } from "./columns.js";
+import { columnName, columnOf, dropCell, offeredCells } from "./columns.js";
 import { estimateWords, overlayValues, shortValueWords, tinyValueWords } from "./overlay.js";
 import { scoreWords } from "./rack.js";
-import { crowding, gridOf } from "./shape.js";
+import { crowding, gridOf, isRack } from "./shape.js";
 import { cellLabel, valueWords } from "./words.js";
 
 let onCell = () => {};
@@ -56,8 +58,9 @@ export function cellButton(cell) {
 // The grid is made once per board shape, then only updated, so that the focus stays where it is.
 function ensureCells(layout) {
   const { layers, rows, cols, torus } = layout;
+  const bottomed = layout.gravity && layers > 1; // a box whose last layer is its bottom
   const grid = $("board");
-  const shape = `${layers}x${rows}x${cols}${torus ? "t" : ""}`;
+  const shape = `${layers}x${rows}x${cols}${torus ? "t" : ""}${bottomed ? "g" : ""}`;
   if (grid.dataset.shape === shape) {
     return;
   }
@@ -76,7 +79,10 @@ function ensureCells(layout) {
   grid.style.setProperty("--cols", String(cols));
   focused = Math.min(focused, layers * rows * cols - 1);
   if (layers > 1) {
-    grid.replaceChildren(...Array.from({ length: layers }, (_, layer) => makeLayer(layer, rows, cols)));
+    const bottom = bottomed ? layers - 1 : null;
+    grid.replaceChildren(
+      ...Array.from({ length: layers }, (_, layer) => makeLayer(layer, rows, cols, layer === bottom)),
+    );
     return;
   }
   const ring = torus ? 1 : 0;
@@ -92,14 +98,19 @@ function ensureCells(layout) {
 }
 
 // One layer of a box: its heading, then its cells row by row (the service numbers them layer by layer).
-function makeLayer(layer, rows, cols) {
+// The bottom layer of a gravity box says so in its heading, where every mark falls to first.
+function makeLayer(layer, rows, cols, bottom) {
   const id = `board-layer-${layer + 1}`;
   const first = layer * rows * cols;
   const cells = Array.from({ length: rows * cols }, (_, index) => makeCell(first + index));
+  const heading = make("h3", { className: "layer-heading", text: `Layer ${layer + 1}`, attrs: { id } });
+  if (bottom) {
+    heading.append(" ", make("span", { className: "layer-bottom", text: "(bottom)" }));
+  }
   return make(
     "div",
     { className: "layer", data: { layer: String(layer) }, attrs: { role: "group", "aria-labelledby": id } },
-    make("h3", { className: "layer-heading", text: `Layer ${layer + 1}`, attrs: { id } }),
+    heading,
     make("div", { className: "layer-grid" }, ...cells),
   );
 }
@@ -158,7 +169,8 @@ export function renderBoard() {
   grid.classList.toggle("flipped", state.flipped);
   grid.dataset.overlay = context.values ? context.values.mode : "off";
   grid.classList.toggle("editing", editing);
-  grid.classList.toggle("gravity", layout.gravity && !editing);
+  grid.classList.toggle("gravity", isRack(layout) && !editing);
+  grid.classList.toggle("falls", layout.gravity && !editing);
   for (const button of grid.querySelectorAll(".cell")) {
     renderCell(button, context);
   }
@@ -212,15 +224,15 @@ function renderCell(
   setData(button, "planSide", planned ? planned.side : undefined);
   button.classList.toggle("best", best);
   // On a gravity board a click anywhere in a column plays its lowest empty cell (see app.js).
-  const col = cell % layout.cols;
+  const col = columnOf(cell, layout);
   const target = !editing && layout.gravity ? dropCell(marks, col, layout) : cell;
   button.setAttribute("aria-disabled", String(!(playable && (editing || target !== null))));
   const name = cellName(cell);
   const label = cellLabel({ name, ...cellPosition(cell), mark, value: showValue ? move : null, best });
   const extras = [
     showValue ? estimateWords(move) : "",
-    showValue && layout.gravity ? scoreWords(move, placed, cells) : "",
-    target !== null && target !== cell ? `plays ${columnName(col)} at ${cellName(target)}` : "",
+    showValue && isRack(layout) ? scoreWords(move, placed, cells) : "",
+    target !== null && target !== cell ? `plays ${columnName(col, layout)} at ${cellName(target)}` : "",
     line.has(cell) ? "in the line" : "",
     planned ? `main line move ${planned.number}` : "",
   ];
@@ -235,10 +247,11 @@ function renderCell(
   setText(button.querySelector(".cell-plan"), planned ? String(planned.number) : "");
 }
 
-// A mark that has just appeared on a gravity board falls from above the board to its cell (board.css
-// animates it, unless the reader prefers less motion): the distance is its row plus one, in cells.
+// A mark that has just appeared on a rack falls from above the board to its cell (board.css animates
+// it, unless the reader prefers less motion): the distance is its row plus one, in cells. A box's
+// layers are side by side, so its marks fall through no distance on the screen.
 function dropIn(button, mark, layout, editing) {
-  const fell = layout.gravity && !editing && button.dataset.mark === EMPTY && mark !== EMPTY;
+  const fell = isRack(layout) && !editing && button.dataset.mark === EMPTY && mark !== EMPTY;
   if (!fell) {
     return;
   }

@@ -5,7 +5,7 @@
 import { $, setText } from "./dom.js";
 import { gameText, readHeader, readMoves } from "./notation.js";
 import { lineFrom } from "./record.js";
-import { gridOf } from "./shape.js";
+import { gridOf, isRack } from "./shape.js";
 import { state, variant } from "./state.js";
 import { linkToGame } from "./url.js";
 import { ensureVariant, gravityPreset } from "./variants.js";
@@ -43,7 +43,7 @@ async function onImport(event) {
   showImportError("");
   try {
     const playing = variant();
-    const columnsOn = gridOf(playing).gravity ? playing.name : gravityPreset();
+    const columnsOn = isRack(gridOf(playing)) ? playing.name : gravityPreset();
     const header = readHeader($("import-text").value, columnsOn);
     let facts;
     try {

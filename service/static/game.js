@@ -1,7 +1,7 @@
 // The game as a start board and a list of moves: boards, turns, undo and redo, cell names and the keypad
 // layout. No DOM, no HTTP; every rule of the game itself is the service's, and so are variant names.
 
-import { placeOf } from "./shape.js";
+import { isRack, placeOf } from "./shape.js";
 
 export const EMPTY = ".";
 export const COLUMN_LETTERS = "abcdefghijklmnopqrst"; // the longest side is 20 (20x20)
@@ -80,17 +80,19 @@ export function keyOfCell(cell, rows, cols, layers = 1) {
 }
 
 // A cell's name: its key on a 3 by 3 board, else its column letter and row number ("a1" top left). On
-// a gravity board the rows count from the bottom, as Connect Four's players count them: the first
-// disc in the middle column is "d1". On a box the layer's number, from 1, comes first: "2b3" is
+// a rack (a gravity grid) the rows count from the bottom, as Connect Four's players count them: the
+// first disc in the middle column is "d1". On a box the layer's number, from 1, comes first: "2b3" is
 // column b, row 3 of the second layer (one word, as the move list and the game's text need; the letter
-// keeps the layer's digits apart from the row's). The second argument is the board's grid (shape.js).
+// keeps the layer's digits apart from the row's). A gravity box's rows lie flat in their layer, so they
+// count from the top there too: its marks fall through the layers, and the last layer is the bottom.
+// The second argument is the board's grid (shape.js).
 export function cellNameOf(cell, { rows, cols, gravity = false, layers = 1 }) {
   const key = gravity ? null : keyOfCell(cell, rows, cols, layers);
   if (key !== null) {
     return String(key);
   }
   const { layer, row, col } = placeOf(cell, { rows, cols });
-  const name = `${COLUMN_LETTERS[col]}${gravity ? rows - row : row + 1}`;
+  const name = `${COLUMN_LETTERS[col]}${isRack({ gravity, layers }) ? rows - row : row + 1}`;
   return layers > 1 ? `${layer + 1}${name}` : name;
 }
 

@@ -7,17 +7,17 @@
 // and Enter or Space plays the cell (in the editor, puts the chosen mark there); on a box the arrows stay
 // within a layer, and PageUp and PageDown (or [ and ]) go to the same cell of the layer before or after.
 // Escape, a click or leaving the board gives the arrows back to the game. On a 3×3 board the number keys
-// play the cells laid out as on a numeric keypad; on a gravity board they drop a disc into the columns
-// from the left.
+// play the cells laid out as on a numeric keypad; on a rack they drop a disc into the columns from the
+// left. On a gravity box, a cell played by Enter (or a click) drops through the layers as a mark must.
 
 import { cellButton, focusCell, focusedCell } from "./board.js";
 import { $, setText } from "./dom.js";
-import { columnName, columnOfKey, dropCell } from "./columns.js";
+import { columnName, columnOf, columnOfKey, dropCell } from "./columns.js";
 import { COLUMN_LETTERS, cellOfKey } from "./game.js";
 import { goTo, humanMove, say, step } from "./flow.js";
 import { showKeys } from "./help.js";
 import { leaveVariation, switchMove } from "./lines.js";
-import { cellAt, gridOf, placeOf } from "./shape.js";
+import { cellAt, gridOf, isRack, placeOf } from "./shape.js";
 import { board, currentAnalysis, isComputerTurn, render, state, variant } from "./state.js";
 
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -40,13 +40,13 @@ function onBoard(target) {
 }
 
 // The arrows follow the board as drawn, within the layer of the cell: turned round, a flat board's rows
-// and columns run the other way; a gravity board is mirrored (its discs still fall down).
+// and columns run the other way; a rack is mirrored (its discs still fall down).
 function moveFocus(event) {
   const [down, right] = ARROWS[event.key];
   const grid = gridOf(variant());
-  const { rows, cols, gravity } = grid;
+  const { rows, cols } = grid;
   const turn = state.flipped ? -1 : 1;
-  const [dr, dc] = [gravity ? down : down * turn, right * turn];
+  const [dr, dc] = [isRack(grid) ? down : down * turn, right * turn];
   const { layer, row, col } = placeOf(focusedCell(), grid);
   focusCell(cellAt({ layer, row: (row + dr + rows) % rows, col: (col + dc + cols) % cols }, grid));
 }
@@ -170,18 +170,32 @@ export function bindBoardFocus() {
 }
 
 // Plays `cell`, or on a gravity board the lowest empty cell of its column (a click or a key anywhere
-// in a column plays there); a full column is said, not sent. The board's Tab stop follows the move; the
-// focus itself moves only for a keyboard player on the board.
+// in a column, on a box in any layer, plays there); a full column is said, not sent. The board's Tab
+// stop follows the move; the focus itself moves only for a keyboard player on the board.
 export function playColumnOrCell(cell) {
   const grid = gridOf(variant());
-  const col = cell % grid.cols;
+  const col = columnOf(cell, grid);
   const target = grid.gravity ? dropCell(board(), col, grid) : cell;
   if (target === null) {
-    say(`The ${columnName(col)} is full.`);
+    say(`The ${columnName(col, grid)} is full.`);
     return;
   }
   focusCell(target, { moveFocus: state.keyboardOnBoard || document.activeElement === cellButton(cell) });
   humanMove(target);
+}
+
+// How a mark falls on a gravity board, and so what a click plays.
+function gravityWords(grid) {
+  if (!grid.gravity) {
+    return "";
+  }
+  if (isRack(grid)) {
+    return "A disc falls to the lowest empty cell of its column: click anywhere in a column.";
+  }
+  return (
+    `A mark falls through the layers to the lowest empty cell of its place, layer ${grid.layers} ` +
+    "being the bottom: click that place in any layer."
+  );
 }
 
 // What the keys do on this board, in words under it (not on touch screens: see board.css).
@@ -193,7 +207,7 @@ export function keysHelp() {
   const parts = [
     "After Tab onto the board, the arrow keys move between its cells and Enter or Space plays one.",
     layers > 1 ? "The arrows stay within a layer; PageUp and PageDown, or [ and ], change the layer." : "",
-    grid.gravity ? "A disc falls to the lowest empty cell of its column: click anywhere in a column." : "",
+    gravityWords(grid),
     keypad ? "The keys 1–9 play the cells as laid out on a numeric keypad (each cell shows its key)." : "",
     columns ? `The keys 1–${cols} drop a disc into the columns a to ${COLUMN_LETTERS[cols - 1]}.` : "",
     "Anywhere else, and after a click, ← and → step through the game; ? lists every key.",

@@ -10,7 +10,7 @@ import { EMPTY } from "./game.js";
 import { dropCell } from "./columns.js";
 import { board, state, variant } from "./state.js";
 import { overlayValues } from "./overlay.js";
-import { crowding, gridOf } from "./shape.js";
+import { crowding, gridOf, isRack } from "./shape.js";
 import { valueWords } from "./words.js";
 
 // The score of a move proven to win or lose, as Pons counts it; null for anything else.
@@ -72,7 +72,7 @@ export function renderRack() {
   const facts = variant();
   const grid = facts && gridOf(facts);
   const head = $("rack-head");
-  const shown = Boolean(grid && grid.gravity && state.editor === null);
+  const shown = Boolean(grid && isRack(grid) && state.editor === null);
   head.hidden = !shown;
   $("rack-note").hidden = !shown;
   if (!shown) {

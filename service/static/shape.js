@@ -1,17 +1,17 @@
 // A board's shape as the service gives it (`shape` in GET /variants): the length of each side, the
 // slowest first, whether lines wrap, and the side marks fall along. The page draws grids of two sides
 // (rows are the first side and columns the second, and a gravity grid's marks fall down its rows) and
-// boxes of three: layers of such grids, drawn side by side, the cells numbered layer by layer. The API's
-// `rows` and `cols` say the same, but only for API v1: the page reads the shape. No DOM, no HTTP.
+// boxes of three: layers of such grids, drawn side by side, the cells numbered layer by layer (a gravity
+// box's marks fall through its layers, the last one the bottom). The API's `rows` and `cols` say the
+// same, but only for API v1: the page reads the shape. No DOM, no HTTP.
 
 // Whether the page can draw the board: a shape of another kind would be drawn wrong, so it is refused.
-// A box is drawn only without wrapping lines or gravity (the service offers neither on one).
+// Marks fall along the first side or not at all; a box is drawn only without wrapping lines (the service
+// offers none on one).
 export function drawable({ shape }) {
   const { sides, torus, gravity_axis: gravityAxis } = shape;
-  if (sides.length === 3) {
-    return !torus && gravityAxis === null;
-  }
-  return sides.length === 2 && (gravityAxis === null || gravityAxis === 0);
+  const falls = gravityAxis === null || gravityAxis === 0;
+  return falls && (sides.length === 2 || (sides.length === 3 && !torus));
 }
 
 // The grid the page draws: { layers, rows, cols, torus, gravity }, from the variant's shape; `rows` and
@@ -20,6 +20,13 @@ export function gridOf({ shape }) {
   const sides = shape.sides.length === 3 ? shape.sides : [1, ...shape.sides];
   const [layers, rows, cols] = sides;
   return { layers, rows, cols, torus: shape.torus, gravity: shape.gravity_axis === 0 };
+}
+
+// Whether the board is drawn as a rack of discs (rack.css, rack.js): a gravity grid, whose columns stand
+// upright on the screen. A gravity box's marks fall through its layers, which are drawn side by side as
+// any box's: it is drawn as a box, its last layer marked as the bottom.
+export function isRack({ gravity, layers }) {
+  return gravity && layers === 1;
 }
 
 // Where a cell is: { layer, row, col }, each from 0 (the layer is 0 on a flat board).

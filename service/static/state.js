@@ -124,10 +124,13 @@ export function cellName(cell) {
   return cellNameOf(cell, gridOf(variant()));
 }
 
-// Where the cell is: { layer, row, col } from 0, and `layers`, 1 on a flat board.
+// Where the cell is: { layer, row, col } from 0, `layers` (1 on a flat board) and `bottom`, whether it is
+// in a gravity box's last layer, where its marks fall to.
 export function cellPosition(cell) {
   const grid = gridOf(variant());
-  return { ...placeOf(cell, grid), layers: grid.layers };
+  const place = placeOf(cell, grid);
+  const bottom = grid.gravity && grid.layers > 1 && place.layer === grid.layers - 1;
+  return { ...place, layers: grid.layers, bottom };
 }
 
 // Fills the panel state[key] from `request` (loading, then ready or error), unless `current()` says

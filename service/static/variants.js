@@ -7,7 +7,7 @@
 
 import * as api from "./api.js";
 import { $, make, option, setText } from "./dom.js";
-import { drawable, gridOf, sidesWords } from "./shape.js";
+import { drawable, gridOf, isRack, sidesWords } from "./shape.js";
 import { state, variant } from "./state.js";
 
 export async function loadVariants() {
@@ -226,8 +226,9 @@ export function showCustomError(message) {
   setText(box, message || "");
 }
 
-// The board a column string alone is a game on, when the board being played is not a gravity board: the
-// first gravity board GET /variants lists (Connect Four), or null when it lists none.
+// The board a column string alone is a game on, when the board being played is not a rack: the first
+// rack GET /variants lists (Connect Four), or null when it lists none. A gravity box has no column
+// strings: its columns are a layer's places, not 1–9 from the left.
 export function gravityPreset() {
-  return state.presets.find((name) => gridOf(state.variants.get(name)).gravity) ?? null;
+  return state.presets.find((name) => isRack(gridOf(state.variants.get(name)))) ?? null;
 }

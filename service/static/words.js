@@ -83,11 +83,13 @@ export function sequenceWords(cells, firstSide, nameOf) {
 // "cell 5, row 2 column 2, empty, draws, best move" on the keypad's 3x3; "cell d1, X" where the name is
 // its column and row already (under gravity it counts rows from the bottom, as Connect Four's players
 // do: a second count from the top said "d1, row 6"); on a box, whose names ("2b3") are short, the
-// layer, row and column in words: "cell 2b3, layer 2, row 3, column b, empty".
-export function cellLabel({ name, layer = 0, row, col, layers = 1, mark, value, best }) {
+// layer, row and column in words: "cell 2b3, layer 2, row 3, column b, empty"; a gravity box's last
+// layer is "layer 4 (bottom)", as its heading says.
+export function cellLabel({ name, layer = 0, row, col, layers = 1, bottom = false, mark, value, best }) {
   const parts = [`cell ${name}`];
   if (layers > 1) {
-    parts.push(`layer ${layer + 1}`, `row ${row + 1}`, `column ${COLUMN_LETTERS[col]}`);
+    const where = `layer ${layer + 1}${bottom ? " (bottom)" : ""}`;
+    parts.push(where, `row ${row + 1}`, `column ${COLUMN_LETTERS[col]}`);
   } else if (/^\d+$/.test(name)) {
     parts.push(`row ${row + 1} column ${col + 1}`);
   }

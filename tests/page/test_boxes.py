@@ -112,7 +112,7 @@ def test_a_box_from_the_menu_is_three_layers_played_by_click_and_by_keys(page: P
 def test_a_box_through_the_form_takes_only_the_options_a_box_name_takes(page: Page, base_url: str) -> None:
     form = api_get(base_url, "/variants")["name_form"]
     assert form["box_pattern"] == "{layers}x{rows}x{cols}k{k}" and "misere" in form["box_options"]
-    assert "torus" not in form["box_options"] and "gravity" not in form["box_options"]
+    assert "torus" not in form["box_options"] and "gravity" in form["box_options"]
     two_players_with_values(page)
     page.click("#custom summary")
     assert page.input_value("#custom-layers") == "1"  # the board being played is flat
