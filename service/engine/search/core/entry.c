@@ -5,112 +5,47 @@
    with that stack kept for the calling thread, and the entry point waits for it; else on the caller's
    thread. */
 #include <pthread.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include "alphabeta.h"
 #include "dfpn.h"
+#include "kept_thread.h"
 #include "pairing.h"
 #include "sanmoku_debug.h"
 #include "threats.h"
 
-/* The deep thread of one calling thread: made at its first deep call, kept for the next ones (its stack
-   and the pairing search's caches stay made: a thread made per call zeroed its fresh stack pages and a
-   cold 21 MB cache each time, a third of a 15x15 batch's time), ended when the calling thread ends. */
-typedef struct {
-    pthread_t thread;
-    pthread_mutex_t lock;
-    pthread_cond_t wake, done;
-    void (*run)(void *); /* the search asked for; NULL: none */
-    void *args;          /* its arguments */
-    int quit;            /* the calling thread ended */
-    pid_t pid;           /* the process that made it: a forked child has no such thread */
-} deep_worker;
-
-static _Thread_local deep_worker *worker;
+/* The deep thread of one calling thread (kept_thread.h): made at its first deep call, kept for the next
+   ones (its stack and the pairing search's caches stay made: a thread made per call zeroed its fresh
+   stack pages and a cold 21 MB cache each time, a third of a 15x15 batch's time), ended when the
+   calling thread ends. After each search it folds the pairing counts a caller reads next
+   (ss_pairing_counts). */
+static _Thread_local kept_thread *worker;
 static pthread_key_t worker_key;
 static pthread_once_t worker_key_once = PTHREAD_ONCE_INIT;
 
-static void *deep_main(void *p) {
-    deep_worker *w = p;
-    pthread_mutex_lock(&w->lock);
-    for (;;) {
-        while (!w->run && !w->quit) pthread_cond_wait(&w->wake, &w->lock);
-        if (w->quit) break;
-        pthread_mutex_unlock(&w->lock);
-        w->run(w->args);
-        pairing_counts_fold(); /* the counts a caller reads next (ss_pairing_counts) */
-        pthread_mutex_lock(&w->lock);
-        w->run = NULL;
-        pthread_cond_signal(&w->done);
-    }
-    pthread_mutex_unlock(&w->lock);
-    pairing_release(); /* the thread's own caches */
-    return NULL;
-}
-
-/* At the calling thread's end: its deep thread ends too. */
-static void worker_end(void *p) {
-    deep_worker *w = p;
-    pthread_mutex_lock(&w->lock);
-    w->quit = 1;
-    pthread_cond_signal(&w->wake);
-    pthread_mutex_unlock(&w->lock);
-    pthread_join(w->thread, NULL);
-    pthread_mutex_destroy(&w->lock);
-    pthread_cond_destroy(&w->wake);
-    pthread_cond_destroy(&w->done);
-    free(w);
-}
+static void worker_end(void *p) { kept_thread_free(p); }
 
 static void worker_key_make(void) { pthread_key_create(&worker_key, worker_end); }
 
 /* The calling thread's deep thread, made now if it has none in this process; NULL when none could be. */
-static deep_worker *worker_of_this_thread(void) {
-    if (worker && worker->pid == getpid()) return worker;
+static kept_thread *worker_of_this_thread(void) {
+    if (worker && kept_thread_here(worker)) return worker;
     worker = NULL; /* a forked child's copy names a thread of its parent's */
     pthread_once(&worker_key_once, worker_key_make);
-    deep_worker *w = calloc(1, sizeof *w);
-    if (!w) return NULL;
-    w->pid = getpid();
-    pthread_mutex_init(&w->lock, NULL);
-    pthread_cond_init(&w->wake, NULL);
-    pthread_cond_init(&w->done, NULL);
-    pthread_attr_t attr;
-    sigset_t all, before;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &before); /* signals stay the caller's, as for the helper (threads.c) */
-    int failed = pthread_attr_init(&attr);
-    if (!failed) failed = pthread_attr_setstacksize(&attr, SEARCH_STACK);
-    if (!failed) failed = pthread_create(&w->thread, &attr, deep_main, w);
-    pthread_attr_destroy(&attr);
-    pthread_sigmask(SIG_SETMASK, &before, NULL);
-    if (failed) {
-        pthread_mutex_destroy(&w->lock);
-        pthread_cond_destroy(&w->wake);
-        pthread_cond_destroy(&w->done);
-        free(w);
-        return NULL;
-    }
-    pthread_setspecific(worker_key, w);
+    kept_thread *w = kept_thread_new(SEARCH_STACK, pairing_counts_fold);
+    if (w) pthread_setspecific(worker_key, w);
     return worker = w;
 }
 
 /* run(args) on the calling thread's deep thread, with SEARCH_STACK bytes of stack; on the caller's when
    there is no such need, or no thread could be made. */
 static void deep(void (*run)(void *), void *args) {
-    deep_worker *w = SEARCH_STACK ? worker_of_this_thread() : NULL;
+    kept_thread *w = SEARCH_STACK ? worker_of_this_thread() : NULL;
     if (!w) {
         run(args);
         return;
     }
-    pthread_mutex_lock(&w->lock);
-    w->run = run;
-    w->args = args;
-    pthread_cond_signal(&w->wake);
-    while (w->run) pthread_cond_wait(&w->done, &w->lock);
-    pthread_mutex_unlock(&w->lock);
+    kept_thread_start(w, run, args);
+    kept_thread_wait(w);
 }
 
 typedef struct {

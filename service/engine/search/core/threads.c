@@ -2,81 +2,27 @@
    running the provers' two families of questions (2) or the alpha-beta searches of a position's moves
    (3). */
 #define _POSIX_C_SOURCE 200809L
-#include <pthread.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <sys/types.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "dfpn.h"
 #include "alphabeta.h"
 #include "budget.h"
+#include "kept_thread.h"
 #include "pairing.h"
 
-/* 1. The helper thread of the provers' second family (2. below), kept from call to call: a thread made
-   per call would start with cold thread-local caches (pairing.c: 5 MB of covers that warm up
-   over many searches) and would have to free them at its end. The helper is made by the searching thread
-   that owns it, waits on a condition variable between calls, and frees its caches when it ends. It
-   blocks every signal: the process's handlers belong to the threads that asked for them (Python's main
-   thread).
-
-   A fork copies the helper's memory but not its thread. A child that runs Python after the fork (gevent's
-   subprocess did) drops the parent's thread-local objects, and their cffi finalizers free the helper
-   there: joining a thread the child does not have, or destroying the condition the parent's helper
-   waits on (its waiter count came along with the copy), blocked that child for ever. So the helper
-   remembers the process that made it, and freeing it in any other process only lets go of the memory:
-   the thread, its lock and its conditions belong to the parent. */
+/* 1. The helper thread of the provers' second family (2. below): a thread kept from call to call
+   (kept_thread.h), made by the searching thread that owns it. */
 struct ss_pn_helper {
-    pthread_t thread;          /* the helper's */
-    pthread_mutex_t lock;      /* guards job, arg and quit */
-    pthread_cond_t wake, done; /* a job or quit was set; the job is done */
-    void (*job)(void *); /* the work handed over; NULL: none (the helper sets it back when done) */
-    void *arg;                 /* the job's argument */
-    int quit;                  /* the helper is to end */
-    pid_t owner; /* the process whose thread this is */
+    kept_thread *kept;
 };
 
-static void *helper_main(void *arg) {
-    ss_pn_helper *h = arg;
-    pthread_mutex_lock(&h->lock);
-    for (;;) {
-        while (!h->job && !h->quit) pthread_cond_wait(&h->wake, &h->lock);
-        if (!h->job) break;
-        void (*job)(void *) = h->job;
-        void *job_arg = h->arg;
-        pthread_mutex_unlock(&h->lock);
-        job(job_arg);
-        pthread_mutex_lock(&h->lock);
-        h->job = NULL;
-        pthread_cond_signal(&h->done);
-    }
-    pthread_mutex_unlock(&h->lock);
-    pairing_release();
-    return NULL;
-}
-
 ss_pn_helper *ss_pn_helper_new(void) {
-    ss_pn_helper *h = calloc(1, sizeof *h);
+    ss_pn_helper *h = malloc(sizeof *h);
     if (!h) return NULL;
-    h->owner = getpid();
-    pthread_mutex_init(&h->lock, NULL);
-    pthread_cond_init(&h->wake, NULL);
-    pthread_cond_init(&h->done, NULL);
-    sigset_t all, before;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &before); /* the helper inherits the mask */
-    pthread_attr_t attr;
-    int failed = pthread_attr_init(&attr);
-    if (!failed && SEARCH_STACK) failed = pthread_attr_setstacksize(&attr, SEARCH_STACK); /* mask.h */
-    if (!failed) failed = pthread_create(&h->thread, &attr, helper_main, h);
-    pthread_attr_destroy(&attr);
-    pthread_sigmask(SIG_SETMASK, &before, NULL);
-    if (failed) {
-        pthread_cond_destroy(&h->done);
-        pthread_cond_destroy(&h->wake);
-        pthread_mutex_destroy(&h->lock);
+    h->kept = kept_thread_new(SEARCH_STACK, NULL); /* mask.h */
+    if (!h->kept) {
         free(h);
         return NULL;
     }
@@ -85,36 +31,13 @@ ss_pn_helper *ss_pn_helper_new(void) {
 
 void ss_pn_helper_free(ss_pn_helper *h) {
     if (!h) return;
-    if (h->owner != getpid()) { /* a forked copy: no thread to end here, nothing of it to destroy */
-        free(h);
-        return;
-    }
-    pthread_mutex_lock(&h->lock);
-    h->quit = 1;
-    pthread_cond_signal(&h->wake);
-    pthread_mutex_unlock(&h->lock);
-    pthread_join(h->thread, NULL);
-    pthread_cond_destroy(&h->done);
-    pthread_cond_destroy(&h->wake);
-    pthread_mutex_destroy(&h->lock);
+    kept_thread_free(h->kept);
     free(h);
 }
 
-/* Hands `job(arg)` to the helper's thread (idle: the last job waited for). */
-static void helper_start(ss_pn_helper *h, void (*job)(void *), void *arg) {
-    pthread_mutex_lock(&h->lock);
-    h->job = job;
-    h->arg = arg;
-    pthread_cond_signal(&h->wake);
-    pthread_mutex_unlock(&h->lock);
-}
+static void helper_start(ss_pn_helper *h, void (*job)(void *), void *arg) { kept_thread_start(h->kept, job, arg); }
 
-/* Returns when the job handed over is done. */
-static void helper_wait(ss_pn_helper *h) {
-    pthread_mutex_lock(&h->lock);
-    while (h->job) pthread_cond_wait(&h->done, &h->lock);
-    pthread_mutex_unlock(&h->lock);
-}
+static void helper_wait(ss_pn_helper *h) { kept_thread_wait(h->kept); }
 
 /* 2. The provers of one analysis on two threads: the questions about a position fall into two families,
    each with its own proof-number table (sanmoku_search.h, ss_pn_prove_families), and the families share
