@@ -71,6 +71,7 @@ from .play.review import (
     review_boards,
     review_game,
 )
+from .rules.canonical import ready as ready_shapes
 from .rules.eight import EIGHT, EightPosition
 from .rules.game import GamePosition, GameRules, final_score
 from .rules.geometry import MIN_DEPTH, Geometry, geometry_of, iter_cells
@@ -277,6 +278,7 @@ __all__ = [
     "read_ahead",
     "read_large_books",
     "read_position",
+    "ready_shapes",
     "review_boards",
     "review_game",
     "sample_entries",

@@ -18,6 +18,7 @@ from functools import partial
 from flask import Flask, current_app
 
 from ..engine import (
+    LISTED,
     Analyst,
     Budget,
     Health,
@@ -26,6 +27,7 @@ from ..engine import (
     compose_sources,
     get_variant,
     read_large_books,
+    ready_shapes,
     variants_at_start,
 )
 from .lanes import start_lanes
@@ -85,7 +87,8 @@ def init_app(app: Flask) -> None:
 class Warming:
     """Readies a worker's searches. Before its first request (`before_requests`), what any search needs
     and would otherwise make within the budget of the first ones: the slots' transposition tables (32 MB
-    each to map and fill), the cache of proven positions, and on each search thread the core's caches
+    each to map and fill), the cache of proven positions, the listed boards' shapes (lines, symmetries,
+    the proven positions' keys), and on each search thread the core's caches
     (proof tables, helper thread) and the imports a search makes, by a short search of its own: a
     worker's first search with `budget_ms: 1` took up to 586 ms (106 ms in the finding), far past its
     budget. After its first answer (called: gunicorn's post_request, and a timer), on a thread, the
@@ -114,6 +117,7 @@ class Warming:
             if analyst.proven is not None:
                 offload(analyst.proven.open)
             offload(pool.warm)
+            offload(partial(ready_shapes, LISTED))  # the listed boards' shapes and keys
             warming = Position.empty(get_variant(WARM_VARIANT))
             with contextlib.ExitStack() as lent:
                 searchers = [

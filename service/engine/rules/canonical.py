@@ -5,6 +5,7 @@ each other have one form, so a store keyed by it holds each class once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 
 from .geometry import Symmetry, geometry_of
@@ -34,3 +35,10 @@ def inverse(symmetry: Symmetry) -> Symmetry:
     for cell, image in enumerate(symmetry):
         back[image] = cell
     return tuple(back)
+
+
+def ready(variants: Iterable[Variant]) -> None:
+    """Make the variants' shapes (lines, symmetries) and their keys' byte tables now, at a worker's start:
+    made by the first request of a variant, within its budget, they took 0.2 s on 15x15 and Qubic."""
+    for variant in variants:
+        point_permuters(variant)
