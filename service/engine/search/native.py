@@ -38,6 +38,11 @@ GOAL_RESULT: int = lib.SS_GOAL_RESULT
 GOAL_SCORE: int = lib.SS_GOAL_SCORE
 MAX_CELLS: int = lib.SS_MAX_CELLS
 DEFAULT_TABLE_BITS = 19  # 2**19 buckets of 64 bytes (3 positions each): 32 MB per searcher
+# A wider build's table is made at the first request of a board past 64 cells, within its budget, and a
+# table is filled whole when made (a search that met fresh pages between two reads of its clock overran:
+# first touches are slow here, 180 ms for 32 MB). That board's nodes are slow: 2**16 buckets (4 MB, 20
+# ms to fill) hold what a request's search reaches.
+WIDE_TABLE_BITS = 16
 # 2**18 slots of 40 bytes: 10 MB per searching thread, enough for the proofs of one request.
 DEFAULT_PROOF_TABLE_BITS = 18
 
@@ -205,9 +210,10 @@ class TranspositionTable(PerBuild):
         super().__init__()
 
     def _new(self, width: Width) -> Any:
-        pointer = width.lib.ss_table_new(self.bits)
+        bits = self.bits if width is NARROW else min(self.bits, WIDE_TABLE_BITS)
+        pointer = width.lib.ss_table_new(bits)
         if pointer == width.ffi.NULL:
-            raise MemoryError(f"no transposition table of 2**{self.bits} buckets")
+            raise MemoryError(f"no transposition table of 2**{bits} buckets")
         return width.ffi.gc(pointer, width.lib.ss_table_free)
 
     def clear(self) -> None:

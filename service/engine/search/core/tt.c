@@ -1,8 +1,6 @@
 /* Buckets of one cache line (a probe costs one memory access): a new position takes the place of the
-   one that proved the least. A way holds its key inverted, so that memory of zeros is an empty table: a
-   large one is the kernel's pages, zeroed as the search first touches them (its clock sees that time),
-   not by a pass over them before the search (180 ms for 15x15's table, past a 100 ms budget). */
-#define _DEFAULT_SOURCE /* madvise and mmap under -std=c11 */
+   one that proved the least. */
+#define _DEFAULT_SOURCE /* madvise under -std=c11 */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -14,62 +12,42 @@ enum { MIN_LOG2 = 4, MAX_LOG2 = 28, LINE = 64, HUGE_PAGE = 2 << 20 };
 
 _Static_assert(sizeof(tt_bucket) == LINE, "a bucket is one cache line");
 
-/* `bytes` of zeros on huge pages, aligned to one (`bytes` a multiple of HUGE_PAGE), or NULL. Huge pages:
-   a probe lands on a random page of tens of megabytes, and with 4 kB pages nearly every probe missed the
-   TLB as well as the cache (a third of the search's time went to that). */
-static void *zero_pages(size_t bytes) {
-    size_t span = bytes + HUGE_PAGE;
-    char *at = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (at == MAP_FAILED) return NULL;
-    char *start = (char *)(((uintptr_t)at + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-    size_t head = (size_t)(start - at), tail = span - head - bytes;
-    if (head) munmap(at, head);
-    if (tail) munmap(start + bytes, tail);
-    madvise(start, bytes, MADV_HUGEPAGE);
-    return start;
-}
-
-static size_t table_bytes(const ss_table *t) { return (t->mask + 1) * sizeof(tt_bucket); }
+static const uint64_t EMPTY_KEY = ~(uint64_t)0; /* a key of all ones in both words: no position */
 
 ss_table *ss_table_new(int log2_buckets) {
     if (log2_buckets < MIN_LOG2 || log2_buckets > MAX_LOG2) return NULL;
     ss_table *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     size_t n = (size_t)1 << log2_buckets, bytes = n * sizeof(tt_bucket);
-    t->buckets = bytes >= HUGE_PAGE ? zero_pages(bytes) : aligned_alloc(LINE, bytes);
+    t->buckets = aligned_alloc(bytes >= HUGE_PAGE ? HUGE_PAGE : LINE, bytes);
+    /* Huge pages: a probe lands on a random page of tens of megabytes, and with 4 kB pages nearly every
+       probe missed the TLB as well as the cache (a third of the search's time went to that). */
+    if (t->buckets && bytes >= HUGE_PAGE) madvise(t->buckets, bytes, MADV_HUGEPAGE);
     if (!t->buckets) {
         free(t);
         return NULL;
     }
     t->mask = n - 1;
-    if (bytes < HUGE_PAGE) memset(t->buckets, 0, bytes);
-    t->empty = 1;
+    ss_table_clear(t);
     return t;
 }
 
 void ss_table_free(ss_table *t) {
     if (!t) return;
-    if (table_bytes(t) >= HUGE_PAGE)
-        munmap(t->buckets, table_bytes(t));
-    else
-        free(t->buckets);
+    free(t->buckets);
     free(t);
 }
 
 void ss_table_clear(ss_table *t) {
-    /* A large table's pages go back to the kernel, which gives zeros again as they are touched. */
-    if (table_bytes(t) < HUGE_PAGE || madvise(t->buckets, table_bytes(t), MADV_DONTNEED) != 0)
-        memset(t->buckets, 0, table_bytes(t));
+    memset(t->buckets, 0xFF, (t->mask + 1) * sizeof(tt_bucket));
     t->fingerprint = 0;
     t->empty = 1;
 }
 
-static int way_empty(const tt_bucket *b, int i) { return b->a[i] == 0 && b->b[i] == 0; }
-
 int64_t ss_table_positions(const ss_table *t) {
     int64_t held = 0;
     for (uint64_t i = 0; i <= t->mask; i++)
-        for (int w = 0; w < TT_WAYS; w++) held += !way_empty(&t->buckets[i], w);
+        for (int w = 0; w < TT_WAYS; w++) held += t->buckets[i].a[w] != EMPTY_KEY;
     return held;
 }
 
@@ -82,7 +60,7 @@ void tt_use_for(ss_table *t, uint64_t fingerprint) {
 
 static int way_of(const tt_bucket *b, tt_key k) {
     for (int i = 0; i < TT_WAYS; i++)
-        if (b->a[i] == ~k.a && b->b[i] == (tt_check)~k.b) return i;
+        if (b->a[i] == k.a && b->b[i] == k.b) return i;
     return -1;
 }
 
@@ -115,16 +93,16 @@ void tt_store(ss_table *t, tt_key k, int lower, int upper, int best, int64_t nod
         if (best == SS_NO_MOVE) best = b->best[i];
         if (work < b->work[i]) work = b->work[i];
     } else {
-        i = 0; /* an empty way first, else the one that proved the least */
+        i = 0; /* an empty way has work 255 but key EMPTY_KEY: take it first */
         for (int j = 0; j < TT_WAYS; j++) {
-            if (way_empty(b, j)) {
+            if (b->a[j] == EMPTY_KEY) {
                 i = j;
                 break;
             }
             if (b->work[j] < b->work[i]) i = j;
         }
-        b->a[i] = ~k.a;
-        b->b[i] = (tt_check)~k.b;
+        b->a[i] = k.a;
+        b->b[i] = k.b;
     }
     b->lower[i] = (tt_score)lower;
     b->upper[i] = (tt_score)upper;

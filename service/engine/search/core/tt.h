@@ -41,7 +41,7 @@ static inline tt_key tt_key_of(mask first, mask second) {
 
 /* One cache line: three positions, each with its key and what is known of it. */
 typedef struct {
-    uint64_t a[TT_WAYS];  /* the keys' words, inverted; both 0: an empty way (no key is all ones) */
+    uint64_t a[TT_WAYS];  /* the keys' words; a[i] == EMPTY_KEY (b[i] all ones too): an empty way */
     tt_check b[TT_WAYS];
     tt_score lower[TT_WAYS], upper[TT_WAYS]; /* proven bounds on the position's score */
     tt_score best[TT_WAYS]; /* its best move (a cell, or by columns a column bit); SS_NO_MOVE: unknown */
