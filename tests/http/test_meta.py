@@ -18,7 +18,17 @@ from tests.http.contract import SPEC, SPEC_PATH, check_response
 
 def test_variants_come_from_the_registry(client: FlaskClient) -> None:
     body = check_response(client.get("/variants"), "/variants", "get")
-    searched = ["connect4", "5x5k4", "6x6k5", "7x7k5", "8x8k5", "15x15k5", "3x3x3k3", "4x4x4k4"]
+    searched = [
+        "connect4",
+        "5x5k4",
+        "6x6k5",
+        "7x7k5",
+        "8x8k5",
+        "15x15k5",
+        "3x3x3k3",
+        "4x4x4k4",
+        "4x4x4k4-gravity",
+    ]
     assert [v["name"] for v in body["variants"]] == [v.name for v in PRESETS] + searched
     misere = body["variants"][1]
     assert misere == {"name": "misere", "rules": VARIANTS["misere"].rules, "rows": 3, "cols": 3, "k": 3,
@@ -86,7 +96,8 @@ def test_a_name_written_by_the_name_form_names_the_same_board(client: FlaskClien
         if len(shape["sides"]) == 3:  # a listed box is named as the form writes it
             layers, rows, cols = shape["sides"]
             name = form["box_pattern"].format(layers=layers, rows=rows, cols=cols, k=board["k"])
-            assert board["name"] == name + "-misere" * board["misere"]
+            options = [option for option in form["box_options"] if board[option]]
+            assert board["name"] == name + "".join(f"-{option}" for option in options)
 
 
 def test_health_and_readiness(client: FlaskClient) -> None:

@@ -190,8 +190,8 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in PRESETS}
 CONNECT4 = Variant(6, 7, 4, gravity=True)
 # What GET /variants lists: the presets, then the boards no table holds (the search answers them): the
 # one people play most, then four in a row on 5×5 (a draw the search proves), five in a row on 6×6 to
-# 8×8 and on gomoku's 15×15 (beyond what it proves from the start), and two boxes of layers: 3×3×3 (a
-# first-player win the search proves) and Qubic's 4×4×4.
+# 8×8 and on gomoku's 15×15 (beyond what it proves from the start), and three boxes of layers: 3×3×3 (a
+# first-player win the search proves), Qubic's 4×4×4 and Score Four (4×4×4 under gravity, unsolved).
 SEARCHED: tuple[Variant, ...] = (
     CONNECT4,
     Variant(5, 5, 4),
@@ -201,6 +201,7 @@ SEARCHED: tuple[Variant, ...] = (
     Variant(15, 15, 5),
     Variant(3, 3, 3, layers=3),
     Variant(4, 4, 4, layers=4),
+    Variant(4, 4, 4, layers=4, gravity=True),
 )
 LISTED: tuple[Variant, ...] = (*PRESETS, *SEARCHED)
 # Every short name, presets or not (connect4 has no table to build at start: only the search plays it).

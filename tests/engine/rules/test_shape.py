@@ -37,7 +37,7 @@ def test_a_listed_box_is_its_layers_of_rows_and_cols() -> None:
     for variant in BOXES:
         shape = variant.shape
         assert shape.sides == (variant.layers, variant.rows, variant.cols) and shape.cells == variant.cells
-        assert not shape.torus and shape.gravity_axis is None
+        assert not shape.torus and shape.gravity_axis == (0 if variant.gravity else None)  # the layers
         # cell l * rows * cols + r * cols + c is at layer l, row r, column c (the page draws it so)
         per_layer = variant.rows * variant.cols
         for cell in range(variant.cells):
