@@ -124,22 +124,24 @@ def test_score_fours_symmetries_keep_the_layers() -> None:
 def negamax(name: str, x: frozenset[int], o: frozenset[int]) -> tuple[int, int]:
     """(result, plies to the end) for the side to move in the model: the winner hurries, the loser
     delays; misère turns a line into a loss for its maker."""
-    variant = get_variant(name)
-    lines = _lines(name)
     best: tuple[int, int] | None = None
-    for cell in stack_moves(variant.sides, set(x | o)):
-        after = x | {cell}
-        if any(line <= after for line in lines):
-            value = (-1, 1) if variant.misere else (1, 1)
-        elif len(after | o) == variant.cells:
-            value = (0, 1)
-        else:
-            result, plies = negamax(name, o, after)
-            value = (-result, plies + 1)
+    for cell in stack_moves(get_variant(name).sides, set(x | o)):
+        value = move_value(name, x, o, cell)
         if best is None or _better(value, best):
             best = value
     assert best is not None
     return best
+
+
+def move_value(name: str, x: frozenset[int], o: frozenset[int], cell: int) -> tuple[int, int]:
+    """(result, plies to the end counting the move) of the side to move (holding `x`) playing `cell`."""
+    variant, after = get_variant(name), x | {cell}
+    if any(line <= after for line in _lines(name)):
+        return (-1, 1) if variant.misere else (1, 1)
+    if len(after | o) == variant.cells:
+        return (0, 1)
+    result, plies = negamax(name, o, after)
+    return (-result, plies + 1)
 
 
 @cache
@@ -172,13 +174,6 @@ def test_the_search_is_the_plain_negamax(name: str) -> None:
             continue
         report = searcher.analyze(position, Budget())
         for move in report.moves:
-            after = x | {move.cell}
-            if any(line <= after for line in _lines(name)):
-                want = (-1, 1) if variant.misere else (1, 1)
-            elif len(after | o) == variant.cells:
-                want = (0, 1)
-            else:
-                result, distance = negamax(name, o, after)
-                want = (-result, distance + 1)
+            want = move_value(name, x, o, move.cell)
             assert move.lower == move.upper == want[0], (plies, move)
             assert move.remoteness == want[1], (plies, move)
