@@ -71,7 +71,7 @@ from .play.review import (
     review_boards,
     review_game,
 )
-from .rules.canonical import ready as ready_shapes
+from .rules.canonical import ready_shapes
 from .rules.eight import EIGHT, EightPosition
 from .rules.game import GamePosition, GameRules, final_score
 from .rules.geometry import MIN_DEPTH, Geometry, geometry_of, iter_cells

@@ -37,7 +37,7 @@ def inverse(symmetry: Symmetry) -> Symmetry:
     return tuple(back)
 
 
-def ready(variants: Iterable[Variant]) -> None:
+def ready_shapes(variants: Iterable[Variant]) -> None:
     """Make the variants' shapes (lines, symmetries) and their keys' byte tables now, at a worker's start:
     made by the first request of a variant, within its budget, they took 0.2 s on 15x15 and Qubic."""
     for variant in variants:

@@ -254,7 +254,7 @@ def _box_symmetries(shape: Shape, lines: tuple[int, ...], k: int, gravity: bool)
     every cell in its layer (the bottom stays the bottom): 8 on Score Four."""
     dimensions, line_set = len(shape.sides), set(lines)
     found: dict[Symmetry, None] = {}
-    for renumbered in _renumberings(shape.sides, k) if not gravity else [tuple(range(max(shape.sides)))]:
+    for renumbered in _renumberings(shape.sides, k, gravity):
         places = [tuple(renumbered[at] for at in shape.coordinates(cell)) for cell in range(shape.cells)]
         for order in permutations(range(dimensions)):
             if any(shape.sides[axis] != shape.sides[i] for i, axis in enumerate(order)):
@@ -272,9 +272,10 @@ def _box_symmetries(shape: Shape, lines: tuple[int, ...], k: int, gravity: bool)
     return tuple(found)
 
 
-def _renumberings(sides: tuple[int, ...], k: int) -> Iterator[tuple[int, ...]]:
+def _renumberings(sides: tuple[int, ...], k: int, gravity: bool) -> Iterator[tuple[int, ...]]:
     """The places along a side, renumbered the same way on every side: the identity (as long as the
-    longest side), and on a cube whose lines run its whole side every renumbering that commutes with
+    longest side), and on a cube without gravity (a renumbering moves layers) whose lines run its whole
+    side every renumbering that commutes with
     reflection (place i and its mirror n-1-i go to a place and its mirror). A line of the whole side,
     straight or diagonal, covers each place once along every side that varies, each with its mirror
     where two sides run opposite ways: so it stays one set of cells (swapping the two middle places of
@@ -282,7 +283,7 @@ def _renumberings(sides: tuple[int, ...], k: int) -> Iterator[tuple[int, ...]]:
     to try on every position."""
     n = max(sides)
     yield tuple(range(n))
-    if k != n or n > RENUMBERED_SIDE or any(side != n for side in sides):
+    if gravity or k != n or n > RENUMBERED_SIDE or any(side != n for side in sides):
         return
     for renumbered in permutations(range(n)):
         mirrored = all(renumbered[n - 1 - i] == n - 1 - at for i, at in enumerate(renumbered))

@@ -23,9 +23,8 @@ import numpy as np
 from ..errors import InvalidPositionError
 from .geometry import Geometry, iter_cells
 
-Stack = tuple[
-    bool, ...
-]  # a column's marks from the bottom up (a box's: through its layers): True for the opener's
+# A column's marks from the bottom up (a box's: through its layers): True for the opener's.
+Stack = tuple[bool, ...]
 STATES_FIRST = 2000  # states the depth-first walk may try before the layer walk decides
 
 

@@ -162,16 +162,13 @@ class Position:
         geometry = self.geometry
         column = cell % geometry.step_down
         lowest = next(c for c in self.legal_moves() if c % geometry.step_down == column)
-        if len(geometry.sides) == 2:
-            where, level = f"column {column}", f"row {self.row_col(lowest)[0]}"
-        else:
-            where, level = (
-                f"its place ({geometry.place_words(cell).split(', ', 1)[1]})",
-                geometry.place_words(lowest),
-            )
+        flat = len(geometry.sides) == 2
+        row, col = geometry.shape.coordinates(cell)[-2:]
+        where = f"column {column}" if flat else f"its place (row {row}, column {col})"
+        level = f"{'row' if flat else 'layer'} {geometry.shape.coordinates(lowest)[0]}"
         return (
             f"cell {cell} ({geometry.place_words(cell)}) is not the lowest empty cell of its column; under "
-            f"gravity a mark played in {where} falls to cell {lowest} ({level.split(',')[0]})"
+            f"gravity a mark played in {where} falls to cell {lowest} ({level})"
         )
 
 

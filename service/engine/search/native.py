@@ -40,8 +40,8 @@ MAX_CELLS: int = lib.SS_MAX_CELLS
 DEFAULT_TABLE_BITS = 19  # 2**19 buckets of 64 bytes (3 positions each): 32 MB per searcher
 # A wider build's table is made at the first request of a board past 64 cells, within its budget, and a
 # table is filled whole when made (a search that met fresh pages between two reads of its clock overran:
-# first touches are slow here, 180 ms for 32 MB). That board's nodes are slow: 2**16 buckets (4 MB, 20
-# ms to fill) hold what a request's search reaches.
+# first touches are slow here, 180 ms for 32 MB). That board's nodes are slow: 2**16 buckets (4 MB)
+# hold what a request's search reaches.
 WIDE_TABLE_BITS = 16
 # 2**18 slots of 40 bytes: 10 MB per searching thread, enough for the proofs of one request.
 DEFAULT_PROOF_TABLE_BITS = 18

@@ -35,10 +35,6 @@ void ss_pn_helper_free(ss_pn_helper *h) {
     free(h);
 }
 
-static void helper_start(ss_pn_helper *h, void (*job)(void *), void *arg) { kept_thread_start(h->kept, job, arg); }
-
-static void helper_wait(ss_pn_helper *h) { kept_thread_wait(h->kept); }
-
 /* 2. The provers of one analysis on two threads: the questions about a position fall into two families,
    each with its own proof-number table (sanmoku_search.h, ss_pn_prove_families), and the families share
    nothing but the budget and which moves are settled, so each runs on a thread of its own (the second
@@ -268,9 +264,9 @@ void pn_prove_families(const ss_game *g, ss_pn_family *families, ss_pn_helper *h
         call.help[0].deadline = call.help[1].deadline = now + (left > 0 ? left : 0) * root_share;
     }
     family_run first = {&call, 0, 0}, second = {&call, 1, 0};
-    helper_start(h, run_family, &second);
+    kept_thread_start(h->kept, run_family, &second);
     run_family(&first);
-    helper_wait(h);
+    kept_thread_wait(h->kept);
 }
 
 /* 3. ss_prove_moves on two threads: the caller's and the helper's (1. above), each searching on a
@@ -376,9 +372,9 @@ void prove_moves_two(const ss_game *g, ss_table *table, ss_table *second, ss_pn_
     call.upper = upper;
     ss_result none = {.lower = SS_SCORE_MIN, .upper = SS_SCORE_MAX, .best_move = SS_NO_MOVE};
     two_worker first = {&call, table, none}, other = {&call, second, none};
-    helper_start(helper, work, &other);
+    kept_thread_start(helper->kept, work, &other);
     work(&first);
-    helper_wait(helper);
+    kept_thread_wait(helper->kept);
     result_add_spent(&first.spent, &other.spent);
     first.spent.stopped |= other.spent.stopped;
     *spent = first.spent;
