@@ -1,0 +1,194 @@
+"""Renju's forbidden points: the cells where black (the first player) may not play.
+
+As the Renju International Federation states them: black may not make an overline (six or more in an
+unbroken row), a double-four (two fours at once, two in one line included) or a double-three (two
+threes at once). A five takes precedence: a move that makes exactly five wins, whatever else it makes.
+
+A four is a row of four stones that one more stone makes exactly five; a straight four is an unbroken
+four that two different cells make five. A three is a row of three that one more stone makes a
+straight four, where that stone is itself allowed: so whether a three counts depends on whether
+another cell is forbidden, with the move in place, and deciding a forbidden point is recursive (each
+step adds a stone, so it ends). Only the rows through the move count: a shape the move does not join
+was there before.
+
+Cells are numbered row by row from the top, on a flat board without a torus. The functions read a
+position's marks only: the first player's (`Position.first`) are black's, whoever is to move.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .position import Position
+
+FIVE = 5
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # along a row, a column, and the two diagonals
+# How far from a move another stone can take part in a shape through it: an overline's far end (the
+# move at one end of six) is 5 away, a five's or a four's 4.
+REACH = FIVE
+
+
+class Forbidden(StrEnum):
+    OVERLINE = "overline"
+    DOUBLE_FOUR = "double-four"
+    DOUBLE_THREE = "double-three"
+
+
+WHY = {
+    Forbidden.OVERLINE: "it makes six or more in a row (an overline)",
+    Forbidden.DOUBLE_FOUR: "it makes two fours at once (a double-four)",
+    Forbidden.DOUBLE_THREE: "it makes two threes at once (a double-three)",
+}
+
+
+class Stones:
+    """Black's and white's stones on a board of `rows` x `cols`, asked about one cell at a time."""
+
+    def __init__(self, rows: int, cols: int, black: int, white: int) -> None:
+        self.rows, self.cols, self.black, self.white = rows, cols, black, white
+        self._known: dict[tuple[int, int], Forbidden | None] = {}  # (black, cell) -> its shape
+
+    def _inside(self, row: int, col: int) -> bool:
+        return 0 <= row < self.rows and 0 <= col < self.cols
+
+    def _cell(self, row: int, col: int) -> int:
+        return row * self.cols + col
+
+    def _empty(self, black: int, row: int, col: int) -> bool:
+        if not self._inside(row, col):
+            return False
+        bit = 1 << self._cell(row, col)
+        return not (black | self.white) & bit
+
+    def _is_black(self, black: int, row: int, col: int) -> bool:
+        return self._inside(row, col) and bool(black >> self._cell(row, col) & 1)
+
+    def _run(self, black: int, row: int, col: int, dr: int, dc: int) -> tuple[int, int]:
+        """How many of black's stones run on from (row, col) backwards and forwards along (dr, dc)."""
+        back = 0
+        while self._is_black(black, row - (back + 1) * dr, col - (back + 1) * dc):
+            back += 1
+        ahead = 0
+        while self._is_black(black, row + (ahead + 1) * dr, col + (ahead + 1) * dc):
+            ahead += 1
+        return back, ahead
+
+    def _length(self, black: int, row: int, col: int, dr: int, dc: int) -> int:
+        back, ahead = self._run(black, row, col, dr, dc)
+        return back + 1 + ahead
+
+    def _five_points(self, black: int, row: int, col: int, dr: int, dc: int) -> list[int]:
+        """The steps along (dr, dc) from (row, col), itself black, of the empty cells where one more black
+        stone makes exactly five in that row with it."""
+        points = []
+        for step in range(-(FIVE - 1), FIVE):
+            r, c = row + step * dr, col + step * dc
+            if step == 0 or not self._empty(black, r, c):
+                continue
+            back, ahead = self._run(black | 1 << self._cell(r, c), r, c, dr, dc)
+            if back + 1 + ahead == FIVE and step - back <= 0 <= step + ahead:
+                points.append(step)
+        return points
+
+    def _fours(self, black: int, row: int, col: int, dr: int, dc: int) -> int:
+        """The fours through (row, col) along (dr, dc): its five points, a straight four's two counted
+        once (they are five apart, its four stones between them)."""
+        points = self._five_points(black, row, col, dr, dc)
+        straight = sum(1 for step in points if step + FIVE in points)
+        return len(points) - straight
+
+    def _three(self, black: int, row: int, col: int, dr: int, dc: int) -> bool:
+        """Whether a three runs through (row, col) along (dr, dc): one more stone, itself allowed, makes
+        an unbroken four with it whose both ends make exactly five (a straight four)."""
+        for step in range(-(FIVE - 2), FIVE - 1):
+            r, c = row + step * dr, col + step * dc
+            if step == 0 or not self._empty(black, r, c):
+                continue
+            after = black | 1 << self._cell(r, c)
+            back, ahead = self._run(after, r, c, dr, dc)
+            if back + 1 + ahead != FIVE - 1 or not step - back <= 0 <= step + ahead:
+                continue
+            start, end = step - back - 1, step + ahead + 1  # the four's two ends, in steps from the move
+            ends_free = all(
+                self._empty(after, row + at * dr, col + at * dc)
+                and not self._is_black(after, row + beyond * dr, col + beyond * dc)
+                for at, beyond in ((start, start - 1), (end, end + 1))
+            )
+            if ends_free and self._shape(black, self._cell(r, c)) is None:
+                return True
+        return False
+
+    def shape(self, cell: int) -> Forbidden | None:
+        """The forbidden shape black's stone on the empty `cell` would make, or None if it is allowed."""
+        return self._shape(self.black, cell)
+
+    def _shape(self, black: int, cell: int) -> Forbidden | None:
+        key = (black, cell)
+        if key not in self._known:
+            self._known[key] = self._decide(black, cell)
+        return self._known[key]
+
+    def _decide(self, black: int, cell: int) -> Forbidden | None:
+        row, col = divmod(cell, self.cols)
+        if not self._near(black, row, col):
+            return None
+        black |= 1 << cell
+        lengths = [self._length(black, row, col, dr, dc) for dr, dc in DIRECTIONS]
+        if FIVE in lengths:
+            return None  # a five wins, whatever else the move makes
+        if max(lengths) > FIVE:
+            return Forbidden.OVERLINE
+        fours = [self._fours(black, row, col, dr, dc) for dr, dc in DIRECTIONS]
+        if sum(fours) >= 2:
+            return Forbidden.DOUBLE_FOUR
+        threes = 0
+        for (dr, dc), four in zip(DIRECTIONS, fours, strict=True):
+            if not four and self._three(black, row, col, dr, dc):
+                threes += 1
+                if threes == 2:
+                    return Forbidden.DOUBLE_THREE
+        return None
+
+    def _near(self, black: int, row: int, col: int) -> bool:
+        """Whether enough black stones lie near the cell for any forbidden shape: an overline or a double
+        four in one line needs four others along one direction, two threes or fours two others along
+        each of two directions (a cheap test that lets most cells of a board through at once)."""
+        counts = []
+        for dr, dc in DIRECTIONS:
+            count = sum(
+                self._is_black(black, row + step * dr, col + step * dc)
+                for step in range(-REACH, REACH + 1)
+                if step
+            )
+            if count >= 4:
+                return True
+            counts.append(count)
+        return sum(count >= 2 for count in counts) >= 2
+
+
+def stones_of(position: Position) -> Stones:
+    """The position's stones: the first player's are black's."""
+    variant = position.variant
+    if variant.layers != 1 or variant.torus:
+        raise ValueError(f"forbidden points are defined on a flat board without a torus, not {variant.name}")
+    black = position.first
+    return Stones(variant.rows, variant.cols, position.mask(black), position.mask(black.other))
+
+
+def forbidden_shape(position: Position, cell: int) -> Forbidden | None:
+    """The forbidden shape black's stone on `cell` (empty) would make, or None when black may play it."""
+    return stones_of(position).shape(cell)
+
+
+def is_forbidden(position: Position, cell: int) -> bool:
+    return forbidden_shape(position, cell) is not None
+
+
+def forbidden_points(position: Position) -> frozenset[int]:
+    """Every empty cell where black may not play now (whoever is to move)."""
+    stones = stones_of(position)
+    empty = ~(stones.black | stones.white) & ((1 << position.variant.cells) - 1)
+    cells = range(position.variant.cells)
+    return frozenset(cell for cell in cells if empty >> cell & 1 and stones.shape(cell) is not None)
