@@ -48,7 +48,7 @@ def analyze_post() -> Response:
 
 @bp.get("/analyze")
 def analyze_get() -> Response:
-    return send(by_raw_request("GET", request.query_string, analyze_query), cacheable=True)
+    return send(by_raw_request("GET", request.query_string, analyze_query), conditional=True)
 
 
 @bp.get("/solve")

@@ -41,7 +41,8 @@ def answer_body(params: AnalyzeParams, shared: Deadline | None = None) -> Body:
     lasting = answer.source is Source.TABLE
     as_board = game_of(position).board  # a board's table may be replaced; a whole table is not
     table = get_supply().available(as_board(position).variant) if lasting and as_board is not None else None
-    return bodies.keep(key, make_body(dumps(payload), lasting=lasting, table=table))
+    final = answer.exact and not (params.estimates and any(m.estimate is not None for m in answer.moves))
+    return bodies.keep(key, make_body(dumps(payload), lasting=lasting, table=table, final=final))
 
 
 def raw_key(method: str, raw: bytes | None) -> tuple[str, bytes] | None:
@@ -70,26 +71,26 @@ def short_body(environ: dict[str, Any]) -> bytes | None:
     return raw
 
 
-def answer_headers(body: Body, cacheable: bool, cache_control: str) -> list[tuple[str, str]]:
-    """The headers of an answer (with Flask's and the middleware's own): a `cacheable` one (if lasting:
-    a table's answer) with its ETag and the app's Cache-Control, anything else marked for no cache to
-    keep (a search may prove more later). The view and `repeated` both send these."""
+def answer_headers(body: Body, cache_control: str) -> list[tuple[str, str]]:
+    """The headers of an answer (with Flask's and the middleware's own): a final one (proven values
+    only, from any source) with its strong ETag and the app's long-lived Cache-Control, anything else
+    (a guess, a bound a later search may narrow) marked for no cache to keep. The view and `repeated`
+    both send these."""
     headers = [
         ("Content-Type", get_content_type(body.mimetype, "utf-8")),
         ("Content-Length", str(len(body.data))),
     ]
-    if not body.lasting:
-        headers.append(("Cache-Control", "no-store"))
-    elif cacheable:
+    if body.final:
         headers += [("ETag", quote_etag(body.etag)), ("Cache-Control", cache_control)]
+    else:
+        headers.append(("Cache-Control", "no-store"))
     return headers
 
 
-def send(body: Body, cacheable: bool = False) -> Response:
-    response = Response(
-        body.data, headers=answer_headers(body, cacheable, current_app.config["CACHE_CONTROL"])
-    )
+def send(body: Body, conditional: bool = False) -> Response:
+    """`conditional`: a GET, which answers 304 to an If-None-Match naming a final body's ETag."""
+    response = Response(body.data, headers=answer_headers(body, current_app.config["CACHE_CONTROL"]))
     # the only validator we answer; skip the work otherwise
-    if cacheable and body.lasting and "HTTP_IF_NONE_MATCH" in request.environ:
+    if conditional and body.final and "HTTP_IF_NONE_MATCH" in request.environ:
         response.make_conditional(request)
     return response

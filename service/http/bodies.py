@@ -1,9 +1,12 @@
 """Rendered answers and the bodies kept to send again, one KeptBodies per app (in the manner of flaskr's
 db.py).
 
-A `Body` is one representation of a resource: its bytes, media type and strong ETag. Only a `lasting`
-one (the same bytes for every later request: a table's answer) is kept, bounded by the bytes kept, and
-may be cached downstream; anything else is rendered for its request only.
+A `Body` is one representation of a resource: its bytes, media type and strong ETag. A `final` one
+holds only proven values (a table's, a book's, the proven store's, a search's that proved every move):
+they never change, so caches downstream may keep it. Only a `lasting` one (the same bytes for every
+later request: a table's answer) is kept here as well, bounded by the bytes kept; a final search's
+answer is not, since its bytes say what that search spent. Anything else is rendered for its request
+only and kept by no one.
 
 A body rendered from a table remembers which (`made_from`): once the variant's table is another (its
 file was replaced, as the documented repair of a damaged table does, and the store opened the new one),
@@ -50,15 +53,22 @@ class Body:
     data: bytes
     mimetype: str
     etag: str
-    lasting: bool = True
+    lasting: bool = True  # the same bytes answer every later request: kept here
     made_from: MadeFrom | None = None
+    final: bool = True  # proven values only: cacheable downstream (every lasting body is final)
 
 
 def make_body(
-    data: bytes, mimetype: str = "application/json", lasting: bool = True, table: Table | None = None
+    data: bytes,
+    mimetype: str = "application/json",
+    lasting: bool = True,
+    table: Table | None = None,
+    final: bool | None = None,
 ) -> Body:
+    """`final` None: as `lasting`."""
     made_from = None if table is None else MadeFrom.of(table)
-    return Body(data, mimetype, hashlib.sha256(data).hexdigest()[:32], lasting, made_from)
+    etag = hashlib.sha256(data).hexdigest()[:32]
+    return Body(data, mimetype, etag, lasting, made_from, lasting if final is None else final)
 
 
 class KeptBodies:

@@ -45,7 +45,7 @@ class RepeatedAnswers:
         body = None if key is None else self.bodies.get(key)
         if key is None or body is None or not body.lasting:
             return self.app(environ, start_response)
-        start_response("200 OK", answer_headers(body, key[0] == "GET", self.cache_control))
+        start_response("200 OK", answer_headers(body, self.cache_control))
         return [body.data]
 
 

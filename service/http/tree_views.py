@@ -112,4 +112,4 @@ def tree_post() -> Response:
 def tree_get() -> Response:
     # Not among the kept bodies (a tree's JSON runs to a megabyte, which would push out a thousand
     # answers): its ETag and Cache-Control let the browser and any cache in front keep it instead.
-    return send(tree_body(load(_tree_query, request.args, TreeParams)), cacheable=True)
+    return send(tree_body(load(_tree_query, request.args, TreeParams)), conditional=True)
