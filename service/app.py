@@ -17,10 +17,12 @@ from .engine import BACKGROUND_BUILD_CELLS
 from .http import (
     analyze_views,
     bodies,
+    client_address,
     cors,
     meta_views,
     page_views,
     play_views,
+    rate_limits,
     repeated,
     security,
     tree_views,
@@ -47,10 +49,16 @@ DEFAULTS: dict[str, Any] = {
     # and half of the moves' alpha-beta searches (with a second 32 MB table per slot)
     "PROVER_THREADS": 2,
     "PROVEN_MAX_BYTES": 256 * 2**20,  # the cache of proven positions beside the tables
+    # redis://host:port/db: the proven positions in one database that many hosts share; None: the
+    # SQLite file beside the tables, this host's alone
+    "STORE_URL": None,
     "KEPT_BODIES_BYTES": 32 * 1024 * 1024,  # rendered answers kept per process
     # Whole-table /solve streams one worker runs at once; more get 503 with Retry-After (see streams.py)
     "SOLVE_STREAMS_PER_WORKER": 4,
     "STREAM_STALL_SECONDS": 30.0,  # a stream whose client has read nothing for this long is closed
+    # Each client's quota of units (rate_limits.py, docs/pages/api.md): flask-limiter's notation, or "off"
+    "RATE_LIMITS": rate_limits.DEFAULT_LIMITS,
+    "TRUSTED_PROXIES": 0,  # proxies in front whose X-Forwarded-For names the client (client_address.py)
 }
 
 
@@ -97,7 +105,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(play_views.bp)
     app.register_blueprint(tree_views.bp)
     app.register_blueprint(page_views.bp)
+    rate_limits.init_app(app)
     repeated.init_app(app)
+    client_address.init_app(app)
     security.init_app(app)
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
     app.wsgi_app = cors.CrossOrigin(app.wsgi_app)  # type: ignore[method-assign]

@@ -1,11 +1,12 @@
 """The one place that decides where an answer comes from: the variant's table when one answers now (the
 tables' supply rule), else an opening book (every move of a board's first plies, `books.source`), else
-the positions proven before (the store beside the tables), else a search within the caller's budget,
-whose proofs are then kept for next time. Callers do not care which; the answer says which. A book's
-answer that a proof kept in the store contradicts is not served: the proof wins.
+the positions proven before (the store beside the tables, or one that many hosts share), else a search
+within the caller's budget, whose proofs are then kept for next time. Callers do not care which; the
+answer says which. A book's answer that a proof kept in the store contradicts is not served: the proof
+wins.
 
 The search and the store's reads and writes go through `offload`, with which the service runs them on a
-real thread (see the serving layer): the compiled core lets go of the interpreter and SQLite waits
+real thread (see the serving layer): the compiled core lets go of the interpreter and the store waits
 there, so neither holds a worker's other requests. The table and the slots are the caller's. At most
 `slots` searches run at once per process, each with its own transposition table (reused from one search
 to the next: it clears itself for another board). A budget bounds the whole answer: what the store, the
@@ -36,8 +37,8 @@ from .search import Budget, Cancel, Deadline, Searcher
 from .search.narrowing import search_provers
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proof_families import DEFAULT_PROVER_THREADS, checked_prover_threads
-from .search.proven import ProvenCache
 from .search.proven_record import BOOK, SEARCH, Origin
+from .search.proven_store import ProvenStore
 from .search.report import SearchReport
 from .slots import FairSlots, Lease
 from .tables.table import Table
@@ -148,7 +149,7 @@ class Analyst:
     def __init__(
         self,
         table_for: TableFor,
-        proven: ProvenCache | None,
+        proven: ProvenStore | None,
         pool: SearcherPool,
         offload: Offload = on_this_thread,
         books: Books | None = None,

@@ -15,7 +15,8 @@ from .analyst import Analyst, Offload, SearcherPool, on_this_thread
 from .books.supply import open_books
 from .rules.variants import Variant
 from .search.proof_families import DEFAULT_PROVER_THREADS
-from .search.proven import DEFAULT_MAX_BYTES, ProvenCache
+from .search.proven import DEFAULT_MAX_BYTES
+from .search.proven_store import open_proven_store
 from .search.proven_upkeep import Starter, start_thread
 from .tables.store import Later, TableStore
 from .tables.supply import BACKGROUND_BUILD_CELLS, TableSupply
@@ -37,6 +38,7 @@ def compose_sources(
     write_later: Later | None = None,
     check_later: Later | None = None,
     proven_max_bytes: int = DEFAULT_MAX_BYTES,
+    store_url: str | None = None,
     start_trim: Starter = start_thread,
     search_slots: int = 1,
     prover_threads: int = DEFAULT_PROVER_THREADS,
@@ -47,7 +49,8 @@ def compose_sources(
     at once (the command line); `write_later`, `check_later` and `start_trim` move a small table's write,
     a table's first whole check and the cache's trims off the caller's thread; `offload` runs a search and
     the store's reads there. A missing Connect Four book is built in the background when
-    `background_builds` allows."""
+    `background_builds` allows. `store_url` (redis://host:port/db) names the store of proven positions
+    that many hosts share; without it, the tables directory's own file."""
     store = TableStore(directory, check_later=check_later)
     supply = TableSupply(
         store,
@@ -57,7 +60,7 @@ def compose_sources(
         foreground=foreground,
         write_later=write_later,
     )
-    proven = ProvenCache(store.directory, proven_max_bytes, start_trim=start_trim)
+    proven = open_proven_store(store.directory, store_url, proven_max_bytes, start_trim)
     pool = SearcherPool(search_slots, prover_threads=prover_threads)
     books = open_books(store.directory, background_builds)
     return Sources(supply, Analyst(supply.available, proven, pool, offload, books))

@@ -5,7 +5,7 @@ tables directory's supply of tables, its opening books and its cache of proven p
 TABLES_DIR, TABLES_AT_START, BACKGROUND_BUILDS and BACKGROUND_BUILD_CELLS set the supply's rule (see
 `engine.tables.supply`); SEARCH_SLOTS caps the searches of one worker at once, PROVER_THREADS the
 threads each search uses (1 or 2: the provers' and alpha-beta's); PROVEN_MAX_BYTES bounds the store
-of proven positions.
+of proven positions, and STORE_URL (redis://host:port/db) puts it in a database many hosts share.
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ def init_app(app: Flask) -> None:
         write_later=after_this_answer,
         check_later=in_background,
         proven_max_bytes=app.config["PROVEN_MAX_BYTES"],
+        store_url=app.config.get("STORE_URL"),
         start_trim=on_a_thread,
         search_slots=app.config["SEARCH_SLOTS"],
         prover_threads=app.config["PROVER_THREADS"],
