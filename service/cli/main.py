@@ -21,7 +21,9 @@ from ..engine import (
     EngineError,
     Sources,
     TableUnavailableError,
+    board_variant,
     compose_sources,
+    get_game,
     get_variant,
 )
 from ..http.params import AnalyzeParams
@@ -29,7 +31,7 @@ from ..http.payloads import answer_payload, dumps
 from ..http.problems import FieldsError
 from ..http.schemas import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, AnalyzeRequest, load
 from ..http.solve_formats import FORMATS, SYMMETRIES, SolveRequest, render
-from . import prove_command, proven_commands, serve, table_commands
+from . import pbrain, prove_command, proven_commands, serve, table_commands
 
 RESULT_LETTER = {"win": "W", "draw": "D", "loss": "L"}
 # A word made only of board characters is a board even when it starts with "-" (an empty cell).
@@ -75,7 +77,10 @@ def cell_label(cell: str, move: dict[str, Any] | None) -> str:
 
 def draw_board(payload: dict[str, Any]) -> str:
     """Marks as X and O; each free cell as its value for the side to move (W3, D, L5); a box's layers one
-    below the other, each under its name."""
+    below the other, each under its name. A game with no board (Eight) shows its state and each move."""
+    if get_game(payload["variant"]).board is None:
+        picks = (f"{move['move']}: {cell_label(str(move['move']), move)}" for move in payload["moves"])
+        return f"{payload['board']}\n" + "\n".join(picks)
     variant = get_variant(payload["variant"])
     moves = {m["cell"]: m for m in payload["moves"]}
     labels = [cell_label(c, moves.get(i)) for i, c in enumerate(payload["board"])]
@@ -108,11 +113,15 @@ def verdict(payload: dict[str, Any]) -> list[str]:
     outcome = "draw" if payload["winner"] is None else f"{payload['winner']} wins"
     distance = "" if plies is None else f", {plies} {'ply' if plies == 1 else 'plies'} to the end"
     best = ", ".join(str(cell) for cell in payload["best_moves"]) or "not proven"
+    return [f"{where}: {outcome} with perfect play{distance}", f"best moves: {best} ({moves_named(payload)})"]
+
+
+def moves_named(payload: dict[str, Any]) -> str:
+    """How the moves printed are named: a board's by cell number, a game's without a board by itself."""
+    if get_game(payload["variant"]).board is None:
+        return "each move as the API names it"
     layers = ", layer by layer" if get_variant(payload["variant"]).layers > 1 else ""
-    return [
-        f"{where}: {outcome} with perfect play{distance}",
-        f"best moves: {best} (cells numbered row by row from 0{layers})",
-    ]
+    return f"cells numbered row by row from 0{layers}"
 
 
 def analyze(args: argparse.Namespace) -> int:
@@ -126,14 +135,14 @@ def analyze(args: argparse.Namespace) -> int:
     print()
     print("\n".join(verdict(payload)))
     if payload["moves"]:
-        print(legend(drawing))
+        print(legend(drawing, "cells" if get_game(payload["variant"]).board is not None else "moves"))
     return 0
 
 
-def legend(drawing: str) -> str:
-    """What the drawing's labels mean: those it shows."""
+def legend(drawing: str, labelled: str) -> str:
+    """What the drawing's labels mean: those it shows (`labelled`: what carries them, cells or moves)."""
     labels = {label.strip() for line in drawing.splitlines() for label in line.split("|")}
-    out = "cells: W<n> wins, D draws, L<n> loses, for the side to move; n counts plies from its move"
+    out = f"{labelled}: W<n> wins, D draws, L<n> loses, for the side to move; n counts plies from its move"
     if labels & set(UNPROVEN):
         out += "; ? not proven within the budget (>=D: at least a draw, <=D: at most a draw)"
     if "." in labels:
@@ -142,7 +151,7 @@ def legend(drawing: str) -> str:
 
 
 def solve(args: argparse.Namespace) -> int:
-    table = local_sources().supply.table(get_variant(args.variant))
+    table = local_sources().supply.table(board_variant(args.variant))
     wanted = SolveRequest(table, args.first, args.symmetry, args.format)
     refusal = wanted.refusal()  # the API's limits: a table too large for one JSON document
     if refusal is not None:
@@ -200,6 +209,9 @@ def parser() -> argparse.ArgumentParser:
     solve_cmd.add_argument("--symmetry", choices=list(SYMMETRIES), default="none")
     solve_cmd.add_argument("--format", choices=list(FORMATS), default="json")
     solve_cmd.set_defaults(run=solve)
+
+    pbrain_cmd = commands.add_parser(pbrain.NAME, help=pbrain.HELP)  # no options: a manager gives none
+    pbrain_cmd.set_defaults(run=pbrain.serve_protocol)
 
     table_commands.add_parser(commands)
     proven_commands.add_parsers(commands)

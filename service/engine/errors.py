@@ -36,6 +36,17 @@ class UnknownVariantError(EngineError):
         super().__init__("unknown_variant", f"unknown variant {name!r}: {explanation}", field="variant")
 
 
+class NoBoardError(EngineError):
+    """A game without a board (Eight's running total) asked for where only a board's variant will do."""
+
+    def __init__(self, name: str, takes: str) -> None:
+        super().__init__(
+            "no_board",
+            f"{name!r} is a game without a board, which only analyses and trees take; {takes}",
+            field="variant",
+        )
+
+
 class IllegalMoveError(EngineError):
     """A move that is not allowed in the given position."""
 

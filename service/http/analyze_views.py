@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, request
 
-from ..engine import file_size, get_variant
+from ..engine import board_variant, file_size
 from ..serving.sources import get_supply
 from ..serving.streams import RETRY_AFTER, get_streams, paced
 from .answers import answer_body, by_raw_request, send, short_body
@@ -54,7 +54,7 @@ def analyze_get() -> Response:
 @bp.get("/solve")
 def solve() -> Response:
     query = load(_solve_query, request.args, SolveParams)
-    variant = get_variant(query.variant)
+    variant = board_variant(query.variant)
     wanted = SolveRequest(get_supply().table(variant), query.first, query.symmetry, query.format)
     refusal = wanted.refusal()
     if refusal is not None:

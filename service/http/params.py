@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Deadline, GamePosition, Position, Variant, get_variant, read_position
+from ..engine import Deadline, GamePosition, Position, Variant, board_variant, read_position
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class MoveParams(Searching):
     seed: int | None
 
     def position(self) -> Position:
-        return Position.parse(self.board, self.to_move, get_variant(self.variant))
+        return Position.parse(self.board, self.to_move, board_variant(self.variant))
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class ReviewParams(Searching):
     columns: Sequence[int] | None
 
     def game_variant(self) -> Variant:
-        return get_variant(self.variant)
+        return board_variant(self.variant)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from ..engine import (
     EngineError,
     IllegalMoveError,
     InvalidPositionError,
+    NoBoardError,
     NoTableError,
     PolicyError,
     SearchBusyError,
@@ -64,6 +65,7 @@ def problem(status: int, title: str, detail: str, kind: str = "", **extra: Any) 
 _ENGINE_KINDS: dict[type[EngineError], tuple[str, str]] = {
     InvalidPositionError: ("invalid-position", "Impossible position"),
     UnknownVariantError: ("unknown-variant", "Unknown variant"),
+    NoBoardError: ("no-board", "Not a board"),
     IllegalMoveError: ("illegal-move", "Illegal move"),
     PolicyError: ("no-move", "No move can be chosen"),
     NoTableError: ("no-table", "No solved table"),

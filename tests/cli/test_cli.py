@@ -303,3 +303,17 @@ def test_tables_build_shows_its_progress_on_a_terminal(tmp_path: Path) -> None:
     assert b"\r4x4k4 tier 16 (0/17 done)" in shown and b"tier 0 (16/17 done)" in shown  # the bar, redrawn
     assert b"\r4x4k4 written (17/17 done): 100%" in shown and b"1.27M/1.27M" in shown  # its 1,273,771 classes
     assert b" entries/s]" in shown and b"9,722,011 positions" in shown
+
+
+def test_analyze_prints_eights_picks_without_json(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    """Eight has no board to draw: its state and each pick's value. From a total of 5 after a 2, a
+    pick of 3 makes exactly 8 (a win at once); 1 makes 6, and the reply 2 makes 8 (a loss in 2)."""
+    code, out, _ = run(capsysbinary, "analyze", "5:2", "--variant", "eight")
+    lines = out.decode().splitlines()
+    assert code == 0 and lines[:3] == ["5:2", "3: W1", "1: L2"]
+    assert "X wins with perfect play, 1 ply to the end" in lines[4] and lines[5].startswith("best moves: 3 ")
+
+
+def test_solve_refuses_a_game_without_a_board_and_says_so(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    code, _, err = run(capsysbinary, "solve", "--variant", "eight")
+    assert code == 2 and "'eight' is a game without a board" in err

@@ -120,3 +120,25 @@ def test_an_unexpected_failure_is_a_500_problem_without_a_trace(monkeypatch: pyt
     response = app.test_client().post("/analyze", json={"board": "........."})
     assert response.status_code == 500 and response.mimetype == "application/problem+json"
     assert "secret" not in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "payload"),
+    [
+        ("get", "/solve", {"variant": "eight"}),
+        ("post", "/move", {"board": "5:2", "variant": "eight", "policy": "perfect"}),
+        ("post", "/review", {"moves": [1, 2], "variant": "eight"}),
+    ],
+)
+def test_a_game_without_a_board_is_refused_as_such(
+    client: FlaskClient, method: str, path: str, payload: dict[str, object]
+) -> None:
+    """GET /variants lists Eight among its games; where a board is needed it is named as such, not as a
+    variant no one knows."""
+    if method == "get":
+        response = client.get(path, query_string=payload)
+    else:
+        response = client.post(path, json=payload)
+    body = problem_of(response, path, method, 422)
+    assert body["type"] == "urn:sanmoku:problem:no-board" and set(body["errors"]) == {"variant"}
+    assert "'eight' is a game without a board" in str(body["detail"])

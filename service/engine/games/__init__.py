@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from ..errors import NoBoardError
 from ..rules.game import GamePosition
 from ..rules.values import Value
-from ..rules.variants import Variant
+from ..rules.variants import Variant, get_variant
 from ..tables.table import Table
 from ..teach.evaluations import Evaluation
 from .eight import EightFamily
@@ -45,6 +46,16 @@ def get_game(name: str) -> Game:
         if game is not None:
             return game
     raise AssertionError("the boards' family names every game or says why not")  # pragma: no cover
+
+
+def board_variant(
+    name: str, takes: str = "this takes a board's variant (GET /variants lists them)"
+) -> Variant:
+    """The board variant of that name: a game without a board (Eight) is refused as such (NoBoardError,
+    `takes` saying what is wanted instead), not as a name no one knows."""
+    if get_game(name).board is None:
+        raise NoBoardError(name, takes)
+    return get_variant(name)
 
 
 def game_of(position: GamePosition) -> Game:
