@@ -95,6 +95,22 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     assert (tmp_path / "index.html").exists() and (tmp_path / "img" / "screenshot.png").exists()
 
 
+def test_the_docs_server_and_the_service_take_different_ports() -> None:
+    """`mkdocs serve` beside `sanmoku serve` on one machine: both defaulted to 8000 once. (The server's
+    configuration is read, not imported: importing it sets up the metrics' folder.)"""
+    served = re.findall(r'"SANMOKU_BIND", "([^"]+)"', (ROOT / "service" / "gunicorn_conf.py").read_text())
+    config = yaml.safe_load((DOCS / "mkdocs.yml").read_text())
+    assert served == ["127.0.0.1:8000"] and config["dev_addr"] == "127.0.0.1:8001"
+
+
+def test_the_packaged_books_are_the_ones_the_docs_list() -> None:
+    """`sanmoku book list` on a fresh install shows every packaged book: the example shows them all."""
+    packaged = {path.stem for path in (ROOT / "service" / "engine" / "books" / "data").glob("*.book")}
+    page = (DOCS / "pages" / "books.md").read_text()
+    shown = set(re.findall(r"books/data/([^/\s]+)\.book", page))
+    assert shown == packaged
+
+
 def test_the_readme_is_short_and_links_only_to_what_exists() -> None:
     readme = (ROOT / "README.md").read_text()
     assert len(readme.splitlines()) <= 220

@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import gevent
 import pytest
@@ -98,6 +99,21 @@ def test_one_access_line_per_request(client: FlaskClient, capsys: pytest.Capture
     assert lines[0]["user_agent"] == 'a "b" \\'
     assert all(x["duration_ms"] >= 0 and x["logger"] == observability.ACCESS_LOGGER for x in lines)
     assert {"time", "level", "pid", "message"} <= set(lines[0])
+
+
+def test_the_access_line_is_written_as_the_docs_show(
+    client: FlaskClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The example line in the operators' page has the fields, their order and the compact separators of
+    a line the app writes."""
+    page = (Path(__file__).parents[2] / "docs" / "pages" / "deployment.md").read_text()
+    shown = next(line for line in page.splitlines() if line.startswith('{"time"'))
+    capsys.readouterr()
+    client.get("/analyze?board=.........", headers={"User-Agent": "curl/7.88.1"})
+    written = capsys.readouterr().out.splitlines()[0]
+    assert list(json.loads(shown)) == list(json.loads(written))
+    assert shown == json.dumps(json.loads(shown), separators=(",", ":"))
+    assert written == json.dumps(json.loads(written), separators=(",", ":"))
 
 
 def test_the_access_line_can_be_switched_off(capsys: pytest.CaptureFixture[str]) -> None:
