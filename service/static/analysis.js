@@ -5,6 +5,7 @@ import * as api from "./api.js";
 import { $, setText } from "./dom.js";
 import { cellName, currentAnalysis, loadPanel, render, state, variant } from "./state.js";
 import { gameOverWords, sequenceWords, statusWords, verdictWords } from "./words.js";
+import { t } from "./i18n.js";
 
 // The first press fetches the main line and draws it; later presses hide and show it again.
 export async function toggleMainline() {
@@ -29,7 +30,7 @@ export async function toggleMainline() {
         mainline: true,
       });
       if (!data.mainline || !Array.isArray(data.mainline.cells)) {
-        throw new Error("the answer has no main line");
+        throw new Error(t("noMainlineInAnswer"));
       }
       return { from: analysis.to_move, ...data.mainline };
     },
@@ -44,7 +45,7 @@ export function renderAnalysis() {
     return;
   }
   const analysis = currentAnalysis();
-  let verdict = "Analysing…";
+  let verdict = t("analysing");
   if (analysis) {
     verdict =
       analysis.status === "in_progress" ? verdictWords(analysis) : gameOverWords(analysis.status, variant());
@@ -57,7 +58,7 @@ export function renderAnalysis() {
   button.disabled = !proven || line?.state === "loading";
   const pressed = Boolean(line && line.state === "ready" && line.shown);
   button.setAttribute("aria-pressed", String(pressed));
-  setText(button, pressed ? "Hide main line" : "Show main line");
+  setText(button, t(pressed ? "hideMainline" : "showMainline"));
   renderMainline();
 }
 
@@ -70,13 +71,13 @@ function renderMainline() {
   }
   box.dataset.state = line.state;
   if (line.state === "loading") {
-    setText(box, "Finding the main line…");
+    setText(box, t("findingMainline"));
   } else if (line.state === "error") {
-    setText(box, `No main line: ${line.message}`);
+    setText(box, t("noMainline", { why: line.message }));
   } else {
     box.dataset.cells = line.cells.join(",");
     box.dataset.status = line.status;
     const moves = sequenceWords(line.cells, line.from, cellName);
-    setText(box, `Main line (numbered on the board): ${moves} — ${statusWords(line.status)}.`);
+    setText(box, t("mainlineWords", { moves, status: statusWords(line.status) }));
   }
 }

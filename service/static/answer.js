@@ -6,13 +6,8 @@
 import { $, setText } from "./dom.js";
 import { currentAnalysis, state, variant } from "./state.js";
 import { countWords } from "./words.js";
+import { foreign, t } from "./i18n.js";
 
-const SOURCES = {
-  table: "the solved table",
-  cache: "the service's cache of proven positions",
-  book: "the opening book",
-  search: "a search within its time",
-};
 
 function searching() {
   const facts = variant();
@@ -20,17 +15,18 @@ function searching() {
 }
 
 export function answerWords(analysis) {
-  const from = SOURCES[analysis.source] || analysis.source;
+  const known = ["table", "cache", "book", "search"].includes(analysis.source);
+  const from = known ? t(`source-${analysis.source}`) : foreign(analysis.source);
   if (analysis.exact) {
-    return `Exact: every value proven (from ${from}).`;
+    return t("exactFrom", { from });
   }
   const unsettled = analysis.moves.filter((move) => move.result === "unknown").length;
   const far = analysis.moves.some((move) => move.result !== "unknown" && move.remoteness === null);
   const parts = [
-    unsettled ? `${countWords(unsettled, "move")} not settled, shown dashed, not ranked` : "",
-    far ? "some distances to the end unproven" : "",
+    unsettled ? t("movesNotSettled", { moves: countWords(unsettled, "nMoves") }) : "",
+    far ? t("someDistancesUnproven") : "",
   ];
-  return `Not exact (from ${from}): ${parts.filter(Boolean).join("; ") || "not every value proven"}.`;
+  return t("notExactFrom", { from, why: parts.filter(Boolean).join(t("clauseGap")) || t("notEveryValue") });
 }
 
 export function renderAnswer() {
@@ -42,7 +38,7 @@ export function renderAnswer() {
   box.dataset.exact = busy || !analysis ? "" : String(analysis.exact);
   let words = "";
   if (busy) {
-    words = analysis ? "The computer is searching…" : "Searching this position (up to about a second)…";
+    words = t(analysis ? "computerSearching" : "searchingPosition");
   } else if (analysis && analysis.status === "in_progress") {
     words = answerWords(analysis);
   }

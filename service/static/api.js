@@ -2,6 +2,8 @@
 // A table that is still being built answers 503 with Retry-After: the request waits that long and asks
 // again, a bounded number of times, telling the page (setWaitListener) so that it can say so.
 
+import { foreign, t } from "./i18n.js";
+
 const TIMEOUT_MS = 15000;
 const MAX_WAITS = 10;
 const LONGEST_WAIT_S = 30;
@@ -16,6 +18,26 @@ export class ApiError extends Error {
     this.code = problem.code || null;
     this.retryAfter = problem.retry_after || null;
   }
+}
+
+// What went wrong, for a sentence of the page: the service's own words (English, marked as such), or
+// the page's own when the service could not be reached or the page itself refused something.
+export function serviceWords(error) {
+  if (!(error instanceof ApiError)) {
+    return error.message;
+  }
+  if (error.status === 0) {
+    return t("unreachable", { why: foreign(error.detail) });
+  }
+  return foreign(error.detail || error.title);
+}
+
+// The same with the problem's title before its detail ("Bad Request: ...").
+export function serviceMessage(error) {
+  if (error instanceof ApiError && error.status !== 0) {
+    return foreign(error.message);
+  }
+  return serviceWords(error);
 }
 
 let waitListener = () => {};

@@ -5,7 +5,7 @@
 
 import { renderAnalysis, toggleMainline } from "./analysis.js";
 import { renderAnswer } from "./answer.js";
-import { setWaitListener } from "./api.js";
+import { serviceMessage, serviceWords, setWaitListener } from "./api.js";
 import { renderBoard, setCellHandler } from "./board.js";
 import { renderChart } from "./chart.js";
 import {
@@ -44,6 +44,8 @@ import { bindSearchTree, renderSearchTree } from "./search-tree.js";
 import { render, setRenderer, state, variant } from "./state.js";
 import { renderHeading, renderRoot, renderStatus } from "./status.js";
 import { checkedGame, gameFromUrl, saveGameToUrl } from "./url.js";
+import { later, now, sentences } from "./i18n.js";
+import { bindLanguage } from "./language.js";
 import {
   customVariant,
   ensureVariant,
@@ -91,7 +93,7 @@ async function openGame(game, { live, push, source = "link" }) {
   try {
     facts = await ensureVariant(game.variant);
   } catch (error) {
-    notes.push(`No variant ${game.variant}: ${error.detail || error.message}.`);
+    notes.push(later("noVariant", { name: game.variant, why: serviceWords(error) }));
     facts = await ensureVariant(state.presets[0]);
     game = { variant: facts.name, first: game.first, moves: [] };
   }
@@ -99,13 +101,14 @@ async function openGame(game, { live, push, source = "link" }) {
   if (checked.why) {
     notes.push(checked.why);
   } else if (checked.dropped) {
-    notes.push(`Part of the ${source} did not fit the board and was left out.`);
+    notes.push(later(source === "text" ? "textPartDropped" : "linkPartDropped"));
   }
   const served = live
     ? { game: checked.game, notes: [] }
     : await checkedWithService(checked.game, facts, source);
-  const opened = live ? "New game." : `Game opened from the ${source}.`;
-  startGame(served.game, { event: [...notes, ...served.notes, opened].join(" "), live, push });
+  const opened = later(live ? "newGameEvent" : source === "text" ? "openedFromText" : "openedFromLink");
+  const all = [...notes, ...served.notes, opened];
+  startGame(served.game, { event: () => sentences(all.map(now)), live, push });
   remember();
 }
 
@@ -133,7 +136,7 @@ async function onCustomSubmit(event) {
   try {
     await changeVariant(await customVariant());
   } catch (error) {
-    showCustomError(error.detail || error.message);
+    showCustomError(serviceWords(error));
   }
 }
 
@@ -206,6 +209,7 @@ function bindEvents() {
   bindKeysHelp();
   bindBoardFocus();
   bindExchange(openGame);
+  bindLanguage();
   document.addEventListener("keydown", onKeyDown);
   // On a phone the board stays at the top of the screen (tools.css): a panel scrolled to stops under it.
   new ResizeObserver(() => {
@@ -225,7 +229,7 @@ async function start() {
   try {
     await Promise.all([loadVariants(), loadPolicies()]);
   } catch (error) {
-    state.error = { message: `The service did not answer as expected. ${error.message}`, retry: start };
+    state.error = { message: later("serviceTrouble", { why: serviceMessage(error) }), retry: start };
     render();
     return;
   }

@@ -24,6 +24,7 @@ import { estimateWords, overlayValues, shortValueWords, tinyValueWords } from ".
 import { scoreWords } from "./rack.js";
 import { crowding, gridOf, isRack } from "./shape.js";
 import { cellLabel, valueWords } from "./words.js";
+import { language, t } from "./i18n.js";
 
 let onCell = () => {};
 let focused = 0; // the cell that holds the board's Tab stop
@@ -60,7 +61,7 @@ function ensureCells(layout) {
   const { layers, rows, cols, torus } = layout;
   const bottomed = layout.gravity && layers > 1; // a box whose last layer is its bottom
   const grid = $("board");
-  const shape = `${layers}x${rows}x${cols}${torus ? "t" : ""}${bottomed ? "g" : ""}`;
+  const shape = `${layers}x${rows}x${cols}${torus ? "t" : ""}${bottomed ? "g" : ""} ${language()}`;
   if (grid.dataset.shape === shape) {
     return;
   }
@@ -103,9 +104,10 @@ function makeLayer(layer, rows, cols, bottom) {
   const id = `board-layer-${layer + 1}`;
   const first = layer * rows * cols;
   const cells = Array.from({ length: rows * cols }, (_, index) => makeCell(first + index));
-  const heading = make("h3", { className: "layer-heading", text: `Layer ${layer + 1}`, attrs: { id } });
+  const text = t("layerHeading", { n: layer + 1 });
+  const heading = make("h3", { className: "layer-heading", text, attrs: { id } });
   if (bottom) {
-    heading.append(" ", make("span", { className: "layer-bottom", text: "(bottom)" }));
+    heading.append(" ", make("span", { className: "layer-bottom", text: t("bottomMark") }));
   }
   return make(
     "div",
@@ -121,8 +123,9 @@ function makeCell(cell) {
     data: { cell: String(cell) },
     attrs: { type: "button" },
   });
+  // Spaces between the parts, as a reader sees them apart ("a1 X", not "a1X"); a flex box draws none.
   for (const part of ["name", "mark", "value", "best", "plan"]) {
-    button.append(make("span", { className: `cell-${part}`, attrs: { "aria-hidden": "true" } }));
+    button.append(make("span", { className: `cell-${part}`, attrs: { "aria-hidden": "true" } }), " ");
   }
   button.addEventListener("click", () => {
     focused = cell;
@@ -228,22 +231,26 @@ function renderCell(
   const target = !editing && layout.gravity ? dropCell(marks, col, layout) : cell;
   button.setAttribute("aria-disabled", String(!(playable && (editing || target !== null))));
   const name = cellName(cell);
-  const label = cellLabel({ name, ...cellPosition(cell), mark, value: showValue ? move : null, best });
-  const extras = [
-    showValue ? estimateWords(move) : "",
-    showValue && isRack(layout) ? scoreWords(move, placed, cells) : "",
-    target !== null && target !== cell ? `plays ${columnName(col, layout)} at ${cellName(target)}` : "",
-    line.has(cell) ? "in the line" : "",
-    planned ? `main line move ${planned.number}` : "",
-  ];
-  button.setAttribute("aria-label", [label, ...extras.filter(Boolean)].join(", "));
   const { compact, tiny } = crowding(layout);
   const short = tiny ? tinyValueWords : compact ? shortValueWords : valueWords;
   const words = showValue ? short(move) : "";
+  const star = best ? (compact ? "★" : t("starBest")) : "";
+  const planWords = planned ? t("planMark", { n: planned.number }) : "";
+  const value = showValue ? move : null;
+  const label = cellLabel({ name, ...cellPosition(cell), mark, value, shown: words, best, star, plan: planWords });
+  const extras = [
+    showValue ? estimateWords(move) : "",
+    showValue && isRack(layout) ? scoreWords(move, placed, cells) : "",
+    target !== null && target !== cell
+      ? t("playsAt", { column: columnName(col, layout), cell: cellName(target) })
+      : "",
+    line.has(cell) ? t("inTheLine") : "",
+  ];
+  button.setAttribute("aria-label", [label, ...extras.filter(Boolean)].join(t("listGap")));
   setText(button.querySelector(".cell-name"), name);
   setText(button.querySelector(".cell-mark"), mark === EMPTY ? "" : mark);
   setText(button.querySelector(".cell-value"), words);
-  setText(button.querySelector(".cell-best"), best ? (compact ? "★" : "★ best") : "");
+  setText(button.querySelector(".cell-best"), star);
   setText(button.querySelector(".cell-plan"), planned ? String(planned.number) : "");
 }
 

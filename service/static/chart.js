@@ -10,7 +10,8 @@ import { goTo } from "./flow.js";
 import { other } from "./game.js";
 import { cellName, state, variant } from "./state.js";
 import { reviewedPlies } from "./review.js";
-import { afterPlyWords, verdictName } from "./words.js";
+import { afterPlyWords, countWords, verdictName } from "./words.js";
+import { sentences, t } from "./i18n.js";
 
 const WIDTH = 320;
 const HEIGHT = 132;
@@ -48,7 +49,7 @@ export function renderChart() {
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
     class: "chart-svg",
     role: "img",
-    "aria-label": `Value after each of the ${plies.length} moves, from ${first}'s side; the move list gives the same.`,
+    "aria-label": t("chartLabel", { moves: countWords(plies.length, "nMoves"), first }),
   });
   chart.append(...axes(first, y));
   const start = plies[0].before;
@@ -69,11 +70,11 @@ export function renderChart() {
   $("chart").replaceChildren(chart);
   const unjudged = plies.some((ply) => ply.verdict === "unknown");
   const caption = [
-    `Up: ${first} wins; middle: draw; down: ${other(first)} wins. Nearer the edge: nearer the end.`,
-    "? a mistake, ?? a blunder.",
-    unjudged ? "A hollow square, reached by dashes: not judged, its value not proven." : "",
+    t("chartUpDown", { first, second: other(first) }),
+    t("chartMarks"),
+    unjudged ? t("chartHollow") : "",
   ];
-  setText($("chart-caption"), caption.filter(Boolean).join(" "));
+  setText($("chart-caption"), sentences(caption));
 }
 
 // The line from point to point, dashed where either end's value is not proven.
@@ -90,9 +91,9 @@ function segments(points, open) {
 function axes(first, y) {
   const parts = [];
   for (const [value, text] of [
-    [1, `${first} wins`],
-    [0, "draw"],
-    [-1, `${other(first)} wins`],
+    [1, t("sideWins", { side: first })],
+    [0, t("draw")],
+    [-1, t("sideWins", { side: other(first) })],
   ]) {
     parts.push(
       svg("line", {
@@ -122,8 +123,8 @@ function point(ply, [cx, cy]) {
     "data-verdict": ply.verdict,
   });
   const title = svg("title");
-  const move = `Move ${ply.ply}, ${ply.player}→${cellName(ply.cell)}`;
-  title.textContent = `${move} (${verdictName(ply)}): ${afterPlyWords(ply)}`;
+  const move = t("chartMove", { n: ply.ply, player: ply.player, cell: cellName(ply.cell) });
+  title.textContent = t("chartPoint", { move, verdict: verdictName(ply), after: afterPlyWords(ply) });
   const marked = MARKS[ply.verdict];
   if (ply.verdict === "unknown") {
     group.append(title, svg("rect", { x: cx - 4.5, y: cy - 4.5, width: 9, height: 9 }));

@@ -8,6 +8,7 @@
 
 import { COLUMN_LETTERS, EMPTY } from "./game.js";
 import { isRack } from "./shape.js";
+import { t } from "./i18n.js";
 
 // How far apart, in cells, a cell and the one under it are: a row on a grid, a layer on a box (the
 // service numbers cells layer by layer, each layer row by row, and the last layer is the bottom). It is
@@ -64,9 +65,9 @@ export function columnOfKey(key, grid) {
 // row number in a layer, as the cells at that place are named after their layer's number ("4b2").
 export function columnName(col, grid) {
   if (grid.layers > 1) {
-    return `place ${COLUMN_LETTERS[col % grid.cols]}${Math.floor(col / grid.cols) + 1}`;
+    return t("placeNamed", { place: `${COLUMN_LETTERS[col % grid.cols]}${Math.floor(col / grid.cols) + 1}` });
   }
-  return `column ${COLUMN_LETTERS[col]}`;
+  return t("columnNamed", { letter: COLUMN_LETTERS[col] });
 }
 
 // A game as a column string ("4453": the columns from 1 at the left, as Pascal Pons's solver reads a

@@ -18,6 +18,7 @@ import {
   vsComputer,
 } from "./state.js";
 import { linkToGame } from "./url.js";
+import { foreign, later, t } from "./i18n.js";
 
 export async function loadPolicies() {
   const { policies, default_depth: defaultDepth } = await api.getPolicies();
@@ -72,7 +73,7 @@ export function onSettingsChange(event) {
     return;
   }
   state.live = true;
-  show("Settings changed.");
+  show(later("settingsChanged"));
 }
 
 export function onOverlayChange(event) {
@@ -110,7 +111,7 @@ export function renderSettings() {
   $("shortcuts").checked = state.settings.shortcuts;
   $("first").value = state.settings.first;
   const policy = state.policies.find((p) => p.name === state.settings.policy);
-  setText($("policy-summary"), policy ? policy.summary : "");
+  setText($("policy-summary"), policy ? foreign(policy.summary) : "");
   document.querySelector("[data-for='depth']").hidden = !computer || !policy?.uses_depth;
   const { depths, chosen } = depthChoices();
   const select = $("depth");
@@ -138,7 +139,7 @@ export function renderControls() {
   const pause = $("pause");
   pause.hidden = editing || !computersPlay();
   pause.dataset.paused = String(state.paused);
-  setText(pause, state.paused ? "Go on" : "Pause");
+  setText(pause, t(state.paused ? "goOn" : "pause"));
   $("edit").disabled = editing;
   $("new-game").disabled = editing;
   if (copied !== null && linkToGame(state.game, variant()) !== copied) {
@@ -154,8 +155,8 @@ export async function copyLink() {
   copied = link;
   try {
     await navigator.clipboard.writeText(link);
-    setText($("copy-state"), "Link copied.");
+    setText($("copy-state"), t("linkCopied"));
   } catch {
-    setText($("copy-state"), `Copy this link: ${link}`);
+    setText($("copy-state"), t("copyThisLink", { link }));
   }
 }

@@ -1,12 +1,42 @@
 // The few DOM helpers every view shares.
 
+import { FOREIGN_END, FOREIGN_START, SERVICE_LANGUAGE, language } from "./i18n.js";
+
 export const $ = (id) => document.getElementById(id);
 
-// Writes only on change, so that the live regions announce only news.
+const written = new WeakMap(); // element -> the text last written, marks and language included
+
+// Writes only on change, so that the live regions announce only news. The service's English inside
+// the text (marked by i18n.js's foreign()) goes in a span with its own lang when the page is in
+// another language.
 export function setText(element, text) {
-  if (element.textContent !== text) {
-    element.textContent = text;
+  const words = String(text ?? "");
+  const key = `${language()}|${words}`;
+  const shown = words.replaceAll(FOREIGN_START, "").replaceAll(FOREIGN_END, "");
+  if (written.get(element) === key && element.textContent === shown) {
+    return;
   }
+  if (!words.includes(FOREIGN_START)) {
+    written.set(element, key);
+    if (element.textContent !== words || element.children.length > 0) {
+      element.textContent = words;
+    }
+    return;
+  }
+  written.set(element, key);
+  const parts = words.split(new RegExp(`([${FOREIGN_START}${FOREIGN_END}])`));
+  const nodes = [];
+  let inside = false;
+  for (const part of parts) {
+    if (part === FOREIGN_START || part === FOREIGN_END) {
+      inside = part === FOREIGN_START;
+    } else if (part && inside && language() !== SERVICE_LANGUAGE) {
+      nodes.push(make("span", { text: part, attrs: { lang: SERVICE_LANGUAGE }, data: { foreign: "" } }));
+    } else if (part) {
+      nodes.push(document.createTextNode(part));
+    }
+  }
+  element.replaceChildren(...nodes);
 }
 
 // Sets a data attribute, or removes it when there is no value, so that CSS and tests see no stale value.

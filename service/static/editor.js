@@ -4,6 +4,8 @@
 // position: an impossible one is refused with the engine's own sentence, shown here.
 
 import * as api from "./api.js";
+import { serviceWords } from "./api.js";
+import { later, t } from "./i18n.js";
 import { $, isNarrow, setText } from "./dom.js";
 import { EMPTY, emptyBoard } from "./game.js";
 import { startGame } from "./flow.js";
@@ -85,11 +87,11 @@ export async function applyEditor({ analyse }) {
     }
     const start = analysis.board === emptyBoard(variant().cells) ? null : analysis.board;
     // "Position set up." only: the status line goes on to say whose move it is.
-    startGame({ variant: variant().name, first: analysis.to_move, start }, { event: "Position set up." });
+    startGame({ variant: variant().name, first: analysis.to_move, start }, { event: later("positionSetUp") });
   } catch (error) {
     if (state.editor === editor) {
       editor.checking = false;
-      editor.error = error.detail || error.message;
+      editor.error = serviceWords(error);
       render();
     }
   }
@@ -108,7 +110,7 @@ export function renderEditor() {
   }
   const box = $("editor-error");
   box.hidden = !editor.error;
-  setText(box, editor.error ? `This position cannot be played: ${editor.error.replace(/\.$/, "")}.` : "");
+  setText(box, editor.error ? t("cannotBePlayed", { why: editor.error.replace(/\.(\uE001?)$/, "$1") }) : "");
   for (const id of ["editor-analyse", "editor-play"]) {
     $(id).disabled = editor.checking;
   }

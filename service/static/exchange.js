@@ -3,6 +3,8 @@
 // without a word (moves after the end of the game are left out with one, as for a link).
 
 import { $, setText } from "./dom.js";
+import { serviceWords } from "./api.js";
+import { t } from "./i18n.js";
 import { gameText, readHeader, readMoves } from "./notation.js";
 import { lineFrom } from "./record.js";
 import { gridOf, isRack } from "./shape.js";
@@ -49,7 +51,7 @@ async function onImport(event) {
     try {
       facts = await ensureVariant(header.variant);
     } catch (error) {
-      throw new Error(`No variant ${header.variant}: ${error.detail || error.message}.`);
+      throw new Error(t("noVariant", { name: header.variant, why: serviceWords(error) }));
     }
     const record = readMoves(header.moves, facts, header.start);
     const moves = lineFrom(record, []);
@@ -65,10 +67,10 @@ async function onImport(event) {
 async function copyText() {
   try {
     await navigator.clipboard.writeText($("export-text").value);
-    setText($("export-state"), "Text copied.");
+    setText($("export-state"), t("textCopied"));
   } catch {
     $("export-text").select();
-    setText($("export-state"), "Copy the selected text.");
+    setText($("export-state"), t("copySelected"));
   }
 }
 

@@ -4,6 +4,7 @@
 // dropped.
 
 import * as api from "./api.js";
+import { serviceMessage } from "./api.js";
 import { EMPTY, redoTarget, undoTarget } from "./game.js";
 import { lineFrom, recordOf, withLine } from "./record.js";
 import { loadReview, reviewDue } from "./review.js";
@@ -22,6 +23,7 @@ import {
   vsComputer,
 } from "./state.js";
 import { saveGameToUrl } from "./url.js";
+import { later, sentences, t } from "./i18n.js";
 
 const analyses = new Map(); // "variant board to_move" -> analysis; each position's value never changes
 const KEPT_ANALYSES = 500;
@@ -54,14 +56,12 @@ export function startGame(game, { event, live = true, push = true }) {
 
 export function newGame() {
   state.paused = false;
-  const who = computersPlay()
-    ? "computer against computer"
-    : vsComputer()
-      ? `you play ${state.settings.human} against the computer`
-      : "two players";
+  const who = computersPlay() ? "whoComputers" : vsComputer() ? "whoComputer" : "whoHumans";
+  const { human, first } = state.settings;
+  const name = state.game.variant;
   startGame(
-    { variant: state.game.variant, first: state.settings.first },
-    { event: `New ${state.game.variant} game: ${who}, ${state.settings.first} moves first.` },
+    { variant: name, first },
+    { event: () => t("newGameOf", { name, who: t(who, { side: human }), first }) },
   );
 }
 
@@ -138,14 +138,14 @@ async function playComputer(generation) {
   }
   const cell = answer.cell;
   if (!Number.isInteger(cell) || board()[cell] !== EMPTY) {
-    throw new Error(`the computer chose cell ${cell}, which is not free`);
+    throw new Error(t("computerChoseTaken", { cell }));
   }
   // Past the tables "perfect" (and "random-best") may have to play a move no search proved best: the
   // page says so. The weaker policies mean to play other moves, and say nothing.
   const aimsBest = policy === "perfect" || policy === "random-best";
-  const guessed =
-    aimsBest && answer.proven_best === false ? " It is a guess: no move was proven best in time." : "";
-  play(cell, `The computer (${side}) played ${cellName(cell)}.${guessed}`);
+  const guessed = aimsBest && answer.proven_best === false;
+  const name = cellName(cell);
+  play(cell, () => sentences([t("computerPlayed", { side, cell: name }), guessed ? t("itIsAGuess") : ""]));
 }
 
 // Plays `cell` at the cursor. Nothing is lost: the next move of the line shown just steps forward,
@@ -161,7 +161,7 @@ function play(cell, event) {
 
 function fail(error, retry) {
   state.busy = false;
-  state.error = { message: `The service did not answer as expected. ${error.message}`, retry };
+  state.error = { message: later("serviceTrouble", { why: serviceMessage(error) }), retry };
   render();
 }
 
@@ -176,29 +176,25 @@ export function humanMove(cell) {
   }
   const analysis = currentAnalysis();
   if (!analysis || analysis.status !== "in_progress") {
-    say("The game is over here: step back, or press New game to play again.");
+    say(later("gameOverHere"));
     return;
   }
   if (isComputerTurn()) {
-    say(
-      computersPlay()
-        ? "The computers are playing: press Pause to move yourself."
-        : "It is the computer's turn here: press Let the computer play, or step to your move.",
-    );
+    say(later(computersPlay() ? "computersPlaying" : "computersTurnPress"));
     return;
   }
   if (board()[cell] !== EMPTY) {
-    say(`Cell ${cellName(cell)} is taken.`);
+    say(later("cellTaken", { cell: cellName(cell) }));
     return;
   }
   const side = toMove();
   state.live = true;
-  play(cell, vsComputer() ? `You played ${cellName(cell)}.` : `${side} played ${cellName(cell)}.`);
+  play(cell, later(vsComputer() ? "youPlayed" : "sidePlayed", { side, cell: cellName(cell) }));
 }
 
 // Plays on from the position shown: the computer moves if it is its turn (its move, if it is not the one
 // that followed, starts a variation).
-export function playOn(event = "Playing on from here.") {
+export function playOn(event = later("playingOn")) {
   state.game.moves = state.game.moves.slice(0, state.game.ply);
   state.live = true;
   show(event);
@@ -209,11 +205,11 @@ export function playOn(event = "Playing on from here.") {
 export function togglePause() {
   if (state.paused) {
     state.paused = false;
-    playOn("Going on: the computers play on from the move shown.");
+    playOn(later("goingOn"));
     return;
   }
   state.paused = true;
-  say("Paused: step through the game or move for either side; Go on plays on from the move shown.");
+  say(later("pausedEvent"));
 }
 
 export function goTo(ply) {
@@ -222,7 +218,7 @@ export function goTo(ply) {
     return;
   }
   state.game.ply = target;
-  show(target === 0 ? "The start of the game." : `After move ${target}.`);
+  show(target === 0 ? later("startOfGame") : later("afterMove", { n: target }));
 }
 
 export function step(delta) {

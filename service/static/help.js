@@ -7,6 +7,7 @@ import { columnOfKey } from "./columns.js";
 import { cellOfKey } from "./game.js";
 import { gridOf } from "./shape.js";
 import { state, variant } from "./state.js";
+import { t } from "./i18n.js";
 
 function keyList() {
   const facts = variant();
@@ -15,22 +16,18 @@ function keyList() {
   const box = grid && grid.layers > 1;
   const columns = grid && columnOfKey(1, grid) !== null;
   return [
-    ["← →", "step back and forward along the line shown"],
-    ["Home End", "the start of the game, its last move"],
-    ["↑ ↓", "the other moves tried at the same point (where there are some)"],
-    ["Shift+←", "leave the variation: back to where it branched"],
-    ["Space", "play the best proven move (none where nothing is proven)"],
-    ["f", "turn the board round, and back"],
-    [
-      "Tab",
-      "onto the board: the arrow keys then move between its cells, Enter or Space plays one, " +
-        "Escape gives the arrows back to the game",
-    ],
-    box ? ["PageUp PageDown", "on the board of a box: the same cell of the layer before or after"] : null,
-    box ? ["[ ]", "the same as PageUp and PageDown"] : null,
-    keypad ? ["1–9", "play the cells as laid out on a numeric keypad"] : null,
-    columns ? [`1–${grid.cols}`, "drop a disc into the columns from the left"] : null,
-    ["?", "this list"],
+    ["← →", t("keyStep")],
+    ["Home End", t("keyHomeEnd")],
+    ["↑ ↓", t("keyUpDown")],
+    ["Shift+←", t("keyShiftLeft")],
+    ["Space", t("keySpace")],
+    ["f", t("keyF")],
+    ["Tab", t("keyTab")],
+    box ? ["PageUp PageDown", t("keyPage")] : null,
+    box ? ["[ ]", t("keyBrackets")] : null,
+    keypad ? ["1–9", t("keyKeypad")] : null,
+    columns ? [`1–${grid.cols}`, t("keyColumns")] : null,
+    ["?", t("keyHelp")],
   ].filter(Boolean);
 }
 

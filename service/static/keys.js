@@ -19,6 +19,7 @@ import { showKeys } from "./help.js";
 import { leaveVariation, switchMove } from "./lines.js";
 import { cellAt, gridOf, isRack, placeOf } from "./shape.js";
 import { board, currentAnalysis, isComputerTurn, render, state, variant } from "./state.js";
+import { later, sentences, t } from "./i18n.js";
 
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 // The layer before or after, by number (the layers' headings say which is which, turned round or not).
@@ -65,11 +66,11 @@ function playBest() {
     return;
   }
   if (isComputerTurn()) {
-    say("It is the computer's turn here: Space plays only for a person.");
+    say(later("spaceComputersTurn"));
     return;
   }
   if (analysis.best_moves.length === 0) {
-    say("No move is proven best here, so Space plays nothing: choose a move yourself.");
+    say(later("spaceNoBest"));
     return;
   }
   focusCell(analysis.best_moves[0], { moveFocus: state.keyboardOnBoard });
@@ -78,7 +79,7 @@ function playBest() {
 
 export function flipBoard() {
   state.flipped = !state.flipped;
-  say(state.flipped ? "The board is turned round (f turns it back)." : "The board is the right way up.");
+  say(later(state.flipped ? "boardTurned" : "boardUpright"));
 }
 
 const GAME_KEYS = {
@@ -177,7 +178,7 @@ export function playColumnOrCell(cell) {
   const col = columnOf(cell, grid);
   const target = grid.gravity ? dropCell(board(), col, grid) : cell;
   if (target === null) {
-    say(`The ${columnName(col, grid)} is full.`);
+    say(later("columnFull", { column: columnName(col, grid) }));
     return;
   }
   focusCell(target, { moveFocus: state.keyboardOnBoard || document.activeElement === cellButton(cell) });
@@ -189,13 +190,7 @@ function gravityWords(grid) {
   if (!grid.gravity) {
     return "";
   }
-  if (isRack(grid)) {
-    return "A disc falls to the lowest empty cell of its column: click anywhere in a column.";
-  }
-  return (
-    `A mark falls through the layers to the lowest empty cell of its place, layer ${grid.layers} ` +
-    "being the bottom: click that place in any layer."
-  );
+  return isRack(grid) ? t("gravityRack") : t("gravityBox", { n: grid.layers });
 }
 
 // What the keys do on this board, in words under it (not on touch screens: see board.css).
@@ -205,14 +200,14 @@ export function keysHelp() {
   const keypad = cellOfKey(1, rows, cols, layers) !== null && state.settings.shortcuts;
   const columns = columnOfKey(1, grid) !== null && state.settings.shortcuts;
   const parts = [
-    "After Tab onto the board, the arrow keys move between its cells and Enter or Space plays one.",
-    layers > 1 ? "The arrows stay within a layer; PageUp and PageDown, or [ and ], change the layer." : "",
+    t("helpTab"),
+    layers > 1 ? t("helpLayers") : "",
     gravityWords(grid),
-    keypad ? "The keys 1–9 play the cells as laid out on a numeric keypad (each cell shows its key)." : "",
-    columns ? `The keys 1–${cols} drop a disc into the columns a to ${COLUMN_LETTERS[cols - 1]}.` : "",
-    "Anywhere else, and after a click, ← and → step through the game; ? lists every key.",
+    keypad ? t("helpKeypad") : "",
+    columns ? t("helpColumns", { cols, last: COLUMN_LETTERS[cols - 1] }) : "",
+    t("helpElsewhere"),
   ];
-  return parts.filter(Boolean).join(" ");
+  return sentences(parts);
 }
 
 export function renderKeysHelp() {

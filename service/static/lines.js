@@ -5,6 +5,7 @@
 import { say, show } from "./flow.js";
 import { lineFrom, nodeAt, promoted, variationStart, without } from "./record.js";
 import { state } from "./state.js";
+import { later } from "./i18n.js";
 
 // The cells played to reach the cursor.
 export function cursorPath() {
@@ -23,7 +24,7 @@ export function goToPath(path) {
     state.game.moves = lineFrom(state.game.record, path);
   }
   state.game.ply = path.length;
-  show(path.length === 0 ? "The start of the game." : `After move ${path.length}.`);
+  show(path.length === 0 ? later("startOfGame") : later("afterMove", { n: path.length }));
 }
 
 // The other moves tried at the cursor's position, in order: `delta` 1 is the next one, -1 the one before.
@@ -58,13 +59,13 @@ export function leaveVariation() {
     return;
   }
   if (start === null) {
-    say("The move shown is on the main line: there is no variation to leave.");
+    say(later("noVariationToLeave"));
     return;
   }
   const parent = start.slice(0, -1);
   state.game.moves = lineFrom(state.game.record, parent);
   state.game.ply = parent.length;
-  show(`Back to move ${parent.length}, where the variation branched.`);
+  show(later("backToBranch", { n: parent.length }));
 }
 
 export function promoteVariation() {
@@ -72,7 +73,7 @@ export function promoteVariation() {
     return;
   }
   state.game.record = promoted(state.game.record, cursorPath());
-  show("This line is now the main line.");
+  show(later("nowMainLine"));
 }
 
 // Deletes the move at the cursor and all that follows it, on the main line as in a variation; the cursor
@@ -87,7 +88,7 @@ export function deleteFromHere() {
   state.game.moves = lineFrom(state.game.record, parent);
   state.game.ply = parent.length;
   state.live = false;
-  show(`Move ${path.length} and what followed it are deleted.`);
+  show(later("movesDeleted", { n: path.length }));
 }
 
 // Deletes the variation the cursor is in; the cursor goes to the move the variation branched from.
@@ -100,5 +101,5 @@ export function deleteVariation() {
   const parent = start.slice(0, -1);
   state.game.moves = lineFrom(state.game.record, parent);
   state.game.ply = parent.length;
-  show(`The variation from move ${start.length} is deleted.`);
+  show(later("variationDeleted", { n: start.length }));
 }

@@ -10,6 +10,7 @@ import * as api from "./api.js";
 import { boardAfter, cellNameOf, emptyBoard, playerOf } from "./game.js";
 import { allPaths, knownPart, nodeAt, pathKey, pruned, recordOf } from "./record.js";
 import { gridOf } from "./shape.js";
+import { foreign, later, t } from "./i18n.js";
 
 const MOST = 1000; // positions per batch; a record beyond that is checked as far as this goes
 
@@ -36,8 +37,8 @@ export async function checkedWithService(game, variant, source) {
   }
   if (results[0] && results[0].status === 422) {
     const empty = { ...game, start: null, record: recordOf([]), moves: [], ply: 0 };
-    const why = `The ${source}'s start position is impossible: ${results[0].detail || results[0].title}.`;
-    return { game: empty, notes: [why, "The empty board is opened instead."] };
+    const why = later(`${source}StartImpossible`, { why: foreign(results[0].detail || results[0].title) });
+    return { game: empty, notes: [why, later("emptyInstead")] };
   }
   const finished = (index) => {
     const status = results[index] && results[index].status;
@@ -64,17 +65,13 @@ export async function checkedWithService(game, variant, source) {
     const problem = results[paths.indexOf(first)];
     // The service's sentence names cells by index and rows from the top; the page's names differ.
     const floating = problem.code === "floating_mark";
-    const detail = floating
-      ? "a disc rests on the bottom row or on another disc"
-      : problem.detail || problem.title;
+    const detail = floating ? t("floatingDisc") : foreign(problem.detail || problem.title);
     const name = cellNameOf(first[first.length - 1], gridOf(variant));
-    const move = `The ${source}'s move ${first.length} (${name})`;
-    notes.push(`${move} cannot be played: ${detail}. The game is cut there.`);
+    notes.push(later(`${source}MoveCut`, { n: first.length, cell: name, why: detail }));
   }
   if (overs.length > 0) {
     const after = Math.min(...overs.map((path) => path.length));
-    const when = after === 0 ? "at the start" : `after move ${after}`;
-    notes.push(`The ${source} has moves after the end of the game (it is over ${when}); they are left out.`);
+    notes.push(later(after === 0 ? `${source}MovesAfterStart` : `${source}MovesAfterEnd`, { n: after }));
   }
   return { game: { ...game, record, moves, ply: Math.min(game.ply, moves.length) }, notes };
 }

@@ -6,6 +6,7 @@
 import { $, setText } from "./dom.js";
 import { show } from "./flow.js";
 import { state } from "./state.js";
+import { later, t } from "./i18n.js";
 
 let kept = null; // the settings as saved (a new game's first player too) while a set-up position is analysed
 
@@ -48,17 +49,16 @@ export function savedSettings() {
 
 function modeWords() {
   if (kept) {
-    const why = "for this page only: your saved settings are unchanged";
-    return `Analysing a set-up position: two players on this screen, values on the board (${why}).`;
+    return t("modeAnalysing");
   }
   if (state.settings.mode === "humans") {
-    return "Two players on this screen.";
+    return t("modeHumans");
   }
+  const { policy, human } = state.settings;
   if (state.settings.mode === "computers") {
-    const paused = state.paused ? ", paused" : "";
-    return `Computer against computer (${state.settings.policy} on both sides)${paused}.`;
+    return t(state.paused ? "modeComputersPaused" : "modeComputers", { policy });
   }
-  return `You play ${state.settings.human} against the computer (${state.settings.policy}).`;
+  return t("modeComputer", { side: human, policy });
 }
 
 export function renderMode() {
@@ -70,5 +70,5 @@ export function renderMode() {
 export function backToSettings() {
   leaveAnalysisMode();
   state.live = true;
-  show("Back to your saved settings.");
+  show(later("backToSaved"));
 }

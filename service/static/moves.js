@@ -19,7 +19,8 @@ import {
 import { isLine, pathKey } from "./record.js";
 import { cellName, state } from "./state.js";
 import { reviewedPlies } from "./review.js";
-import { reviewDetail, verdictName } from "./words.js";
+import { countWords, reviewDetail, verdictKind, verdictName } from "./words.js";
+import { language, t } from "./i18n.js";
 
 let built = null; // what the list was built for: the record, the first side and the variant
 let shownAt = null; // the cursor the list last showed, to scroll and move the focus when it moves
@@ -34,7 +35,12 @@ function moveButton(path, numbered = false) {
     attrs: {
       type: "button",
       tabindex: "-1",
-      "aria-label": `Move ${path.length}: ${player} on ${cellName(cell)}`,
+      // The words on the button first (WCAG 2.5.3, label in name), the arrow said as words.
+      "aria-label": t(numbered ? "moveLabelNumbered" : "moveLabel", {
+        n: path.length,
+        player,
+        cell: cellName(cell),
+      }),
     },
     data: { path: pathKey(path) },
   });
@@ -47,7 +53,7 @@ function variation(child, before) {
   const path = [...before, child.cell];
   const box = make("div", {
     className: "variation",
-    attrs: { role: "group", "aria-label": `Variation from move ${path.length}` },
+    attrs: { role: "group", "aria-label": t("variationFrom", { n: path.length }) },
   });
   box.append("(", moveButton(path, true));
   appendLine(box, child, path);
@@ -112,7 +118,7 @@ function renderVerdict(row, reviewed) {
   setData(row, "verdict", reviewed ? reviewed.verdict : undefined);
   const verdict = row.querySelector(".review-verdict");
   const name = reviewed ? verdictName(reviewed) : "";
-  verdict.className = `review-verdict${reviewed ? ` verdict-${name.replace(" ", "-")}` : ""}`;
+  verdict.className = `review-verdict${reviewed ? ` verdict-${verdictKind(reviewed)}` : ""}`;
   setText(verdict, name);
   setText(row.querySelector(".review-detail"), reviewed ? reviewDetail(reviewed, cellName) : "");
 }
@@ -177,7 +183,7 @@ function renderCursor(list) {
 export function renderMoves() {
   const { moves, ply, record, first, variant } = state.game;
   const list = $("move-list");
-  const key = `${variant} ${first} ${JSON.stringify(record)}`;
+  const key = `${variant} ${first} ${JSON.stringify(record)} ${language()}`;
   if (key !== built) {
     build(list, key);
   }
@@ -190,9 +196,9 @@ export function renderMoves() {
   for (const [id, end] of Object.entries(ends)) {
     $(id).setAttribute("aria-disabled", String(editing || ply === end));
   }
-  let where = `After move ${ply} of ${moves.length}`;
+  let where = t("afterMoveOf", { n: ply, of: moves.length });
   if (ply === 0) {
-    where = moves.length === 0 ? "" : `Start, ${moves.length} moves ahead`;
+    where = moves.length === 0 ? "" : t("startAhead", { moves: countWords(moves.length, "nMoves") });
   }
   setText($("nav-where"), where);
   $("variation-controls").hidden = isLine(record);

@@ -12,6 +12,7 @@ import { cellsOfColumns, isColumnString } from "./columns.js";
 import { cellNameOf, emptyBoard } from "./game.js";
 import { allPaths, recordFromItems, recordItems } from "./record.js";
 import { gridOf } from "./shape.js";
+import { t } from "./i18n.js";
 
 const HEADER = /^\s*(\S+)\s+([XO])(?:\s+([.XO/]+))?\s*:(.*)$/is;
 const NUMBER = /^\d+\.(\.\.)?$/;
@@ -57,7 +58,7 @@ export function readHeader(text, gravityVariant = null) {
   const match = HEADER.exec(text.trim());
   if (!match) {
     throw new Error(
-      "The text must start with the variant, the first side and a colon, as in “4x4k3 X: 1. b2”.",
+      t("textMustStart"),
     );
   }
   const [, variant, first, board, moves] = match;
@@ -75,7 +76,7 @@ export function readMoves(moves, facts, start) {
   const { name, cells } = facts;
   const grid = gridOf(facts);
   if (start && start.length !== cells) {
-    throw new Error(`The start board has ${start.length} cells; ${name} has ${cells}.`);
+    throw new Error(t("startBoardCells", { has: start.length, name, cells }));
   }
   if (isColumnString(moves.trim(), grid)) {
     return recordOfColumns(moves.trim(), grid, start || emptyBoard(cells));
@@ -97,8 +98,7 @@ export function readMoves(moves, facts, start) {
         // In reading order: "1 to 9" on the keypad's 3x3, "a1 to g6" under gravity (not "7 to 3").
         const all = Array.from({ length: cells }, (_, cell) => cellNameOf(cell, grid));
         all.sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
-        const names = `${all[0]} to ${all[all.length - 1]}`;
-        throw new Error(`“${word}” is not a cell of ${name} (its cells are ${names}).`);
+        throw new Error(t("notACell", { word, name, from: all[0], to: all[all.length - 1] }));
       }
       items.push(cellOf.get(word.toLowerCase()));
     }
@@ -107,12 +107,12 @@ export function readMoves(moves, facts, start) {
   try {
     record = recordFromItems(items);
   } catch (error) {
-    throw new Error(`The moves do not read: ${error.message}.`);
+    throw new Error(t("movesDoNotRead", { why: error.message }));
   }
   for (const path of allPaths(record).slice(1)) {
     const cell = path[path.length - 1];
     if (path.indexOf(cell) < path.length - 1 || (start && start[cell] !== ".")) {
-      throw new Error(`Move ${path.length} (${cellNameOf(cell, grid)}) is on a cell already taken.`);
+      throw new Error(t("moveOnTaken", { n: path.length, cell: cellNameOf(cell, grid) }));
     }
   }
   return record;
@@ -122,8 +122,8 @@ export function readMoves(moves, facts, start) {
 function recordOfColumns(digits, grid, start) {
   const { cells, stop } = cellsOfColumns(digits, grid, start);
   if (stop !== null) {
-    const why = Number(digits[stop]) > grid.cols ? `there are ${grid.cols} columns` : "that column is full";
-    throw new Error(`Move ${stop + 1} (column ${digits[stop]}) cannot be played: ${why}.`);
+    const key = Number(digits[stop]) > grid.cols ? "textColumnMissing" : "textColumnFull";
+    throw new Error(t(key, { n: stop + 1, column: digits[stop], cols: grid.cols }));
   }
   return recordFromItems(cells);
 }

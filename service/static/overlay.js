@@ -2,6 +2,7 @@
 // current analysis. Shown on a human's turn, and at the computer's turn too while stepping back through
 // the game (a review): there the values explain the computer's choice, and they are nobody's hint.
 
+import { t } from "./i18n.js";
 import { atEnd, currentAnalysis, state, toMove, vsComputer } from "./state.js";
 
 export function overlayValues() {
@@ -45,8 +46,9 @@ export function estimateWords(move) {
   if (!state.guesses || !estimate || typeof estimate.score !== "number") {
     return "";
   }
-  const plies = Number.isInteger(estimate.depth) ? `, ${estimate.depth} plies ahead` : "";
-  return `guess ${signedScore(estimate.score)}${plies}`;
+  const score = signedScore(estimate.score);
+  const ahead = Number.isInteger(estimate.depth);
+  return ahead ? t("guessAhead", { score, n: estimate.depth }) : t("guess", { score });
 }
 
 export function signedScore(score) {
@@ -56,27 +58,30 @@ export function signedScore(score) {
 // The short words on a small cell (six columns or more), where "wins in 7" would not fit: "win 7",
 // "draw", "loss 7"; for a move the search did not settle "≥draw" or "≤draw" (its bound), else its
 // estimate ("≈+40") while the guesses are shown, or "?".
-export function shortValueWords({ result, remoteness, lower, upper, estimate }) {
-  const far = proven({ remoteness }) ? ` ${remoteness}` : "";
+export function shortValueWords(move) {
+  return shortWords(move, "short");
+}
+
+// `size` "short" ("win 7", "≥draw") or "tiny" ("W7", "≥D"): the tables have both.
+function shortWords({ result, remoteness, lower, upper, estimate }, size) {
   if (result === "unknown") {
     if (lower === "draw" || upper === "draw") {
-      return lower === "draw" ? "≥draw" : "≤draw";
+      return t(lower === "draw" ? `${size}AtLeastDraw` : `${size}AtMostDraw`);
     }
     const score = state.guesses && estimate && typeof estimate.score === "number" ? estimate.score : null;
     return score === null ? "?" : `≈${signedScore(score)}`;
   }
-  return result === "draw" ? "draw" : `${result}${far}`;
+  if (result === "draw") {
+    return t(`${size}Draw`);
+  }
+  const key = `${size}${result === "win" ? "Win" : "Loss"}`;
+  return proven({ remoteness }) ? t(`${key}In`, { n: remoteness }) : t(key);
 }
 
 // The tiniest words, on the cells of a board past nine cells across or down (15×15) and of a box:
 // a letter and the distance ("W7", "D", "L7"), a bound ("≥D", "≤D"), "?", or only the sign
 // of a guess ("≈+") while the guesses are shown, its number in the cell's label and the guesses' list.
 export function tinyValueWords(move) {
-  const words = shortValueWords(move);
-  if (words.startsWith("≈")) {
-    return words.slice(0, 2); // "≈+", "≈−" or "≈0"
-  }
-  const [result, far = ""] = words.split(" ");
-  const letter = { win: "W", loss: "L", draw: "D", "≥draw": "≥D", "≤draw": "≤D" }[result];
-  return letter ? `${letter}${far}` : result;
+  const words = shortWords(move, "tiny");
+  return words.startsWith("≈") ? words.slice(0, 2) : words; // a guess: "≈+", "≈−" or "≈0"
 }

@@ -12,6 +12,7 @@ import { board, state, variant } from "./state.js";
 import { overlayValues } from "./overlay.js";
 import { crowding, gridOf, isRack } from "./shape.js";
 import { valueWords } from "./words.js";
+import { t } from "./i18n.js";
 
 // The score of a move proven to win or lose, as Pons counts it; null for anything else.
 export function ponsScore(move, marks, cells) {
@@ -38,7 +39,7 @@ export function scoreText(move, marks, cells) {
   if (move.result === "unknown") {
     return move.lower === "draw" ? "≥0" : move.upper === "draw" ? "≤0" : "?";
   }
-  return move.result === "win" ? "win" : "loss"; // proven, its distance not yet
+  return t(move.result === "win" ? "rackWin" : "rackLoss"); // proven, its distance not yet
 }
 
 function ensureColumns(head, grid) {
@@ -98,5 +99,5 @@ export function renderRack() {
 // The words a gravity cell's label adds: its column's score ("score +1").
 export function scoreWords(move, marks, cells) {
   const score = ponsScore(move, marks, cells);
-  return score === null ? "" : `score ${signed(score)}`;
+  return score === null ? "" : t("scoreOf", { score: signed(score) });
 }

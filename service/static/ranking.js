@@ -10,6 +10,7 @@ import { $, make, setText } from "./dom.js";
 import { signedScore } from "./overlay.js";
 import { cellName, currentAnalysis, render, state, variant } from "./state.js";
 import { countWords, valueWords } from "./words.js";
+import { language, t } from "./i18n.js";
 
 const SHOWN = 12; // past this the list says how many more there are: a board of 64 cells has 64 moves
 
@@ -18,7 +19,7 @@ const settled = (move) => move.result !== "unknown";
 function row(move, best) {
   // A win or a loss says its distance ("wins in 7"); a draw's is said beside it.
   const drawn = move.result === "draw" && Number.isInteger(move.remoteness);
-  const plies = drawn ? `(${move.remoteness} plies)` : "";
+  const plies = drawn ? t("inParentheses", { words: countWords(move.remoteness, "nPlies") }) : "";
   return make(
     "li",
     { data: { cell: String(move.cell), result: move.result } },
@@ -26,7 +27,7 @@ function row(move, best) {
     " ",
     make("span", { className: `tag ${move.result}`, text: valueWords(move) }),
     plies ? make("span", { className: "ranked-plies note", text: ` ${plies}` }) : "",
-    best ? make("span", { className: "tag best", text: "★ best" }) : "",
+    best ? make("span", { className: "tag best", text: t("starBest") }) : "",
   );
 }
 
@@ -35,8 +36,9 @@ function row(move, best) {
 function guessRow(move, depth) {
   const bound = valueWords(move); // "at least a draw (not proven)" or "not proven"
   const estimate = move.estimate;
-  const plies = estimate && estimate.depth !== depth ? `, ${estimate.depth} plies ahead` : "";
-  const guess = estimate ? `guess ${signedScore(estimate.score)}${plies}` : "no guess (no time left)";
+  const score = estimate ? signedScore(estimate.score) : "";
+  const ahead = estimate && estimate.depth !== depth;
+  const guess = estimate ? t(ahead ? "guessAhead" : "guess", { score, n: estimate.depth }) : t("noGuess");
   return make(
     "li",
     { data: { cell: String(move.cell) } },
@@ -56,7 +58,7 @@ function renderProven(analysis, moves) {
   list.replaceChildren(...proven.slice(0, SHOWN).map((move) => row(move, best.has(move.cell))));
   const hidden = proven.length - SHOWN;
   $("ranked-more").hidden = hidden <= 0;
-  setText($("ranked-more"), hidden > 0 ? `… and ${hidden} more, ranked lower.` : "");
+  setText($("ranked-more"), hidden > 0 ? t("rankedMore", { n: hidden }) : "");
 }
 
 // The plies the guesses were read to: one depth for all, but for a game that ends sooner.
@@ -69,16 +71,10 @@ function commonDepth(open) {
 // (completing one loses), so the signs turn, as the core's evaluation turns them.
 function scaleWords(mover, depth, misere) {
   if (depth === null) {
-    return "The search had no time left for guesses.";
+    return t("noTimeForGuesses");
   }
-  const ahead = `${depth} plies`;
-  const [own, theirs] = misere ? ["minus", "plus"] : ["plus", "minus"];
-  return (
-    `Each guess is a score for ${mover}, who plays the move, read ${ahead} ahead (counting the move): ` +
-    `every line that only one side has marks on counts 4 to the power of its marks, ${own} for ` +
-    `${mover}'s lines and ${theirs} for the opponent's. Higher is better for ${mover}. Guesses prove ` +
-    "nothing: the search found no result for these moves."
-  );
+  const [own, theirs] = misere ? [t("minus"), t("plus")] : [t("plus"), t("minus")];
+  return t("guessScale", { mover, plies: countWords(depth, "nPlies"), own, theirs });
 }
 
 function renderUnsettled(analysis, moves) {
@@ -88,11 +84,12 @@ function renderUnsettled(analysis, moves) {
     return;
   }
   const names = open.map((move) => cellName(move.cell));
-  const listed = names.length > SHOWN ? `${names.slice(0, SHOWN).join(", ")}, …` : names.join(", ");
+  const gap = t("listGap");
+  const listed = names.length > SHOWN ? `${names.slice(0, SHOWN).join(gap)}${gap}…` : names.join(gap);
   const words =
     open.length === moves.length
-      ? "Nothing proven here; shallow guesses only."
-      : `${countWords(open.length, "move")} the search did not settle: ${listed}. They are not ranked.`;
+      ? t("nothingProven")
+      : t("notSettledList", { moves: countWords(open.length, "nMoves"), listed });
   setText($("unsettled-words"), words);
   const depth = commonDepth(open);
   setText($("guesses-scale"), scaleWords(analysis.to_move, depth, variant().misere));
@@ -103,11 +100,12 @@ export function renderRanking() {
   const analysis = currentAnalysis();
   const moves = analysis && analysis.status === "in_progress" ? analysis.moves : [];
   const key = analysis ? `${analysis.variant} ${analysis.board} ${analysis.to_move} ${state.guesses}` : "";
+  const keyed = `${key} ${language()}`;
   const list = $("ranked");
-  if (list.dataset.key === key) {
+  if (list.dataset.key === keyed) {
     return;
   }
-  list.dataset.key = key;
+  list.dataset.key = keyed;
   renderProven(analysis, moves);
   if (moves.length === 0) {
     $("unsettled").hidden = true;

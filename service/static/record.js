@@ -7,6 +7,8 @@
 // played from the root, which stay valid whatever is promoted or deleted elsewhere. Every function here
 // is pure: it returns a new record, never changes one.
 
+import { t } from "./i18n.js";
+
 // A path as one string, to compare paths or to key them.
 export function pathKey(path) {
   return path.join(",");
@@ -173,13 +175,13 @@ export function recordFromItems(items) {
   for (const item of items) {
     if (item === "(") {
       if (before === null) {
-        throw new Error("a variation “(” must follow the move it replaces");
+        throw new Error(t("openBeforeMove"));
       }
       open.push([at, before]);
       [at, before] = [before, null];
     } else if (item === ")") {
       if (open.length === 0) {
-        throw new Error("a “)” closes no variation");
+        throw new Error(t("strayClose"));
       }
       [at, before] = open.pop();
     } else {
@@ -192,7 +194,7 @@ export function recordFromItems(items) {
     }
   }
   if (open.length > 0) {
-    throw new Error("a variation “(” is not closed");
+    throw new Error(t("openNotClosed"));
   }
   return root;
 }

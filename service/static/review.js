@@ -7,7 +7,8 @@ import * as api from "./api.js";
 import { $, isNarrow, make, prefersReducedMotion, setText } from "./dom.js";
 import { openingOf } from "./game.js";
 import { gameFinished, loadPanel, state, variant } from "./state.js";
-import { VERDICT_LEGEND, countWords, gameOverWords, summaryWords } from "./words.js";
+import { VERDICT_KINDS, countWords, gameOverWords, summaryWords } from "./words.js";
+import { language, sentences, t } from "./i18n.js";
 
 function reviewKey() {
   const { variant: name, first, start, moves } = state.game;
@@ -36,7 +37,7 @@ export async function loadReview({ again = false } = {}) {
         first: opening.first,
       });
       if (!Array.isArray(data.plies)) {
-        throw new Error("the review has no plies");
+        throw new Error(t("reviewNoPlies"));
       }
       const plies = data.plies.slice(opening.moves.length).map((ply, index) => ({ ...ply, ply: index + 1 }));
       return { status: data.status, plies };
@@ -95,8 +96,7 @@ export function renderReview() {
   if (waits) {
     section.dataset.state = "waiting";
     $("review-retry").hidden = true;
-    const why = "each review searches every position again";
-    setText($("review-state"), `A searched game is reviewed at its end: ${why}.`);
+    setText($("review-state"), t("reviewedAtEnd"));
     setText($("review-summary"), "");
     return;
   }
@@ -107,18 +107,17 @@ export function renderReview() {
   $("review-retry").hidden = review.state !== "error";
   const ready = review.state === "ready";
   if (review.state === "loading") {
-    setText($("review-state"), "Reviewing the game…");
+    setText($("review-state"), t("reviewing"));
   } else if (review.state === "error") {
-    setText($("review-state"), `No review: ${review.message}`);
+    setText($("review-state"), t("noReview", { why: review.message }));
   } else {
     const outcome =
-      review.status === "in_progress" ? "The game so far." : gameOverWords(review.status, variant());
+      review.status === "in_progress" ? t("gameSoFar") : gameOverWords(review.status, variant());
     const unjudged = review.plies.filter((ply) => ply.verdict === "unknown").length;
     const judged = unjudged
-      ? "Each move judged against perfect play where the search proved enough; " +
-        `${countWords(unjudged, "move")} not judged:`
-      : "Every move judged against perfect play:";
-    setText($("review-state"), `${outcome} ${judged}`);
+      ? t("judgedWhereProven", { moves: countWords(unjudged, "nMoves") })
+      : t("everyMoveJudged");
+    setText($("review-state"), sentences([outcome, judged]));
   }
   setText($("review-summary"), ready ? summaryWords(review.plies) : "");
   renderLegend(review);
@@ -132,19 +131,20 @@ export function renderReview() {
 function renderLegend(review) {
   const legend = $("verdict-legend");
   const unjudged = review.state === "ready" && review.plies.some((ply) => ply.verdict === "unknown");
-  if (legend.dataset.unjudged === String(unjudged)) {
+  const key = `${unjudged} ${language()}`;
+  if (legend.dataset.key === key) {
     return;
   }
-  legend.dataset.unjudged = String(unjudged);
-  const entries = VERDICT_LEGEND.filter(([name]) => unjudged || name !== "not judged");
+  legend.dataset.key = key;
+  const kinds = VERDICT_KINDS.filter((kind) => unjudged || kind !== "not-judged");
   legend.replaceChildren(
-    ...entries.flatMap(([name, meaning]) => [
+    ...kinds.flatMap((kind) => [
       make(
         "dt",
         {},
-        make("span", { className: `review-verdict verdict-${name.replace(" ", "-")}`, text: name }),
+        make("span", { className: `review-verdict verdict-${kind}`, text: t(`verdict-${kind}`) }),
       ),
-      make("dd", { text: meaning }),
+      make("dd", { text: t(`legend-${kind}`) }),
     ]),
   );
 }

@@ -5,12 +5,14 @@
 
 import { boardAfter, cellNameOf, emptyBoard, playerOf } from "./game.js";
 import { gridOf, placeOf } from "./shape.js";
+import { serviceMessage } from "./api.js";
 
 export const state = {
   variants: new Map(), // name -> the variant's facts (GET /variants, or GET /variants/{name})
   presets: [], // the names GET /variants lists, in its order
   limits: null, // GET /variants `limits`
   nameForm: null, // GET /variants `name_form`: how the custom form writes a board's name
+  naming: "", // GET /variants `naming`: the service's rule for names, in its words
   policies: [], // GET /policies
   defaultDepth: null,
   settings: {
@@ -34,7 +36,7 @@ export const state = {
   flipped: false, // the board drawn turned round (the `f` key)
   guesses: false, // the search's estimates shown (behind a toggle: they are guesses, not results)
   keyboardOnBoard: false, // the arrow keys move between the board's cells (entered by Tab), not the game
-  event: "", // what just happened, in words
+  event: "", // what just happened, in words (or a function that says it: i18n.js's later())
   error: null, // { message, retry }
   generation: 0, // bumped whenever the position changes, so that late answers are dropped
 };
@@ -142,7 +144,7 @@ export async function loadPanel(key, current, request, extra = {}) {
   try {
     next = { state: "ready", ...extra, ...(await request()) };
   } catch (error) {
-    next = { state: "error", ...extra, message: error.message };
+    next = { state: "error", ...extra, message: serviceMessage(error) };
   }
   if (current()) {
     state[key] = next;

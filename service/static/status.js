@@ -20,6 +20,7 @@ import {
   vsComputer,
 } from "./state.js";
 import { gameOverWords } from "./words.js";
+import { foreign, now, plain, sentences, t } from "./i18n.js";
 
 export function renderRoot() {
   const root = $("app");
@@ -36,21 +37,23 @@ export function renderRoot() {
 export function renderHeading() {
   const facts = variant();
   const { layers, torus } = gridOf(facts);
-  const extras = [torus ? "torus" : "", facts.misere ? "misère" : ""].filter(Boolean);
-  const board = layers > 1 ? `board in ${layers} layers` : "board";
-  const count = `${facts.exact ? "exactly " : ""}${facts.k} in a row`;
-  const title = `${sidesWords(facts)} ${board}, ${count}${extras.map((e) => `, ${e}`).join("")}`;
-  setText($("play-heading"), state.editor ? `Setting up a position: ${title}` : title);
+  const extras = [torus ? t("torus") : "", facts.misere ? t("misere") : ""].filter(Boolean);
+  const sides = sidesWords(facts);
+  const board = layers > 1 ? t("boardInLayers", { sides, n: layers }) : t("boardOf", { sides });
+  const count = t(facts.exact ? "exactlyInARow" : "inARow", { k: facts.k });
+  const title = [board, count, ...extras].join(t("listGap"));
+  setText($("play-heading"), state.editor ? t("settingUp", { title }) : title);
 }
 
 export function renderStatus() {
   setText($("status-prompt"), promptWords() || "…");
-  setText($("status-event"), state.event);
-  $("status-event").title = state.event;
+  const event = now(state.event);
+  setText($("status-event"), event);
+  $("status-event").title = plain(event);
   const box = $("error");
   box.hidden = !state.error;
   if (state.error) {
-    setText($("error-text"), state.error.message);
+    setText($("error-text"), now(state.error.message));
   }
 }
 
@@ -61,32 +64,32 @@ function promptWords() {
   if (state.error) {
     return "";
   }
-  const now = gameWords();
+  const game = gameWords();
   if (state.waiting) {
     const { detail, seconds, attempt, attempts } = state.waiting;
-    const wait = `Please wait: ${detail}. Trying again in ${seconds} s (${attempt} of ${attempts}).`;
-    return now ? `${now} ${wait}` : wait;
+    const wait = t("pleaseWait", { detail: foreign(detail), seconds, attempt, attempts });
+    return sentences([game, wait]);
   }
-  return now;
+  return game;
 }
 
 function gameWords() {
   if (state.editor) {
-    return "Click cells to set up the position.";
+    return t("editorPrompt");
   }
   if (isOver()) {
     return overWords();
   }
   if (state.busy) {
-    return isComputerTurn() && currentAnalysis() ? `The computer (${toMove()}) is thinking…` : "";
+    return isComputerTurn() && currentAnalysis() ? t("computerThinking", { side: toMove() }) : "";
   }
   if (computersPlay()) {
-    return state.paused ? `Paused: ${toMove()} to move.` : `Computer against computer: ${toMove()} to move.`;
+    return t(state.paused ? "pausedToMove" : "computersToMove", { side: toMove() });
   }
   if (isComputerTurn()) {
-    return atEnd() ? "The computer's turn." : "The computer's turn here.";
+    return t(atEnd() ? "computersTurn" : "computersTurnHere");
   }
-  return vsComputer() ? `Your move (${toMove()}).` : `${toMove()} to move.`;
+  return t(vsComputer() ? "yourMove" : "sideToMove", { side: toMove() });
 }
 
 function overWords() {
@@ -96,5 +99,5 @@ function overWords() {
   if (!winner || !vsComputer()) {
     return outcome;
   }
-  return `${outcome} ${winner === state.settings.human ? "You won." : "The computer won."}`;
+  return sentences([outcome, t(winner === state.settings.human ? "youWon" : "computerWon")]);
 }

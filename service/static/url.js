@@ -27,6 +27,7 @@ import {
 } from "./record.js";
 import { gridOf } from "./shape.js";
 import { state } from "./state.js";
+import { later } from "./i18n.js";
 
 const OVERLAYS = ["off", "hint", "values"];
 
@@ -89,7 +90,7 @@ export function gameFromUrl(search = window.location.search) {
 function columnMoves(columns, start, facts) {
   const grid = gridOf(facts);
   if (!isColumnString(columns, grid)) {
-    const why = `The link's pos=${columns} is not a column string for ${facts.name}: it is left out.`;
+    const why = later("linkPosNotColumns", { columns, name: facts.name });
     return { moves: [], why };
   }
   const { cells, stop } = cellsOfColumns(columns, grid, start || emptyBoard(facts.cells));
@@ -97,9 +98,9 @@ function columnMoves(columns, start, facts) {
     return { moves: cells, why: "" };
   }
   const column = columns[stop];
-  const reason = Number(column) > grid.cols ? `${facts.name} has ${grid.cols} columns` : "it is full";
-  const move = `The link's move ${stop + 1} (column ${column})`;
-  return { moves: cells, why: `${move} cannot be played: ${reason}; the game stops before it.` };
+  const wide = Number(column) > grid.cols;
+  const params = { n: stop + 1, column, name: facts.name, cols: grid.cols };
+  return { moves: cells, why: later(wide ? "linkColumnMissing" : "linkColumnFull", params) };
 }
 
 // The game with what does not fit the variant dropped: a start of the wrong length, moves that are not

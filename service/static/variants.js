@@ -9,6 +9,7 @@ import * as api from "./api.js";
 import { $, make, option, setText } from "./dom.js";
 import { drawable, gridOf, isRack, sidesWords } from "./shape.js";
 import { state, variant } from "./state.js";
+import { foreign, language, listWords, sentences, t } from "./i18n.js";
 
 export async function loadVariants() {
   const { variants, limits, naming, name_form: nameForm } = await api.getVariants();
@@ -17,8 +18,14 @@ export async function loadVariants() {
   state.presets = shown.map((v) => v.name);
   state.limits = limits;
   state.nameForm = nameForm;
-  setText($("naming"), `The service's rule: ${naming}.`);
+  state.naming = naming;
+  renderNaming();
   setCustomLimits();
+}
+
+// The service's rule for names, in its own words inside the page's sentence.
+function renderNaming() {
+  setText($("naming"), state.naming ? t("serviceRule", { rule: foreign(state.naming) }) : "");
 }
 
 // The variant's facts, asked for once: a preset is known from the list, any other from its own URL. A
@@ -27,7 +34,7 @@ export async function ensureVariant(name) {
   if (!state.variants.has(name)) {
     const facts = await api.getVariant(name);
     if (!drawable(facts)) {
-      throw new Error(`${facts.name} is not a board this page can draw (a grid, or a box of grids).`);
+      throw new Error(t("cannotDraw", { name: facts.name }));
     }
     state.variants.set(name, facts);
     state.variants.set(facts.name, facts);
@@ -39,19 +46,18 @@ export async function ensureVariant(name) {
 // in a row" under the rule exactly k.
 function variantLabel(facts) {
   const { torus } = gridOf(facts);
-  const extras = [torus ? "torus" : "", facts.misere ? "misère" : ""].filter(Boolean);
-  const shape = `${sidesWords(facts)}, ${facts.exact ? "exactly " : ""}${facts.k} in a row`;
-  return `${facts.name} (${[shape, ...extras].join(", ")})`;
+  const extras = [torus ? t("torus") : "", facts.misere ? t("misere") : ""].filter(Boolean);
+  const count = t(facts.exact ? "exactlyInARow" : "inARow", { k: facts.k });
+  const described = [sidesWords(facts), count, ...extras].join(t("listGap"));
+  return t("variantLabel", { name: facts.name, facts: described });
 }
 
-const GROUPS = {
-  table: "Solved tables: every value exact",
-  search: "Searched: exact where the search proves it",
-};
+const GROUPS = { table: "groupTables", search: "groupSearched" };
 
 // The menu's options in two groups, tables first; a board from the form joins its group.
 function fillVariants(select, names) {
-  const groups = Object.entries(GROUPS).map(([source, label]) => {
+  const groups = Object.entries(GROUPS).map(([source, key]) => {
+    const label = t(key);
     const members = names.filter((name) => (state.variants.get(name).source || "search") === source);
     const options = members.map((name) => option(name, variantLabel(state.variants.get(name))));
     return make("optgroup", { attrs: { label } }, ...options);
@@ -66,13 +72,17 @@ export function renderVariantChoice() {
     names.push(current.name);
   }
   const select = $("variant");
-  if (select.dataset.names !== names.join(",")) {
+  const key = `${names.join(",")} ${language()}`;
+  if (select.dataset.names !== key) {
     fillVariants(select, names);
-    select.dataset.names = names.join(",");
+    select.dataset.names = key;
+    setCustomLimits();
+    renderNaming();
+    renderCustomOptions();
   }
   if (current) {
     select.value = current.name;
-    setText($("variant-rules"), current.rules);
+    setText($("variant-rules"), foreign(current.rules));
     // "Another board" starts from the board being played: filled when that board changes, not when
     // the form opens (its toggle event comes after the click, and would undo what was typed since).
     const form = $("custom-form");
@@ -93,14 +103,12 @@ function setCustomLimits() {
   }
   $("custom-layers").min = "1";
   $("custom-k").min = String(minK);
-  const sizes = `Sides from ${minSide} to ${maxSide}, at most ${maxCells} cells.`;
+  const sizes = t("customSizes", { minSide, maxSide, maxCells });
   const box = boxWords(state.nameForm);
   // One search answers within its budget (a second by default), but a move and the computer's reply are
   // two searches and its choice: two or three seconds, as measured on the page.
-  const search =
-    `Past ${tables} cells there is no table: each search answers within about a second, not always ` +
-    "exactly, and a move with the computer's reply takes two or three seconds.";
-  setText($("custom-limits"), [sizes, box, search].filter(Boolean).join(" "));
+  const search = t("customSearch", { tables });
+  setText($("custom-limits"), sentences([sizes, box, search]));
 }
 
 // What Layers does, from the name form: "Layers past 1 make a box of that many grids, its lines through
@@ -109,8 +117,7 @@ function boxWords({ box_pattern: boxPattern, box_options: boxOptions }) {
   if (!boxPattern) {
     return "";
   }
-  const options = boxOptions.length > 0 ? `; it takes only ${listWords(boxOptions)} of the options` : "";
-  return `Layers past 1 make a box of that many grids, its lines through the layers too${options}.`;
+  return boxOptions.length > 0 ? t("boxWordsOnly", { options: optionList(boxOptions) }) : t("boxWords");
 }
 
 // Whether the form describes a box: Layers filled in with anything but 1 (the service says what is
@@ -143,35 +150,31 @@ export function renderCustomOptions() {
     customField(option).disabled = notOnBox.includes(option) || blocked.includes(option);
   }
   const blockers = held.filter((option) => blocked.some((o) => excludes(option, o)));
-  const sentences = [
-    notOnBox.length > 0 ? `${offWords(notOnBox)}: a box takes only ${listWords(taken)}.` : "",
-    blocked.length > 0 ? `${offWords(blocked)} while ${listWords(blockers)} ${isAre(blockers)} ticked.` : "",
+  const notes = [
+    notOnBox.length > 0
+      ? t("offOnBox", { off: optionList(notOnBox), n: notOnBox.length, taken: optionList(taken) })
+      : "",
+    blocked.length > 0
+      ? t("offWhile", {
+          off: optionList(blocked),
+          n: blocked.length,
+          blockers: optionList(blockers),
+          m: blockers.length,
+        })
+      : "",
   ];
   // Never hidden, only emptied: a live region must stay in the page for its news to be read out.
-  setText($("custom-options-note"), sentences.filter(Boolean).join(" "));
+  setText($("custom-options-note"), sentences(notes));
 }
 
-// An option in words, from its box's label: "torus" from "Torus (lines wrap)".
+// An option in words: "torus"; one the page has no words for keeps its name.
 function optionWords(option) {
-  const label = customField(option)?.labels?.[0]?.textContent.trim() ?? option;
-  const words = label.split(" (")[0];
-  return words.charAt(0).toLowerCase() + words.slice(1);
+  return ["torus", "gravity", "misere", "exact"].includes(option) ? t(`option-${option}`) : option;
 }
 
 // "torus, gravity and misère"
-function listWords(options) {
-  const words = options.map(optionWords);
-  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words.join("");
-}
-
-function isAre(options) {
-  return options.length > 1 ? "are" : "is";
-}
-
-// "Torus and gravity are off"
-function offWords(options) {
-  const words = listWords(options);
-  return `${words.charAt(0).toUpperCase()}${words.slice(1)} ${isAre(options)} off`;
+function optionList(options) {
+  return listWords(options.map(optionWords));
 }
 
 // The form's field for a part of a name: `custom-rows` for the pattern's {rows}, `custom-gravity` for

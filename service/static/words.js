@@ -1,174 +1,186 @@
-// What the page says: values, verdicts and labels in words. No DOM, no HTTP.
+// What the page says: values, verdicts and labels in words (from the strings tables, i18n.js). No DOM,
+// no HTTP.
 
 import { COLUMN_LETTERS, other } from "./game.js";
+import { t } from "./i18n.js";
 
 // What the search proved of a value it did not settle: "at least a draw", "at most a draw", "not proven".
 function boundWords({ lower, upper }) {
   if (lower === "draw") {
-    return "at least a draw (not proven)";
+    return t("atLeastDraw");
   }
   if (upper === "draw") {
-    return "at most a draw (not proven)";
+    return t("atMostDraw");
   }
-  return "not proven";
+  return t("notProven");
 }
 
-// " in 7", or nothing while the search has not proven how far the end is.
-function inPlies(remoteness) {
-  return remoteness === null || remoteness === undefined ? "" : ` in ${remoteness}`;
-}
+const proven = (remoteness) => remoteness !== null && remoteness !== undefined;
 
-// A value from the mover's point of view; the remoteness counts the move itself.
+// A value from the mover's point of view; the remoteness counts the move itself: "wins in 7", "draws".
 export function valueWords({ result, remoteness, lower, upper }) {
   if (result === "unknown") {
     return boundWords({ lower, upper });
   }
   if (result === "win") {
-    return `wins${inPlies(remoteness)}`;
+    return proven(remoteness) ? t("winsIn", { n: remoteness }) : t("wins");
   }
   if (result === "loss") {
-    return `loses${inPlies(remoteness)}`;
+    return proven(remoteness) ? t("losesIn", { n: remoteness }) : t("loses");
   }
-  return "draws";
+  return t("draws");
 }
 
 export function statusWords(status) {
   switch (status) {
     case "x_won":
-      return "X wins";
+      return t("sideWins", { side: "X" });
     case "o_won":
-      return "O wins";
+      return t("sideWins", { side: "O" });
     case "draw":
-      return "draw";
+      return t("draw");
     default:
-      return "in progress";
+      return t("inProgress");
   }
 }
 
 // "X to move: X wins in 3 with perfect play", "O to move: draw with perfect play".
 export function verdictWords(analysis) {
   const mover = analysis.to_move;
-  const prefix = `${mover} to move: `;
+  const far = proven(analysis.remoteness) ? analysis.remoteness : null;
   if (analysis.result === "unknown") {
-    return `${prefix}${boundWords(analysis)}: the search did not settle it within its time`;
+    return t("verdictUnsettled", { mover, bound: boundWords(analysis) });
   }
-  if (analysis.result === "win") {
-    return `${prefix}${mover} wins${inPlies(analysis.remoteness)} with perfect play`;
+  if (analysis.result === "draw") {
+    return t("verdictDraw", { mover });
   }
-  if (analysis.result === "loss") {
-    return `${prefix}${other(mover)} wins${inPlies(analysis.remoteness)} with perfect play`;
-  }
-  return `${prefix}draw with perfect play`;
+  const winner = analysis.result === "win" ? mover : other(mover);
+  return t("verdictWin", { mover, winner, n: far });
 }
 
 // "Game over: X wins." In misère the line's maker loses, and the sentence says so.
 export function gameOverWords(status, variant) {
   if (status === "draw") {
-    return "Game over: draw.";
+    return t("gameOverDraw");
   }
   const winner = status === "x_won" ? "X" : "O";
   if (variant && variant.misere) {
-    return `Game over: ${other(winner)} completed a line of ${variant.k} and so loses; ${winner} wins.`;
+    return t("gameOverMisere", { loser: other(winner), k: variant.k, winner });
   }
-  return `Game over: ${winner} wins.`;
+  return t("gameOverWin", { winner });
 }
 
 // "X→5, O→7, X→3"; cells are named as on the board.
 export function sequenceWords(cells, firstSide, nameOf) {
   return cells
     .map((cell, index) => `${index % 2 === 0 ? firstSide : other(firstSide)}→${nameOf(cell)}`)
-    .join(", ");
+    .join(t("listGap"));
 }
 
-// "cell 5, row 2 column 2, empty, draws, best move" on the keypad's 3x3; "cell d1, X" where the name is
-// its column and row already (under gravity it counts rows from the bottom, as Connect Four's players
-// do: a second count from the top said "d1, row 6"); on a box, whose names ("2b3") are short, the
-// layer, row and column in words: "cell 2b3, layer 2, row 3, column b, empty"; a gravity box's last
-// layer is "layer 4 (bottom)", as its heading says.
-export function cellLabel({ name, layer = 0, row, col, layers = 1, bottom = false, mark, value, best }) {
-  const parts = [`cell ${name}`];
+// A cell's label: first the words the cell shows, in the order it shows them (its name, its mark, its
+// value as written on it, ★ and "best"), so that what is seen is what a voice control user says
+// (WCAG 2.5.3, label in name); then what the cell does not show: "empty", the value in full words
+// where the cell shows short ones, where the cell is. On the keypad's 3x3 the name is the key, and the
+// row and column follow: "cell 5, draws, ★ best, empty, row 2 column 2"; under gravity rows count
+// from the bottom (the name says it); on a box, whose names ("2b3") are short, the layer, row and
+// column in words; a gravity box's last layer is "layer 4 (bottom)", as its heading says.
+export function cellLabel(where) {
+  const { name, layer = 0, row, col, layers = 1, bottom = false } = where;
+  const { mark, value, shown, best, star = "", plan } = where;
+  const seen = [name];
+  if (mark !== ".") {
+    seen.push(mark);
+  }
+  const full = value ? valueWords(value) : "";
+  if (shown) {
+    seen.push(shown);
+  }
+  if (star) {
+    seen.push(star);
+  }
+  if (plan) {
+    seen.push(plan); // the main line's number on the cell, then what it is: "1 (main line move 1)"
+  }
+  const parts = [t("cellName", { seen: seen.join(t("listGap")) })];
+  if (mark === ".") {
+    parts.push(t("empty"));
+  }
+  if (full && full !== shown) {
+    parts.push(full);
+  }
+  if (best && !star.includes(t("bestWord"))) {
+    parts.push(t("bestMove"));
+  }
   if (layers > 1) {
-    const where = `layer ${layer + 1}${bottom ? " (bottom)" : ""}`;
-    parts.push(where, `row ${row + 1}`, `column ${COLUMN_LETTERS[col]}`);
+    const where = bottom ? t("layerBottom", { n: layer + 1 }) : t("layerN", { n: layer + 1 });
+    parts.push(where, t("rowN", { n: row + 1 }), t("columnL", { letter: COLUMN_LETTERS[col] }));
   } else if (/^\d+$/.test(name)) {
-    parts.push(`row ${row + 1} column ${col + 1}`);
+    parts.push(t("rowColumn", { row: row + 1, col: col + 1 }));
   }
-  parts.push(mark === "." ? "empty" : mark);
-  if (value) {
-    parts.push(valueWords(value));
-  }
-  if (best) {
-    parts.push("best move");
-  }
-  return parts.join(", ");
+  return parts.join(t("listGap"));
 }
 
+// "1 move", "2 moves"; "1手", "2手". `noun` is a key of the tables' counted nouns.
 export function countWords(count, noun) {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+  return t(noun, { n: count });
 }
 
 // ---------------------------------------------------------------- the review's verdicts
 
-// The verdict's name, phrased for the side that played it: keeping a win but slower, or a loss but
-// sooner, are both "slower" in the API.
-export function verdictName({ verdict, played }) {
+// The verdict's kind, phrased for the side that played it: keeping a win but slower, or a loss but
+// sooner, are both "slower" in the API. The kind names a CSS class and a key of the tables.
+export function verdictKind({ verdict, played }) {
   if (verdict === "slower") {
-    return played.result === "loss" ? "faster loss" : "slower win";
+    return played.result === "loss" ? "faster-loss" : "slower-win";
   }
-  return verdict === "unknown" ? "not judged" : verdict;
+  return verdict === "unknown" ? "not-judged" : verdict;
 }
 
-export const VERDICT_LEGEND = [
-  ["best", "kept the exact value: the fastest win, a draw, or the slowest loss."],
-  ["slower win", "still wins, but gives the opponent more moves than needed."],
-  ["faster loss", "still loses, but sooner than it had to."],
-  ["mistake", "threw away a win for a draw, or a draw for a loss."],
-  ["blunder", "turned a win into a loss."],
-  ["not judged", "the search did not prove enough, within its time, to tell."],
-];
+export function verdictName(ply) {
+  return t(`verdict-${verdictKind(ply)}`);
+}
+
+// The legend's kinds, in order; their names and meanings are in the tables.
+export const VERDICT_KINDS = ["best", "slower-win", "faster-loss", "mistake", "blunder", "not-judged"];
 
 // A position's value as the end of a sentence about it: "wins in 5", "draws", "is at least a draw (not
 // proven)".
 function standsWords(value) {
-  return value.result === "unknown" ? `is ${boundWords(value)}` : valueWords(value);
+  return value.result === "unknown" ? t("isBound", { bound: boundWords(value) }) : valueWords(value);
 }
 
 // What a ply did, next to its verdict: "wins in 5", or what the best moves would have given. A verdict
 // found from bounds alone (a searched game) names no best move: none was proven.
 export function reviewDetail(ply, nameOf) {
   const played = valueWords(ply.played);
-  if (ply.verdict === "best") {
-    return played;
+  if (ply.verdict === "best" || ply.verdict === "unknown") {
+    return played; // for "unknown", "not proven" or its bounds: the verdict beside it says the rest
   }
-  if (ply.verdict === "unknown") {
-    return played; // "not proven", or its bounds: the verdict beside it says the rest
-  }
-  const best = ply.best_moves.map(nameOf).join(", ");
+  const best = ply.best_moves.map(nameOf).join(t("listGap"));
   if (ply.verdict === "slower") {
     const [now, then] = [ply.played.remoteness, ply.before.remoteness];
-    const how = ply.played.result === "win" ? `wins in ${now}, not ${then}` : `loses in ${now}, not ${then}`;
-    return `${how}; best: ${best}`;
+    const key = ply.played.result === "win" ? "slowerWinDetail" : "fasterLossDetail";
+    return t(key, { now, then, best });
   }
   const before = standsWords(ply.before);
-  const instead = best ? `best was ${best}, which ${before}` : `the position before it ${before}`;
-  return `${played}; ${instead}`;
+  return best ? t("bestWasDetail", { played, best, before }) : t("beforeDetail", { played, before });
 }
 
-// The value after a ply from the side that played it, in absolute words: "X wins, 3 plies to go".
+// The value after a ply from the side that played it, in absolute words: "X wins, 3 moves to the end".
 export function afterPlyWords({ player, played }) {
   if (played.result === "unknown") {
     return boundWords(played); // "at least a draw (not proven)", or "not proven"
   }
-  const outcome =
-    played.result === "draw" ? "draw" : `${played.result === "win" ? player : other(player)} wins`;
+  const winner = played.result === "win" ? player : other(player);
+  const outcome = played.result === "draw" ? t("draw") : t("sideWins", { side: winner });
   if (played.remoteness === null) {
-    return `${outcome}, its distance not proven`;
+    return t("afterUnproven", { outcome });
   }
   const left = played.remoteness - 1;
   if (left === 0) {
-    return `${outcome}, game over`;
+    return t("afterOver", { outcome });
   }
-  return `${outcome} with perfect play, ${countWords(left, "move")} to the end`;
+  return t("afterLeft", { outcome, left: countWords(left, "nMoves") });
 }
 
 // "X: 5 best, 1 slower, 0 mistakes, 1 blunder, 2 not judged", from the plies themselves (the last only
@@ -181,12 +193,12 @@ export function summaryWords(plies) {
         return "";
       }
       const count = (verdict) => mine.filter((ply) => ply.verdict === verdict).length;
-      const parts = [`${count("best")} best`, `${count("slower")} slower`];
-      parts.push(countWords(count("mistake"), "mistake"), countWords(count("blunder"), "blunder"));
+      const parts = [t("nBest", { n: count("best") }), t("nSlower", { n: count("slower") })];
+      parts.push(t("nMistakes", { n: count("mistake") }), t("nBlunders", { n: count("blunder") }));
       if (count("unknown") > 0) {
-        parts.push(`${count("unknown")} not judged`);
+        parts.push(t("nNotJudged", { n: count("unknown") }));
       }
-      return `${side}: ${parts.join(", ")}`;
+      return t("summarySide", { side, parts: parts.join(t("listGap")) });
     })
     .filter(Boolean)
     .join(" · ");

@@ -71,7 +71,8 @@ def test_score_four_from_the_form_drops_every_move_to_the_bottom_of_its_place(pa
     assert B2 + LAYER in offered and 37 not in offered and len(offered) == 16
     # Names say the layer, its rows counted from the top as on any box: X→4b2 is layer 4, column b, row 2.
     assert move_texts(page) == ["X→4b2", "O→3b2"]
-    assert label(page, 53).startswith("cell 4b2, layer 4 (bottom), row 2, column b, X")
+    # The label says first what the cell shows (its name, its mark), then where it is.
+    assert label(page, 53).startswith("cell 4b2, X, layer 4 (bottom), row 2, column b")
     assert "plays place b2 at 2b2" in label(page, B2)
     labels = page.eval_on_selector_all("#board .cell", "cs => cs.map(c => c.getAttribute('aria-label'))")
     assert not any("NaN" in text or "undefined" in text for text in labels)

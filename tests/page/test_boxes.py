@@ -73,7 +73,9 @@ def test_a_box_from_the_menu_is_three_layers_played_by_click_and_by_keys(page: P
         " c.getAttribute('aria-label')]",
     )
     assert shown[:3] == ["win", "true", f"W{centre['remoteness']}"], shown  # a box's cells are small
-    assert shown[3].startswith("cell 2b2, layer 2, row 2, column b, empty, wins in 7, best move"), shown
+    # What the cell shows first (W7, ★), as a voice control user reads it; then the words in full.
+    want = f"cell 2b2, W{centre['remoteness']}, ★, empty, wins in {centre['remoteness']}, best move"
+    assert shown[3].startswith(f"{want}, layer 2, row 2, column b"), shown
     assert "PageUp and PageDown" in page.inner_text("#keys-help")
     # X by click on the centre; O by keys: the board's Tab stop follows the move, ↑ stays in its layer,
     # PageDown and ] go to the next layer (round from the last to the first), PageUp and [ back.

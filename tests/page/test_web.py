@@ -43,15 +43,16 @@ def assert_overlay_matches(page: Page, base_url: str, variant: str) -> None:
         row, col = ROW_COL[cell]
         if cell not in moves:
             assert shown["result"] is None and shown["text"] == "", f"occupied cell {cell} shows a value"
-            assert shown["label"] == f"cell {KEY_OF_CELL[cell]}, row {row} column {col}, {board[cell]}"
+            assert shown["label"] == f"cell {KEY_OF_CELL[cell]}, {board[cell]}, row {row} column {col}"
             continue
         move = moves[cell]
         words = value_words(move)
         assert (shown["result"], shown["remoteness"]) == (move["result"], str(move["remoteness"])), cell
         assert shown["text"] == words, cell
         assert shown["best"] == (cell in expected["best_moves"]), cell
-        label = f"cell {KEY_OF_CELL[cell]}, row {row} column {col}, empty, {words}"
-        assert shown["label"] == label + (", best move" if shown["best"] else "")
+        # What the cell shows first (WCAG 2.5.3, label in name), then what it does not.
+        star = ", ★ best" if shown["best"] else ""
+        assert shown["label"] == f"cell {KEY_OF_CELL[cell]}, {words}{star}, empty, row {row} column {col}"
     assert page.inner_text("#verdict") == verdict_words(expected)
 
 
