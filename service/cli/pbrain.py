@@ -258,3 +258,9 @@ def serve_protocol(args: argparse.Namespace) -> int:
         if line.strip() and not brain.handle(line, lines.get):
             break
     return 0
+
+
+def main() -> int:
+    """`pbrain-sanmoku`, the same under the name Gomocup managers look for (Piskvork picks this
+    protocol for a program named pbrain-*)."""
+    return serve_protocol(argparse.Namespace())
