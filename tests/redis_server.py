@@ -1,7 +1,8 @@
 """A real redis-server on a free loopback port for the tests of the shared store (Debian's redis-server;
 CI installs it): started in its own session, its data in a folder of the test's, killed with its group at
-the end; every wait has a deadline. Its append-only file is written at every command, so a server
-killed (SIGKILL) and started again on the same folder holds every proof it had acknowledged.
+the end; every wait has a deadline. Its append-only file is written before each reply (and synced to
+the disk once a second: a sync at every write held every read behind it, past the store's 50 ms), so a
+server killed (SIGKILL) and started again on the same folder holds every proof it had acknowledged.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class RedisServer:
             "--dir", str(self.directory),
             "--save", "",
             "--appendonly", "yes",
-            "--appendfsync", "always",
+            "--appendfsync", "everysec",
             "--daemonize", "no",
             "--logfile", str(self.directory / "redis.log"),
         ]  # fmt: skip

@@ -76,7 +76,7 @@ def test_a_later_proof_keeps_the_tighter_bounds(server: RedisServer, raw: redis.
     assert record is not None
     expected = by_cell(tuple(MOVES)) | {odd: (-1, -1, 5)}
     assert by_cell(record.moves) == expected
-    assert record.origin.provers == {Prover.ALPHA_BETA, Prover.PROOF_NUMBER}
+    assert record.origin.provers == frozenset({Prover.ALPHA_BETA, Prover.PROOF_NUMBER})
 
 
 @pytest.mark.parametrize("where", ["exact flag", "origin", "a move", "checksum"])
@@ -86,7 +86,9 @@ def test_a_record_that_fails_its_checksum_is_a_miss_and_removed(
     store = SharedProvenStore(server.url)
     store.put(POSITION, MOVES, ALPHA_BETA)
     name = name_of(key_of(V, _masks(POSITION)))
-    value = bytearray(raw.get(name) or b"")
+    stored = raw.get(name)
+    assert isinstance(stored, bytes)
+    value = bytearray(stored)
     at = {"exact flag": 0, "origin": 3, "a move": value[1] + 3, "checksum": len(value) - 1}[where]
     value[at] ^= 0x01
     raw.set(name, bytes(value))
