@@ -39,6 +39,7 @@ from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proof_families import DEFAULT_PROVER_THREADS, checked_prover_threads
 from .search.proven_record import BOOK, SEARCH, Origin
 from .search.proven_store import ProvenStore
+from .search.renju_answers import freestyle, renju_moves
 from .search.report import SearchReport
 from .slots import FairSlots, Lease
 from .tables.table import Table
@@ -170,6 +171,8 @@ class Analyst:
         return self._analyze_board(game.board(position), budget, started, search_only)
 
     def _analyze_board(self, position: Position, budget: Budget, started: float, search_only: bool) -> Answer:
+        if position.variant.renju:  # no table, book, stored proof or search knows forbidden points
+            return self._renju(position, budget, started)
         if not search_only:
             table = self.table_for(position.variant)
             if table is not None:
@@ -255,6 +258,32 @@ class Analyst:
             found.cutoffs,
             found.tt_hits,
             found.closed_by,
+        )
+
+    def _renju(self, position: Position, budget: Budget, started: float) -> Answer:
+        """A renju position: proofs from the rules alone (renju_answers.py), and the search's word on the
+        same stones under freestyle rules as the other moves' guesses; nothing is stored."""
+        proofs = self.offload(partial(renju_moves, position))
+        board = freestyle(position)
+        if all(m.lower == m.upper for m in proofs) or board.is_over:
+            return Answer.of_proofs(position, proofs, Source.SEARCH)
+        wait = None if budget.seconds is None else budget.seconds * SLOT_WAIT_SHARE
+        with self.pool.searcher(board.variant, wait) as searcher:
+
+            def search() -> tuple[SearchReport, list[KnownMove]]:
+                found = searcher.analyze(board, _left(budget, started), estimates=True)
+                return found, renju_moves(position, found.moves)
+
+            found, proofs = self.offload(search, budget.cancel)
+        return Answer.of_proofs(
+            position,
+            proofs,
+            Source.SEARCH,
+            found.nodes,
+            found.seconds,
+            found.depth,
+            found.cutoffs,
+            found.tt_hits,
         )
 
 

@@ -328,6 +328,11 @@ def geometry_of(variant: Variant) -> Geometry:
     return _geometry(variant.sides, variant.k, variant.torus, variant.gravity, variant.exact)
 
 
+def lines_geometry_of(variant: Variant) -> Geometry:
+    """The geometry of the lines that count for the first player under renju: exactly five."""
+    return _geometry(variant.sides, variant.k, variant.torus, variant.gravity, True)
+
+
 @cache
 def _geometry(sides: tuple[int, ...], k: int, torus: bool, gravity: bool, exact: bool) -> Geometry:
     return Geometry(sides, k, torus, gravity, exact)

@@ -7,8 +7,9 @@ from enum import StrEnum
 from functools import cached_property
 
 from ..errors import IllegalMoveError, InvalidPositionError
-from .geometry import LINES_APART, Geometry, geometry_of, iter_cells
+from .geometry import LINES_APART, Geometry, geometry_of, iter_cells, lines_geometry_of
 from .gravity import check_stacks
+from .renju import WHY, forbidden_points, forbidden_shape
 from .variants import NORMAL, Variant
 
 
@@ -69,6 +70,13 @@ class Position:
     def geometry(self) -> Geometry:
         return geometry_of(self.variant)
 
+    def lines_geometry(self, mark: Mark) -> Geometry:
+        """The geometry whose lines count for `mark`: under renju the first player's (black's) only
+        with exactly five, the other's with five or more."""
+        if self.variant.renju and mark is self.first:
+            return lines_geometry_of(self.variant)
+        return self.geometry
+
     def mask(self, mark: str) -> int:
         return self.x if mark == Mark.X else self.o
 
@@ -102,7 +110,7 @@ class Position:
     def line_holder(self) -> Mark | None:
         """Who holds a line; in a valid position only the side that moved last can."""
         last = self.to_move.other
-        return last if self.geometry.holds_line(self.mask(last)) else None
+        return last if self.lines_geometry(last).holds_line(self.mask(last)) else None
 
     @property
     def completed_lines(self) -> tuple[tuple[int, ...], ...]:
@@ -110,7 +118,8 @@ class Position:
         holder = self.line_holder
         if holder is None:
             return ()
-        return tuple(tuple(iter_cells(line)) for line in self.geometry.lines_of(self.mask(holder)))
+        lines = self.lines_geometry(holder).lines_of(self.mask(holder))
+        return tuple(tuple(iter_cells(line)) for line in lines)
 
     @cached_property
     def status(self) -> Status:
@@ -118,7 +127,9 @@ class Position:
         if holder is not None:
             line_wins = not self.variant.misere
             return Status.X_WON if (holder is Mark.X) == line_wins else Status.O_WON
-        return Status.IN_PROGRESS if self.marks < self.variant.cells else Status.DRAW
+        if self.marks == self.variant.cells or (self.variant.renju and not self._allowed):
+            return Status.DRAW  # under renju also when black may play none of the empty cells left
+        return Status.IN_PROGRESS
 
     @property
     def is_over(self) -> bool:
@@ -127,7 +138,22 @@ class Position:
     def legal_moves(self) -> list[int]:
         if self.is_over:
             return []
-        return list(iter_cells(self.geometry.playable(self.x | self.o)))
+        return list(iter_cells(self._allowed))
+
+    @cached_property
+    def forbidden(self) -> frozenset[int]:
+        """Under renju, the empty cells where black (the first player) may not play now, whoever is to
+        move (renju.py); none on any other board."""
+        return forbidden_points(self) if self.variant.renju else frozenset()
+
+    @cached_property
+    def _allowed(self) -> int:
+        """The cells the side to move may play, the game over or not: the playable cells, less the
+        forbidden points when black is to move under renju."""
+        playable = self.geometry.playable(self.x | self.o)
+        if self.variant.renju and self.to_move is self.first:
+            playable &= ~sum(1 << cell for cell in self.forbidden)
+        return playable
 
     def play(self, cell: int) -> Position:
         if self.is_over:
@@ -140,6 +166,13 @@ class Position:
             raise IllegalMoveError("cell_taken", f"cell {cell} is already taken", "cell")
         if not self.geometry.playable(self.x | self.o) & bit:
             raise IllegalMoveError("not_lowest", self._not_lowest(cell), "cell")
+        shape = forbidden_shape(self, cell) if self.variant.renju and self.to_move is self.first else None
+        if shape is not None:  # one cell decided, not the whole board's forbidden points
+            raise IllegalMoveError(
+                "forbidden",
+                f"cell {cell} is a forbidden point for black (the first player) under renju: {WHY[shape]}",
+                "cell",
+            )
         if self.to_move is Mark.X:
             return Position(self.variant, self.x | bit, self.o, Mark.O)
         return Position(self.variant, self.x, self.o | bit, Mark.X)
@@ -240,10 +273,9 @@ def _side_to_move(x: int, o: int, to_move: str | None) -> Mark:
 
 
 def _check_lines(position: Position) -> None:
-    geometry = position.geometry
     mover, last = position.to_move, position.to_move.other
-    mover_holds = geometry.holds_line(position.mask(mover))
-    last_state = geometry.line_state(position.mask(last))
+    mover_holds = position.lines_geometry(mover).holds_line(position.mask(mover))
+    last_state = position.lines_geometry(last).line_state(position.mask(last))
     if mover_holds and last_state:
         raise InvalidPositionError("both_lines", "both X and O hold a line; play stops at the first", "board")
     if mover_holds:

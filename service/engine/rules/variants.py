@@ -1,15 +1,19 @@
 """Variants are data: board size, line length, whether a line wins or loses, whether lines wrap, and
 whether marks fall (gravity: a mark played in a column drops to its lowest empty cell).
 
-A variant is named ``{rows}x{cols}k{k}``, then ``-torus``, ``-gravity``, ``-misere`` and ``-exact``,
-each when it applies, in that order (``4x4k3``, ``3x4k3-misere``, ``4x4k4-torus-misere``,
-``6x7k4-gravity``, ``15x15k5-exact``); a box of layers (three sides) is named
+A variant is named ``{rows}x{cols}k{k}``, then ``-torus``, ``-gravity``, ``-misere``, ``-exact`` and
+``-renju``, each when it applies, in that order (``4x4k3``, ``3x4k3-misere``, ``4x4k4-torus-misere``,
+``6x7k4-gravity``, ``15x15k5-exact``, ``15x15k5-renju``); a box of layers (three sides) is named
 ``{layers}x{rows}x{cols}k{k}`` (``3x3x3k3``, Qubic's ``4x4x4k4``), then ``-misere`` and ``-exact`` when
 they apply. ``-exact`` is the rule "exactly k": a run of more than k marks is no line (gomoku's
-standard rule); without it k or more in a row make one. A few boards keep a short name: ``normal``
-and ``misere`` (3x3k3), ``connect4`` (6x7k4-gravity). Every fact that depends on the board (cells,
-lines, symmetries, playable cells, centre, depth range) is derived from these parameters in
-``geometry``.
+standard rule); without it k or more in a row make one. ``-renju`` is renju's rule on a flat board with
+five in a row: the first player (black) may not play a forbidden point (``renju``: a double-three, a
+double-four or an overline) and wins with exactly five, the second with five or more. A few boards keep
+a short name: ``normal`` and ``misere`` (3x3k3), ``connect4`` (6x7k4-gravity); gomoku's rules on 15x15
+are also called ``gomoku`` (15x15k5), ``gomoku-standard`` (15x15k5-exact) and ``renju``
+(15x15k5-renju), names a request may use while answers keep the long ones. Every fact that depends on
+the board (cells, lines, symmetries, playable cells, centre, depth range) is derived from these
+parameters in ``geometry``.
 """
 
 from __future__ import annotations
@@ -31,16 +35,19 @@ TIMES = "\N{MULTIPLICATION SIGN}"
 
 _NAME = re.compile(
     r"(?:(?P<layers>\d{1,2})x)?(?P<rows>\d{1,2})x(?P<cols>\d{1,2})k(?P<k>\d{1,2})"
-    r"(?P<torus>-torus)?(?P<gravity>-gravity)?(?P<misere>-misere)?(?P<exact>-exact)?"
+    r"(?P<torus>-torus)?(?P<gravity>-gravity)?(?P<misere>-misere)?(?P<exact>-exact)?(?P<renju>-renju)?"
 )
+RENJU_K = 5  # renju's forbidden shapes are threes, fours and overlines on the way to five
 NAMING = (
-    f"name a variant {{rows}}x{{cols}}k{{k}}, then any of -torus, -gravity, -misere and -exact in that "
-    f"order (4x4k3, 3x4k3-misere, 15x15k5, 5x5k4-torus-misere, 4x5k4-gravity-misere, 15x15k5-exact: "
-    f"exactly k, a longer run is no line; not with -torus or -gravity), or a box of layers "
+    f"name a variant {{rows}}x{{cols}}k{{k}}, then any of -torus, -gravity, -misere, -exact and -renju in "
+    f"that order (4x4k3, 3x4k3-misere, 15x15k5, 5x5k4-torus-misere, 4x5k4-gravity-misere, 15x15k5-exact: "
+    f"exactly k, a longer run is no line; not with -torus or -gravity; 19x19k5-renju: renju's rule, "
+    f"k={RENJU_K} on a flat board and no other option), or a box of layers "
     f"{{layers}}x{{rows}}x{{cols}}k{{k}}, then -gravity, -misere and -exact if they apply (3x3x3k3, "
     f"4x4x4k4, 4x4x4k4-gravity: marks fall through the layers to the last), with "
     f"every side from {MIN_SIDE} to {MAX_SIDE}, at most {MAX_CELLS} cells, and {MIN_K} <= k <= the longest "
-    "side; 'normal' and 'misere' name 3x3k3 and 3x3k3-misere, 'connect4' names 6x7k4-gravity"
+    "side; 'normal' and 'misere' name 3x3k3 and 3x3k3-misere, 'connect4' names 6x7k4-gravity, 'gomoku', "
+    "'gomoku-standard' and 'renju' name 15x15k5, 15x15k5-exact and 15x15k5-renju"
 )
 # How a client writes a board's name without a copy of the grammar: the pattern's fields filled in,
 # then "-" and each option that holds, in this order (GET /variants gives it). A box of layers puts
@@ -48,10 +55,11 @@ NAMING = (
 # is never named with the options it lists (as `_unsupported` refuses them).
 # Options never named together: the wrapping lines of a torus have no ends, and the core's columns count
 # k or more (not yet)
-EXCLUDES = {"exact": ["torus", "gravity"]}
+# k or more (not yet); renju's forbidden points are decided on a flat board's runs, with its own wins
+EXCLUDES = {"exact": ["torus", "gravity"], "renju": ["torus", "gravity", "misere", "exact"]}
 NAME_FORM = {
     "pattern": "{rows}x{cols}k{k}",
-    "options": ["torus", "gravity", "misere", "exact"],
+    "options": ["torus", "gravity", "misere", "exact", "renju"],
     "box_pattern": "{layers}x{rows}x{cols}k{k}",
     "box_options": ["gravity", "misere", "exact"],
     "excludes": EXCLUDES,
@@ -74,9 +82,13 @@ class Variant:
     gravity: bool = False  # a mark falls to the lowest empty cell of its column (a box's: through its layers)
     layers: int = 1  # a box's layers of rows x cols each; 1: a flat grid
     exact: bool = False  # exactly k: a run of more than k marks is no line (else k or more make one)
+    # Renju's rule (k = 5): the first player may not play a forbidden point and wins with exactly five
+    renju: bool = False
 
     def __post_init__(self) -> None:
-        problem = _unsupported(self.sides, self.k, self.torus, self.gravity, self.exact)
+        problem = _unsupported(
+            self.sides, self.k, self.torus, self.gravity, self.exact, self.renju, self.misere
+        )
         if problem:
             raise UnknownVariantError(self.long_name, f"{problem}; {NAMING}")
 
@@ -88,12 +100,13 @@ class Variant:
     @property
     def long_name(self) -> str:
         suffixes = "-torus" * self.torus + "-gravity" * self.gravity + "-misere" * self.misere
-        return f"{'x'.join(map(str, self.sides))}k{self.k}{suffixes}{'-exact' * self.exact}"
+        options = f"{suffixes}{'-exact' * self.exact}{'-renju' * self.renju}"
+        return f"{'x'.join(map(str, self.sides))}k{self.k}{options}"
 
     @property
     def name(self) -> str:
         """The name answers use: the board's short name if it has one, else the long one."""
-        if self.layers != 1 or self.exact:
+        if self.layers != 1 or self.exact or self.renju:
             return self.long_name
         key = (self.rows, self.cols, self.k, self.misere, self.torus, self.gravity)
         return SHORT_NAMES.get(key, self.long_name)
@@ -112,10 +125,16 @@ class Variant:
     def has_table(self) -> bool:
         """Whether a solved table can hold the variant (else only the search answers it): a flat board
         of few cells (the tables' layouts know a grid's eight reflections and turns, not a box's)."""
-        return self.layers == 1 and self.cells <= MAX_TABLE_CELLS
+        return self.layers == 1 and self.cells <= MAX_TABLE_CELLS and not self.renju
 
     @property
     def rules(self) -> str:
+        if self.renju:
+            return (
+                f"Renju on a {TIMES.join(map(str, self.sides))} board: black (the first player) wins with "
+                "exactly five in a row and may not make a double-three, a double-four or an overline "
+                "(six or more); white wins with five or more; a full board without a line is a draw."
+            )
         line = (
             f"Exactly {_count_word(self.k).lower()} in a row (a longer run does not count)"
             if self.exact
@@ -141,7 +160,15 @@ class Variant:
         return f"{line} {outcome} {board}{wrap}{fall}; a full board without a line is a draw."
 
 
-def _unsupported(sides: tuple[int, ...], k: int, torus: bool, gravity: bool, exact: bool = False) -> str:
+def _unsupported(
+    sides: tuple[int, ...],
+    k: int,
+    torus: bool,
+    gravity: bool,
+    exact: bool = False,
+    renju: bool = False,
+    misere: bool = False,
+) -> str:
     board = "x".join(map(str, sides))
     if min(sides) < MIN_SIDE:
         return f"the {board} board has a side shorter than {MIN_SIDE}"
@@ -151,7 +178,11 @@ def _unsupported(sides: tuple[int, ...], k: int, torus: bool, gravity: bool, exa
         return f"the {board} board has {prod(sides)} cells, more than {MAX_CELLS}"
     if len(sides) > 2 and torus:  # not yet: a box's lines wrapping through its faces
         return f"a box of layers ({board}) takes no -torus"
-    held = {"torus": torus, "gravity": gravity, "exact": exact}
+    if len(sides) > 2 and renju:
+        return f"a box of layers ({board}) takes no -renju"
+    if renju and k != RENJU_K:
+        return f"-renju needs k={RENJU_K} (five in a row), not k={k} ({board})"
+    held = {"torus": torus, "gravity": gravity, "exact": exact, "renju": renju, "misere": misere}
     for option, excluded in EXCLUDES.items():
         if held[option] and any(held[other] for other in excluded):
             return f"-{option} takes no {' or '.join('-' + other for other in excluded)} ({board})"
@@ -190,7 +221,8 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in PRESETS}
 CONNECT4 = Variant(6, 7, 4, gravity=True)
 # What GET /variants lists: the presets, then the boards no table holds (the search answers them): the
 # one people play most, then four in a row on 5×5 (a draw the search proves), five in a row on 6×6 to
-# 8×8 and on gomoku's 15×15 (beyond what it proves from the start), and three boxes of layers: 3×3×3 (a
+# 8×8 and on gomoku's 15×15 (beyond what it proves from the start) under freestyle, standard (exactly
+# five) and renju rules, and three boxes of layers: 3×3×3 (a
 # first-player win the search proves), Qubic's 4×4×4 and Score Four (4×4×4 under gravity, unsolved).
 SEARCHED: tuple[Variant, ...] = (
     CONNECT4,
@@ -199,6 +231,8 @@ SEARCHED: tuple[Variant, ...] = (
     Variant(7, 7, 5),
     Variant(8, 8, 5),
     Variant(15, 15, 5),
+    Variant(15, 15, 5, exact=True),
+    Variant(15, 15, 5, renju=True),
     Variant(3, 3, 3, layers=3),
     Variant(4, 4, 4, layers=4),
     Variant(4, 4, 4, layers=4, gravity=True),
@@ -211,10 +245,23 @@ _SHORT: dict[str, Variant] = {
 }
 
 
+# Gomoku's rules on its board by the names players use; answers name them by their long names.
+GOMOKU_NAMES: dict[str, Variant] = {
+    "gomoku": Variant(15, 15, 5),
+    "gomoku-standard": Variant(15, 15, 5, exact=True),
+    "renju": Variant(15, 15, 5, renju=True),
+}
+
+
+def aliases(variant: Variant) -> list[str]:
+    """The other names a request may give the variant (gomoku's)."""
+    return [name for name, named in GOMOKU_NAMES.items() if named == variant]
+
+
 @lru_cache(maxsize=1024)  # names come from requests: bounded
 def get_variant(name: str) -> Variant:
     """The variant of that name; raise UnknownVariantError saying what is supported."""
-    preset = VARIANTS.get(name) or _SHORT.get(name)
+    preset = VARIANTS.get(name) or _SHORT.get(name) or GOMOKU_NAMES.get(name)
     if preset is not None:
         return preset
     match = _NAME.fullmatch(name)
@@ -229,6 +276,7 @@ def get_variant(name: str) -> Variant:
         gravity=match["gravity"] is not None,
         layers=1 if match["layers"] is None else int(match["layers"]),
         exact=match["exact"] is not None,
+        renju=match["renju"] is not None,
     )
     if variant.long_name != name and variant.name != name:  # leading zeros: one spelling per variant
         raise UnknownVariantError(name, f"did you mean {variant.name!r}? {NAMING}")

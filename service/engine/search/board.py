@@ -29,6 +29,10 @@ class Board:
     @staticmethod
     @lru_cache(maxsize=256)  # variants come from requests: bounded
     def of(variant: Variant) -> Board:
+        if variant.renju:  # the core would prove freestyle results and call them renju's
+            raise ValueError(
+                f"the search knows nothing of {variant.name}'s forbidden points: search it freestyle"
+            )
         return Board(variant, geometry_of(variant))
 
     @property

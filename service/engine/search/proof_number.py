@@ -41,6 +41,8 @@ def unsound_because(variant: Variant) -> str | None:
         return "under the misère rule a line of one's own loses, so a mark of one's own can hurt"
     if variant.exact:
         return "under exactly k a mark of one's own beside a line makes it a longer run, which does not count"
+    if variant.renju:
+        return "under renju black may not play its forbidden points, of which the provers know nothing"
     return None
 
 

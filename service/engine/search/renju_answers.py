@@ -1,0 +1,72 @@
+"""What an answer under renju may claim: the compiled search, the tables, the books and the store of
+proofs know nothing of forbidden points, so none of them proves anything there. A renju answer's
+proofs come from the rules alone, two plies deep: a move that wins at once (black's exactly five,
+white's five or more) wins in 1; a move after which the opponent wins at once (a five the move does
+not block) loses in 2. Every other move is a guess: the search plays the same stones under freestyle
+rules (`freestyle`), and what it finds, proven there or not, only ranks the moves (`guess`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from ..rules.known_move import Estimate, KnownMove
+from ..rules.position import Mark, Position
+
+# A freestyle proof read as a guess: far above any heuristic score, a faster win (a slower loss) higher.
+PROVEN_GUESS = 1_000_000
+
+
+def freestyle(position: Position) -> Position:
+    """The same stones under freestyle rules (five or more wins, no forbidden point), as the search
+    plays them."""
+    return Position(replace(position.variant, renju=False), position.x, position.o, position.to_move)
+
+
+def winning_cells(position: Position, mark: Mark) -> int:
+    """The empty cells where a stone of `mark` wins at once under renju (black's five must be exactly
+    five: such a move is never forbidden), as a mask."""
+    geometry, lines = position.lines_geometry(mark), position.geometry.lines
+    mine, empty = position.mask(mark), position.geometry.full & ~(position.x | position.o)
+    found = 0
+    for line in lines:
+        gap = line & ~mine
+        if gap.bit_count() == 1 and gap & empty and not found & gap and geometry.holds_line(mine | gap):
+            found |= gap
+    return found
+
+
+def renju_moves(position: Position, searched: Iterable[KnownMove] = ()) -> list[KnownMove]:
+    """Every legal move of a renju position, proven where the rules alone prove it, else a guess with
+    the estimate made from what the freestyle search said of it (`searched`)."""
+    if not position.variant.renju:
+        raise ValueError(f"{position.variant.name} is not played under renju")
+    moves = position.legal_moves()
+    wins = winning_cells(position, position.to_move)
+    threats = winning_cells(position, position.to_move.other)
+    last = (position.x | position.o).bit_count() + 1 == position.variant.cells
+    said = {move.cell: move for move in searched}
+    out = []
+    for cell in moves:
+        bit = 1 << cell
+        if wins & bit:
+            out.append(KnownMove(cell, 1, 1, 1))
+        elif last:
+            out.append(KnownMove(cell, 0, 0, 1))  # the board is full: a draw
+        elif threats & ~bit:
+            out.append(KnownMove(cell, -1, -1, 2))  # the opponent completes a five the move leaves open
+        else:
+            out.append(KnownMove(cell, -1, 1, None, guess(said.get(cell))))
+    return out
+
+
+def guess(searched: KnownMove | None) -> Estimate | None:
+    """The freestyle search's word on a move as an estimate: its estimate, or its proof read as one."""
+    if searched is None:
+        return None
+    if searched.lower != searched.upper:
+        return searched.estimate
+    plies = searched.remoteness or 0
+    score = 0 if searched.lower == 0 else searched.lower * (PROVEN_GUESS - plies)
+    return Estimate(score, plies)
