@@ -1,23 +1,68 @@
-// The search tree panel: the game tree of the position on the board, or of the game Eight, as /tree
-// answers it (every line of play to a depth, with its value), and how minimax and alpha-beta walk it:
-// the nodes each visits side by side, the walk replayed a visit at a step with its window (alpha, beta),
-// and every cut-off with the bound that made it. Drawn only while the panel is open.
+// The search tree panel: the game tree of the position on the board, of the game Eight, as /tree
+// answers it (every line of play to a depth, with its value), or Russell and Norvig's two-ply tree with
+// leaves of one's own (made in the page), and how minimax and alpha-beta walk it: the nodes each visits
+// side by side, and the walk replayed a step at a time, each node's value shown only once it returns
+// (a bound as a bound), with its window (alpha, beta) while the walk is inside it, and every cut-off
+// with the bound that made it. Drawn only while the panel is open.
 
 import * as api from "./api.js";
 import { $, fillSelect, make, option, setText } from "./dom.js";
 import { eightControls, eightPosition, loadEight, renderEight } from "./eight.js";
 import { board, toMove, variant } from "./state.js";
-import { stepWords, walkAt, wholeWords } from "./tree-replay.js";
+import { textbookControls, textbookLeaves } from "./textbook-leaves.js";
+import { textbookDescribe, textbookName, textbookStatus, textbookTree } from "./textbook-tree.js";
+import { stepWords, walkAt, walkSteps, wholeWords } from "./tree-replay.js";
 import { describe, nodeName } from "./tree-words.js";
 import { markWalk, showTree } from "./tree-view.js";
 
-const ALGORITHMS = [
-  ["alphabeta", "Alpha-beta"],
-  ["alphabeta-ordered", "Alpha-beta, best guess first"],
-  ["minimax", "Minimax"],
-];
+// Every word the panel says, in one place so that it can be translated.
+export const PANEL_WORDS = {
+  algorithms: {
+    alphabeta: "Alpha-beta",
+    "alphabeta-ordered": "Alpha-beta, best guess first",
+    minimax: "Minimax",
+  },
+  treeOf: "Tree of",
+  sources: {
+    board: "the position on the board",
+    eight: "the game Eight",
+    textbook: "Russell and Norvig's figure 5.5",
+  },
+  walk: "Walk ",
+  depth: "Depth ",
+  plies: (n) => `${n} ${n === 1 ? "ply" : "plies"}`,
+  deepest: "Deepest that fits",
+  steps: { start: "Start", previous: "Previous step", next: "Next step", whole: "Whole walk" },
+  replay: "Replay the walk",
+  tree: "Game tree",
+  treeWalked: (algorithm) => `Game tree, walked by ${algorithm}`,
+  legend:
+    "Values are for the side to move at the top of the tree (MAX), coloured as on the board; MIN is the other side. A node shows its value only once the walk returns it: ≤ v or ≥ v is a bound (the walk stopped early there), [α, β] the window of a node the walk is inside. A win at ply p scores 1000 − p. Greyed dashed branches were pruned: the walk never visited them.",
+  summary: "How minimax and alpha-beta find the value",
+  growing: "Growing the tree…",
+  everyGame: "to the end of every game",
+  pliesDeep: (n) => `${n} plies deep`,
+  cutForSize: (max, depth) =>
+    ` The whole game does not fit within ${max} nodes: the tree was cut at ${depth} plies for size.`,
+  exact: "Every value is exact.",
+  guesses: (name, description) => `Leaves at the horizon are guesses of the evaluation ${name}: ${description}.`,
+  status: (nodes, reach, values, cut) => `${nodes} nodes, ${reach}. ${values}${cut}`,
+  countsCaption: "Nodes each walk visits on this tree",
+  countsHead: ["Walk", "Nodes", "Cut-offs"],
+};
+
+const P = PANEL_WORDS;
+const ALGORITHMS = Object.entries(P.algorithms);
 const EIGHT_PLIES = 6; // the longest game of Eight (the articles' "at most 6 levels")
-const panel = { source: "board", algorithm: "alphabeta", depth: null, key: null, data: null, step: null };
+const panel = {
+  source: "board",
+  algorithm: "alphabeta",
+  depth: null,
+  key: null,
+  data: null,
+  walk: null,
+  step: null,
+};
 let el = null;
 
 // Makes the panel's controls inside #search-tree, once.
@@ -35,11 +80,13 @@ export function bindSearchTree() {
   const source = make(
     "fieldset",
     {},
-    make("legend", { text: "Tree of" }),
-    choice("board", "the position on the board", true),
-    choice("eight", "the game Eight", false),
+    make("legend", { text: P.treeOf }),
+    choice("board", P.sources.board, true),
+    choice("eight", P.sources.eight, false),
+    choice("textbook", P.sources.textbook, false),
   );
   const eight = eightControls(() => renderSearchTree());
+  const textbook = textbookControls(() => renderSearchTree());
   const algorithm = make("select", { attrs: { id: "tree-algorithm" } });
   fillSelect(
     algorithm,
@@ -47,41 +94,40 @@ export function bindSearchTree() {
     panel.algorithm,
   );
   const depth = make("select", { attrs: { id: "tree-depth" } });
+  const depthLabel = make("label", { text: P.depth, attrs: { for: "tree-depth" } });
   const settings = make(
     "div",
     { className: "controls" },
-    make("label", { text: "Walk ", attrs: { for: "tree-algorithm" } }),
+    make("label", { text: P.walk, attrs: { for: "tree-algorithm" } }),
     algorithm,
-    make("label", { text: "Depth ", attrs: { for: "tree-depth" } }),
+    depthLabel,
     depth,
   );
   const status = make("p", { className: "note", attrs: { id: "tree-status", "aria-live": "polite" } });
   const counts = make("table", { className: "tree-counts", attrs: { id: "tree-counts" } });
   const steps = [
-    ["tree-start", "Start"],
-    ["tree-previous", "Previous visit"],
-    ["tree-next", "Next visit"],
-    ["tree-whole", "Whole walk"],
+    ["tree-start", P.steps.start],
+    ["tree-previous", P.steps.previous],
+    ["tree-next", P.steps.next],
+    ["tree-whole", P.steps.whole],
   ].map(([id, text]) => make("button", { className: "secondary", text, attrs: { type: "button", id } }));
   const replay = make(
     "div",
-    { className: "controls", attrs: { role: "group", "aria-label": "Replay the walk" } },
+    { className: "controls", attrs: { role: "group", "aria-label": P.replay } },
     ...steps,
   );
   const stepWords = make("p", { className: "tree-step", attrs: { id: "tree-step", "aria-live": "polite" } });
   const list = make("ul", {
     className: "tree-view",
-    attrs: { role: "tree", id: "tree-view", "aria-label": "Game tree" },
+    attrs: { role: "tree", id: "tree-view", "aria-label": P.tree },
   });
-  const legend = make("p", {
-    className: "legend",
-    text: "Values are for the side to move at the top of the tree, coloured as on the board; each line's number is its minimax score (a win at ply p scores 1000 − p). Greyed dashed branches were pruned: the walk never visited them.",
-  });
+  const legend = make("p", { className: "legend", text: P.legend });
   const body = make(
     "div",
     { className: "search-tree-body" },
     source,
     eight,
+    textbook,
     settings,
     status,
     counts,
@@ -93,11 +139,11 @@ export function bindSearchTree() {
   const details = make(
     "details",
     { attrs: { id: "search-tree-details" } },
-    make("summary", { text: "How minimax and alpha-beta find the value" }),
+    make("summary", { text: P.summary }),
     body,
   );
   section.append(details);
-  el = { details, eight, algorithm, depth, status, counts, steps, stepWords, list };
+  el = { details, eight, textbook, algorithm, depth, depthLabel, status, counts, steps, stepWords, list };
   details.addEventListener("toggle", () => renderSearchTree());
   source.addEventListener("change", (event) => {
     panel.source = event.target.value;
@@ -120,7 +166,7 @@ export function bindSearchTree() {
 }
 
 function lastVisit() {
-  return panel.data ? panel.data.visits.length - 1 : 0;
+  return panel.walk ? panel.walk.steps.length - 1 : 0;
 }
 
 // The tree wanted now: of the board's position, or of Eight's.
@@ -143,7 +189,19 @@ export function renderSearchTree() {
     return;
   }
   el.eight.hidden = panel.source !== "eight";
+  el.textbook.hidden = panel.source !== "textbook";
+  el.depth.hidden = panel.source === "textbook";
+  el.depthLabel.hidden = panel.source === "textbook";
   if (!el.details.open) {
+    return;
+  }
+  if (panel.source === "textbook") {
+    const leaves = textbookLeaves();
+    const key = JSON.stringify({ textbook: leaves, algorithm: panel.algorithm });
+    if (leaves !== null && key !== panel.key) {
+      panel.key = key;
+      show(textbookTree(leaves, panel.algorithm));
+    }
     return;
   }
   if (panel.source === "eight") {
@@ -152,9 +210,9 @@ export function renderSearchTree() {
   }
   const want = wanted();
   const plies = Array.from({ length: Math.max(want.plies, 1) }, (_, i) =>
-    option(String(i + 1), `${i + 1} ${i === 0 ? "ply" : "plies"}`),
+    option(String(i + 1), P.plies(i + 1)),
   );
-  fillSelect(el.depth, [option("", "Deepest that fits"), ...plies], panel.depth === null ? "" : panel.depth);
+  fillSelect(el.depth, [option("", P.deepest), ...plies], panel.depth === null ? "" : panel.depth);
   const request = {
     board: want.board,
     toMove: want.toMove,
@@ -171,15 +229,15 @@ export function renderSearchTree() {
 async function load(key, request) {
   panel.key = key;
   panel.data = null;
+  panel.walk = null;
   panel.step = null;
-  setText(el.status, "Growing the tree…");
+  setText(el.status, P.growing);
   el.list.replaceChildren();
   el.counts.replaceChildren();
   try {
     const data = await api.tree(request);
     if (panel.key === key) {
-      panel.data = data;
-      draw();
+      show(data);
     }
   } catch (error) {
     if (panel.key === key) {
@@ -188,18 +246,22 @@ async function load(key, request) {
   }
 }
 
-function draw() {
-  const data = panel.data;
-  const algorithm = ALGORITHMS.find(([value]) => value === data.algorithm)[1];
-  const reach = data.complete ? "to the end of every game" : `${data.depth} plies deep`;
-  const cut = data.cut_for_size
-    ? ` The whole game does not fit within ${data.max_nodes.toLocaleString("en")} nodes: the tree was cut at ${data.depth} plies for size.`
-    : "";
+function statusWords(data) {
+  if (data.variant === "textbook") {
+    return textbookStatus(data);
+  }
+  const reach = data.complete ? P.everyGame : P.pliesDeep(data.depth);
+  const cut = data.cut_for_size ? P.cutForSize(data.max_nodes.toLocaleString("en"), data.depth) : "";
   const values =
-    data.values === "exact"
-      ? "Every value is exact."
-      : `Leaves at the horizon are guesses of the evaluation ${data.evaluation.name}: ${data.evaluation.description}.`;
-  setText(el.status, `${data.nodes.toLocaleString("en")} nodes, ${reach}. ${values}${cut}`);
+    data.values === "exact" ? P.exact : P.guesses(data.evaluation.name, data.evaluation.description);
+  return P.status(data.nodes.toLocaleString("en"), reach, values, cut);
+}
+
+function show(data) {
+  panel.data = data;
+  panel.walk = walkSteps(data);
+  panel.step = null;
+  setText(el.status, statusWords(data));
   const rows = ALGORITHMS.map(([value, text]) => {
     const count = data.counts[value];
     const share = Math.round((100 * count.nodes) / data.nodes);
@@ -216,19 +278,28 @@ function draw() {
     return row;
   });
   el.counts.replaceChildren(
-    make("caption", { text: "Nodes each walk visits on this tree" }),
-    make(
-      "tr",
-      {},
-      make("th", { text: "Walk", attrs: { scope: "col" } }),
-      make("th", { text: "Nodes", attrs: { scope: "col" } }),
-      make("th", { text: "Cut-offs", attrs: { scope: "col" } }),
-    ),
+    make("caption", { text: P.countsCaption }),
+    make("tr", {}, ...P.countsHead.map((text) => make("th", { text, attrs: { scope: "col" } }))),
     ...rows,
   );
-  el.list.setAttribute("aria-label", `Game tree, walked by ${algorithm}`);
-  showTree(el.list, data, (node, parent) => describe(node, parent, data.to_move, boardFacts()));
+  el.list.setAttribute("aria-label", P.treeWalked(P.algorithms[data.algorithm]));
+  showTree(el.list, data, describer(data));
   replayAt(null);
+}
+
+// A row's words, and a node's name in the replay's words, for the tree shown.
+function describer(data) {
+  if (data.variant === "textbook") {
+    return textbookDescribe;
+  }
+  return (node, parent) => describe(node, parent, data.to_move, boardFacts());
+}
+
+function namer(data) {
+  if (data.variant === "textbook") {
+    return textbookName;
+  }
+  return (node) => nodeName(node, boardFacts());
 }
 
 // The board's rows and columns, or null while the tree shown is Eight's.
@@ -242,13 +313,11 @@ function replayAt(step) {
     return;
   }
   panel.step = step === null ? null : Math.max(0, Math.min(step, lastVisit()));
-  const walked = walkAt(data, panel.step);
+  const walked = walkAt(data, panel.step, panel.walk);
   markWalk(walked);
   setText(
     el.stepWords,
-    panel.step === null
-      ? wholeWords(data)
-      : stepWords(data, panel.step, walked, (node) => nodeName(node, boardFacts())),
+    panel.step === null ? wholeWords(data) : stepWords(data, panel.walk, panel.step, walked, namer(data)),
   );
   const [start, previous, next] = el.steps;
   start.disabled = panel.step === 0;

@@ -1,11 +1,27 @@
-// The game tree as a collapsible tree (the WAI-ARIA tree pattern): one item per node with its move, its
-// value for the side to move at the root (coloured as the board colours a move) and its minimax score;
-// the nodes the walk shown did not visit are greyed, each pruned branch under the bound that pruned it.
+// The game tree as a collapsible tree (the WAI-ARIA tree pattern): one item per node with its role (MAX
+// or MIN), its move, and what the walk shown knows of its value for the side to move at the root: its
+// window while the walk is inside it, then the value it returned (a bound as ≤ v or ≥ v; an exact value
+// coloured as the board colours a move). Nodes the walk has not reached are greyed, each pruned branch
+// under the bound that pruned it; the principal variation is drawn once the top has returned.
 // Only the children of expanded nodes are drawn, so a tree of thousands of nodes stays light.
 // Keys: ↑ ↓ move, → opens or goes to the first child, ← closes or goes to the parent, Home and End,
 // Enter or Space opens and closes.
 
 import { make, setData } from "./dom.js";
+import { num, REPLAY_WORDS, shownValue, windowSpoken, windowText } from "./tree-replay.js";
+import { TREE_WORDS } from "./tree-words.js";
+
+// Every word the rows add, in one place so that it can be translated.
+export const VIEW_WORDS = {
+  scoreTitle: "the value the walk returned (≤ or ≥: a bound)",
+  notYet: "not returned yet",
+  entered: "entered",
+  aBound: "a bound",
+  bound: {
+    upper: (v) => `at most ${v}, a bound`,
+    lower: (v) => `at least ${v}, a bound`,
+  },
+};
 
 const OPEN_WHOLE = 100; // nodes
 let view = null; // { list, data, byId, parentOf, expanded: Set, focus, describe, marks }
@@ -35,8 +51,9 @@ export function showTree(list, data, describe) {
   redraw();
 }
 
-// Marks what a walk has done by a step: `marks` is { state: Map(id -> "visited" | "pruned" | "later"),
-// notes: Map(id -> the bound that pruned it), current: the node visited at the step, or null }.
+// Marks what a walk has done by a step: `marks` is walkAt's answer (tree-replay.js): each node's state
+// ("later", "open", "visited", "pruned"), the values returned, the open nodes' windows, the bounds that
+// pruned, the node of the step (or null) and whether the top has returned.
 export function markWalk(marks) {
   if (!view) {
     return;
@@ -44,6 +61,7 @@ export function markWalk(marks) {
   view.marks = marks;
   if (marks.current !== null && marks.current !== undefined) {
     openTo(marks.current);
+    view.expanded.add(marks.current); // its children: where the walk goes next, or what a cut-off pruned
   }
   redraw();
 }
@@ -79,13 +97,21 @@ function item(node, parent, level) {
   const words = view.describe(node, parent);
   const open = node.children.length > 0 && view.expanded.has(node.id);
   const marks = view.marks;
+  const walk = marks ? marks.state.get(node.id) : "visited";
   const prunedWords = marks ? marks.notes.get(node.id) : undefined;
+  const value = valueShown(node, words, walk);
+  const role = make("span", {
+    className: "tree-role",
+    text: TREE_WORDS.role[node.role],
+    attrs: { title: TREE_WORDS.roleTitle[node.role] },
+  });
   const line = make(
     "span",
     { className: "tree-line" },
+    role,
     make("span", { className: "tree-move", text: words.move }),
-    make("span", { className: "tree-value", text: words.value }),
-    make("span", { className: "tree-score", text: String(node.score), attrs: { title: "minimax score" } }),
+    make("span", { className: "tree-value", text: value.words }),
+    make("span", { className: "tree-score", text: value.score, attrs: { title: VIEW_WORDS.scoreTitle } }),
   );
   if (prunedWords) {
     line.append(make("span", { className: "tree-pruned", text: prunedWords }));
@@ -96,16 +122,19 @@ function item(node, parent, level) {
       role: "treeitem",
       "aria-level": level,
       tabindex: -1,
-      "aria-label": [words.move, words.value, prunedWords].filter(Boolean).join(", "),
+      "aria-label": [words.move, TREE_WORDS.roleSpoken[node.role], value.spoken, prunedWords]
+        .filter(Boolean)
+        .join(", "),
     },
   });
-  // A node the walk has not visited (yet, or ever) shows no colour: the walk knows nothing of its value.
-  const walk = marks ? marks.state.get(node.id) : "visited";
+  // Only a value the walk has returned exactly is coloured: before, the walk knows nothing of it, and a
+  // bound is not the value.
   setData(li, "node", node.id);
   setData(li, "role", node.role);
-  setData(li, "result", walk === "visited" ? node.result : null);
+  setData(li, "result", value.exact ? node.result : null);
+  setData(li, "bound", value.bound);
   setData(li, "strength", parent ? strengthAmong(node, parent.children) : 3);
-  setData(li, "pv", node.pv ? "true" : null);
+  setData(li, "pv", node.pv && (!marks || marks.rootDone) ? "true" : null);
   setData(li, "walk", walk);
   setData(li, "current", marks && marks.current === node.id ? "true" : null);
   if (node.children.length) {
@@ -118,6 +147,40 @@ function item(node, parent, level) {
     li.append(group);
   }
   return li;
+}
+
+// What a row shows of its value as the walk stands: nothing before the node returns; its window (or
+// its best so far, under minimax) while open; once returned, the value it returned, as a bound (≤ v,
+// ≥ v) when it is one, in words only when exact.
+function valueShown(node, words, walk) {
+  const marks = view.marks;
+  const none = { words: "", score: "", spoken: VIEW_WORDS.notYet, exact: false, bound: null };
+  if (!marks) {
+    const score = num(node.score);
+    return { words: words.value || "", score, spoken: words.value || score, exact: true, bound: null };
+  }
+  if (walk === "open") {
+    const window = marks.windows.get(node.id);
+    if (view.data.algorithm === "minimax") {
+      const text = window.best === null ? "" : REPLAY_WORDS.soFar(num(window.best));
+      return { ...none, words: text, spoken: text || VIEW_WORDS.entered };
+    }
+    return { ...none, words: windowText(window), spoken: `${VIEW_WORDS.entered}, ${windowSpoken(window)}` };
+  }
+  const returned = marks.shown.get(node.id);
+  if (walk === "pruned") {
+    return { ...none, spoken: "" };
+  }
+  if (!returned) {
+    return none;
+  }
+  const score = shownValue(returned.value, returned.bound);
+  if (returned.bound) {
+    const spoken = VIEW_WORDS.bound[returned.bound](num(returned.value));
+    return { words: VIEW_WORDS.aBound, score, spoken, exact: false, bound: returned.bound };
+  }
+  const spoken = words.value ? `${words.value}, ${score}` : score;
+  return { words: words.value || "", score, spoken, exact: true, bound: null };
 }
 
 // The items shown, top to bottom (those inside closed nodes are not drawn at all).

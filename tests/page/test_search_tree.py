@@ -27,6 +27,11 @@ def open_panel(page: Page) -> None:
     page.wait_for_selector(f"{ITEM}[data-node='0']")
 
 
+def inner_nodes(tree: dict[str, Any]) -> list[dict[str, Any]]:
+    found = [tree] if tree["children"] else []
+    return found + [n for child in tree["children"] for n in inner_nodes(child)]
+
+
 def node(page: Page, node_id: int) -> Any:
     return page.locator(f"{ITEM}[data-node='{node_id}']")
 
@@ -65,15 +70,18 @@ def test_the_tree_near_the_end_of_3x3_is_read_and_replayed(page: Page, base_url:
     assert page.evaluate("document.activeElement.dataset.node") == str(first["id"])
     page.keyboard.press("7")  # a number key inside the tree plays no cell
     assert page.locator("#board .cell[data-mark='X']").count() == 2
-    # the replay: the first visits in the walk's order, with their windows; a cut-off greys its branch
+    # the replay: a step at a time, in the walk's order; a cut-off greys its branch
     page.click("#tree-start")
-    assert page.inner_text("#tree-step").startswith(f"Visit 1 of {truth['counts']['alphabeta']['nodes']}")
+    inner = {v["node"] for v in truth["visits"]} & {n["id"] for n in inner_nodes(truth["root"])}
+    steps = len(truth["visits"]) + len(inner)  # each node entered; a node with children returns later
+    assert page.inner_text("#tree-step").startswith(f"Step 1 of {steps}: enters the top")
     cut = truth["cutoffs"][0]
-    at_cut = max(i for i, v in enumerate(truth["visits"]) if v["node"] == cut["after"] or i == 0)
-    for _ in range(at_cut):
+    for _ in range(steps):
+        if "Cut-off" in page.inner_text("#tree-step"):
+            break
         page.click("#tree-next")
     current = page.locator(f"{ITEM}[data-current='true']")
-    assert current.get_attribute("data-node") == str(truth["visits"][at_cut]["node"])
+    assert current.get_attribute("data-node") == str(cut["node"])  # the node that stopped returns
     pruned = node(page, cut["pruned"][0])
     assert pruned.get_attribute("data-walk") == "pruned" and "pruned: " in pruned.inner_text()
     page.click("#tree-whole")
