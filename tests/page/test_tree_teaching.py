@@ -92,6 +92,18 @@ def alphabeta(node: Node, alpha: float, beta: float, steps: list[Step]) -> int:
     return returned
 
 
+def minimax_walk(node: Node, steps: list[Step]) -> int:
+    """Minimax recorded a step at a time: every value exact."""
+    if not node.children:
+        steps.append(Step("leaf", node.id, node.score))
+        return node.score
+    steps.append(Step("enter", node.id))
+    scores = [minimax_walk(child, steps) for child in node.children]
+    value = max(scores) if node.role == "max" else min(scores)
+    steps.append(Step("return", node.id, value))
+    return value
+
+
 def walk(root: Node) -> list[Step]:
     steps: list[Step] = []
     alphabeta(root, -math.inf, math.inf, steps)
@@ -147,6 +159,7 @@ def check_every_step(page: Page, root: Node, steps: list[Step]) -> None:
             assert "returns" not in words.split(".")[0], words  # entering a node says no value
         want = expected_after(steps, at)
         for row in rows(page):
+            assert "undefined" not in row["label"] and "NaN" not in row["label"], row
             assert row["score"] == want.get(row["node"], ""), (at, row, want.get(row["node"]))
             if row["node"] not in want:
                 assert row["result"] is None and row["bound"] is None, (at, row)
@@ -260,3 +273,23 @@ def test_eight_against_the_computer(page: Page, base_url: str) -> None:
     page.wait_for_selector(f"{ITEM}[data-node='0'][aria-label^='total {1 + best} after a {best}']")
     page.click(".eight button:has-text('Back')")  # back past the computer's pick, to X's first
     page.wait_for_function("() => document.querySelector('.eight-state').textContent.includes('Total 0')")
+
+
+def test_figure_5_5_under_minimax_and_axe(page: Page) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    leaves = [4, -3, 7, 0, 9, 1, 6, 6, 2]
+    open_link(page, "variant=normal")
+    open_panel(page, "textbook")
+    for i, value in enumerate(leaves):
+        page.fill(f"#textbook-leaf-{'bcd'[i // 3]}{i % 3 + 1}", str(value))
+    page.select_option("#tree-algorithm", "minimax")
+    page.wait_for_selector("#tree-view[aria-label$='Minimax']")
+    root = figure(leaves)
+    steps: list[Step] = []
+    minimax_walk(root, steps)
+    check_every_step(page, root, steps)
+    assert not [r for r in rows(page) if r["bound"] or r["walk"] == "pruned"]  # minimax reads every leaf
+    found = Axe().run(page, context="#search-tree").response
+    bad = [(v["id"], v["impact"]) for v in found["violations"] if v["impact"] in ("serious", "critical")]
+    assert not bad, bad
