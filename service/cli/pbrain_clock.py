@@ -11,11 +11,12 @@ from dataclasses import dataclass
 UNLIMITED_MS = 2_147_483_647
 # The protocol names no default turn limit; without INFO timeout_turn a move takes at most this.
 DEFAULT_TURN_MS = 5_000
-# Of the turn's limit, the share the search may take, and a reserve besides: the analysis stops within a
-# few milliseconds of its budget (1.002 s for 1 s, service/engine/analyst.py), and the rest of a turn (the
-# BOARD lines read, the position checked, the answer written) takes a few more on a busy host.
+# Of the turn's limit, the share the search may take, and a reserve besides. On an idle host an analysis
+# stops within a few milliseconds of its budget (1.002 s for 1 s), and the rest of a turn (the BOARD lines
+# read, the position checked, the answer written) takes a few more; on this 2-core host with a load average
+# of 16, analyses of 0.3 s took up to 0.65 s: the process waits for a core.
 TURN_SHARE = 0.8
-TURN_RESERVE_S = 0.05
+TURN_RESERVE_S = 0.1
 # Of what is left of the match, the most one move takes: the clock never runs out, and the later moves,
 # where proofs are within reach, keep time.
 MATCH_SHARE = 1 / 15

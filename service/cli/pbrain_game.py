@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine import EngineError, InvalidPositionError, Position, Status, Variant, get_variant
+from ..engine import NAME_FORM, EngineError, InvalidPositionError, Position, Status, Variant, get_variant
 
 OWN, OPPONENT = 1, 2  # the BOARD command's field values
 K = 5  # five in a row
@@ -20,9 +20,9 @@ EXACT, CONTINUOUS, RENJU, CARO = 1, 2, 4, 8
 SUPPORTED = "freestyle (rule 0) and exactly five (rule 1)"
 UNSUPPORTED = {
     CONTINUOUS: "rule 2 (the continuous game) is not supported: the game ends at the first five",
-    RENJU: f"rule 4 (renju) is not supported yet: Sanmoku plays {SUPPORTED}",
     CARO: f"rule 8 (caro) is not supported: Sanmoku plays {SUPPORTED}",
 }
+NO_RENJU = f"rule 4 (renju) is not supported yet: Sanmoku plays {SUPPORTED}"
 
 
 class ProtocolError(Exception):
@@ -34,7 +34,10 @@ def variant_for(width: int, height: int, rule: int) -> Variant:
     for bit, why in UNSUPPORTED.items():
         if rule & bit:
             raise ProtocolError(why)
-    name = f"{height}x{width}k{K}" + ("-exact" if rule & EXACT else "")
+    if rule & RENJU and "renju" not in NAME_FORM["options"]:  # the engine's boards without renju's rule
+        raise ProtocolError(NO_RENJU)
+    option = "-renju" if rule & RENJU else "-exact" if rule & EXACT else ""
+    name = f"{height}x{width}k{K}{option}"
     try:
         return get_variant(name)
     except EngineError as error:

@@ -81,10 +81,9 @@ class Thinker:
         answer = self._analyze(position, min(GLANCE_S, seconds))
         won_now = answer.moves[0].lower == 1 and answer.moves[0].remoteness == 1
         blocks = [] if won_now else opponent_fives(position)
-        if len(blocks) == 1:
-            ranked = _ranked(position, answer)
-            forced = next(move for move in ranked if move.cell == blocks[0])
-            return Choice(forced.cell, "forced: every other move loses in 2 plies", ranked, {})
+        ranked = _ranked(position, answer)
+        if len(blocks) == 1 and blocks[0] in {move.cell for move in ranked}:  # (under renju it may not be)
+            return Choice(blocks[0], "forced: every other move loses in 2 plies", ranked, {})
         if not _settled(answer) and not self.cancel.is_set:
             answer = self._analyze(position, (deadline - monotonic()) * (1 - DISTANCE_SHARE))
         ranked = _ranked(position, answer)

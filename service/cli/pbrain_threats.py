@@ -8,7 +8,9 @@ move, which on a busy host can take longer than a short turn (217 moves of a 15x
 
 from __future__ import annotations
 
-from ..engine import Mark, Position, Status, geometry_of
+import contextlib
+
+from ..engine import IllegalMoveError, Mark, Position, Status, geometry_of, get_variant
 
 
 def opponent_fives(position: Position) -> list[int]:
@@ -20,13 +22,19 @@ def opponent_fives(position: Position) -> list[int]:
     for line in geometry.lines:
         if not line & mine and (line & theirs).bit_count() == geometry.k - 1:
             near |= line & ~theirs
-    their_turn = Position(position.variant, position.x, position.o, position.to_move.other)
+    variant = position.variant
+    if getattr(variant, "renju", False) and position.first is position.to_move:
+        # Under renju the opponent is white, whose five or more win; a position with white to move and
+        # as many stones on each side would take white for the first player (black).
+        variant = get_variant(variant.name.removesuffix("-renju"))
+    their_turn = Position(variant, position.x, position.o, position.to_move.other)
     won = Status.X_WON if position.to_move.other is Mark.X else Status.O_WON
     cells = []
     while near:
         low = near & -near
         cell = low.bit_length() - 1
         near ^= low
-        if their_turn.play(cell).status is won:
-            cells.append(cell)
+        with contextlib.suppress(IllegalMoveError):  # a cell black may not take (renju) threatens nothing
+            if their_turn.play(cell).status is won:
+                cells.append(cell)
     return cells

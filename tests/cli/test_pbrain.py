@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import Budget, Position, compose_sources, get_variant
+from service.engine import NAME_FORM, Budget, Position, compose_sources, get_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 ANSWER_TIMEOUT_S = 30.0  # a move asked for with a turn of at most a few seconds, on a busy host
@@ -197,13 +197,13 @@ def test_turns_play_on_free_cells_and_take_backs_free_them(brain: Manager) -> No
 def test_the_turn_time_is_kept(brain: Manager) -> None:
     # A middle game where nothing is proven: the search takes what the turn allows, and no more.
     stones = ("7,7,1", "8,8,2", "6,8,1", "8,6,2", "9,9,1", "5,5,2")
-    brain.send("INFO timeout_turn 1000")
+    brain.send("INFO timeout_turn 2000")
     answer, messages, seconds = brain.timed(*board(*stones))
     (said,) = messages
     spent = re.fullmatch(r"nothing proven in (\d+) ms: the best guess by shape", said)
     assert spent is not None, said
     # the search took most of what the turn allows (a quarter of it is kept for a win's length), no more
-    assert 0.5 <= int(spent[1]) / 1000 <= seconds < 1.0, (said, seconds)
+    assert 1.0 <= int(spent[1]) / 1000 <= seconds < 2.0, (said, seconds)
     # time_left binds when it is the smaller (a fifteenth of 3 s), and timeout_turn 0 is "at once"
     for limits in (
         ("INFO timeout_turn 5000", "INFO time_left 3000"),
@@ -211,7 +211,7 @@ def test_the_turn_time_is_kept(brain: Manager) -> None:
     ):
         brain.send(*limits)
         answer, messages, seconds = brain.timed(*board(*stones))
-        assert seconds < 0.6, (limits, seconds)
+        assert seconds < 1.0, (limits, seconds)  # of a 5 s turn: what binds is time_left, or 0
         xy(answer)
 
 
@@ -259,8 +259,14 @@ def test_the_rule_picks_the_board(brain: Manager) -> None:
     assert brain.ask(*board(*stones)) == "0,7"
     brain.send("INFO rule 0")
     assert xy(brain.ask(*board(*stones))) in {(0, 7), (5, 7)}
+    brain.send("INFO rule 8")
+    assert brain.ask(*board(*stones)).startswith("ERROR rule 8 (caro) is not supported")
     brain.send("INFO rule 4")
-    assert brain.ask(*board(*stones)).startswith("ERROR rule 4 (renju) is not supported yet")
+    renju = brain.ask(*board(*stones))
+    if "renju" in NAME_FORM["options"]:  # the engine's renju boards: black's 0,7 makes exactly five
+        assert renju == "0,7"
+    else:
+        assert renju.startswith("ERROR rule 4 (renju) is not supported yet"), renju
 
 
 def test_yxnbest_lists_moves_and_plays_the_first(brain: Manager) -> None:
