@@ -14,6 +14,7 @@ from werkzeug.utils import get_content_type
 
 from ..engine import Deadline, Source, game_of
 from ..serving.sources import get_analyst, get_supply
+from . import request_cost
 from .bodies import Body, get_bodies, make_body
 from .params import AnalyzeParams
 from .payloads import answer_payload, dumps, mainline_payload
@@ -24,6 +25,7 @@ RAW_LIMIT = 256  # longer bodies or query strings (padding, repeated fields) are
 def answer_body(params: AnalyzeParams, shared: Deadline | None = None) -> Body:
     """The /analyze answer; `shared`: a batch's deadline, which caps the request's own budget."""
     deadline = params.deadline()  # before the position is read: the budget bounds the whole answer
+    request_cost.positions()
     position = params.position()
     key = (position, params.mainline, params.estimates)  # a position is a frozen value: it keys itself
     bodies = get_bodies()
@@ -32,7 +34,7 @@ def answer_body(params: AnalyzeParams, shared: Deadline | None = None) -> Body:
         return kept
     if shared is not None and shared.at < deadline.at:
         deadline = shared
-    answers = get_analyst().answers(deadline, params.search_only)
+    answers = request_cost.counted(get_analyst().answers(deadline, params.search_only))
     answer = answers(position)
     payload = answer_payload(answer, params.estimates, params.budget_ms)
     if params.mainline:  # only where every step is proven

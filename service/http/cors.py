@@ -16,8 +16,17 @@ from typing import Any
 
 # The response headers a page of another origin may read besides the safelisted ones (Cache-Control,
 # Content-Length, Content-Type, ...): every one the spec gives a client (a 503's Retry-After, a range's
-# Content-Range), not the proxies' (X-Accel-Buffering) and caches' (Vary).
-EXPOSED = ("Accept-Ranges", "Content-Range", "ETag", "Retry-After", "X-Request-ID")  # sorted, as flask-cors
+# Content-Range, the rate limits' RateLimit and RateLimit-Policy), not the proxies' (X-Accel-Buffering) and
+# caches' (Vary).
+EXPOSED = (  # sorted, as flask-cors
+    "Accept-Ranges",
+    "Content-Range",
+    "ETag",
+    "RateLimit",
+    "RateLimit-Policy",
+    "Retry-After",
+    "X-Request-ID",
+)
 METHODS = ("GET", "HEAD", "OPTIONS", "POST")
 MAX_AGE = 86400  # seconds a browser may keep a preflight's answer
 SIMPLE = [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", ", ".join(EXPOSED))]

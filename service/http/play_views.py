@@ -33,6 +33,7 @@ from ..serving.lanes import Lane, LaneBusyError
 from ..serving.offload import Alongside
 from ..serving.sources import get_analyst
 from ..serving.streams import paced
+from . import request_cost
 from .answers import answer_body
 from .params import AnalyzeParams, BatchParams, MoveParams, ReviewParams
 from .payloads import dumps
@@ -76,7 +77,7 @@ def move() -> Response:
     if get_policy(params.policy).uses_depth:
         plies = default_depth(position.geometry) if params.depth is None else params.depth
         reading = Alongside(partial(depth_move, position, plies, deadline))
-    answers = get_analyst().answers(deadline, params.search_only)
+    answers = request_cost.counted(get_analyst().answers(deadline, params.search_only))
     answer = answers(position)  # if it fails, the read ends on its own, within the budget
 
     def answered(asked: Position) -> Answer:  # the position's answer is in hand: no second search
@@ -118,7 +119,7 @@ def read_move(position: Position, depth: int, ends: float) -> Reading:
 def review() -> Response:
     params = load(_review_request, request.get_json(), ReviewParams)
     variant = params.game_variant()
-    answers = get_analyst().answers(params.deadline(), params.search_only)
+    answers = request_cost.counted(get_analyst().answers(params.deadline(), params.search_only))
     if params.boards is not None:
         result = review_boards(answers, params.boards, params.first, variant)
     else:

@@ -18,6 +18,7 @@ from flask import Flask
 
 from .answers import answer_headers, raw_key, short_body
 from .bodies import EXTENSION, KeptBodies
+from .rate_limits import EdgeGate, edge_gate
 
 PATH = "/analyze"
 StartResponse = Callable[..., Any]
@@ -37,19 +38,32 @@ def request_key(environ: dict[str, Any]) -> tuple[str, bytes] | None:
 
 
 class RepeatedAnswers:
-    def __init__(self, app: WSGIApp, bodies: KeptBodies, cache_control: str) -> None:
-        self.app, self.bodies, self.cache_control = app, bodies, cache_control
+    """`gate`: the rate limits' count for this edge (rate_limits.EdgeGate), None when they are off; when
+    it says no, Flask answers (the 429, or the limiter's way round a failing store)."""
+
+    def __init__(
+        self, app: WSGIApp, bodies: KeptBodies, cache_control: str, gate: EdgeGate | None = None
+    ) -> None:
+        self.app, self.bodies, self.cache_control, self.gate = app, bodies, cache_control, gate
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         key = request_key(environ)
         body = None if key is None else self.bodies.get(key)
         if key is None or body is None or not body.lasting:
             return self.app(environ, start_response)
-        start_response("200 OK", answer_headers(body, self.cache_control))
+        headers = answer_headers(body, self.cache_control)
+        if self.gate is not None:
+            counted = self.gate(environ)
+            if counted is None:
+                return self.app(environ, start_response)
+            headers += counted
+        start_response("200 OK", headers)
         return [body.data]
 
 
 def init_app(app: Flask) -> None:
-    """After the kept bodies (bodies.init_app), before the middleware that every answer passes through."""
+    """After the kept bodies (bodies.init_app) and the rate limits (rate_limits.init_app), before the
+    middleware that every answer passes through."""
     cache_control = app.config["CACHE_CONTROL"]
-    app.wsgi_app = RepeatedAnswers(app.wsgi_app, app.extensions[EXTENSION], cache_control)  # type: ignore[method-assign]
+    gate = edge_gate(app)
+    app.wsgi_app = RepeatedAnswers(app.wsgi_app, app.extensions[EXTENSION], cache_control, gate)  # type: ignore[method-assign]
