@@ -5,6 +5,8 @@
 // the service's (service/engine/teach/traces.py): minimax, and fail-soft alpha-beta, MAX-VALUE and
 // MIN-VALUE, with a node stopping when its value reaches beta (MAX) or falls to alpha (MIN). No DOM.
 
+import { num } from "./tree-replay.js";
+
 export const TEXTBOOK_LEAVES = [3, 12, 8, 2, 4, 6, 14, 5, 2]; // figure 5.2's utilities, left to right
 const INNER = ["B", "C", "D"];
 
@@ -146,8 +148,8 @@ export function textbookStatus(data) {
   const alphabeta = walk(data.root, "alphabeta");
   const rootValue = (visits) => visits[0].value;
   return W.status(
-    data.root.score,
-    rootValue(alphabeta.visits),
+    num(data.root.score),
+    num(rootValue(alphabeta.visits)),
     data.nodes,
     alphabeta.visits.length,
     alphabeta.cutoffs.length,

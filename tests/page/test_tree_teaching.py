@@ -225,8 +225,13 @@ def test_eight_shows_its_bounds_as_bounds(page: Page, base_url: str) -> None:
 
 @pytest.mark.parametrize(
     "leaves",
-    [FIGURE_LEAVES, [5, 1, 9, -7, 8, 2, 4, 6, 0], [2, 2, 2, 9, 1, 3, -4, 10, 6]],
-    ids=["figure", "changed", "ties"],
+    [
+        FIGURE_LEAVES,
+        [5, 1, 9, -7, 8, 2, 4, 6, 0],
+        [2, 2, 2, 9, 1, 3, -4, 10, 6],
+        [-5, -2, -8, -9, -1, -6, -3, -7, -4],
+    ],
+    ids=["figure", "changed", "ties", "negative"],
 )
 def test_figure_5_5_replayed_with_its_leaves_and_others(page: Page, leaves: list[int]) -> None:
     open_link(page, "variant=normal")
