@@ -211,10 +211,11 @@ function bindEvents() {
   bindExchange(openGame);
   bindLanguage();
   document.addEventListener("keydown", onKeyDown);
-  // On a phone the board stays at the top of the screen (tools.css): a panel scrolled to stops under it.
+  // On a phone the board stays at the top of the screen with the status line and the step buttons
+  // (tools.css): a panel scrolled to stops under them.
   new ResizeObserver(() => {
-    $("app").style.setProperty("--board-height", `${Math.ceil($("board-frame").offsetHeight)}px`);
-  }).observe($("board-frame"));
+    $("app").style.setProperty("--pinned-height", `${Math.ceil($("pinned").offsetHeight)}px`);
+  }).observe($("pinned"));
   window.addEventListener("popstate", () => {
     closeEditor();
     const game = gameFromUrl();

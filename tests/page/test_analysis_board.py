@@ -259,7 +259,8 @@ def test_the_review_scrolls_into_view_on_a_phone(new_page: PageFactory) -> None:
         """() => {
             const review = document.getElementById('review').getBoundingClientRect();
             const board = document.getElementById('board-frame').getBoundingClientRect();
-            return board.top > -1 && review.top >= board.bottom && review.top - board.bottom < 16;
+            const pinned = document.getElementById('pinned').getBoundingClientRect();
+            return board.top > -1 && review.top >= pinned.bottom && review.top - pinned.bottom < 16;
         }""",
         timeout=5000,
     )

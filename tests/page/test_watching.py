@@ -21,11 +21,12 @@ if TYPE_CHECKING:
 GAME_OVER = "() => ['x_won', 'o_won', 'draw'].includes(document.getElementById('app').dataset.status)"
 
 
-# The panels' scroll margin follows the board's frame through a ResizeObserver (app.js), a frame late:
-# scrolled before it has, a panel stops under the frame's old height (CI once: 37 px, the rack's head).
+# The panels' scroll margin follows the pinned block (the status line, the board, the step buttons)
+# through a ResizeObserver (app.js), a frame late: scrolled before it has, a panel stops under the
+# block's old height (CI once: 37 px, the rack's head).
 BOARD_HEIGHT_KNOWN = """() => getComputedStyle(document.getElementById('app'))
-    .getPropertyValue('--board-height')
-    === `${Math.ceil(document.getElementById('board-frame').offsetHeight)}px`"""
+    .getPropertyValue('--pinned-height')
+    === `${Math.ceil(document.getElementById('pinned').offsetHeight)}px`"""
 
 
 def plies(page: Page) -> int:
@@ -73,10 +74,14 @@ def test_on_a_phone_the_board_stays_beside_the_tool_in_use(new_page: PageFactory
     assert page.get_attribute(".cell[data-cell='0']", "data-mark") == "X"
     page.click("#editor-cancel")
     wait_idle(page)  # the position back, with the rack's head over the columns
-    for tool in ("#moves", "section.settings"):  # scrolled to: the board stays in view above it
-        page.wait_for_function(BOARD_HEIGHT_KNOWN)
-        page.eval_on_selector(tool, "t => t.scrollIntoView({ block: 'start' })")
-        page.wait_for_timeout(100)
-        board, shown = box(page, "#board"), box(page, tool)
-        assert board["y"] >= -1 and board["y"] + board["height"] <= PHONE["height"] / 2 + 60, tool
-        assert shown["y"] >= board["y"] + board["height"] - 1 and shown["y"] < PHONE["height"], tool
+    # Scrolled to the move list, the board stays in view above it; the settings work on no board, and
+    # the board has gone up with the page there.
+    page.wait_for_function(BOARD_HEIGHT_KNOWN)
+    page.eval_on_selector("#moves", "t => t.scrollIntoView({ block: 'start' })")
+    page.wait_for_timeout(100)
+    board, steps, shown = box(page, "#board"), box(page, ".nav"), box(page, "#moves")
+    assert board["y"] >= -1 and steps["y"] + steps["height"] <= PHONE["height"] - 150
+    assert shown["y"] >= steps["y"] + steps["height"] - 1 and shown["y"] < PHONE["height"]
+    page.eval_on_selector("section.settings", "t => t.scrollIntoView({ block: 'start' })")
+    page.wait_for_timeout(100)
+    assert box(page, "#board")["y"] + box(page, "#board")["height"] <= box(page, "section.settings")["y"]
