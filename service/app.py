@@ -23,6 +23,7 @@ from .http import (
     page_views,
     play_views,
     rate_limits,
+    record_views,
     repeated,
     security,
     tree_views,
@@ -44,6 +45,9 @@ DEFAULTS: dict[str, Any] = {
     # Tables of more cells (up to 22: minutes and gigabytes) are built only by `sanmoku tables build`,
     # or at start when TABLES_AT_START names them.
     "BACKGROUND_BUILD_CELLS": BACKGROUND_BUILD_CELLS,
+    # False: a missing Connect Four book (a build of 1.5 GB) is not built by this instance, but once,
+    # elsewhere (docker-compose.yml's `book`); it is read as soon as it is there
+    "BOOK_BUILDS": True,
     "SEARCH_SLOTS": 2,  # searches one worker runs at once (each a real thread and a 32 MB table)
     # threads one search uses, 1 or 2: the second takes the provers' second family (with a 10 MB table)
     # and half of the moves' alpha-beta searches (with a second 32 MB table per slot)
@@ -103,6 +107,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(meta_views.bp)
     app.register_blueprint(meta_views.docs_bp)
     app.register_blueprint(play_views.bp)
+    app.register_blueprint(record_views.bp)
     app.register_blueprint(tree_views.bp)
     app.register_blueprint(page_views.bp)
     rate_limits.init_app(app)

@@ -33,6 +33,7 @@ def compose_sources(
     *,
     tables_at_start: Iterable[Variant] = (),
     background_builds: bool = True,
+    book_builds: bool = True,
     background_build_cells: int = BACKGROUND_BUILD_CELLS,
     foreground: bool = False,
     write_later: Later | None = None,
@@ -49,8 +50,9 @@ def compose_sources(
     at once (the command line); `write_later`, `check_later` and `start_trim` move a small table's write,
     a table's first whole check and the cache's trims off the caller's thread; `offload` runs a search and
     the store's reads there. A missing Connect Four book is built in the background when
-    `background_builds` allows. `store_url` (redis://host:port/db) names the store of proven positions
-    that many hosts share; without it, the tables directory's own file."""
+    `background_builds` and `book_builds` allow (a deployment whose instances have no room for its
+    1.5 GB builds it once, elsewhere). `store_url` (redis://host:port/db) names the store of proven
+    positions that many hosts share; without it, the tables directory's own file."""
     store = TableStore(directory, check_later=check_later)
     supply = TableSupply(
         store,
@@ -62,5 +64,5 @@ def compose_sources(
     )
     proven = open_proven_store(store.directory, store_url, proven_max_bytes, start_trim)
     pool = SearcherPool(search_slots, prover_threads=prover_threads)
-    books = open_books(store.directory, background_builds)
+    books = open_books(store.directory, background_builds and book_builds)
     return Sources(supply, Analyst(supply.available, proven, pool, offload, books))

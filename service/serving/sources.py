@@ -3,9 +3,10 @@ tables directory's supply of tables, its opening books and its cache of proven p
 `Analyst` that decides between them and a search; `get_analyst()` and `get_supply()` give them to views.
 
 TABLES_DIR, TABLES_AT_START, BACKGROUND_BUILDS and BACKGROUND_BUILD_CELLS set the supply's rule (see
-`engine.tables.supply`); SEARCH_SLOTS caps the searches of one worker at once, PROVER_THREADS the
-threads each search uses (1 or 2: the provers' and alpha-beta's); PROVEN_MAX_BYTES bounds the store
-of proven positions, and STORE_URL (redis://host:port/db) puts it in a database many hosts share.
+`engine.tables.supply`), BOOK_BUILDS whether a missing Connect Four book is built here; SEARCH_SLOTS
+caps the searches of one worker at once, PROVER_THREADS the threads each search uses (1 or 2: the
+provers' and alpha-beta's); PROVEN_MAX_BYTES bounds the store of proven positions, and STORE_URL
+(redis://host:port/db) puts it in a database many hosts share.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ def init_app(app: Flask) -> None:
         app.config["TABLES_DIR"],
         tables_at_start=variants_at_start(app.config["TABLES_AT_START"]),
         background_builds=app.config["BACKGROUND_BUILDS"],
+        book_builds=app.config["BOOK_BUILDS"],
         background_build_cells=app.config["BACKGROUND_BUILD_CELLS"],
         write_later=after_this_answer,
         check_later=in_background,

@@ -1,6 +1,7 @@
 // The public HTTP API, as any client calls it: relative URLs, JSON in, JSON or problem+json out.
-// A table that is still being built answers 503 with Retry-After: the request waits that long and asks
-// again, a bounded number of times, telling the page (setWaitListener) so that it can say so.
+// A table that is still being built answers 503 with Retry-After, and a client past its quota 429: the
+// request waits that long and asks again, a bounded number of times, telling the page (setWaitListener)
+// so that it can say so.
 
 import { foreign, t } from "./i18n.js";
 
@@ -91,7 +92,8 @@ async function request(path, { method = "GET", body } = {}) {
       return response.json();
     }
     const problem = await readProblem(response);
-    const seconds = response.status === 503 ? waitSeconds(response, problem) : null;
+    const waits = response.status === 503 || response.status === 429;
+    const seconds = waits ? waitSeconds(response, problem) : null;
     if (seconds === null || attempt > MAX_WAITS) {
       throw problem;
     }

@@ -115,19 +115,21 @@ def test_another_board_from_the_form_and_a_torus_that_shows_its_wrap(page: Page)
     assert (page.get_attribute(".cell[data-cell='10']", "aria-label") or "").startswith("cell k1")
 
 
-def unavailable_first(times: int, detail: str, answered: list[int]) -> Callable[[Route], None]:
-    """A route that answers 503 with Retry-After: 1 and `detail` the first `times` times (each noted in
-    `answered`), then lets the request through."""
+def unavailable_first(
+    times: int, detail: str, answered: list[int], status: int = 503
+) -> Callable[[Route], None]:
+    """A route that answers `status` (503 or 429) with Retry-After: 1 and `detail` the first `times`
+    times (each noted in `answered`), then lets the request through."""
 
     def route_to(route: Route) -> None:
         if len(answered) >= times:
             route.continue_()
             return
-        answered.append(503)
+        answered.append(status)
         route.fulfill(
-            status=503,
+            status=status,
             headers={"Retry-After": "1", "Content-Type": "application/problem+json"},
-            body=json.dumps({"title": "Service Unavailable", "status": 503, "detail": detail}),
+            body=json.dumps({"title": "Unavailable", "status": status, "detail": detail}),
         )
 
     return route_to
@@ -143,6 +145,20 @@ def test_a_table_being_built_is_waited_for_and_said(page: Page) -> None:
     assert "Trying again in 1 s" in page.inner_text("#status")
     wait_idle(page)
     assert answered == [503, 503]
+    assert state(page, "status") == "in_progress" and page.is_hidden("#error")
+
+
+def test_a_client_past_its_quota_waits_for_its_window_and_says_so(page: Page) -> None:
+    """A 429 (the client's rate limit spent) is waited for as a 503 is: Retry-After, then again."""
+    answered: list[int] = []
+    refused = unavailable_first(1, "this client has spent its quota", answered, status=429)
+
+    page.route("**/analyze?*", refused)
+    page.goto("/?variant=4x4k4")
+    page.wait_for_selector("#status:has-text('this client has spent its quota')")
+    assert "Trying again in 1 s" in page.inner_text("#status")
+    wait_idle(page)
+    assert answered == [429]
     assert state(page, "status") == "in_progress" and page.is_hidden("#error")
 
 

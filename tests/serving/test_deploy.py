@@ -13,12 +13,14 @@ import pytest
 import yaml
 
 from service.app import DEFAULTS
+from service.engine.books.background import MEMORY_MARGIN, PEAK_MEMORY
 from service.serving.streams import RETRY_AFTER
 from tests.serving.harness import APP, DEPLOY, GUNICORN_CONF, REPO
 
 COMPOSE = REPO / "docker-compose.yml"
 DOCKERFILE = (REPO / "Dockerfile").read_text()
 PROXY = (DEPLOY / "proxy.conf").read_text()
+INSTANCE_PEAK_MB = 1373  # a replica of 2 workers under load (tests/bench/instance_memory_bench.py)
 
 
 def compose() -> dict[str, Any]:
@@ -155,3 +157,48 @@ def test_the_tables_live_in_one_volume_shared_by_the_replicas() -> None:
     assert "tables" in compose()["volumes"] and api["read_only"] is True
     assert f"SANMOKU_TABLES_DIR={directory}" in DOCKERFILE
     assert "chown -R sanmoku /var/cache/sanmoku" in DOCKERFILE
+
+
+def megabytes(limit: str) -> int:
+    """A compose memory limit ("512M", "2G") in MB."""
+    number, unit = int(limit[:-1]), limit[-1].upper()
+    return number * {"M": 1, "G": 1024}[unit]
+
+
+def test_the_replicas_share_one_store_of_proven_positions() -> None:
+    services = compose()["services"]
+    url = services["api"]["environment"]["SANMOKU_STORE_URL"]
+    assert url == "redis://store:6379/0" and "store" in services["api"]["depends_on"]
+    store = services["store"]
+    assert store["image"].startswith(("valkey/valkey:", "redis:"))
+    command = store["command"]
+    # proofs kept across the store's restart, and its size bounded by evicting the least recently used
+    assert command[command.index("--appendonly") + 1] == "yes"
+    assert command[command.index("--maxmemory-policy") + 1] == "allkeys-lru"
+    assert megabytes(command[command.index("--maxmemory") + 1].replace("mb", "M")) < megabytes(
+        store["deploy"]["resources"]["limits"]["memory"]
+    )
+    assert "store:/data" in store["volumes"] and "store" in compose()["volumes"]
+
+
+def test_the_connect_four_book_is_built_once_where_it_fits() -> None:
+    """Each replica would start the book's build (a 1.5 GB peak) in its own container; they leave it to
+    one job with the room for it, in the volume they read it from."""
+    services = compose()["services"]
+    assert services["api"]["environment"]["SANMOKU_BOOK_BUILDS"] == "false"
+    book = services["book"]
+    assert (
+        book["command"][:4] == ["sanmoku", "book", "build", "connect4"] and "--if-missing" in book["command"]
+    )
+    directory = book["command"][book["command"].index("--dir") + 1]
+    assert directory == services["api"]["environment"]["SANMOKU_TABLES_DIR"]
+    assert "tables:/var/cache/sanmoku" in book["volumes"]
+    assert megabytes(book["deploy"]["resources"]["limits"]["memory"]) * 2**20 > PEAK_MEMORY * MEMORY_MARGIN
+
+
+def test_a_replicas_memory_limit_fits_what_it_was_measured_to_take() -> None:
+    """A replica of WEB_CONCURRENCY workers under a load of searches, trees, moves and streams peaked at
+    INSTANCE_PEAK_MB (python -m tests.bench.instance_memory_bench: the Pss of all its processes)."""
+    api = compose()["services"]["api"]
+    assert default_of(api["environment"]["WEB_CONCURRENCY"]) == "2"
+    assert megabytes(api["deploy"]["resources"]["limits"]["memory"]) >= INSTANCE_PEAK_MB * 1.25

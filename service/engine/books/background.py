@@ -208,7 +208,7 @@ def book_build_report(on_missing: Callable[[Variant], object] | None, folders: S
         return on_missing.report(folders)
     if any((folder / file_name(CONNECT4)).exists() for folder in folders):
         return BookBuild("built")
-    return BookBuild("missing", "background builds are off: `sanmoku book build connect4` builds it")
+    return BookBuild("missing", "this service builds no book: `sanmoku book build connect4` builds it")
 
 
 def _next(attempts: Attempts, now: float) -> str:

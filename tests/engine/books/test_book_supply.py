@@ -46,6 +46,19 @@ def test_no_build_starts_without_background_builds(tmp_path: Path, started: list
     assert started == []
 
 
+def test_no_book_build_starts_where_book_builds_are_off_and_tables_still_build(
+    tmp_path: Path, started: list[Path]
+) -> None:
+    """A replica with no room for the book's build (docker-compose.yml leaves it to a job of its own)."""
+    app = create_app({"TESTING": True, "TABLES_DIR": str(tmp_path), "BOOK_BUILDS": False})
+    client = app.test_client()
+    client.post("/analyze", json={"board": "." * 42, "variant": "connect4", "budget_ms": 50})
+    assert started == []
+    book = client.get("/readyz").get_json()["books"]["connect4"]
+    assert book["state"] == "missing" and "sanmoku book build connect4" in book["reason"]
+    assert app.extensions["sanmoku.supply"].background_builds
+
+
 def test_no_second_build_starts_while_one_holds_the_lock(tmp_path: Path) -> None:
     with file_lock(tmp_path / FOLDER / BUILD_LOCK) as held:
         assert held and book_background.start_build(tmp_path) is None
