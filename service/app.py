@@ -23,7 +23,6 @@ from .http import (
     page_views,
     play_views,
     rate_limits,
-    record_views,
     repeated,
     security,
     tree_views,
@@ -107,7 +106,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(meta_views.bp)
     app.register_blueprint(meta_views.docs_bp)
     app.register_blueprint(play_views.bp)
-    app.register_blueprint(record_views.bp)
     app.register_blueprint(tree_views.bp)
     app.register_blueprint(page_views.bp)
     rate_limits.init_app(app)
