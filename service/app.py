@@ -23,6 +23,7 @@ from .http import (
     page_views,
     play_views,
     rate_limits,
+    record_views,
     repeated,
     security,
     tree_views,
@@ -106,6 +107,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(meta_views.bp)
     app.register_blueprint(meta_views.docs_bp)
     app.register_blueprint(play_views.bp)
+    app.register_blueprint(record_views.bp)
     app.register_blueprint(tree_views.bp)
     app.register_blueprint(page_views.bp)
     rate_limits.init_app(app)

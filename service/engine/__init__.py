@@ -78,7 +78,9 @@ from .rules.eight import EIGHT, EightPosition
 from .rules.game import GamePosition, GameRules, final_score
 from .rules.geometry import MIN_DEPTH, Geometry, geometry_of, iter_cells
 from .rules.known_move import Estimate, KnownMove
+from .rules.notation import cell_name
 from .rules.position import EMPTY, MARKS, Mark, Position, Status, other
+from .rules.records import RecordError, cells_of, moves_text, psq_size, psq_text, read_psq, replayed
 from .rules.shape import Shape
 from .rules.values import DECODED, Known, Result, Value
 from .rules.variants import (
@@ -95,6 +97,7 @@ from .rules.variants import (
     PRESETS,
     VARIANTS,
     Variant,
+    aliases,
     get_variant,
     supported_variants,
 )
@@ -210,6 +213,7 @@ __all__ = [
     "ProvenCacheError",
     "Reading",
     "Record",
+    "RecordError",
     "Result",
     "Review",
     "SearchBusyError",
@@ -238,6 +242,7 @@ __all__ = [
     "Verdict",
     "Visit",
     "Waiting",
+    "aliases",
     "answers_from",
     "audit_proven",
     "board_variant",
@@ -246,6 +251,8 @@ __all__ = [
     "build_book",
     "build_book_file",
     "build_queued",
+    "cell_name",
+    "cells_of",
     "check_choice",
     "check_resources",
     "choose_move",
@@ -272,6 +279,7 @@ __all__ = [
     "measure_strength",
     "moves_from_boards",
     "moves_from_columns",
+    "moves_text",
     "open_books",
     "other",
     "plan",
@@ -279,10 +287,14 @@ __all__ = [
     "positions",
     "progress_for",
     "proof_lock",
+    "psq_size",
+    "psq_text",
     "read_ahead",
     "read_large_books",
     "read_position",
+    "read_psq",
     "ready_shapes",
+    "replayed",
     "review_boards",
     "review_game",
     "sample_entries",

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Deadline, GamePosition, Position, Variant, board_variant, read_position
+from ..engine import Deadline, GamePosition, Position, Variant, board_variant, cells_of, read_position
 
 
 @dataclass(frozen=True)
@@ -54,9 +54,14 @@ class MoveParams(Searching):
 class ReviewParams(Searching):
     variant: str
     first: str
-    moves: Sequence[int] | None
+    moves: Sequence[int] | None  # cells; a request may name them (`h8`), read here on the variant's board
     boards: Sequence[str] | None
     columns: Sequence[int] | None
+
+    def __post_init__(self) -> None:
+        named: Sequence[int | str] | None = self.moves
+        if named is not None and any(isinstance(move, str) for move in named):
+            object.__setattr__(self, "moves", cells_of(self.game_variant(), named))
 
     def game_variant(self) -> Variant:
         return board_variant(self.variant)

@@ -18,6 +18,7 @@ from ..engine import (
     Table,
     Value,
     Variant,
+    aliases,
     default_depth,
     file_size,
     geometry_of,
@@ -98,7 +99,15 @@ def answer_payload(answer: Answer, estimates: bool = False, budget_ms: int | Non
         "source": answer.source.value,
         "exact": answer.exact,
         "search": search_payload(answer, budget_ms) if answer.source is Source.SEARCH else None,
+        **forbidden_payload(position),
     }
+
+
+def forbidden_payload(position: GamePosition) -> Json:
+    """Under renju, black's forbidden points now (whoever is to move), by cell; nothing elsewhere."""
+    if not isinstance(position, Position) or not position.variant.renju:
+        return {}
+    return {"forbidden": sorted(position.forbidden)}
 
 
 def search_payload(answer: Answer, budget_ms: int | None) -> Json:
@@ -131,6 +140,8 @@ def variant_payload(variant: Variant, table: Table | None) -> Json:
         "torus": variant.torus,
         "gravity": variant.gravity,
         "exact": variant.exact,
+        "renju": variant.renju,
+        "aliases": aliases(variant),
         "shape": shape_payload(variant.shape),
         "cells": variant.cells,
         "depth": {"min": MIN_DEPTH, "max": geometry.max_depth, "default": default_depth(geometry)},

@@ -13,6 +13,7 @@ from .schemas import (
     DEFAULT_BUDGET_MS,
     MAX_BUDGET_MS,
     SIDES,
+    CellOrName,
     JSONInteger,
     PositionRequest,
     SearchOptions,
@@ -35,7 +36,7 @@ class MoveRequest(PositionRequest, SearchOptions):
 
 class ReviewRequest(SearchOptions):
     moves = fields.List(
-        JSONInteger(), load_default=None, allow_none=False, validate=validate.Length(max=GAME_MAX)
+        CellOrName(), load_default=None, allow_none=False, validate=validate.Length(max=GAME_MAX)
     )
     boards = fields.List(
         fields.String(validate=validate.Length(max=BOARD_MAX)),

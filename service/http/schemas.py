@@ -62,6 +62,24 @@ class JSONInteger(fields.Integer):
         return number
 
 
+CELL_NAME_MAX = 4  # "t20": a column letter, a row number, room for spaces
+
+
+class CellOrName(fields.Field[int | str]):
+    """A move: its cell (a JSON integer) or, on a flat board, its name as players write it (`h8`), which
+    the engine reads on the board (notation.py)."""
+
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
+    ) -> int | str:
+        if isinstance(value, str):
+            if not 0 < len(value.strip()) <= CELL_NAME_MAX:
+                raise ValidationError(f"{value!r} is not a cell's name such as h8")
+            return value
+        cell: int = JSONInteger()._deserialize(value, attr, data, **kwargs)
+        return cell
+
+
 class PositionRequest(Schema):
     board = fields.String(required=True, validate=validate.Length(max=BOARD_MAX))
     to_move = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(["X", "O", "x", "o"]))

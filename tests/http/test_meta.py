@@ -25,6 +25,8 @@ def test_variants_come_from_the_registry(client: FlaskClient) -> None:
         "7x7k5",
         "8x8k5",
         "15x15k5",
+        "15x15k5-exact",
+        "15x15k5-renju",
         "3x3x3k3",
         "4x4x4k4",
         "4x4x4k4-gravity",
@@ -32,9 +34,9 @@ def test_variants_come_from_the_registry(client: FlaskClient) -> None:
     assert [v["name"] for v in body["variants"]] == [v.name for v in PRESETS] + searched
     misere = body["variants"][1]
     assert misere == {"name": "misere", "rules": VARIANTS["misere"].rules, "rows": 3, "cols": 3, "k": 3,
-                      "misere": True, "torus": False, "gravity": False, "exact": False,
-                      "shape": {"sides": [3, 3], "torus": False, "gravity_axis": None}, "cells": 9,
-                      "depth": {"min": 1, "max": 8, "default": 3}, "source": "table"}  # fmt: skip
+                      "misere": True, "torus": False, "gravity": False, "exact": False, "renju": False,
+                      "aliases": [], "shape": {"sides": [3, 3], "torus": False, "gravity_axis": None},
+                      "cells": 9, "depth": {"min": 1, "max": 8, "default": 3}, "source": "table"}  # fmt: skip
     # What answers each now, known before any analysis is asked for (a page shows that it waits).
     sources = {v["name"]: v["source"] for v in body["variants"]}
     assert {sources[name] for name in searched} == {"search"} and sources["normal"] == "table"
@@ -54,18 +56,21 @@ def test_a_name_written_by_the_name_form_names_the_same_board(client: FlaskClien
     boards = [v for v in client.get("/variants").get_json()["variants"]]
     options = form["options"]
 
-    def excluded(chosen: dict[str, bool], response: TestResponse, facts: dict[str, object]) -> bool:
-        """Options never named together: refused with a reason."""
-        if any(
-            chosen.get(option) and any(chosen.get(o) for o in out) for option, out in form["excludes"].items()
-        ):
-            assert response.status_code == 422 and "-exact takes no -torus or -gravity" in str(
-                facts["detail"]
-            )
-            return True
+    def excluded(
+        chosen: dict[str, bool], response: TestResponse, facts: dict[str, object], k: int = 0
+    ) -> bool:
+        """Options never named together, or with another k than theirs: refused with a reason."""
+        for option, out in form["excludes"].items():
+            if chosen.get(option) and any(chosen.get(o) for o in out):
+                assert response.status_code == 422 and f"-{option} takes no" in str(facts["detail"])
+                return True
+        for option, needs in form["option_k"].items():
+            if chosen.get(option) and k != needs:
+                assert response.status_code == 422 and f"-{option} needs k={needs}" in str(facts["detail"])
+                return True
         return False
 
-    for rows, cols, k in [(4, 5, 4), (3, 3, 3), (6, 7, 4)]:
+    for rows, cols, k in [(4, 5, 4), (3, 3, 3), (6, 7, 4), (7, 7, 5)]:
         for mask in range(1 << len(options)):
             chosen = {option: bool(mask >> i & 1) for i, option in enumerate(options)}
             name = form["pattern"].format(rows=rows, cols=cols, k=k) + "".join(
@@ -73,7 +78,7 @@ def test_a_name_written_by_the_name_form_names_the_same_board(client: FlaskClien
             )
             response = client.get(f"/variants/{name}")
             facts = check_response(response, "/variants/{name}", "get")
-            if excluded(chosen, response, facts):
+            if excluded(chosen, response, facts, k):
                 continue
             assert (facts["rows"], facts["cols"], facts["k"]) == (rows, cols, k)
             assert {option: facts[option] for option in options} == chosen

@@ -291,6 +291,7 @@ def without_search_counts(payload: Any) -> Any:
         ("opening", "OpeningAnalysis"),
         ("fourByFour", "FourByFourAnalysis"),
         ("fiveByFive", "FiveByFiveSearch"),
+        ("renju", "RenjuAnalysis"),
     ],
 )
 def test_analyze_examples_are_real_answers(request_name: str, answer_name: str, tmp_path: Path) -> None:

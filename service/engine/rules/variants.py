@@ -52,7 +52,8 @@ NAMING = (
 # How a client writes a board's name without a copy of the grammar: the pattern's fields filled in,
 # then "-" and each option that holds, in this order (GET /variants gives it). A box of layers puts
 # "{layers}x" first (`box_pattern`) and takes the options of `box_options` only; an option of `excludes`
-# is never named with the options it lists (as `_unsupported` refuses them).
+# is never named with the options it lists (as `_unsupported` refuses them), and one of `option_k` only
+# with its k.
 # Options never named together: the wrapping lines of a torus have no ends, and the core's columns count
 # k or more (not yet)
 # k or more (not yet); renju's forbidden points are decided on a flat board's runs, with its own wins
@@ -63,6 +64,7 @@ NAME_FORM = {
     "box_pattern": "{layers}x{rows}x{cols}k{k}",
     "box_options": ["gravity", "misere", "exact"],
     "excludes": EXCLUDES,
+    "option_k": {"renju": RENJU_K},  # an option named only with this k
 }
 # (rows, cols, k, misere, torus, gravity) -> the board's short name
 SHORT_NAMES = {
@@ -180,12 +182,12 @@ def _unsupported(
         return f"a box of layers ({board}) takes no -torus"
     if len(sides) > 2 and renju:
         return f"a box of layers ({board}) takes no -renju"
-    if renju and k != RENJU_K:
-        return f"-renju needs k={RENJU_K} (five in a row), not k={k} ({board})"
     held = {"torus": torus, "gravity": gravity, "exact": exact, "renju": renju, "misere": misere}
     for option, excluded in EXCLUDES.items():
         if held[option] and any(held[other] for other in excluded):
             return f"-{option} takes no {' or '.join('-' + other for other in excluded)} ({board})"
+    if renju and k != RENJU_K:
+        return f"-renju needs k={RENJU_K} (five in a row), not k={k} ({board})"
     if not MIN_K <= k <= max(sides):
         return f"k={k} is not between {MIN_K} and {max(sides)}, the longest side of the {board} board"
     return ""
