@@ -57,6 +57,7 @@ class Brain:
         self.clock = Clock()
         self.notes: list[str] = []  # what an INFO line could not use: said before the next answer
         self.ending = False  # END was read (by the reading thread): nothing more is written
+        self.max_memory, self.memory_said = 0, True  # INFO max_memory, and whether it was checked
 
     def handle(self, line: str, more: Next) -> bool:
         """Carry out one command; False when the brain must end."""
@@ -67,7 +68,7 @@ class Brain:
         if command == "INFO":  # no answer: a problem is said before the next command's answer
             self._info(rest)
             return True
-        for note in self.notes:
+        for note in [*self.notes, *self._memory_note()]:
             self.write(f"MESSAGE {note}")
         self.notes.clear()
         action = ACTIONS.get(command)
@@ -99,6 +100,21 @@ class Brain:
             self.clock.left_ms = number
         elif key == "rule":
             self.rule = number
+        elif key == "max_memory":
+            self.max_memory, self.memory_said = number, False
+
+    def _memory_note(self) -> list[str]:
+        """Once per INFO max_memory: whether the process already holds more (0: no limit). Sanmoku does
+        not shrink its search's tables to fit: it says so and plays on."""
+        if self.memory_said or self.max_memory <= 0 or sys.platform == "win32":
+            return []
+        import resource  # Unix only
+
+        self.memory_said = True
+        held = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux counts kilobytes
+        if held <= self.max_memory:
+            return []
+        return [f"max_memory is {self.max_memory:,} bytes; Sanmoku has held {held:,}, and plays on"]
 
     def _started(self) -> Game:
         if self.game is None:
