@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import re
+import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -166,8 +168,6 @@ def test_a_setting_that_is_no_limit_stops_the_start(store: Any, setting: object)
 
 
 def free_port() -> int:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
@@ -221,3 +221,26 @@ def test_a_window_over_is_a_fresh_quota_and_its_count_is_dropped(store: Any) -> 
     assert client.get("/policies", environ_base={"REMOTE_ADDR": "192.0.2.9"}).status_code == 200
     assert len(counts) == 1  # the first client's window ended: its count went with the next one made
     assert client.get("/policies").status_code == 200
+
+
+def test_a_store_that_accepts_and_never_answers_costs_one_request_its_timeout(store: Any) -> None:
+    """A Redis that hangs (here, a socket that takes connections and says nothing) holds the first request
+    for the store's timeout (0.25 s a call), then the counts go on in memory."""
+    silent = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    taking = threading.Thread(target=lambda: held.extend(silent.accept()[0] for _ in range(4)), daemon=True)
+    taking.start()
+    try:
+        url = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
+        client = limited_app(str(store.directory), quota=6, STORE_URL=url).test_client()
+        answers, seconds = lookups(client), []
+        for _ in range(4):
+            started = time.monotonic()
+            answer = next(answers)
+            seconds.append(time.monotonic() - started)
+            assert answer.status_code == 200 and remaining(answer) < 6
+        assert 0.2 < seconds[0] < 2 and max(seconds[1:]) < 0.2, seconds
+    finally:
+        silent.close()
+        for connection in held:
+            connection.close()
