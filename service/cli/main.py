@@ -31,7 +31,7 @@ from ..http.payloads import answer_payload, dumps
 from ..http.problems import FieldsError
 from ..http.schemas import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, AnalyzeRequest, load
 from ..http.solve_formats import FORMATS, SYMMETRIES, SolveRequest, render
-from . import pbrain, prove_command, proven_commands, serve, table_commands
+from . import pbrain, prove_command, proven_commands, record_command, serve, table_commands
 
 RESULT_LETTER = {"win": "W", "draw": "D", "loss": "L"}
 # A word made only of board characters is a board even when it starts with "-" (an empty cell).
@@ -216,6 +216,7 @@ def parser() -> argparse.ArgumentParser:
     table_commands.add_parser(commands)
     proven_commands.add_parsers(commands)
     prove_command.add_parsers(commands)
+    record_command.add_parsers(commands)
     return main
 
 

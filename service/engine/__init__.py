@@ -80,7 +80,17 @@ from .rules.geometry import MIN_DEPTH, Geometry, geometry_of, iter_cells
 from .rules.known_move import Estimate, KnownMove
 from .rules.notation import cell_name
 from .rules.position import EMPTY, MARKS, Mark, Position, Status, other
-from .rules.records import RecordError, cells_of, moves_text, psq_size, psq_text, read_psq, replayed
+from .rules.records import (
+    MAX_RECORD_CHARS,
+    RecordError,
+    cells_of,
+    moves_text,
+    psq_size,
+    psq_text,
+    read_moves_text,
+    read_psq,
+    replayed,
+)
 from .rules.shape import Shape
 from .rules.values import DECODED, Known, Result, Value
 from .rules.variants import (
@@ -147,6 +157,7 @@ __all__ = [
     "LISTED",
     "MARKS",
     "MAX_CELLS",
+    "MAX_RECORD_CHARS",
     "MAX_SIDE",
     "MAX_TABLE_CELLS",
     "MAX_TREE_NODES",
@@ -291,6 +302,7 @@ __all__ = [
     "psq_text",
     "read_ahead",
     "read_large_books",
+    "read_moves_text",
     "read_position",
     "read_psq",
     "ready_shapes",

@@ -12,6 +12,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate, va
 
 from ..engine import (
     MAX_CELLS,
+    MAX_RECORD_CHARS,
     board_variant,
     cell_name,
     cells_of,
@@ -20,7 +21,6 @@ from ..engine import (
     read_psq,
     replayed,
 )
-from ..engine.rules.records import MAX_RECORD_CHARS
 from .payloads import dumps
 from .schemas import SIDES, CellOrName, load
 
