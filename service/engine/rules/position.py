@@ -9,7 +9,7 @@ from functools import cached_property
 from ..errors import IllegalMoveError, InvalidPositionError
 from .geometry import LINES_APART, Geometry, geometry_of, iter_cells, lines_geometry_of
 from .gravity import check_stacks
-from .renju import WHY, forbidden_points, forbidden_shape
+from .renju import WHY, forbidden_points, forbidden_shape, has_allowed_point
 from .variants import NORMAL, Variant
 
 
@@ -127,9 +127,18 @@ class Position:
         if holder is not None:
             line_wins = not self.variant.misere
             return Status.X_WON if (holder is Mark.X) == line_wins else Status.O_WON
-        if self.marks == self.variant.cells or (self.variant.renju and not self._allowed):
+        if self.marks == self.variant.cells or self._black_stuck:
             return Status.DRAW  # under renju also when black may play none of the empty cells left
         return Status.IN_PROGRESS
+
+    @property
+    def _black_stuck(self) -> bool:
+        """Under renju, black to move and every empty cell forbidden."""
+        if not self.variant.renju or self.to_move is not self.first:
+            return False
+        if "_allowed" in self.__dict__:  # decided already: no cell asked twice
+            return not self._allowed
+        return not has_allowed_point(self)
 
     @property
     def is_over(self) -> bool:

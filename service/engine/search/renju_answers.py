@@ -43,6 +43,7 @@ def renju_moves(position: Position, searched: Iterable[KnownMove] = ()) -> list[
     if not position.variant.renju:
         raise ValueError(f"{position.variant.name} is not played under renju")
     moves = position.legal_moves()
+    position.forbidden  # noqa: B018  (decided here, off the caller's loop: the answer lists them)
     wins = winning_cells(position, position.to_move)
     threats = winning_cells(position, position.to_move.other)
     last = (position.x | position.o).bit_count() + 1 == position.variant.cells
