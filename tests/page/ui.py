@@ -193,10 +193,11 @@ def overlay_of(page: Page, cells: int) -> dict[int, Json]:
 
 
 def axe_violations(page: Page) -> list[tuple[str, str, int]]:
-    """axe-core's violations on the page as it stands, of any impact: (rule, impact, nodes)."""
-    from axe_playwright_python.sync_playwright import Axe
+    """axe-core's violations on the page as it stands, of any impact: (rule, impact, nodes). The axe-core
+    pinned in tests/page (axe_core.py), with WCAG 2.5.3's label-in-name rule on."""
+    from .axe_core import axe_results
 
-    results = Axe().run(page).response
+    results = axe_results(page)
     return [(v["id"], v["impact"], len(v["nodes"])) for v in results["violations"]]
 
 
