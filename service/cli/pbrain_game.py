@@ -11,18 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine import NAME_FORM, EngineError, InvalidPositionError, Position, Status, Variant, get_variant
+from ..engine import EngineError, InvalidPositionError, Position, Status, Variant, get_variant
 
 OWN, OPPONENT = 1, 2  # the BOARD command's field values
 K = 5  # five in a row
 # INFO rule is a sum of these bits.
 EXACT, CONTINUOUS, RENJU, CARO = 1, 2, 4, 8
-SUPPORTED = "freestyle (rule 0) and exactly five (rule 1)"
+SUPPORTED = "freestyle (rule 0), exactly five (rule 1) and renju (rule 4)"
 UNSUPPORTED = {
     CONTINUOUS: "rule 2 (the continuous game) is not supported: the game ends at the first five",
     CARO: f"rule 8 (caro) is not supported: Sanmoku plays {SUPPORTED}",
 }
-NO_RENJU = f"rule 4 (renju) is not supported yet: Sanmoku plays {SUPPORTED}"
 
 
 class ProtocolError(Exception):
@@ -34,8 +33,7 @@ def variant_for(width: int, height: int, rule: int) -> Variant:
     for bit, why in UNSUPPORTED.items():
         if rule & bit:
             raise ProtocolError(why)
-    if rule & RENJU and "renju" not in NAME_FORM["options"]:  # the engine's boards without renju's rule
-        raise ProtocolError(NO_RENJU)
+    # Renju's black wins with exactly five anyway: rule 5 (renju and exactly five) is renju.
     option = "-renju" if rule & RENJU else "-exact" if rule & EXACT else ""
     name = f"{height}x{width}k{K}{option}"
     try:

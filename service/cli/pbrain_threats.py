@@ -23,7 +23,7 @@ def opponent_fives(position: Position) -> list[int]:
         if not line & mine and (line & theirs).bit_count() == geometry.k - 1:
             near |= line & ~theirs
     variant = position.variant
-    if getattr(variant, "renju", False) and position.first is position.to_move:
+    if variant.renju and position.first is position.to_move:
         # Under renju the opponent is white, whose five or more win; a position with white to move and
         # as many stones on each side would take white for the first player (black).
         variant = get_variant(variant.name.removesuffix("-renju"))

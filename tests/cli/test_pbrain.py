@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import NAME_FORM, Budget, Position, compose_sources, get_variant
+from service.engine import Budget, Position, compose_sources, get_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 ANSWER_TIMEOUT_S = 30.0  # a move asked for with a turn of at most a few seconds, on a busy host
@@ -274,12 +274,19 @@ def test_the_rule_picks_the_board(brain: Manager) -> None:
     assert xy(brain.ask(*board(*stones))) in {(0, 7), (5, 7)}
     brain.send("INFO rule 8")
     assert brain.ask(*board(*stones)).startswith("ERROR rule 8 (caro) is not supported")
+    brain.send("INFO rule 4")  # renju: black (Sanmoku: as many stones, to move) wins with exactly five
+    assert brain.ask(*board(*stones)) == "0,7"
+
+
+def test_renju_keeps_black_off_its_forbidden_points(brain: Manager) -> None:
+    # Black's 8,7 makes two open threes (row 7: 6..8, column 8: 5..7): in freestyle a proven win, in
+    # renju a forbidden point, which Sanmoku, black with as many stones as white, must not take.
+    stones = ("6,7,1", "7,7,1", "8,5,1", "8,6,1", "0,0,2", "14,0,2", "0,14,2", "14,14,2")
+    brain.send("INFO timeout_turn 1000")
+    answer, said = brain.exchange(*board(*stones))
+    assert answer == "8,7" and said[0].startswith("proven win"), said  # its length: in time or not
     brain.send("INFO rule 4")
-    renju = brain.ask(*board(*stones))
-    if "renju" in NAME_FORM["options"]:  # the engine's renju boards: black's 0,7 makes exactly five
-        assert renju == "0,7"
-    else:
-        assert renju.startswith("ERROR rule 4 (renju) is not supported yet"), renju
+    assert xy(brain.ask(*board(*stones))) != (8, 7)
 
 
 def test_yxnbest_lists_moves_and_plays_the_first(brain: Manager) -> None:
