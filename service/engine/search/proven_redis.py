@@ -64,6 +64,7 @@ class SharedProvenStore:
         self._breaker = Breaker(pause)
         self.pause = pause
         self._health = Health(OK)
+        self._said: set[str] = set()  # why records left in place were not served, logged once each
 
     @property
     def health(self) -> Health:
@@ -84,9 +85,12 @@ class SharedProvenStore:
             return None
         record, why = unpacked(where, variant, value, inverse(symmetry))
         if record is None:
-            log.warning("a shared proof of a %s position is not served: %s", variant.name, why)
             if why == FAILED_CHECKSUM:
+                log.warning("a shared proof of a %s position is not served: %s", variant.name, why)
                 self._call(lambda db: db.delete(name_of(where)), None)
+            elif why not in self._said:  # another version's records stay, and are read again: said once
+                self._said.add(why)
+                log.warning("shared proofs of this kind are not served here: %s", why)
         return record
 
     def put(self, position: Position, moves: Sequence[KnownMove], origin: Origin) -> None:
