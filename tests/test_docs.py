@@ -53,8 +53,8 @@ def server(store: TableStore, tmp_path_factory: pytest.TempPathFactory) -> Itera
 
 def test_the_docs_have_examples_of_every_endpoint() -> None:
     commands = " ".join(command for _, command, _ in EXAMPLES)
-    for path in ("/analyze", "/analyze/batch", "/solve", "/variants", "/move", "/review", "/tree", "/healthz",
-                 "/readyz", "/docs"):  # fmt: skip
+    for path in ("/analyze", "/analyze/batch", "/solve", "/variants", "/move", "/review", "/record", "/tree",
+                 "/healthz", "/readyz", "/docs"):  # fmt: skip
         assert f"8000{path}" in commands, path
 
 
