@@ -90,7 +90,7 @@ await check("analyzeBatch", 200,
   });
 await check("analyzeBatch", 422, () => client.POST("/analyze/batch", { body: { positions: [] } }), problem(422));
 
-// POST /move, GET /policies, POST /review
+// POST /move, GET /policies, POST /review, POST /record
 await check("move", 200, () => client.POST("/move", { body: { board: "X...O....", policy: "perfect" } }),
   ({ data }) => data?.cell === 1 && data.proven_best);
 await check("move", 422, () => client.POST("/move", { body: { board: "XXXOO....", policy: "perfect" } }), problem(422, "game_over"));
@@ -99,6 +99,10 @@ await check("policies", 200, () => client.GET("/policies"),
 await check("review", 200, () => client.POST("/review", { body: { moves: [4, 1, 0, 8] } }),
   ({ data }) => data?.plies[1]?.verdict === "mistake" && data.summary.O.mistake === 1);
 await check("review", 422, () => client.POST("/review", { body: { moves: [4, 4] } }), problem(422));
+
+await check("record", 200, () => client.POST("/record", { body: { moves: ["h8", "h9", "j10", "g7"], variant: "renju" } }),
+  ({ data }) => data?.moves.join() === "112,97,84,126" && data.psq?.startsWith("Piskvork 15x15") === true);
+await check("record", 422, () => client.POST("/record", { body: { moves: ["h8", "h8"] } }), problem(422));
 
 // GET /solve, in each of its formats
 const solved = await check("solve", 200, () => client.GET("/solve", { params: { query: { variant: "misere" } } }),

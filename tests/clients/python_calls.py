@@ -170,7 +170,7 @@ def call_every_operation(package: str, base_url: str) -> Calls:
         problem(422),
     )
 
-    # POST /move, GET /policies, POST /review
+    # POST /move, GET /policies, POST /review, POST /record
     move = api("move")
     perfect = models.MoveRequest(board="X...O....", policy=models.PolicyName.PERFECT)
     calls.check(
@@ -198,6 +198,22 @@ def call_every_operation(package: str, base_url: str) -> Calls:
     )
     calls.check(
         "review", 422, lambda: review.sync_detailed(client=plain, body={"moves": [4, 4]}), problem(422)
+    )
+
+    record = api("record")
+    renju = {"moves": ["h8", "h9", "j10", "g7"], "variant": "renju"}
+    calls.check(
+        "record",
+        200,
+        lambda: record.sync_detailed(client=plain, body=renju),
+        lambda r: (
+            isinstance(r.parsed, models.Record)
+            and r.parsed.moves == [112, 97, 84, 126]
+            and r.parsed.psq.startswith("Piskvork 15x15")
+        ),
+    )
+    calls.check(
+        "record", 422, lambda: record.sync_detailed(client=plain, body={"moves": ["h8", "h8"]}), problem(422)
     )
 
     # GET /solve
