@@ -1,0 +1,194 @@
+"""Public gomoku VCF puzzles (tests/data/gomoku-puzzles/), each analysed as a request is: the engine's
+Analyst, no store of proven positions, the default budget of a request (DEFAULT_BUDGET_MS) unless
+--budget-ms. Per variant it prints:
+
+- the puzzles whose winning first move the bench's own search confirms (a VCF in plain Python,
+  `tests/engine/search/continuous_fours.py`): only those count, since a source's line can be wrong;
+- proven wins: the answer's result is a win and its first-ranked move is proven a win;
+- how often the puzzle's first move is among the moves proven to win, the median and slowest answer;
+- wrong claims: a proven result other than a win, the puzzle's first move proven not to win, or a move
+  claimed to win after which the defender makes five at once;
+- each move claimed to win, checked by the bench's search: a VCF from that move, else (a move that
+  makes no four) a VCF after every reply of the defender; the lines found replay to five. A move it
+  cannot confirm is listed (a win by longer threats is not followed), not counted wrong;
+- certificates: the proven wins whose first-ranked move the bench's search confirms so;
+- every miss: the puzzle, and what the answer said.
+
+Answers on 15x15 are never exact within a request's budget, so neither POST /analyze's `mainline` nor
+`Analyst.main_line` gives a line here; the certificate is the bench's own.
+
+Under renju (15x15k5-renju) the checks read black's fives as exactly five and ignore forbidden points and
+white's overlines: a rougher check there, which the data's renju lines (black attacking) pass.
+
+Run: python -m tests.bench.gomoku_puzzles [--variants 15x15k5,15x15k5-exact,15x15k5-renju]
+     [--budget-ms 1000] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from dataclasses import dataclass
+
+from service.engine import Analyst, Answer, Budget, Position, Result, SearcherPool, get_variant, ready_shapes
+from service.http.schemas import DEFAULT_BUDGET_MS
+from tests.engine.search.continuous_fours import (
+    Rules,
+    Search,
+    confirm_move,
+    proves_win,
+    replay,
+    to_five,
+)
+from tests.engine.search.gomoku_puzzles import Puzzle, puzzles, rules_of
+
+VARIANTS = ("15x15k5", "15x15k5-exact", "15x15k5-renju")
+CHECK_NODES = 200_000  # the bench's VCF search per move: 0.5 s at most on these puzzles
+
+
+@dataclass(frozen=True)
+class Verdict:
+    puzzle: Puzzle
+    seconds: float
+    proven: bool  # a win, its first-ranked move proven to win
+    first_move_claimed: bool
+    claimed: tuple[int, ...]  # the moves proven to win
+    confirmed: int  # of them, confirmed by the bench's search (fours, or a three then fours)
+    unconfirmed: tuple[int, ...]  # claimed moves the bench's search could not confirm (not refuted)
+    wrong: tuple[str, ...]
+    certificate: bool  # the proven win's line from the engine's move replayed to five
+    said: str  # what the answer said, for the misses
+
+
+def where(cell: int) -> str:
+    """A cell as the puzzle sources write it: (row, column), from 0."""
+    row, col = divmod(cell, 15)
+    return f"({row},{col})"
+
+
+def verified(puzzle: Puzzle, rules: Rules) -> bool:
+    """Whether the bench's own VCF search confirms the puzzle's first move."""
+    line = confirm_move(
+        Search(rules, nodes_left=CHECK_NODES), puzzle.attacker, puzzle.defender, puzzle.first_move
+    )
+    return line is not None and replay(rules, puzzle.attacker, puzzle.defender, line).five
+
+
+def judge(puzzle: Puzzle, rules: Rules, answer: Answer, seconds: float) -> Verdict:
+    attacker, defender = puzzle.attacker, puzzle.defender
+    claimed = tuple(m.cell for m in answer.moves if m.lower == 1)
+    wrong = []
+    if answer.result is not None and answer.result is not Result.WIN:
+        wrong.append(f"the position proven a {answer.result}")
+    first = answer.move(puzzle.first_move)
+    if first.upper < 1:
+        wrong.append(f"the puzzle's move {where(puzzle.first_move)} proven not to win")
+    confirmed = 0
+    lines: dict[int, bool] = {}
+    for cell in claimed:
+        after = attacker | 1 << cell
+        if not rules.has_five(after) and rules.completions(defender, after):
+            wrong.append(f"{where(cell)} claimed to win, and the defender makes five at once")
+            continue
+        if proves_win(rules, attacker, defender, cell, CHECK_NODES):
+            confirmed += 1
+            lines[cell] = True
+    best = answer.moves[0]
+    proven = answer.result is Result.WIN and best.lower == 1
+    certificate = proven and best.cell in lines
+    said = (
+        f"result {answer.result}, best move {where(best.cell)} [{best.lower}, {best.upper}],"
+        f" the puzzle's {where(puzzle.first_move)} [{first.lower}, {first.upper}],"
+        f" {answer.nodes} nodes, closed by {answer.closed_by or 'nothing'}"
+    )
+    return Verdict(
+        puzzle,
+        seconds,
+        proven,
+        puzzle.first_move in claimed,
+        claimed,
+        confirmed,
+        tuple(c for c in claimed if c not in lines and not any(where(c) in w for w in wrong)),
+        tuple(wrong),
+        certificate,
+        said,
+    )
+
+
+def warmed(variant: str) -> Analyst:
+    """An Analyst as a worker has it after its start: tables made, shapes ready, one search run."""
+    pool = SearcherPool(1)
+    pool.warm()
+    ready_shapes([get_variant(variant)])
+    analyst = Analyst(lambda v: None, None, pool)
+    analyst.analyze(Position.empty(get_variant(variant)), Budget(0.2))
+    return analyst
+
+
+def run(variant: str, budget_ms: int, limit: int | None) -> None:
+    rules = rules_of(variant)
+    chosen = puzzles()[:limit]
+    usable = [p for p in chosen if verified(p, rules)]
+    unverified = [p.name for p in chosen if p not in usable]
+    lines_ok = sum(
+        replay(rules, p.attacker, p.defender, to_five(rules, p.attacker, p.defender, list(p.line))).five
+        for p in chosen
+    )
+    analyst = warmed(variant)
+    verdicts = []
+    for puzzle in usable:
+        position = puzzle.position(variant)
+        started = time.perf_counter()
+        answer = analyst.analyze(position, Budget(budget_ms / 1000))
+        verdicts.append(judge(puzzle, rules, answer, time.perf_counter() - started))
+    times = sorted(v.seconds for v in verdicts)
+    proven = [v for v in verdicts if v.proven]
+    claims = sum(len(v.claimed) for v in verdicts)
+    print(
+        f"{variant}, budget {budget_ms} ms: {len(chosen)} puzzles,"
+        f" {len(usable)} with the first move confirmed"
+    )
+    print(f"  the sources' own lines replay to five: {lines_ok} of {len(chosen)}")
+    if unverified:
+        print(f"  not confirmed by the bench's VCF search (left out): {', '.join(unverified)}")
+    share = 100 * len(proven) / max(1, len(usable))
+    print(f"  proven wins: {len(proven)} of {len(usable)} ({share:.1f} %)")
+    print(
+        "  the puzzle's first move among the moves proven to win:",
+        sum(v.first_move_claimed for v in verdicts),
+    )
+    print(f"  answer time: median {statistics.median(times):.3f} s, slowest {times[-1]:.3f} s")
+    print(f"  wrong claims: {sum(len(v.wrong) for v in verdicts)}")
+    confirmed = sum(v.confirmed for v in verdicts)
+    print(f"  moves claimed to win: {claims}, confirmed by the bench's search: {confirmed}")
+    print(
+        f"  certificates replayed to five: {sum(v.certificate for v in proven)} of {len(proven)} proven wins"
+    )
+    for verdict in verdicts:
+        for why in verdict.wrong:
+            print(f"  WRONG {verdict.puzzle.name}: {why}")
+        if verdict.unconfirmed:
+            cells = ", ".join(where(c) for c in verdict.unconfirmed)
+            print(f"  unconfirmed {verdict.puzzle.name}: {cells} claimed to win")
+        if not verdict.proven:
+            print(f"  miss {verdict.puzzle.name} (depth {verdict.puzzle.depth}): {verdict.said}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--budget-ms", type=int, default=DEFAULT_BUDGET_MS)
+    parser.add_argument("--limit", type=int, default=None, help="the first N puzzles only")
+    args = parser.parse_args()
+    print(f"nice {os.nice(0)}, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    for variant in args.variants.split(","):
+        run(variant, args.budget_ms, args.limit)
+    print(f"load average at the end {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
