@@ -19,6 +19,7 @@ from .proof_number import Prover, applies
 from .report import SearchReport, move_proof
 from .results import ResultProver, result_known
 from .second_thread import second_thread
+from .tactics import threat_moves
 
 if TYPE_CHECKING:
     from .searcher import Searcher
@@ -100,6 +101,7 @@ class Narrowing:
                 self.bounds,
                 self.closed_by,
                 searcher.prover_threads,
+                threat_moves(self.board.lines, self.board.variant.k, self.mine, self.theirs, self.classes),
             )
             prover.run(results.part(share))
         self._narrow(GOAL_RESULT, self._unproven(), results)

@@ -40,10 +40,11 @@ asked on one thread while the other idles.
 from __future__ import annotations
 
 from .budget import Spending
-from .native import NO_MOVE, Game
+from .native import NO_MOVE, Game, Limits
 from .proof_families import Ask, prove_families
 from .proof_number import Prover, Question, ask, thread_table
 from .second_thread import Helper, thread_helper
+from .tactics import ask_threats_first
 
 Bounds = tuple[int, int]  # on a score, for the side that plays the move
 # The questions about the position itself each get at most this share of what is left: when they are
@@ -72,14 +73,19 @@ class ResultProver:
         bounds: dict[int, Bounds],
         closed_by: dict[int, str],
         threads: int = 1,
+        threat_moves: list[int] | None = None,
     ) -> None:
+        """`threat_moves`: the moves that make a threat, best first, asked first (tactics.py)."""
         self.game, self.mine, self.theirs = game, mine, theirs
         self.bounds, self.closed_by = bounds, closed_by
         self.win = game.big - cells  # the least score of a win: its last mark is at most the cells-th
         self.table = thread_table()
         self.threads = threads
+        self.threat_moves = threat_moves or []
 
     def run(self, spending: Spending) -> None:
+        if self.threat_moves and self._open():
+            ask_threats_first(self.threat_moves, self._ask_win, spending)
         open_cells = self._open()
         if not open_cells:
             return
@@ -94,6 +100,8 @@ class ResultProver:
         losses = self._ask(theirs, mine, True, spending.part(ROOT_SHARE))
         if losses.outcome == -1:
             self._narrow(self._open(), 0, None, losses.prover)
+        elif losses.outcome == 1:
+            self._lost_outside(losses)
         if spending.spent:
             return
         # Each move left open: its questions in rounds, each round ROUND_SHARE of what is left shared
@@ -146,6 +154,25 @@ class ResultProver:
                     self._apply(one.cell, won, question)
                 elif question.outcome == -1:  # no move wins (each at most draws), or none loses
                     self._narrow(self._open(), None if won else 0, 0 if won else None, question.prover)
+                elif question.outcome == 1 and not won:
+                    self._lost_outside(question)
+
+    def _lost_outside(self, passing: Question) -> None:
+        """The other side forces a line even if the side to move passes, by a proof whose zone is
+        `passing.zone`: a move outside the zone changes nothing the proof depends on, so it loses. (The
+        zone holds two empty cells of every line still open to the side to move, so no move outside it
+        threatens to complete a line at once: core/zones.c.)"""
+        outside = [cell for cell in self._open() if not passing.zone >> cell & 1]
+        self._narrow(outside, None, -self.win, passing.prover)
+
+    def _ask_win(self, cell: int, limits: Limits) -> Question | None:
+        """Whether the move wins, within `limits`; None when its result is known or it cannot win."""
+        lower, upper = self.bounds[cell]
+        if result_known(lower, upper) or upper <= 0:
+            return None
+        question = ask(self.game, self.table, self.mine | 1 << cell, self.theirs, False, limits)
+        self._apply(cell, True, question)
+        return question
 
     def _settle(self, cell: int, won: bool, spending: Spending) -> None:
         """Ask whether the move wins (`won`) or loses, and narrow its bounds by the answer."""
