@@ -8,9 +8,10 @@
 
 import * as api from "./api.js";
 import { make, option, setData, setText } from "./dom.js";
+import { foreign, localized } from "./i18n.js";
 
-// Every word Eight's controls say, in one place so that it can be translated.
-export const EIGHT_WORDS = {
+// Every word Eight's controls say, in one place so that it can be translated (strings-ja.js, eightWords).
+export const EIGHT_WORDS = localized({
   rulesHeading: "Eight's rules",
   rulesMissing: "The service did not give Eight's rules.",
   opponent: "Play ",
@@ -36,7 +37,7 @@ export const EIGHT_WORDS = {
   pick: (n, words) => `Pick ${n}: ${words}`,
   notNow: "not allowed now",
   computersTurn: "the computer's turn",
-};
+}, "eightWords");
 
 const W = EIGHT_WORDS;
 const START = { board: "0:0", toMove: "X" };
@@ -124,7 +125,7 @@ async function loadRules() {
   try {
     const { games = [] } = await api.getVariants();
     const game = games.find((g) => g.name === "eight");
-    eight.rules = game ? game.rules : W.rulesMissing;
+    eight.rules = game ? foreign(game.rules) : W.rulesMissing; // the service's English, marked so
   } catch (error) {
     eight.rules = W.rulesMissing;
   }

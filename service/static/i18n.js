@@ -76,6 +76,18 @@ export function t(key, params = {}) {
   return entry.replace(/\{(\w+)\}/g, (_, name) => String(params[name]));
 }
 
+// A module's own table of words (English, written beside the code that says them) with the same keys
+// in another language under `key` of that language's strings file: each word is looked up when it is
+// said, so that a switch of language reaches it. A key that table lacks keeps the English.
+export function localized(english, key) {
+  return new Proxy(english, {
+    get(target, name) {
+      const other = TABLES[current][key];
+      return other && name in other ? other[name] : target[name];
+    },
+  });
+}
+
 // Words to say later, in whatever language the page is in then (the status line's news outlives a
 // switch of language).
 export function later(key, params = {}) {

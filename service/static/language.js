@@ -4,6 +4,7 @@
 
 import { $ } from "./dom.js";
 import { LANGUAGES, language, setLanguage, translatePage } from "./i18n.js";
+import { rebuildSearchTree } from "./search-tree.js";
 import { render } from "./state.js";
 
 function renderLanguage() {
@@ -19,6 +20,7 @@ function choose(lang) {
   setLanguage(lang);
   translatePage();
   renderLanguage();
+  rebuildSearchTree(); // its controls are made once: made again in the new language
   render();
 }
 

@@ -14,9 +14,10 @@ import { textbookDescribe, textbookName, textbookStatus, textbookTree } from "./
 import { stepWords, walkAt, walkSteps, wholeWords } from "./tree-replay.js";
 import { describe, nodeName } from "./tree-words.js";
 import { markWalk, showTree } from "./tree-view.js";
+import { foreign, localized } from "./i18n.js";
 
-// Every word the panel says, in one place so that it can be translated.
-export const PANEL_WORDS = {
+// Every word the panel says, in one place so that it can be translated (strings-ja.js, panelWords).
+export const PANEL_WORDS = localized({
   algorithms: {
     alphabeta: "Alpha-beta",
     "alphabeta-ordered": "Alpha-beta, best guess first",
@@ -49,10 +50,10 @@ export const PANEL_WORDS = {
   status: (nodes, reach, values, cut) => `${nodes} nodes, ${reach}. ${values}${cut}`,
   countsCaption: "Nodes each walk visits on this tree",
   countsHead: ["Walk", "Nodes", "Cut-offs"],
-};
+}, "panelWords");
 
 const P = PANEL_WORDS;
-const ALGORITHMS = Object.entries(P.algorithms);
+const algorithms = () => Object.entries(P.algorithms); // in the page's language when said
 const EIGHT_PLIES = 6; // the longest game of Eight (the articles' "at most 6 levels")
 const panel = {
   source: "board",
@@ -81,16 +82,16 @@ export function bindSearchTree() {
     "fieldset",
     {},
     make("legend", { text: P.treeOf }),
-    choice("board", P.sources.board, true),
-    choice("eight", P.sources.eight, false),
-    choice("textbook", P.sources.textbook, false),
+    choice("board", P.sources.board, panel.source === "board"),
+    choice("eight", P.sources.eight, panel.source === "eight"),
+    choice("textbook", P.sources.textbook, panel.source === "textbook"),
   );
   const eight = eightControls(() => renderSearchTree());
   const textbook = textbookControls(() => renderSearchTree());
   const algorithm = make("select", { attrs: { id: "tree-algorithm" } });
   fillSelect(
     algorithm,
-    ALGORITHMS.map(([value, text]) => option(value, text)),
+    algorithms().map(([value, text]) => option(value, text)),
     panel.algorithm,
   );
   const depth = make("select", { attrs: { id: "tree-depth" } });
@@ -163,6 +164,19 @@ export function bindSearchTree() {
   previous.addEventListener("click", () => replayAt(panel.step === null ? lastVisit() : panel.step - 1));
   next.addEventListener("click", () => replayAt(panel.step === null ? 0 : panel.step + 1));
   whole.addEventListener("click", () => replayAt(null));
+}
+
+// The panel made again in the page's language after a switch (language.js), open as it was, its tree
+// asked for again.
+export function rebuildSearchTree() {
+  if (!el) {
+    return;
+  }
+  const open = el.details.open;
+  el.details.remove();
+  panel.key = null;
+  bindSearchTree();
+  el.details.open = open;
 }
 
 function lastVisit() {
@@ -241,7 +255,7 @@ async function load(key, request) {
     }
   } catch (error) {
     if (panel.key === key) {
-      setText(el.status, error.detail || error.message);
+      setText(el.status, foreign(error.detail || error.message)); // the service's English
     }
   }
 }
@@ -262,7 +276,7 @@ function show(data) {
   panel.walk = walkSteps(data);
   panel.step = null;
   setText(el.status, statusWords(data));
-  const rows = ALGORITHMS.map(([value, text]) => {
+  const rows = algorithms().map(([value, text]) => {
     const count = data.counts[value];
     const share = Math.round((100 * count.nodes) / data.nodes);
     const row = make(

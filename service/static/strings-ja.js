@@ -4,6 +4,9 @@
 // Sentences follow one another with no space between them (。 ends each).
 
 const NUMERALS = { 3: "三", 4: "四", 5: "五", 6: "六", 7: "七" };
+// The service's English inside a sentence (as i18n.js's foreign() marks it, written out: i18n.js imports
+// this file).
+const en = (text) => `\uE000${text}\uE001`;
 const inARow = (k) => `${NUMERALS[k] ?? k}目並べ`;
 
 export default {
@@ -387,4 +390,138 @@ export default {
   close: "閉じる",
   footer: "このサービスの公開APIだけを使っています：",
   apiDocs: "APIドキュメント",
+
+  // The search tree panel: each table has the keys of the English one written beside its code
+  // (search-tree.js, eight.js, tree-words.js, tree-replay.js, tree-view.js, textbook-*.js).
+  panelWords: {
+    algorithms: {
+      alphabeta: "アルファベータ法",
+      "alphabeta-ordered": "アルファベータ法(良さそうな手から)",
+      minimax: "ミニマックス法",
+    },
+    treeOf: "木の対象",
+    sources: {
+      board: "盤の局面",
+      eight: "ゲーム「エイト」",
+      textbook: "Russell と Norvig の図5.5",
+    },
+    walk: "探索法 ",
+    depth: "深さ ",
+    plies: (n) => `${n}手`,
+    deepest: "収まる限り深く",
+    steps: { start: "最初", previous: "前のステップ", next: "次のステップ", whole: "探索全体" },
+    replay: "探索を再生",
+    tree: "ゲーム木",
+    treeWalked: (algorithm) => `ゲーム木(${algorithm}で探索)`,
+    legend:
+      "値は木の頂点で手番の側(MAX)から見たもので、盤と同じ色で示します。MIN は相手側です。節点の値は探索がそれを返したときに初めて表示します：≤ v や ≥ v は限界値(探索がそこで早く止まった)、[α, β] は探索中の節点の窓です。p手目の勝ちは 1000 − p 点です。灰色の破線の枝は枝刈りされ、探索は訪れませんでした。",
+    summary: "ミニマックス法とアルファベータ法が値を求める仕組み",
+    growing: "木を作っています…",
+    everyGame: "すべての対局の終わりまで",
+    pliesDeep: (n) => `${n}手の深さまで`,
+    cutForSize: (max, depth) => `対局全体は${max}節点に収まらないため、木は${depth}手で切りました。`,
+    exact: "すべての値は正確です。",
+    guesses: (name, description) => `読みの果ての葉は評価関数 ${name} による推定です：${en(description)}。`,
+    status: (nodes, reach, values, cut) => `${nodes}節点、${reach}。${values}${cut}`,
+    countsCaption: "この木で各探索法が訪れる節点の数",
+    countsHead: ["探索法", "節点", "枝刈り"],
+  },
+  eightWords: {
+    rulesHeading: "エイトのルール",
+    rulesMissing: "サービスからエイトのルールが届きませんでした。",
+    opponent: "対局 ",
+    opponents: {
+      none: "両方とも自分で",
+      O: "Xでコンピューターと",
+      X: "Oでコンピューターと(コンピューターが先に選ぶ)",
+    },
+    thinking: "コンピューターが選んでいます…",
+    computerPicked: (side, pick) => `コンピューター(${side})は${pick}を選びました。`,
+    back: "戻る",
+    again: "最初から",
+    pickGroup: "選ぶ数",
+    noAnswer: (error) => `サービスから応答がありません：${en(error)}`,
+    noPick: "まだ選んでいない",
+    lastPick: (last) => `直前に選んだ数は${last}`,
+    won: (total, winner, reached) =>
+      `合計${total}：${winner}の勝ち(${reached ? "ちょうど8に到達" : "相手が8を超えた"})。`,
+    toPick: (total, picked, side) => `合計${total}、${picked}：${side}が選ぶ番。`,
+    draws: "引き分け",
+    winsIn: (n) => `${n}手で勝ち`,
+    losesIn: (n) => `${n}手で負け`,
+    pick: (n, words) => `${n}を選ぶ：${words}`,
+    notNow: "今は選べない",
+    computersTurn: "コンピューターの番",
+  },
+  treeWords: {
+    picks: (move) => `${move}を選ぶ`,
+    total: (total, last) => `合計${total}${last === "0" ? "" : `(直前に${last})`}`,
+    top: (position) => `頂点(${position})`,
+    after: (position, move) => `${position}(${move}の後)`,
+    toMove: (position, side) => `${position}、${side}の手番`,
+    played: (side, move) => `${side} ${move}`,
+    evaluated: (score) => `評価値 ${score}`,
+    overEvaluations: (score) => `評価値のミニマックス ${score}`,
+    drawn: "引き分けで終局",
+    draw: "引き分け",
+    hasWon: (side) => `${side}の勝ちで終局`,
+    winsIn: (side, n) => `${n}手で${side}の勝ち`,
+    role: { max: "MAX", min: "MIN" },
+    roleSpoken: { max: "MAX の節点", min: "MIN の節点" },
+    roleTitle: {
+      max: "MAX：頂点で手番の側がここで打ち、最大の値を取る",
+      min: "MIN：相手側がここで打ち、最小の値を取る",
+    },
+  },
+  replayWords: {
+    windowSpoken: (alpha, beta) => `窓 α ${alpha}、β ${beta}`,
+    soFar: (v) => `ここまで ${v}`,
+    step: (k, n) => `ステップ ${k}/${n}：`,
+    enters: (name, role, window) => `${name}(${role} の節点)に入る${window ? `。[α, β] = ${window}` : ""}。`,
+    leaf: (name, window, value) =>
+      `葉 ${name} に着く${window ? `([α, β] = ${window})` : ""}：値は ${value} で、${value} を返す。`,
+    returnsExact: (name, role, value) => `${name}(${role} の節点)は ${value} を返す：窓の内側なので正確な値。`,
+    returnsMinimax: (name, role, value) =>
+      `${name}(${role} の節点)は子の値の${role === "MAX" ? "最大" : "最小"}である ${value} を返す。`,
+    returnsUpper: (name, role, value, alpha) =>
+      `${name}(${role} の節点)は限界値 ${value} を返す：${value} ≤ α ${alpha} なので値は ${value} 以下。上の MAX に必要なのはそれだけ。`,
+    returnsLower: (name, role, value, beta) =>
+      `${name}(${role} の節点)は限界値 ${value} を返す：${value} ≥ β ${beta} なので値は ${value} 以上。上の MIN に必要なのはそれだけ。`,
+    cut: (bound, pruned) =>
+      `枝刈り：${bound === "beta" ? "上の MIN はこれを許さない" : "上の MAX にはほかにもっと良い手がある"}。${pruned}手を刈る。`,
+    parentWindow: (name, window) => `その上の ${name} の窓は [α, β] = ${window} になる。`,
+    parentKeeps: (name, window) => `その上の ${name} の窓は [α, β] = ${window} のまま。`,
+    parentClosed: (name, window) => `その上の ${name} の窓は空(${window})になった：この下はもう何も影響しない。`,
+    rootDone: "探索終了：頂点の値がわかり、最善手順を描いた。",
+    whole: (visits, nodes, cuts) =>
+      `探索全体：${nodes}節点のうち${visits}節点を訪問、枝刈り${cuts}回。「次のステップ」で1つずつ見られます。`,
+    pruned: (value, bound) => `枝刈り：${value} ${bound}`,
+  },
+  viewWords: {
+    scoreTitle: "探索が返した値(≤ や ≥ は限界値)",
+    notYet: "まだ返っていない",
+    entered: "探索中",
+    aBound: "限界値",
+    bound: {
+      upper: (v) => `${v} 以下(限界値)`,
+      lower: (v) => `${v} 以上(限界値)`,
+    },
+  },
+  textbookWords: {
+    top: "A(頂点)",
+    inner: (letter, move) => `${letter}(${move}の後)`,
+    leaf: (move) => `${move}の後の葉`,
+    row: (letter, move) => `${letter}(${move})`,
+    status: (minimax, alphabeta, nodes, visited, cuts) =>
+      `Russell と Norvig の図5.5：${nodes}節点、2手の深さ。ミニマックス法は${nodes}節点すべてを訪れて A の値を ${minimax} とし、アルファベータ法は${visited}節点を訪れ、枝刈り${cuts}回で ${alphabeta} とする。`,
+  },
+  leavesWords: {
+    legend: "葉：各手順の終わりでの MAX にとっての効用",
+    group: (letter) => `${letter}(MIN)の下`,
+    leaf: (move) => `葉 ${move}`,
+    reset: "図の葉に戻す",
+    bad: (move) => `葉 ${move} は −999 から 999 までの整数にしてください。`,
+    intro:
+      "頂点(A)では MAX が、B・C・D では MIN が打ちます。各葉は対局の終わりの局面で、MAX にとっての効用を持ちます。葉を変えると、アルファベータ法が読まない葉がわかります。",
+  },
 };

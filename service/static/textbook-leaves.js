@@ -3,11 +3,12 @@
 
 import { make, setText } from "./dom.js";
 import { TEXTBOOK_LEAVES } from "./textbook-tree.js";
+import { localized } from "./i18n.js";
 
 const LIMIT = 999; // a leaf is a whole number from −999 to 999: enough for any lesson, short in a row
 
-// Every word the leaves' form says, in one place so that it can be translated.
-export const LEAVES_WORDS = {
+// Every word the leaves' form says, in one place so that it can be translated (strings-ja.js, leavesWords).
+export const LEAVES_WORDS = localized({
   legend: "Leaves: the utility for MAX at the end of each line",
   group: (letter) => `Under ${letter} (MIN)`,
   leaf: (move) => `Leaf ${move}`,
@@ -15,7 +16,7 @@ export const LEAVES_WORDS = {
   bad: (move) => `Leaf ${move} must be a whole number from −${LIMIT} to ${LIMIT}.`,
   intro:
     "MAX moves at the top (A), MIN at B, C and D; each leaf is a position at the end of play, with its utility for MAX. Change a leaf to see which ones alpha-beta never reads.",
-};
+}, "leavesWords");
 
 const W = LEAVES_WORDS;
 const leaves = { inputs: [], note: null };
@@ -23,6 +24,7 @@ let changed = () => {};
 
 export function textbookControls(onChange) {
   changed = onChange;
+  leaves.inputs = []; // made again after a switch of language: only the new form's inputs count
   const groups = ["B", "C", "D"].map((letter, i) => {
     const inputs = [0, 1, 2].map((j) => {
       const move = `${letter.toLowerCase()}${j + 1}`;

@@ -6,12 +6,13 @@
 // MIN-VALUE, with a node stopping when its value reaches beta (MAX) or falls to alpha (MIN). No DOM.
 
 import { num } from "./tree-replay.js";
+import { localized } from "./i18n.js";
 
 export const TEXTBOOK_LEAVES = [3, 12, 8, 2, 4, 6, 14, 5, 2]; // figure 5.2's utilities, left to right
 const INNER = ["B", "C", "D"];
 
-// Every word this tree says, in one place so that it can be translated.
-export const TEXTBOOK_WORDS = {
+// Every word this tree says, in one place so that it can be translated (strings-ja.js, textbookWords).
+export const TEXTBOOK_WORDS = localized({
   top: "A (the top)",
   inner: (letter, move) => `${letter} (after ${move})`,
   leaf: (move) => `the leaf after ${move}`,
@@ -19,7 +20,7 @@ export const TEXTBOOK_WORDS = {
   topRow: "A",
   status: (minimax, alphabeta, nodes, visited, cuts) =>
     `Russell and Norvig's figure 5.5: ${nodes} nodes, two plies. Minimax gives A the value ${minimax} after visiting all ${nodes}; alpha-beta gives ${alphabeta}, visiting ${visited}, with ${cuts === 1 ? "1 cut-off" : `${cuts} cut-offs`}.`,
-};
+}, "textbookWords");
 
 const W = TEXTBOOK_WORDS;
 

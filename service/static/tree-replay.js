@@ -5,8 +5,10 @@
 // (fail-soft alpha-beta: at most v when v ≤ α, at least v when v ≥ β), never the exact value. No DOM, no
 // HTTP.
 
-// Every sentence the replay says, in one place so that it can be translated.
-export const REPLAY_WORDS = {
+import { localized } from "./i18n.js";
+
+// Every sentence the replay says, in one place so that it can be translated (strings-ja.js, replayWords).
+export const REPLAY_WORDS = localized({
   minus: "−",
   infinity: "∞",
   atMost: (v) => `≤ ${v}`,
@@ -38,7 +40,7 @@ export const REPLAY_WORDS = {
   pruned: (value, bound) => `pruned: ${value} ${bound}`,
   boundAlpha: (alpha) => `≤ α ${alpha}`,
   boundBeta: (beta) => `≥ β ${beta}`,
-};
+}, "replayWords");
 
 const W = REPLAY_WORDS;
 

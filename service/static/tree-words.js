@@ -3,9 +3,10 @@
 
 import { cellNameOf, other, withRows } from "./game.js";
 import { gridOf } from "./shape.js";
+import { localized } from "./i18n.js";
 
-// Every word the tree's rows say, in one place so that it can be translated.
-export const TREE_WORDS = {
+// Every word the tree's rows say, in one place so that it can be translated (strings-ja.js, treeWords).
+export const TREE_WORDS = localized({
   picks: (move) => `picks ${move}`,
   total: (total, last) => `total ${total}${last === "0" ? "" : ` after a ${last}`}`,
   top: (position) => `the top (${position})`,
@@ -24,7 +25,7 @@ export const TREE_WORDS = {
     max: "MAX: the side to move at the top moves here, and takes the largest value",
     min: "MIN: the other side moves here, and takes the smallest value",
   },
-};
+}, "treeWords");
 
 const T = TREE_WORDS;
 
