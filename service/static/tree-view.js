@@ -10,9 +10,10 @@
 import { make, setData } from "./dom.js";
 import { num, REPLAY_WORDS, shownValue, windowSpoken, windowText } from "./tree-replay.js";
 import { TREE_WORDS } from "./tree-words.js";
+import { localized } from "./i18n.js";
 
-// Every word the rows add, in one place so that it can be translated.
-export const VIEW_WORDS = {
+// Every word the rows add, in one place so that it can be translated (strings-ja.js, viewWords).
+export const VIEW_WORDS = localized({
   scoreTitle: "the value the walk returned (≤ or ≥: a bound)",
   notYet: "not returned yet",
   entered: "entered",
@@ -21,7 +22,7 @@ export const VIEW_WORDS = {
     upper: (v) => `at most ${v}, a bound`,
     lower: (v) => `at least ${v}, a bound`,
   },
-};
+}, "viewWords");
 
 const OPEN_WHOLE = 100; // nodes
 let view = null; // { list, data, byId, parentOf, expanded: Set, focus, describe, marks }
@@ -105,27 +106,31 @@ function item(node, parent, level) {
     text: TREE_WORDS.role[node.role],
     attrs: { title: TREE_WORDS.roleTitle[node.role] },
   });
+  // The item is named by its line, what it shows first (WCAG 2.5.3, label in name: no aria-label, which
+  // would have to hold the open children's words too), then what it does not show, for screen readers
+  // only: the role in words, and the value in words where the line shows it as symbols. Spaces keep
+  // the words apart in the name (a flex line draws none).
   const line = make(
     "span",
     { className: "tree-line" },
     role,
+    " ",
     make("span", { className: "tree-move", text: words.move }),
+    " ",
     make("span", { className: "tree-value", text: value.words }),
+    " ",
     make("span", { className: "tree-score", text: value.score, attrs: { title: VIEW_WORDS.scoreTitle } }),
   );
   if (prunedWords) {
-    line.append(make("span", { className: "tree-pruned", text: prunedWords }));
+    line.append(" ", make("span", { className: "tree-pruned", text: prunedWords }));
   }
+  const shownWords = [value.words, value.score].filter(Boolean).join(", ");
+  const unseen = [TREE_WORDS.roleSpoken[node.role], value.spoken === shownWords ? "" : value.spoken];
+  const spoken = `, ${unseen.filter(Boolean).join(", ")}`;
+  line.append(make("span", { className: "visually-hidden tree-spoken", text: spoken }));
   const li = make("li", {
     className: "tree-node",
-    attrs: {
-      role: "treeitem",
-      "aria-level": level,
-      tabindex: -1,
-      "aria-label": [words.move, TREE_WORDS.roleSpoken[node.role], value.spoken, prunedWords]
-        .filter(Boolean)
-        .join(", "),
-    },
+    attrs: { role: "treeitem", "aria-level": level, tabindex: -1 },
   });
   // Only a value the walk has returned exactly is coloured: before, the walk knows nothing of it, and a
   // bound is not the value.

@@ -25,8 +25,9 @@ NEAR_END = "variant=normal&moves=0,4,8,2&ply=4"  # X: 0, 8; O: 4, 2; X to move
 FIGURE_LEAVES = [3, 12, 8, 2, 4, 6, 14, 5, 2]  # Russell and Norvig, figures 5.2 and 5.5
 MINUS = "\N{MINUS SIGN}"
 
-# Every row's node, shown value, colour, principal-variation mark, walk state, role mark and label.
-ROWS_JS = """() => [...document.querySelectorAll("#tree-view [role='treeitem']")].map((li) => ({
+# Every row's node, shown value, colour, principal-variation mark, walk state, role mark and name (its
+# line's words: the item has no aria-label).
+ROWS_JS = r"""() => [...document.querySelectorAll("#tree-view [role='treeitem']")].map((li) => ({
   node: Number(li.dataset.node),
   score: li.querySelector(":scope > .tree-line > .tree-score").textContent,
   words: li.querySelector(":scope > .tree-line > .tree-value").textContent,
@@ -36,7 +37,7 @@ ROWS_JS = """() => [...document.querySelectorAll("#tree-view [role='treeitem']")
   bound: li.dataset.bound || null,
   pv: li.dataset.pv === "true",
   walk: li.dataset.walk,
-  label: li.getAttribute("aria-label"),
+  label: li.querySelector(":scope > .tree-line").textContent.replace(/\s+/g, " ").trim(),
 }))"""
 
 
@@ -275,13 +276,17 @@ def test_eight_against_the_computer(page: Page, base_url: str) -> None:
     said = "(pick) => document.querySelector('.eight-state').textContent.includes(`(O) picked ${pick}`)"
     page.wait_for_function(said, arg=best)
     assert "X to pick" in page.inner_text(".eight-state")
-    page.wait_for_selector(f"{ITEM}[data-node='0'][aria-label^='total {1 + best} after a {best}']")
+    page.wait_for_function(
+        "(words) => document.querySelector(\"#tree-view [data-node='0'] .tree-move\")"
+        "?.textContent.startsWith(words)",
+        arg=f"total {1 + best} after a {best}",
+    )
     page.click(".eight button:has-text('Back')")  # back past the computer's pick, to X's first
     page.wait_for_function("() => document.querySelector('.eight-state').textContent.includes('Total 0')")
 
 
 def test_figure_5_5_under_minimax_and_axe(page: Page) -> None:
-    from axe_playwright_python.sync_playwright import Axe
+    from .axe_core import axe_results  # axe-core 4.14.1, label in name on
 
     leaves = [4, -3, 7, 0, 9, 1, 6, 6, 2]
     open_link(page, "variant=normal")
@@ -295,6 +300,6 @@ def test_figure_5_5_under_minimax_and_axe(page: Page) -> None:
     minimax_walk(root, steps)
     check_every_step(page, root, steps)
     assert not [r for r in rows(page) if r["bound"] or r["walk"] == "pruned"]  # minimax reads every leaf
-    found = Axe().run(page, context="#search-tree").response
+    found = axe_results(page, context="#search-tree")
     bad = [(v["id"], v["impact"]) for v in found["violations"] if v["impact"] in ("serious", "critical")]
     assert not bad, bad
