@@ -237,7 +237,7 @@ class Analyst:
         wait = None if budget.seconds is None else budget.seconds * SLOT_WAIT_SHARE
         with self.pool.searcher(position.variant, wait) as searcher:
 
-            def search() -> tuple[SearchReport, list[KnownMove]]:
+            def search() -> Answer:
                 # Estimates always: they rank the moves left unproven, so that the best guess is a guess,
                 # not the lowest cell; the answer shows them only to a caller who asks.
                 found = searcher.analyze(position, _left(budget, started), estimates=True)
@@ -245,20 +245,9 @@ class Analyst:
                 if self.proven is not None and found.nodes:  # else only the moves that end the game: cheap
                     origin = Origin.of(SEARCH, search_provers(position.variant))
                     self.proven.put(position, proofs, origin)
-                return found, proofs
+                return _searched(position, proofs, found)
 
-            found, proofs = self.offload(search, budget.cancel)
-        return Answer.of_proofs(
-            position,
-            proofs,
-            Source.SEARCH,
-            found.nodes,
-            found.seconds,
-            found.depth,
-            found.cutoffs,
-            found.tt_hits,
-            found.closed_by,
-        )
+            return self.offload(search, budget.cancel)
 
     def _renju(self, position: Position, budget: Budget, started: float) -> Answer:
         """A renju position: proofs from the rules alone (renju_answers.py), and the search's word on the
@@ -270,21 +259,30 @@ class Analyst:
         wait = None if budget.seconds is None else budget.seconds * SLOT_WAIT_SHARE
         with self.pool.searcher(board.variant, wait) as searcher:
 
-            def search() -> tuple[SearchReport, list[KnownMove]]:
+            def search() -> Answer:
                 found = searcher.analyze(board, _left(budget, started), estimates=True)
-                return found, renju_moves(position, found.moves)
+                # what closed the freestyle moves proves nothing here: not reported
+                return _searched(position, renju_moves(position, found.moves), found, closed_by=False)
 
-            found, proofs = self.offload(search, budget.cancel)
-        return Answer.of_proofs(
-            position,
-            proofs,
-            Source.SEARCH,
-            found.nodes,
-            found.seconds,
-            found.depth,
-            found.cutoffs,
-            found.tt_hits,
-        )
+            return self.offload(search, budget.cancel)
+
+
+def _searched(
+    position: Position, proofs: list[KnownMove], found: SearchReport, closed_by: bool = True
+) -> Answer:
+    """The search's answer, its moves ranked: called off the caller's event loop (`Analyst.offload`),
+    since ranking by shapes takes milliseconds."""
+    return Answer.of_proofs(
+        position,
+        proofs,
+        Source.SEARCH,
+        found.nodes,
+        found.seconds,
+        found.depth,
+        found.cutoffs,
+        found.tt_hits,
+        found.closed_by if closed_by else None,
+    )
 
 
 def _left(budget: Budget, started: float) -> Budget:

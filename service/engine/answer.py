@@ -15,6 +15,7 @@ from .rules.game import GamePosition, final_score
 from .rules.known_move import KnownMove
 from .rules.position import Position
 from .rules.values import Known, Result, Value
+from .search.shapes import guess_ranks, ranks_by_shape
 from .tables.table import Lookup, Table
 
 _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
@@ -34,6 +35,22 @@ def order(move: KnownMove) -> tuple[int, int, tuple[int, int], int, int]:
     preference = value.preference() if value is not None else (0, 0)
     estimate = -move.estimate.score if move.estimate is not None else 0
     return (-move.lower, -move.upper, preference, estimate, move.cell)
+
+
+def ordered(position: GamePosition, moves: Iterable[KnownMove]) -> tuple[KnownMove, ...]:
+    """`moves` best first, by `order`; on boards of five in a row (shapes.py, `ranks_by_shape`) the
+    moves whose value is not proven go by their threat shapes before their estimates, then nearer the
+    centre: the search's estimates do not rank them there (its proofs take the budget first)."""
+    if not (isinstance(position, Position) and ranks_by_shape(position.variant)):
+        return tuple(sorted(moves, key=order))
+    moves = list(moves)
+    rank = guess_ranks(position, [move.cell for move in moves if move.value is None])
+
+    def key(move: KnownMove) -> tuple[int, int, tuple[int, int], tuple[int, int], int, int]:
+        lower, upper, preference, estimate, cell = order(move)
+        return (lower, upper, preference, rank.get(cell, (0, 0)), estimate, cell)
+
+    return tuple(sorted(moves, key=key))
 
 
 @dataclass(frozen=True)
@@ -65,7 +82,7 @@ class Answer:
         tt_hits: int = 0,
         closed_by: dict[str, int] | None = None,
     ) -> Answer:
-        moves = tuple(sorted(proofs, key=order))
+        moves = ordered(position, proofs)
         return cls(position, moves, source, nodes, seconds, depth, cutoffs, tt_hits, closed_by or {})
 
     @cached_property
