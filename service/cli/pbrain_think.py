@@ -6,8 +6,8 @@ proven store or a search within a budget), then a choice among its moves.
   length yet, the position after it is analysed with the time kept for that: there the opponent's
   replies mostly lose at once, and its loss, with its length, is proven in milliseconds.
 - A move is forced when every other is proven to lose (a four to block): it is played at once.
-- Else the move is the best guess: of the moves with the best proven bounds, the one of the best shape
-  (pbrain_shape.py).
+- Else the move is the best guess: of the moves with the best proven bounds, the one the engine ranks
+  first, by its threat shapes on five in a row (service/engine/search/shapes.py, as every answer).
 
 A first short look answers at once what needs no search (a five to complete, a four to block, a position
 proven before); the time left of the move goes to the full analysis.
@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from time import monotonic
 
 from ..engine import Analyst, Answer, Budget, Cancel, KnownMove, Position, Variant
-from .pbrain_shape import shape_score
 from .pbrain_threats import opponent_fives
 
 GLANCE_S = 0.05  # the first look: the moves that end the game, and the store, are read within it
@@ -81,12 +80,12 @@ class Thinker:
         answer = self._analyze(position, min(GLANCE_S, seconds))
         won_now = answer.moves[0].lower == 1 and answer.moves[0].remoteness == 1
         blocks = [] if won_now else opponent_fives(position)
-        ranked = _ranked(position, answer)
+        ranked = answer.moves  # best first, the guesses by threat shapes (answer.py, `ordered`)
         if len(blocks) == 1 and blocks[0] in {move.cell for move in ranked}:  # (under renju it may not be)
             return Choice(blocks[0], "forced: every other move loses in 2 plies", ranked, {})
         if not _settled(answer) and not self.cancel.is_set:
             answer = self._analyze(position, (deadline - monotonic()) * (1 - DISTANCE_SHARE))
-        ranked = _ranked(position, answer)
+        ranked = answer.moves
         best = ranked[0]
         distances: dict[int, int] = {}
         if best.lower == best.upper == 1 and best.remoteness is None:
@@ -129,21 +128,3 @@ def _settled(answer: Answer) -> bool:
     top = answer.moves[0]
     won = top.lower == 1 and top.remoteness is not None
     return answer.exact or won or sum(move.upper > -1 for move in answer.moves) == 1
-
-
-def _ranked(position: Position, answer: Answer) -> tuple[KnownMove, ...]:
-    """Every move best first: by its proven bounds, then the faster win or the slower loss, then shape,
-    then nearness to the centre (the cells away from the edges have as many lines through them)."""
-    rows, cols = position.variant.rows, position.variant.cols
-
-    def off_centre(cell: int) -> int:
-        row, col = divmod(cell, cols)
-        return (2 * row - rows + 1) ** 2 + (2 * col - cols + 1) ** 2
-
-    def key(move: KnownMove) -> tuple[int, int, tuple[int, int], int, int, int]:
-        value = move.value
-        preference = value.preference() if value is not None else (0, 0)
-        shape = shape_score(position, move.cell)
-        return (-move.lower, -move.upper, preference, -shape, off_centre(move.cell), move.cell)
-
-    return tuple(sorted(answer.moves, key=key))
