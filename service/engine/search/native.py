@@ -424,6 +424,12 @@ class ProofTable(PerBuild):
     def fingerprint(self, game: int) -> None:
         lib.ss_pn_table_set_game(self.pointer, game)
 
+    def refresh_filters(self) -> None:
+        """Its bit filters made again from the entries it holds (the game's fingerprint given again
+        does it): a replaced entry leaves its bit set, so a long proof's filters fill up and its probes
+        pass them all (core/dfpn_table.c)."""
+        lib.ss_pn_table_set_game(self.pointer, self.fingerprint)
+
 
 @dataclass(frozen=True, kw_only=True)
 class ProverOptions:

@@ -203,6 +203,7 @@ class ProofRun:
                 slices += 1
                 if slices % 4 == 0:
                     self.store.save_table(self.variant, self.table)
+                    self.table.refresh_filters()
                 show(self._progress(monotonic() - started, job.name))
         self.store.save_table(self.variant, self.table)
         result = self._result()

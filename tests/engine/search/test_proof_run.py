@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from service.engine import Cancel, Mark, Position, ProofProgress, ProofRun, ProvenCache, get_variant
-from service.engine.search.native import Limits, monotonic
+from service.engine.search.native import Limits, ProofTable, monotonic
 from service.engine.search.proof_number import ask
+from service.engine.search.searcher import Searcher
 
 BITS = 12  # a small table: these proofs need a few hundred positions
 
@@ -135,3 +136,25 @@ def test_a_stopped_search_says_which_reply_it_was_working_on(tmp_path: Path) -> 
     found = ask(run.game, run.table, centre, 0, False, Limits(monotonic() + 0.5, 0))
     assert found.outcome == 0 and found.focus is not None and found.focus != 27
     assert 0 <= found.focus < 64
+
+
+def test_the_filters_made_again_find_what_the_table_holds() -> None:
+    """A long proof's table has its bit filters made again from its entries after each save: a position
+    with one defender's mark more than a disproven one is still settled by that disproof at once
+    (dfpn_table.c, pt_inherited), as it is when the filters were never made again; a filter left empty
+    would send it to a search of its own."""
+    variant = get_variant("7x7k5")
+    game = Searcher(variant).game
+    position = Position.empty(variant)  # alone, with O's mark in a corner, about 5,000 nodes
+    limits = Limits(monotonic() + 60, 200_000)
+    spent = []
+    for refresh in (False, True):
+        table = ProofTable(16)
+        disproof = ask(game, table, position.mine, position.theirs, True, limits)
+        assert disproof.outcome == -1  # X cannot force five on the empty 7x7 board
+        if refresh:
+            table.refresh_filters()
+        more = ask(game, table, position.mine, position.theirs | 1 << 48, True, limits)
+        assert more.outcome == -1
+        spent.append(more.nodes)
+    assert spent[0] == spent[1] <= 1, spent

@@ -7,19 +7,26 @@
 
 #include "dfpn_table.h"
 
-#ifndef FILTER_BITS_LOG
-#define FILTER_BITS_LOG 21
-#endif
-enum { FILTER_WORDS = 1 << (FILTER_BITS_LOG - 6) };
+/* A filter has four bits a slot, at least 2**21 (the service's tables: 256 KB a filter) and at most 2**31.
+   Bits are never cleared but with the table, so a filter of a fixed size saturates in a long proof: at 2**21
+   bits beside 2**23 slots, a Qubic proof's probes found their bit set almost always, and pt_inherited took
+   47 % of its time (perf). */
+enum { FILTER_LOG_MIN = 21, FILTER_LOG_MAX = 31, FILTER_BITS_A_SLOT_LOG = 2 };
+
+static uint64_t filter_words(const ss_pn_table *t) { return (uint64_t)1 << (t->filter_log - 6); }
 
 ss_pn_table *ss_pn_table_new(int log2_slots) {
     if (log2_slots < 2 || log2_slots > 34) return NULL;
     ss_pn_table *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->slots = calloc((size_t)1 << log2_slots, sizeof(pn_entry));
-    t->proven_bits = calloc(FILTER_WORDS, sizeof(uint64_t));
-    t->disproven_bits = calloc(FILTER_WORDS, sizeof(uint64_t));
-    t->unpaired_bits = calloc(FILTER_WORDS, sizeof(uint64_t));
+    int filter_log = log2_slots + FILTER_BITS_A_SLOT_LOG;
+    t->filter_log = filter_log < FILTER_LOG_MIN ? FILTER_LOG_MIN
+                    : filter_log > FILTER_LOG_MAX ? FILTER_LOG_MAX
+                                                  : filter_log;
+    t->proven_bits = calloc(filter_words(t), sizeof(uint64_t));
+    t->disproven_bits = calloc(filter_words(t), sizeof(uint64_t));
+    t->unpaired_bits = calloc(filter_words(t), sizeof(uint64_t));
     if (!t->slots || !t->proven_bits || !t->disproven_bits || !t->unpaired_bits) {
         ss_pn_table_free(t); /* frees t too */
         return NULL;
@@ -48,9 +55,9 @@ void ss_pn_table_free(ss_pn_table *t) {
 }
 
 static void clear_filters(ss_pn_table *t) {
-    memset(t->proven_bits, 0, FILTER_WORDS * sizeof(uint64_t));
-    memset(t->disproven_bits, 0, FILTER_WORDS * sizeof(uint64_t));
-    memset(t->unpaired_bits, 0, FILTER_WORDS * sizeof(uint64_t));
+    memset(t->proven_bits, 0, filter_words(t) * sizeof(uint64_t));
+    memset(t->disproven_bits, 0, filter_words(t) * sizeof(uint64_t));
+    memset(t->unpaired_bits, 0, filter_words(t) * sizeof(uint64_t));
 }
 
 void ss_pn_table_clear(ss_pn_table *t) {
@@ -75,14 +82,14 @@ static uint64_t zobrist(const ss_pn_table *t, pn_node n) {
     return z;
 }
 
-static void mark(uint64_t *bits, uint64_t z) {
-    uint64_t i = z >> (64 - FILTER_BITS_LOG);
+static void mark(const ss_pn_table *t, uint64_t *bits, uint64_t z) {
+    uint64_t i = z >> (64 - t->filter_log);
     bits[i >> 6] |= (uint64_t)1 << (i & 63);
 }
 
 /* Whether the position of Zobrist key `z` may be marked in `bits` (no: it is not in the table so). */
-static int maybe(const uint64_t *bits, uint64_t z) {
-    uint64_t i = z >> (64 - FILTER_BITS_LOG);
+static int maybe(const ss_pn_table *t, const uint64_t *bits, uint64_t z) {
+    uint64_t i = z >> (64 - t->filter_log);
     return (bits[i >> 6] >> (i & 63)) & 1;
 }
 
@@ -92,7 +99,7 @@ static void mark_entry(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, int 
                      : dn == 0              ? t->disproven_bits
                      : (rule & UNPAIRED)    ? t->unpaired_bits
                                             : NULL;
-    if (bits) mark(bits, zobrist(t, n));
+    if (bits) mark(t, bits, zobrist(t, n));
 }
 
 /* After the slots were read from a file: the solved bits of what they hold. */
@@ -148,7 +155,7 @@ void pt_store(ss_pn_table *t, pn_node n, uint32_t pn, uint32_t dn, mask zone, in
 int pt_unpaired_below(const ss_pn_table *t, pn_node n) {
     uint64_t z = zobrist(t, n);
     for (mask m = n.att; any(m); m = without_lowest(m)) {
-        if (!maybe(t->unpaired_bits, z ^ t->att_key[lowest_cell(m)])) continue;
+        if (!maybe(t, t->unpaired_bits, z ^ t->att_key[lowest_cell(m)])) continue;
         pn_node fewer = n;
         fewer.att &= ~bit(lowest_cell(m));
         const pn_entry *e = pt_lookup(t, fewer);
@@ -186,7 +193,7 @@ const pn_entry *pt_inherited(const ss_pn_table *t, pn_node n) {
         for (mask m = attackers ? n.att : n.def; any(m); m = without_lowest(m)) {
             int cell = lowest_cell(m);
             uint64_t key = z ^ keys[cell];
-            if (!maybe(t->disproven_bits, key) && !maybe(t->proven_bits, key)) continue;
+            if (!maybe(t, t->disproven_bits, key) && !maybe(t, t->proven_bits, key)) continue;
             fewer[k] = n;
             if (attackers) fewer[k].att &= ~bit(cell);
             else fewer[k].def &= ~bit(cell);

@@ -39,7 +39,8 @@ struct ss_pn_table {
        pt_unpaired_below() (dfpn_table.c), one per mark and most of them finding nothing, read the slots
        only where their bit is set, and each probe costs an exclusive or: a mark more or fewer changes
        the key by one key of the cell. */
-    uint64_t *proven_bits, *disproven_bits, *unpaired_bits; /* the filters, FILTER_WORDS words each */
+    uint64_t *proven_bits, *disproven_bits, *unpaired_bits; /* the filters, 2**filter_log bits each */
+    int filter_log;                                         /* by the slots' count (dfpn_table.c) */
     uint64_t att_key[SS_MAX_CELLS], def_key[SS_MAX_CELLS], side_key; /* the Zobrist keys of the marks
                                                                           and of the attacker to move */
 };
