@@ -54,7 +54,10 @@ export function renderAnalysis() {
   const line = state.mainline;
   const button = $("mainline-button");
   // The service gives a main line only where every step is proven.
-  const proven = analysis && analysis.status === "in_progress" && analysis.exact;
+  // A search answer proves the position's own value (a win in 3 found) without proving every move's:
+  // its main line is then proven too.
+  const proven =
+    analysis && analysis.status === "in_progress" && (analysis.exact || Number.isInteger(analysis.remoteness));
   button.disabled = !proven || line?.state === "loading";
   const pressed = Boolean(line && line.state === "ready" && line.shown);
   button.setAttribute("aria-pressed", String(pressed));

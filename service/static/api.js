@@ -125,6 +125,12 @@ export function analyze({ board, toMove, variant, mainline = false }) {
   return request(`/analyze?${query}`);
 }
 
+// A game record read and written by the service: `moves` (cells or names such as "h8") or `psq` (a
+// Piskvork record) in, the cells, their names and a .psq record out.
+export function record(body) {
+  return request("/record", { method: "POST", body });
+}
+
 // Many positions in one request ({ board, to_move, variant } each): each answer is an analysis, or the
 // problem of that position alone (then its `status` is the HTTP status, a number).
 export function analyzeBatch(positions) {

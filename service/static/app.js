@@ -30,6 +30,8 @@ import {
   setEditorToMove,
 } from "./editor.js";
 import { bindExchange, renderExchange } from "./exchange.js";
+import { bindGoban, renderGoban } from "./goban.js";
+import { bindGomokuRecord, renderGomokuRecord } from "./gomoku-record.js";
 import { goTo, playOn, redo, retry, startGame, step, togglePause, undo, newGame } from "./flow.js";
 import { bindKeysHelp } from "./help.js";
 import { bindBoardFocus, onKeyDown, playColumnOrCell, renderKeysHelp } from "./keys.js";
@@ -73,6 +75,8 @@ function renderAll() {
   renderRanking();
   renderMoves();
   renderExchange();
+  renderGomokuRecord();
+  renderGoban();
   renderReview();
   renderChart();
   renderSettings();
@@ -209,6 +213,8 @@ function bindEvents() {
   bindKeysHelp();
   bindBoardFocus();
   bindExchange(openGame);
+  bindGomokuRecord(openGame);
+  bindGoban();
   bindLanguage();
   document.addEventListener("keydown", onKeyDown);
   // On a phone the board stays at the top of the screen with the status line and the step buttons

@@ -23,6 +23,8 @@ import { columnName, columnOf, dropCell, offeredCells } from "./columns.js";
 import { estimateWords, overlayValues, shortValueWords, tinyValueWords } from "./overlay.js";
 import { scoreWords } from "./rack.js";
 import { crowding, gridOf, isRack } from "./shape.js";
+import { isGoBoard, lastMove, moveNumbers, starPoints, threatsOf } from "./gomoku.js";
+import { gobanShows, threatWords } from "./goban.js";
 import { cellLabel, valueWords } from "./words.js";
 import { language, t } from "./i18n.js";
 
@@ -61,13 +63,15 @@ function ensureCells(layout) {
   const { layers, rows, cols, torus } = layout;
   const bottomed = layout.gravity && layers > 1; // a box whose last layer is its bottom
   const grid = $("board");
-  const shape = `${layers}x${rows}x${cols}${torus ? "t" : ""}${bottomed ? "g" : ""} ${language()}`;
+  const go = isGoBoard(layout);
+  const shape = `${layers}x${rows}x${cols}${torus ? "t" : ""}${bottomed ? "g" : ""}${go ? "go" : ""} ${language()}`;
   if (grid.dataset.shape === shape) {
     return;
   }
   grid.dataset.shape = shape;
   grid.classList.toggle("torus", torus);
   grid.classList.toggle("box", layers > 1);
+  grid.classList.toggle("goban", go);
   // Past five cells across a cell is too small for "wins in 7" beside its name: short words, the name
   // hidden under a value (the cell's label still has it); past nine, smaller cells; on those and on a
   // box, the tiniest words.
@@ -95,7 +99,39 @@ function ensureCells(layout) {
       items.push(inside ? makeCell(wrapped) : makeGhost(wrapped, r, c, rows, cols));
     }
   }
+  if (go) {
+    items.push(...goCoordinates(rows, cols));
+    markIntersections(items, rows, cols);
+  }
   grid.replaceChildren(...items);
+}
+
+// A go board's coordinates, for the eye (each cell's label has its name): the column letters along the
+// bottom and the row numbers up the left side, row 1 at the bottom, as the cells are named. They are
+// placed outside the grid's cells (goban.css), so they take none of its places.
+function goCoordinates(rows, cols) {
+  const letters = Array.from({ length: cols }, (_, col) =>
+    make("span", { className: "coord coord-col", text: cellName(col).replace(/\d+$/, ""), attrs: { "aria-hidden": "true" } }),
+  );
+  const numbers = Array.from({ length: rows }, (_, row) =>
+    make("span", { className: "coord coord-row", text: String(rows - row), attrs: { "aria-hidden": "true" } }),
+  );
+  letters.forEach((label, col) => label.style.setProperty("--at", String(col)));
+  numbers.forEach((label, row) => label.style.setProperty("--at", String(row)));
+  return [...letters, ...numbers];
+}
+
+// Each intersection's lines stop at the board's edge, and the star points carry a dot (goban.css).
+function markIntersections(items, rows, cols) {
+  const stars = new Set(starPoints({ rows, cols }));
+  for (const button of items.filter((item) => item.classList.contains("cell"))) {
+    const cell = Number(button.dataset.cell);
+    const row = Math.floor(cell / cols);
+    const col = cell % cols;
+    const edges = [row === 0 ? "top" : row === rows - 1 ? "bottom" : "", col === 0 ? "left" : col === cols - 1 ? "right" : ""];
+    setData(button, "edge", edges.filter(Boolean).join(" ") || undefined);
+    setData(button, "star", stars.has(cell) ? "true" : undefined);
+  }
 }
 
 // One layer of a box: its heading, then its cells row by row (the service numbers them layer by layer).
@@ -124,7 +160,7 @@ function makeCell(cell) {
     attrs: { type: "button" },
   });
   // Spaces between the parts, as a reader sees them apart ("a1 X", not "a1X"); a flex box draws none.
-  for (const part of ["name", "mark", "value", "best", "plan"]) {
+  for (const part of ["name", "mark", "number", "value", "best", "plan", "threat", "last"]) {
     button.append(make("span", { className: `cell-${part}`, attrs: { "aria-hidden": "true" } }), " ");
   }
   button.addEventListener("click", () => {
@@ -167,6 +203,7 @@ export function renderBoard() {
     line: new Set(editing ? [] : (currentAnalysis()?.lines || []).flat()),
     plan: editing ? new Map() : mainlinePlan(),
     placed: [...marks].filter((mark) => mark !== EMPTY).length,
+    ...goContext(facts, layout, marks, editing),
   };
   const grid = $("board");
   grid.classList.toggle("flipped", state.flipped);
@@ -174,6 +211,8 @@ export function renderBoard() {
   grid.classList.toggle("editing", editing);
   grid.classList.toggle("gravity", isRack(layout) && !editing);
   grid.classList.toggle("falls", layout.gravity && !editing);
+  grid.classList.toggle("numbered", context.numbers.size > 0);
+  grid.dataset.black = state.game.first;
   for (const button of grid.querySelectorAll(".cell")) {
     renderCell(button, context);
   }
@@ -185,6 +224,22 @@ export function renderBoard() {
   }
   renderTabStop();
   $("torus-note").hidden = !layout.torus;
+}
+
+// The last move (on every board), and on a go board the move numbers and threats when they are shown,
+// and under renju the points black may not play, on black's turn (the service lists them).
+function goContext(facts, layout, marks, editing) {
+  const shows = gobanShows();
+  const go = isGoBoard(layout);
+  const analysis = editing ? null : currentAnalysis();
+  const blacksTurn = analysis && analysis.status === "in_progress" && analysis.to_move === "X";
+  const rule = { k: facts.k, exact: Boolean(facts.exact), renju: Boolean(facts.renju), black: "X" };
+  return {
+    last: editing ? null : lastMove(state.game),
+    numbers: go && !editing && shows.numbers ? moveNumbers(state.game) : new Map(),
+    threats: go && !editing && shows.threats && facts.k ? threatsOf(marks, layout, rule) : new Map(),
+    forbidden: new Set(blacksTurn && Array.isArray(analysis.forbidden) ? analysis.forbidden : []),
+  };
 }
 
 function renderTabStop() {
@@ -205,13 +260,24 @@ function mainlinePlan() {
 
 function renderCell(
   button,
-  { marks, editing, layout, cells, offered, values, playable, line, plan, placed },
+  { marks, editing, layout, cells, offered, values, playable, line, plan, placed, last, numbers, threats, forbidden },
 ) {
   const cell = Number(button.dataset.cell);
   const mark = marks[cell];
   const move = values && mark === EMPTY ? values.moves.get(cell) : undefined;
   const best = Boolean(move && values.best.has(cell));
-  const showValue = Boolean(move && values.mode === "values");
+  // On a go board only proven values are marked: the many cells the search did not settle stay plain
+  // (their labels still say so).
+  const plainUnknown = isGoBoard(layout) && move && move.result === "unknown";
+  const showValue = Boolean(move && values.mode === "values" && !plainUnknown);
+  const number = numbers.get(cell);
+  const threat = threats.get(cell);
+  const barred = forbidden.has(cell);
+  setData(button, "last", cell === last ? "true" : undefined);
+  setData(button, "number", number ? String(number) : undefined);
+  setData(button, "forbidden", barred ? "true" : undefined);
+  setData(button, "threatX", threat?.X);
+  setData(button, "threatO", threat?.O);
   const planned = plan.get(cell);
   dropIn(button, mark, layout, editing);
   button.dataset.mark = mark;
@@ -229,7 +295,7 @@ function renderCell(
   // On a gravity board a click anywhere in a column plays its lowest empty cell (see app.js).
   const col = columnOf(cell, layout);
   const target = !editing && layout.gravity ? dropCell(marks, col, layout) : cell;
-  button.setAttribute("aria-disabled", String(!(playable && (editing || target !== null))));
+  button.setAttribute("aria-disabled", String(!(playable && !barred && (editing || target !== null))));
   const name = cellName(cell);
   const { compact, tiny } = crowding(layout);
   const short = tiny ? tinyValueWords : compact ? shortValueWords : valueWords;
@@ -237,7 +303,9 @@ function renderCell(
   const star = best ? (compact ? "★" : t("starBest")) : "";
   const planWords = planned ? t("planMark", { n: planned.number }) : "";
   const value = showValue ? move : null;
-  const label = cellLabel({ name, ...cellPosition(cell), mark, value, shown: words, best, star, plan: planWords });
+  // A stone's number follows its mark, as the eye reads them: "X, 12".
+  const seenMark = number ? `${mark}${t("listGap")}${number}` : mark;
+  const label = cellLabel({ name, ...cellPosition(cell), mark: seenMark, value, shown: words, best, star, plan: planWords });
   const extras = [
     showValue ? estimateWords(move) : "",
     showValue && isRack(layout) ? scoreWords(move, placed, cells) : "",
@@ -245,10 +313,15 @@ function renderCell(
       ? t("playsAt", { column: columnName(col, layout), cell: cellName(target) })
       : "",
     line.has(cell) ? t("inTheLine") : "",
+    number ? t("goMoveNumber", { n: number }) : "",
+    cell === last ? t("lastMoveMark") : "",
+    barred ? t("forbiddenPoint") : "",
+    threat ? threatWords(threat) : "",
   ];
   button.setAttribute("aria-label", [label, ...extras.filter(Boolean)].join(t("listGap")));
   setText(button.querySelector(".cell-name"), name);
   setText(button.querySelector(".cell-mark"), mark === EMPTY ? "" : mark);
+  setText(button.querySelector(".cell-number"), number ? String(number) : "");
   setText(button.querySelector(".cell-value"), words);
   setText(button.querySelector(".cell-best"), star);
   setText(button.querySelector(".cell-plan"), planned ? String(planned.number) : "");

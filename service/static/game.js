@@ -1,7 +1,7 @@
 // The game as a start board and a list of moves: boards, turns, undo and redo, cell names and the keypad
 // layout. No DOM, no HTTP; every rule of the game itself is the service's, and so are variant names.
 
-import { isRack, placeOf } from "./shape.js";
+import { isGoBoard, isRack, placeOf } from "./shape.js";
 
 export const EMPTY = ".";
 export const COLUMN_LETTERS = "abcdefghijklmnopqrst"; // the longest side is 20 (20x20)
@@ -85,14 +85,16 @@ export function keyOfCell(cell, rows, cols, layers = 1) {
 // column b, row 3 of the second layer (one word, as the move list and the game's text need; the letter
 // keeps the layer's digits apart from the row's). A gravity box's rows lie flat in their layer, so they
 // count from the top there too: its marks fall through the layers, and the last layer is the bottom.
-// The second argument is the board's grid (shape.js).
-export function cellNameOf(cell, { rows, cols, gravity = false, layers = 1 }) {
+// On a go board (13 a side or more, shape.js) rows count from the bottom too, as gomoku players and the
+// API count them: "h8" is the centre of 15×15. The second argument is the board's grid (shape.js).
+export function cellNameOf(cell, { rows, cols, gravity = false, layers = 1, torus = false }) {
   const key = gravity ? null : keyOfCell(cell, rows, cols, layers);
   if (key !== null) {
     return String(key);
   }
   const { layer, row, col } = placeOf(cell, { rows, cols });
-  const name = `${COLUMN_LETTERS[col]}${isRack({ gravity, layers }) ? rows - row : row + 1}`;
+  const fromBottom = isRack({ gravity, layers }) || isGoBoard({ layers, rows, cols, torus, gravity });
+  const name = `${COLUMN_LETTERS[col]}${fromBottom ? rows - row : row + 1}`;
   return layers > 1 ? `${layer + 1}${name}` : name;
 }
 

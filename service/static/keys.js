@@ -18,7 +18,8 @@ import { goTo, humanMove, say, step } from "./flow.js";
 import { showKeys } from "./help.js";
 import { leaveVariation, switchMove } from "./lines.js";
 import { cellAt, gridOf, isRack, placeOf } from "./shape.js";
-import { board, currentAnalysis, isComputerTurn, render, state, variant } from "./state.js";
+import { board, cellName, currentAnalysis, isComputerTurn, render, state, variant } from "./state.js";
+import { isForbidden } from "./goban.js";
 import { later, sentences, t } from "./i18n.js";
 
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -179,6 +180,10 @@ export function playColumnOrCell(cell) {
   const target = grid.gravity ? dropCell(board(), col, grid) : cell;
   if (target === null) {
     say(later("columnFull", { column: columnName(col, grid) }));
+    return;
+  }
+  if (isForbidden(target)) {
+    say(later("forbiddenRefused", { cell: cellName(target) }));
     return;
   }
   focusCell(target, { moveFocus: state.keyboardOnBoard || document.activeElement === cellButton(cell) });

@@ -29,6 +29,13 @@ export function isRack({ gravity, layers }) {
   return gravity && layers === 1;
 }
 
+// A flat board of 13 cells a side or more, without gravity or wrapping lines, is drawn as a go board:
+// stones on the intersections, star points, coordinates along the bottom and up the side. Its rows
+// count from the bottom, as gomoku players and the API name cells ("h8" is the centre of 15×15).
+export function isGoBoard({ layers = 1, rows, cols, torus = false, gravity = false }) {
+  return layers === 1 && !torus && !gravity && rows >= 13 && cols >= 13;
+}
+
 // Where a cell is: { layer, row, col }, each from 0 (the layer is 0 on a flat board).
 export function placeOf(cell, { rows, cols }) {
   const perLayer = rows * cols;
