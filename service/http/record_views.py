@@ -40,8 +40,10 @@ class RecordParams:
 class RecordRequest(Schema):
     variant = fields.String(load_default=None, allow_none=True)
     first = fields.String(load_default="X", validate=validate.OneOf(SIDES))
-    moves = fields.List(CellOrName(), load_default=None, validate=validate.Length(max=MAX_CELLS))
-    psq = fields.String(load_default=None, validate=validate.Length(max=MAX_RECORD_CHARS))
+    moves = fields.List(
+        CellOrName(), load_default=None, allow_none=False, validate=validate.Length(max=MAX_CELLS)
+    )
+    psq = fields.String(load_default=None, allow_none=False, validate=validate.Length(max=MAX_RECORD_CHARS))
 
     @validates_schema
     def one_way(self, data: dict[str, Any], **_: Any) -> None:
