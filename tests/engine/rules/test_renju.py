@@ -186,3 +186,13 @@ def test_the_first_player_is_black_whoever_opened() -> None:
         position.cells.replace("X", "x").replace("O", "X").replace("x", "O"), "O", position.variant
     )
     assert forbidden_shape(swapped, move) is Forbidden.DOUBLE_THREE
+
+
+def test_remi_coulom_s_false_three() -> None:
+    """Rémi Coulom's example (Ludii forum, 2020): on the row O . X X X . . X the three is no three. After
+    O X X X X . . X white blocks the one end left; after O . X X X X . X the gap is an overline, so white
+    blocks at the left end. With a column three through the same stone, it is one three: allowed."""
+    position, move = board("", "", "", "", "....X", "....X", "O.XXA..X")
+    assert forbidden_shape(position, move) is None
+    open_row, move = board("", "", "", "", "....X", "....X", "..XXA...")
+    assert forbidden_shape(open_row, move) is Forbidden.DOUBLE_THREE
