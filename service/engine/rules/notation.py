@@ -1,7 +1,9 @@
-"""Cells as players write them on a flat board: a column letter from `a` at the left, then a row number
-from 1 at the bottom, as renju and gomoku records do (`h8` is the centre of 15x15: cell 112). Gravity
-boards read the same way: the bottom row, where marks land first, is row 1. A box of layers has no such
-names. Letters run `a` to `t` (20 columns, the widest board); no letter is skipped.
+"""Cells as players write them on a flat board: a column letter from `a` at the left, then a row number.
+Rows count from 1 at the bottom where players count them so: on a board of 13 or more a side without a
+torus, as renju and gomoku records do (`h8` is the centre of 15x15: cell 112), and under gravity, where
+marks land first on row 1 (Connect Four's players). Elsewhere they count from 1 at the top, as the page
+names cells (`a1` the top left of 3x4). A box of layers has no such names. Letters run `a` to `t` (20
+columns, the widest board); no letter is skipped.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from ..errors import EngineError
 from .variants import MAX_SIDE, Variant
 
 LETTERS = ascii_lowercase[:MAX_SIDE]
+GO_BOARD_SIDE = 13  # from this side on, a board is a go board whose rows count up (the page's shape.js)
 _NAME = re.compile(r"([a-z])([0-9]{1,2})")
 
 
@@ -23,7 +26,7 @@ class CellNameError(EngineError):
 def cell_name(variant: Variant, cell: int) -> str:
     _flat(variant)
     row, col = divmod(cell, variant.cols)
-    return f"{LETTERS[col]}{variant.rows - row}"
+    return f"{LETTERS[col]}{variant.rows - row if counts_up(variant) else row + 1}"
 
 
 def cell_of(variant: Variant, name: str) -> int:
@@ -40,7 +43,13 @@ def cell_of(variant: Variant, name: str) -> int:
         raise CellNameError(
             "bad_cell_name", f"{name!r} is off the {variant.rows}x{variant.cols} board (a1 to {last})"
         )
-    return (variant.rows - row) * variant.cols + col
+    return (variant.rows - row if counts_up(variant) else row - 1) * variant.cols + col
+
+
+def counts_up(variant: Variant) -> bool:
+    """Whether the board's rows are numbered from 1 at the bottom (else from 1 at the top)."""
+    go_board = min(variant.rows, variant.cols) >= GO_BOARD_SIDE and not variant.torus
+    return variant.gravity or go_board
 
 
 def _flat(variant: Variant) -> None:

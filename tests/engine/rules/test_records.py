@@ -39,6 +39,16 @@ def test_gravity_boards_count_rows_from_the_bottom_too() -> None:
     assert cell_name(connect4, landed) == "a1" and landed == 35
 
 
+def test_boards_under_13_a_side_count_rows_from_the_top_as_the_page_does() -> None:
+    """The page names a small board's cells from the top left (service/static/game.js: `a1` top left),
+    a go board's (13 a side or more, shape.js) and a rack's from the bottom: the API names them alike."""
+    assert cell_name(get_variant("3x4k3"), 0) == "a1" and cell_name(get_variant("12x12k5"), 143) == "l12"
+    assert (
+        cell_name(get_variant("13x13k5"), 0) == "a13" and cell_name(get_variant("13x13k5-renju"), 168) == "m1"
+    )
+    assert cell_name(get_variant("13x13k5-torus"), 0) == "a1"  # a torus is drawn as a grid, not a go board
+
+
 @pytest.mark.parametrize("name", ["p1", "h16", "h0", "hh", "8h", "", "h 8"])
 def test_a_name_off_the_board_or_out_of_form_is_refused(name: str) -> None:
     with pytest.raises(EngineError) as refused:
