@@ -20,3 +20,12 @@ bp = Blueprint("web", __name__)
 @bp.get("/")
 def index() -> Response:
     return send_from_directory(STATIC_DIR, "index.html", max_age=0)
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The page's service worker, from the root: a worker controls only the paths under its own, and the
+    page is at ``/``. It is asked again on every load (no-cache), so a new one is found at once."""
+    response = send_from_directory(STATIC_DIR, "sw.js", max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return response

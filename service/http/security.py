@@ -23,6 +23,9 @@ CONTENT_SECURITY_POLICY = "; ".join(
         # Swagger UI's stylesheet draws its icons as data: SVG images
         "img-src 'self' data:",
         "connect-src 'self'",
+        # the page's web app manifest and its service worker (/sw.js), which keeps 3x3 working offline
+        "manifest-src 'self'",
+        "worker-src 'self'",
         "base-uri 'none'",
         "form-action 'none'",
         "frame-ancestors 'none'",
