@@ -34,7 +34,11 @@ def pinned_axe() -> Axe:
 
 def axe_results(page: Page, context: str | None = None) -> dict[str, Any]:
     """axe-core's whole answer on the page as it stands (or within `context`, a selector)."""
-    answer: dict[str, Any] = pinned_axe().run(page, context=context, options={"resultTypes": ["violations"], "rules": RULES_ON}).response
+    answer: dict[str, Any] = (
+        pinned_axe()
+        .run(page, context=context, options={"resultTypes": ["violations"], "rules": RULES_ON})
+        .response
+    )
     version = answer.get("testEngine", {}).get("version")
     assert version == AXE_VERSION, f"axe-core {version} ran, not {AXE_VERSION}"
     return answer

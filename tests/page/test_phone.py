@@ -46,7 +46,9 @@ def test_the_controls_are_within_one_screen_of_the_board(new_page: PageFactory, 
         assert reach <= PHONE["height"], f"{variant}: {selector} is {reach:.0f}px below the board's top"
 
 
-@pytest.mark.parametrize(("variant", "cols", "least"), [("connect4", 7, 34), ("8x8k5", 8, 34), ("5x5k4", 5, 44)])
+@pytest.mark.parametrize(
+    ("variant", "cols", "least"), [("connect4", 7, 34), ("8x8k5", 8, 34), ("5x5k4", 5, 44)]
+)
 def test_every_column_is_shown_and_nothing_scrolls_sideways(
     new_page: PageFactory, variant: str, cols: int, least: int
 ) -> None:
@@ -88,7 +90,7 @@ def test_the_pinned_board_keeps_the_status_and_steps_and_covers_nothing(
         parts, shown = pinned_parts(page), box(page, tool)
         status, board, steps = parts["status"], parts["board"], parts["steps"]
         assert page.evaluate("window.scrollY") > 0, tool  # the page did scroll: the board is pinned
-        assert -1 <= status["y"] and status["y"] + status["height"] <= board["y"], (tool, parts)
+        assert status["y"] >= -1 and status["y"] + status["height"] <= board["y"], (tool, parts)
         assert board["y"] + board["height"] <= steps["y"], (tool, parts)
         assert steps["y"] + steps["height"] <= shown["y"] + 1, (tool, parts, shown)
         assert shown["y"] < PHONE["height"] - 150, f"{tool}: less than 150px left under the board"
