@@ -8,9 +8,10 @@ Analyst, no store of proven positions, the default budget of a request (DEFAULT_
 - how often the puzzle's first move is among the moves proven to win, the median and slowest answer;
 - wrong claims: a proven result other than a win, the puzzle's first move proven not to win, or a move
   claimed to win after which the defender makes five at once;
-- each move claimed to win, checked by the bench's search: a VCF from that move, else (a move that
-  makes no four) a VCF after every reply of the defender; the lines found replay to five. A move it
-  cannot confirm is listed (a win by longer threats is not followed), not counted wrong;
+- each move claimed to win, checked by the bench's search (`continuous_fours.proves_win`): a VCF from
+  that move, else a win after every reply of the defender, by a VCF or, against one counter-four, its
+  block and a VCF after every reply again; every line found replays to five. A move it cannot confirm
+  is listed (a win by longer threats is not followed), not counted wrong;
 - certificates: the proven wins whose first-ranked move the bench's search confirms so;
 - every miss: the puzzle, and what the answer said.
 

@@ -195,32 +195,54 @@ def confirm_move(search: Search, attacker: int, defender: int, move: int) -> lis
     return None if rest is None else [move, *rest]
 
 
-def confirm_by_three(search: Search, attacker: int, defender: int, move: int) -> dict[int, list[int]] | None:
-    """For a move that makes no four (a three, say): a VCF line after each of the defender's replies,
-    every empty cell tried, or None when one reply has none the search finds. Every reply answered is a
-    proof that the move wins, by a threat one step slower than a four."""
+Leaf = tuple[int, int, list[int]]  # a position (the attacker to move) and its winning VCF line
+
+
+def wins_to_move(search: Search, attacker: int, defender: int, counter_fours: int = 1) -> list[Leaf] | None:
+    """The attacker, to move, wins: by a VCF here, or, when the defender holds one four that no four of
+    the attacker's blocks, by the block, then a win after every reply of the defender (through at most
+    `counter_fours` such blocks). The proof's leaves, each a VCF line; None when none is found."""
+    line = search.win(attacker, defender)
+    if line is not None:
+        return [(attacker, defender, line)]
+    rules = search.rules
+    threats = rules.completions(defender, attacker)
+    if counter_fours == 0 or threats.bit_count() != 1:
+        return None
+    blocked = attacker | threats
+    leaves = []
+    for reply in cells_of(((1 << rules.size**2) - 1) & ~(blocked | defender)):
+        rest = wins_to_move(search, blocked, defender | 1 << reply, counter_fours - 1)
+        if rest is None:
+            return None
+        leaves += rest
+    return leaves
+
+
+def proof_of(search: Search, attacker: int, defender: int, move: int) -> list[Leaf] | None:
+    """A proof that `move` wins, as the VCF lines at its leaves: a five, a double four, or a win after
+    each reply of the defender (the one block after a four; every empty cell after any other move)."""
     rules = search.rules
     after = attacker | 1 << move
-    if rules.completions(defender, after) or rules.completions(after, defender):
-        return None  # the defender makes five first, or the move is a four (confirm_move's case)
-    lines = {}
-    for reply in cells_of(((1 << rules.size**2) - 1) & ~(after | defender)):
-        line = search.win(after, defender | 1 << reply)
-        if line is None:
+    if rules.has_five(after):
+        return [(attacker, defender, [move])]
+    if rules.completions(defender, after):
+        return None  # the defender makes five first
+    open_cells = cells_of(rules.completions(after, defender))
+    if len(open_cells) > 1:
+        return [(attacker, defender, [move, open_cells[0], open_cells[1]])]
+    replies = open_cells or cells_of(((1 << rules.size**2) - 1) & ~(after | defender))
+    leaves = []
+    for reply in replies:
+        rest = wins_to_move(search, after, defender | 1 << reply)
+        if rest is None:
             return None
-        lines[reply] = line
-    return lines
+        leaves += rest
+    return leaves
 
 
 def proves_win(rules: Rules, attacker: int, defender: int, move: int, nodes: int = 200_000) -> bool:
-    """Whether this module proves that `move` wins, every line it found replaying to five: a VCF from
-    the move, else (a move that makes no four) a VCF after each of the defender's replies. False says
-    only that no such proof was found: a longer win by threats is not followed."""
-    line = confirm_move(Search(rules, nodes_left=nodes), attacker, defender, move)
-    if line is not None:
-        return replay(rules, attacker, defender, line).five
-    after = attacker | 1 << move
-    replies = confirm_by_three(Search(rules, nodes_left=nodes), attacker, defender, move)
-    return replies is not None and all(
-        replay(rules, after, defender | 1 << reply, rest).five for reply, rest in replies.items()
-    )
+    """Whether this module proves that `move` wins (`proof_of`), every leaf's line replaying to five.
+    False says only that no such proof was found: a longer win by threats is not followed."""
+    leaves = proof_of(Search(rules, nodes_left=nodes), attacker, defender, move)
+    return leaves is not None and all(replay(rules, a, d, line).five for a, d, line in leaves)

@@ -5,8 +5,8 @@ nothing of the engine.
 The data first: each puzzle's winning first move starts a VCF the test's search finds, and the
 sources' lines replay to five, except those known to be broken (the defender makes five on the way).
 Then a sample of short puzzles analysed as a request is (the Analyst, freestyle): each is proven a win,
-the engine's first-ranked move starts a win the test's search proves (by fours, or a three
-then fours after every reply), its lines replayed to five, and no move the engine proves winning
+the engine's first-ranked move starts a win the test's search proves (by fours, or fours
+after every reply of the defender), its lines replayed to five, and no move the engine proves winning
 lets the defender make five at once, nor is the puzzle's own first move proven not to win.
 """
 
@@ -33,7 +33,7 @@ BROKEN_LINES = {
 # Short puzzles (four or five fours) the engine proved within the default budget on a 2-core host loaded
 # 17 times over, before and after the threats were asked first; #18 and #21 have a broken source line,
 # so the test leans on its own search, not on the source.
-SAMPLE = tuple(f"banbu-vcf-material#{i}" for i in (18, 21, 28, 98, 104, 209))
+SAMPLE = tuple(f"banbu-vcf-material#{i}" for i in (18, 21, 28, 98, 104))
 BUDGET_SECONDS = 2.0  # twice a request's: the search uses all of it whatever it proves, and CI hosts are busy
 
 
