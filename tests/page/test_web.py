@@ -38,12 +38,16 @@ def assert_overlay_matches(page: Page, base_url: str, variant: str) -> None:
     board, to_move = state(page, "board"), state(page, "to-move")
     expected = api_post(base_url, "/analyze", {"board": board, "to_move": to_move, "variant": variant})
     moves = {move["cell"]: move for move in expected["moves"]}
+    played = [int(cell) for cell in state(page, "moves").split(",") if cell]
+    last = played[int(state(page, "ply")) - 1] if int(state(page, "ply")) > 0 else None
     for cell in range(9):
         shown = shown_cell(page, cell)
         row, col = ROW_COL[cell]
         if cell not in moves:
             assert shown["result"] is None and shown["text"] == "", f"occupied cell {cell} shows a value"
-            assert shown["label"] == f"cell {KEY_OF_CELL[cell]}, {board[cell]}, row {row} column {col}"
+            marked = ", last move" if cell == last else ""  # the last move's mark, said last
+            where = f"row {row} column {col}"
+            assert shown["label"] == f"cell {KEY_OF_CELL[cell]}, {board[cell]}, {where}{marked}"
             continue
         move = moves[cell]
         words = value_words(move)
