@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -62,7 +63,8 @@ class JSONInteger(fields.Integer):
         return number
 
 
-CELL_NAME_MAX = 4  # "t20": a column letter, a row number, room for spaces
+CELL_NAME = re.compile(r"[a-tA-T][0-9]{1,2}")  # as the spec's CellName: a column letter, a row number
+CELL_NAME_MAX = 8  # of a wrong name, the characters a message quotes
 
 
 class CellOrName(fields.Field[int | str]):
@@ -73,8 +75,8 @@ class CellOrName(fields.Field[int | str]):
         self, value: Any, attr: str | None, data: Mapping[str, Any] | None, **kwargs: Any
     ) -> int | str:
         if isinstance(value, str):
-            if not 0 < len(value.strip()) <= CELL_NAME_MAX:
-                raise ValidationError(f"{value!r} is not a cell's name such as h8")
+            if CELL_NAME.fullmatch(value) is None:
+                raise ValidationError(f"{value[:CELL_NAME_MAX]!r} is not a cell's name such as h8")
             return value
         cell: int = JSONInteger()._deserialize(value, attr, data, **kwargs)
         return cell

@@ -34,7 +34,8 @@ def moves_text(variant: Variant, cells: Sequence[int]) -> str:
 
 def read_moves_text(variant: Variant, text: str) -> list[int]:
     """The cells of a move list: names (or cell numbers) apart by spaces or commas."""
-    return cells_of(variant, [word for word in re.split(r"[\s,;]+", text) if word])
+    words = [word for word in re.split(r"[\s,;]+", text) if word]
+    return cells_of(variant, [int(word) if word.isdigit() else word for word in words])
 
 
 def cells_of(variant: Variant, moves: Sequence[int | str]) -> list[int]:
@@ -46,7 +47,7 @@ def cells_of(variant: Variant, moves: Sequence[int | str]) -> list[int]:
             cells.append(move)
             continue
         try:
-            cells.append(int(move) if move.isdigit() else cell_of(variant, move))
+            cells.append(cell_of(variant, move))
         except EngineError as error:
             raise IllegalSequenceError(error.code, f"ply {ply}: {error.message}", "moves", ply) from None
     return cells
