@@ -19,7 +19,7 @@ export default {
   legendFive: "a stone there makes five (black or white, as the mark)",
   legendFour: "a stone there makes an open four",
   legendForbidden: "renju: black may not play there (a double-three, a double-four or an overline)",
-  legendProvenOnly: "Only proven values are marked; a plain free cell is not proven.",
+  legendProvenOnly: "Only proven wins, draws and losses are marked; a plain free point is not proven.",
   goMoveNumber: "move {n}",
   lastMoveMark: "last move",
   forbiddenPoint: "forbidden to black (a double-three, a double-four or an overline)",

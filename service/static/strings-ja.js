@@ -22,7 +22,7 @@ export default {
   legendFive: "そこに打つと五連（黒・白は印の色）",
   legendFour: "そこに打つと活四",
   legendForbidden: "連珠：黒の禁じ手（三三・四四・長連）",
-  legendProvenOnly: "証明された値だけを表示します。印のない空点は未証明です。",
+  legendProvenOnly: "証明された勝ち・負け・引き分けだけを表示します。印のない空点は未証明です。",
   goMoveNumber: "{n}手目",
   lastMoveMark: "最後の手",
   forbiddenPoint: "黒の禁じ手（三三・四四・長連）",

@@ -260,10 +260,11 @@ def test_a_psq_record_imports_and_the_move_list_exports_and_reads_back(page: Pag
     assert state(page, "moves") == "112,98,97"
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_axe_finds_no_violation_on_a_go_board(new_page: PageFactory, language: str) -> None:
+def test_axe_finds_no_violation_on_a_go_board(new_page: PageFactory, language: str, scheme: str) -> None:
     board, _ = renju_double_three()
-    page = new_page()
+    page = new_page(color_scheme=scheme)
     analysing(page, start_link(RENJU, board, moves=f"{cell_of('h8')},{cell_of('i8')}"))
     page.check("#goban-numbers")
     page.click("#exchange summary")
