@@ -15,6 +15,7 @@ from .rules.game import GamePosition, final_score
 from .rules.known_move import KnownMove
 from .rules.position import Position
 from .rules.values import Known, Result, Value
+from .search.renju_answers import freestyle_result
 from .search.shapes import guess_ranks, ranks_by_shape
 from .tables.table import Lookup, Table
 
@@ -40,15 +41,20 @@ def order(move: KnownMove) -> tuple[int, int, tuple[int, int], int, int]:
 def ordered(position: GamePosition, moves: Iterable[KnownMove]) -> tuple[KnownMove, ...]:
     """`moves` best first, by `order`; on boards of five in a row (shapes.py, `ranks_by_shape`) the
     moves whose value is not proven go by their threat shapes before their estimates, then nearer the
-    centre: the search's estimates do not rank them there (its proofs take the budget first)."""
+    centre: the search's estimates do not rank them there (its proofs take the budget first). Under
+    renju, a guess the freestyle search proved goes before the shapes."""
     if not (isinstance(position, Position) and ranks_by_shape(position.variant)):
         return tuple(sorted(moves, key=order))
     moves = list(moves)
     rank = guess_ranks(position, [move.cell for move in moves if move.value is None])
+    renju = position.variant.renju
 
-    def key(move: KnownMove) -> tuple[int, int, tuple[int, int], tuple[int, int], int, int]:
+    def key(move: KnownMove) -> tuple[int, int, tuple[int, int], int, tuple[int, int], int, int]:
         lower, upper, preference, estimate, cell = order(move)
-        return (lower, upper, preference, rank.get(cell, (0, 0)), estimate, cell)
+        # Under renju a guess the freestyle search proved goes first (a win) or last (a loss): measured,
+        # the shapes alone lost puzzles it had solved.
+        proven_elsewhere = -freestyle_result(move.estimate) if renju and lower != upper else 0
+        return (lower, upper, preference, proven_elsewhere, rank.get(cell, (0, 0)), estimate, cell)
 
     return tuple(sorted(moves, key=key))
 
@@ -64,6 +70,9 @@ class Answer:
     cutoffs: int = 0
     tt_hits: int = 0
     closed_by: dict[str, int] = field(default_factory=dict)  # the search's moves closed per prover
+    # A certificate of the side to move's win by continuous fours: both sides' moves in turn, from the
+    # winning move to the cell of its five (search/fours.py); empty when none was found.
+    line: tuple[int, ...] = ()
 
     @classmethod
     def of_table(cls, analysis: Lookup) -> Answer:

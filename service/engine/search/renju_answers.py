@@ -62,6 +62,14 @@ def renju_moves(position: Position, searched: Iterable[KnownMove] = ()) -> list[
     return out
 
 
+def freestyle_result(estimate: Estimate | None) -> int:
+    """The result a guess's estimate says the freestyle search proved (`guess`): +1 a win, -1 a loss,
+    0 a draw or nothing proven. Such a guess ranks before the threat shapes (answer.py, `ordered`)."""
+    if estimate is None or abs(estimate.score) < PROVEN_GUESS // 2:
+        return 0
+    return 1 if estimate.score > 0 else -1
+
+
 def guess(searched: KnownMove | None) -> Estimate | None:
     """The freestyle search's word on a move as an estimate: its estimate, or its proof read as one."""
     if searched is None:

@@ -13,7 +13,8 @@ prevents (defence). The shapes, from each side's view, with the stone on the cen
 - closed three: one more stone makes a four, not an open four;
 - two: one more stone makes an open or broken three;
 - room: the windows of five cells through it with no stone of the opponent (a line that side could
-  still complete), which ranks the cells far from every stone by how open they are.
+  still complete), weighed by the side's stones in each: it ranks moves among one's stones, and the
+  cells far from every stone by how open they are.
 
 A move's guess (`guess`) adds the weights of its shapes, attack and defence, with bonuses for the
 combinations that win by force (two fours, a four and a three, two threes). The weights and their
@@ -58,11 +59,11 @@ class Shape(IntEnum):
 
 @dataclass(frozen=True)
 class Weights:
-    """A shape's worth on one line; `combination` for two lines that win by force together (two fours,
-    a four and a three: a win in two moves of one's own; two threes: in three); defence is the same
-    worth, times `defence`: blocking weighs a little less than making the same shape, so that one's own
-    open four goes before the opponent's, and the opponent's four is still blocked before all else but a
-    five of one's own."""
+    """A shape's worth on one line, and of two lines that win by force together (two fours, a four and a
+    three: a win in two moves of one's own; two threes: in three). Defence is the same worth times
+    `defence`: blocking weighs less than making the same shape, so that one's own open four goes before
+    the opponent's, and the opponent's four is still blocked before all else but a five of one's own.
+    The values kept are those that ranked best on the public puzzles (tests/bench/shape_order.py)."""
 
     five: int = 100_000_000
     open_four: int = 1_000_000
@@ -71,10 +72,17 @@ class Weights:
     broken_three: int = 900
     closed_three: int = 150
     two: int = 100
-    room: int = 1
     four_three: int = 1_000_000  # two fours, or a four and an open (or broken) three
     three_three: int = 100_000
-    defence: float = 0.9
+    # Each window of five cells through the move that the side could still fill weighs room * room_base
+    # to the power of the side's stones in it: a move among many of one's stones goes first.
+    room: int = 10
+    room_base: int = 4
+    defence: float = 0.5
+    # Blocking what would make an open four or a four-three (the opponent's three) weighs this much of
+    # `defence` more: one's own four (which forces a reply) goes first, the opponent's four next to it
+    # (which does not make one) after.
+    block_three: float = 0.002
 
     def of(self, shape: Shape) -> int:
         return (
@@ -196,17 +204,19 @@ def shape_of(line: tuple[int, ...], exact: bool) -> Shape:
     return best
 
 
-def _room(line: tuple[int, ...]) -> int:
-    """The windows of K cells through the centre with no blocked cell."""
+def _room(line: tuple[int, ...], base: int) -> int:
+    """The windows of K cells through the centre with no blocked cell, each weighted `base` to the power
+    of its own stones beside the centre's."""
     return sum(
-        all(line[at] != BLOCKED for at in range(start, start + K))
+        base ** sum(line[at] == OWN for at in range(start, start + K) if at != REACH)
         for start in range(REACH - K + 1, REACH + 1)
+        if all(line[at] != BLOCKED for at in range(start, start + K))
     )
 
 
 @cache
 def _classify(
-    code: tuple[int, ...], mover_exact: bool, opponent_exact: bool
+    code: tuple[int, ...], mover_exact: bool, opponent_exact: bool, base: int
 ) -> tuple[Shape, Shape, int, int]:
     """One line's attack and defence shapes and rooms, from its cells as coded (FREE, MOVER, OPPONENT,
     OFF) without the centre."""
@@ -215,7 +225,12 @@ def _classify(
     mover.insert(REACH, OWN)
     opponent.insert(REACH, OWN)
     mine, theirs = tuple(mover), tuple(opponent)
-    return shape_of(mine, mover_exact), shape_of(theirs, opponent_exact), _room(mine), _room(theirs)
+    return (
+        shape_of(mine, mover_exact),
+        shape_of(theirs, opponent_exact),
+        _room(mine, base),
+        _room(theirs, base),
+    )
 
 
 class Board:
@@ -236,13 +251,13 @@ class Board:
         ]
         self.states.append(OFF)
 
-    def shapes(self, cell: int) -> MoveShapes:
+    def shapes(self, cell: int, room_base: int = WEIGHTS.room_base) -> MoveShapes:
         state = self.states.__getitem__
         attack, defence = [], []
         attack_room = defence_room = 0
         for line in self.lines[cell]:
             mine, theirs, my_room, their_room = _classify(
-                tuple(map(state, line)), self.mover_exact, self.opponent_exact
+                tuple(map(state, line)), self.mover_exact, self.opponent_exact, room_base
             )
             attack.append(mine)
             defence.append(theirs)
@@ -252,22 +267,25 @@ class Board:
 
     def guess(self, cell: int, weights: Weights = WEIGHTS) -> int:
         """The move's worth as a guess (larger is better): its shapes' weights, attack and defence."""
-        found = self.shapes(cell)
+        found = self.shapes(cell, weights.room_base)
         attack = _worth(found.attack, weights) + weights.room * found.attack_room
-        defence = _worth(found.defence, weights) + weights.room * found.defence_room
+        defence = _worth(found.defence, weights, weights.block_three) + weights.room * found.defence_room
         return attack + int(weights.defence * defence)
 
 
 @cache
-def _worth(shapes: tuple[Shape, ...], weights: Weights) -> int:
-    total = sum(weights.of(shape) for shape in shapes)
+def _worth(shapes: tuple[Shape, ...], weights: Weights, winning: float = 1.0) -> int:
+    """The shapes' weights; `winning` scales the shapes that win by force next (an open four, two fours,
+    a four and a three) short of a five."""
+    total = sum(weights.of(shape) for shape in shapes if shape != Shape.OPEN_FOUR)
     fours = sum(shape in (Shape.OPEN_FOUR, Shape.FOUR) for shape in shapes)
     threes = sum(shape in (Shape.OPEN_THREE, Shape.BROKEN_THREE) for shape in shapes)
+    forced = weights.open_four * sum(shape == Shape.OPEN_FOUR for shape in shapes)
     if fours >= 2 or (fours and threes):
-        total += weights.four_three
+        forced += weights.four_three
     elif threes >= 2:
         total += weights.three_three
-    return total
+    return total + int(winning * forced)
 
 
 def guesses(position: Position, cells: list[int], weights: Weights = WEIGHTS) -> dict[int, int]:
