@@ -182,3 +182,13 @@ def test_every_renju_proof_holds_when_played_out(seed: int) -> None:
             near = [m.cell for m in moves if abs(m.cell // SIZE - 7) <= 3 and abs(m.cell % SIZE - 7) <= 3]
             position = position.play(rng.choice(near or [m.cell for m in moves]))
     assert checked > 0
+
+
+def test_black_with_only_forbidden_points_left_draws() -> None:
+    """The one empty cell would give black six in a row: black has no move, and the game is a draw
+    (freestyle: black plays it and wins)."""
+    board = "XXX.XXO/OOOXOXO/OOOOXXX/XOXXOOX/OXOOXOX"
+    stuck = Position.parse(board, "X", get_variant("5x7k5-renju"))
+    assert stuck.forbidden == {3} and stuck.legal_moves() == [] and stuck.status is Status.DRAW
+    assert renju_moves(stuck) == []
+    assert Position.parse(board, "X", get_variant("5x7k5")).play(3).status is Status.X_WON
