@@ -159,6 +159,10 @@ def test_the_last_move_is_marked_to_the_eye_and_in_words(page: Page, query: str)
         marker = page.locator(f".cell[data-cell='{last}'] .cell-last")
         box = marker.bounding_box()
         assert marker.is_visible() and box is not None and box["width"] >= 6 and box["height"] >= 6, box
+        # Nothing covers it or clips it away (a round hole of a rack once hid a corner's mark).
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        on_top = page.evaluate(f"document.elementFromPoint({x}, {y})?.className")
+        assert on_top == "cell-last", (query, on_top)
         page.click("#nav-back")  # a step back moves the mark to the move before
         wait_idle(page)
 
