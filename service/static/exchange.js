@@ -2,6 +2,7 @@
 // a game's text back and opens it. What is wrong with a text is said under the field; nothing is dropped
 // without a word (moves after the end of the game are left out with one, as for a link).
 
+import { glyphOf, keepImportedGlyphs } from "./annotations.js";
 import { $, setText } from "./dom.js";
 import { serviceWords } from "./api.js";
 import { t } from "./i18n.js";
@@ -24,7 +25,7 @@ export function renderExchange() {
   if (!$("exchange").open) {
     return;
   }
-  setValue($("export-text"), gameText(state.game, variant()));
+  setValue($("export-text"), gameText(state.game, variant(), glyphOf));
   setValue($("export-link"), linkToGame(state.game, variant()));
 }
 
@@ -53,9 +54,11 @@ async function onImport(event) {
     } catch (error) {
       throw new Error(t("noVariant", { name: header.variant, why: serviceWords(error) }));
     }
-    const record = readMoves(header.moves, facts, header.start);
+    const glyphs = new Map(); // the text's annotations, shown until the page's own analyses say them
+    const record = readMoves(header.moves, facts, header.start, glyphs);
     const moves = lineFrom(record, []);
     const game = { variant: facts.name, first: header.first, start: header.start, record, moves };
+    keepImportedGlyphs(game, glyphs);
     await opener(game, { live: false, push: true, source: "text" });
   } catch (error) {
     showImportError(error.message);

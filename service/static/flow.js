@@ -43,6 +43,12 @@ async function analysisOf(position) {
   return analyses.get(key);
 }
 
+// The analysis the page holds for a position, or null: the move list's annotations (annotations.js)
+// are read from these, without asking the service anything.
+export function heldAnalysis(variantName, board, toMove) {
+  return analyses.get(`${variantName} ${board} ${toMove}`) || null;
+}
+
 // Starts the game `game` ({ variant, first, start, record, moves, ply }, `moves` the line shown): a new
 // entry in the history when `push`, and the computer may move by itself when `live`.
 export function startGame(game, { event, live = true, push = true }) {

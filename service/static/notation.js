@@ -24,11 +24,14 @@ function numberOf(ply, needed) {
   return needed ? `${(ply + 1) / 2}...` : "";
 }
 
-export function gameText({ variant, first, start, record }, facts) {
+// `glyphOf(path)`, when given, annotates each move ("??", "?", "!", or ""): "1. b2 a1?? 2. c3!".
+export function gameText({ variant, first, start, record }, facts, glyphOf = null) {
   const grid = gridOf(facts);
   const words = [];
   let glue = false; // the next word follows "(" with no space
+  const walk = pathWalker();
   recordItems(record).forEach((item, index, items) => {
+    const path = walk(typeof item === "object" ? item.cell : item);
     if (item === ")") {
       words[words.length - 1] += ")";
     } else if (item === "(") {
@@ -36,7 +39,8 @@ export function gameText({ variant, first, start, record }, facts) {
       glue = true;
     } else {
       const needed = index === 0 || typeof items[index - 1] !== "object";
-      const named = [numberOf(item.ply, needed), cellNameOf(item.cell, grid)].filter(Boolean);
+      const glyph = glyphOf ? glyphOf(path) : "";
+      const named = [numberOf(item.ply, needed), `${cellNameOf(item.cell, grid)}${glyph}`].filter(Boolean);
       if (glue) {
         words[words.length - 1] += named.shift();
         glue = false;
@@ -47,6 +51,27 @@ export function gameText({ variant, first, start, record }, facts) {
   const board = start ? ` ${start.match(new RegExp(`.{${grid.cols}}`, "g")).join("/")}` : "";
   return `${variant} ${first}${board}:${words.length > 0 ? " " : ""}${words.join(" ")}`;
 }
+
+// Follows items as recordItems writes them ("(", ")" and cells): each call returns the path of the
+// move just read (for a bracket, the path the next move starts from).
+function pathWalker() {
+  let at = [];
+  let before = null;
+  const open = [];
+  return (item) => {
+    if (item === "(") {
+      open.push([at, before]);
+      [at, before] = [before || [], null];
+    } else if (item === ")") {
+      [at, before] = open.pop() || [at, before];
+    } else {
+      [at, before] = [[...at, item], at];
+    }
+    return at;
+  };
+}
+
+const GLYPH = /(\?\?|\?|!)$/;
 
 // The header of a game's text: { variant, first, start (without "/", or null), moves (the rest) },
 // or an Error that says what is wrong. A column string alone is a game of `gravityVariant` (exchange.js
@@ -72,7 +97,8 @@ export function readHeader(text, gravityVariant = null) {
 
 // The record the moves of a game's text describe on `variant`'s board from `start` with `first` to move,
 // or an Error that names the first thing wrong: an unknown word, a cell already taken, a stray bracket.
-export function readMoves(moves, facts, start) {
+// A move's annotation ("b2??", "b2!") goes into `glyphs` (a Map from the move's path key), when given.
+export function readMoves(moves, facts, start, glyphs = null) {
   const { name, cells } = facts;
   const grid = gridOf(facts);
   if (start && start.length !== cells) {
@@ -90,9 +116,13 @@ export function readMoves(moves, facts, start) {
     word.split(/(?<=^\d+\.+)(?!\.)/).filter(Boolean),
   );
   const items = [];
-  for (const word of words) {
+  const walk = pathWalker();
+  for (const raw of words) {
+    const glyph = NUMBER.test(raw) ? null : GLYPH.exec(raw);
+    const word = raw.replace(/[?!]+$/, "") || raw;
     if (word === "(" || word === ")") {
       items.push(word);
+      walk(word);
     } else if (!NUMBER.test(word)) {
       if (!cellOf.has(word.toLowerCase())) {
         // In reading order: "1 to 9" on the keypad's 3x3, "a1 to g6" under gravity (not "7 to 3").
@@ -101,6 +131,10 @@ export function readMoves(moves, facts, start) {
         throw new Error(t("notACell", { word, name, from: all[0], to: all[all.length - 1] }));
       }
       items.push(cellOf.get(word.toLowerCase()));
+      const path = walk(cellOf.get(word.toLowerCase()));
+      if (glyph && glyphs) {
+        glyphs.set(path.join(","), glyph[1]);
+      }
     }
   }
   let record;
