@@ -48,6 +48,11 @@ import { renderHeading, renderRoot, renderStatus } from "./status.js";
 import { checkedGame, gameFromUrl, saveGameToUrl } from "./url.js";
 import { later, now, sentences } from "./i18n.js";
 import { bindLanguage } from "./language.js";
+import { bindAnnotations, renderAnnotations } from "./annotations.js";
+import { registerOffline } from "./offline.js";
+import { bindPuzzles, renderPuzzles } from "./puzzles.js";
+import { bindShare } from "./share.js";
+import { renderVerdictBar } from "./verdict-bar.js";
 import {
   customVariant,
   ensureVariant,
@@ -73,7 +78,9 @@ function renderAll() {
   renderEditor();
   renderAnalysis();
   renderRanking();
+  renderVerdictBar();
   renderMoves();
+  renderAnnotations();
   renderExchange();
   renderGomokuRecord();
   renderGoban();
@@ -83,6 +90,7 @@ function renderAll() {
   renderVariantChoice();
   renderKeysHelp();
   renderSearchTree();
+  renderPuzzles();
 }
 
 // Opens `game` (from a link, or a new one): the variant is asked for if it is not a preset, and what
@@ -216,6 +224,9 @@ function bindEvents() {
   bindGomokuRecord(openGame);
   bindGoban();
   bindLanguage();
+  bindAnnotations();
+  bindShare();
+  bindPuzzles();
   document.addEventListener("keydown", onKeyDown);
   // On a phone the board stays at the top of the screen with the status line and the step buttons
   // (tools.css): a panel scrolled to stops under them.
@@ -257,3 +268,4 @@ setWaitListener((waiting) => {
 });
 bindEvents();
 start();
+registerOffline();

@@ -192,7 +192,12 @@ async function review({ moves = [], first = "X" }) {
     const drop = rank[before.result] - rank[played.result];
     const verdict =
       drop >= 2 ? "blunder" : drop === 1 ? "mistake" : before.best_moves.includes(cell) ? "best" : "slower";
-    const value = (v) => ({ result: v.result, score: v.score, remoteness: v.remoteness, ...bounds(v.result) });
+    const value = (v) => ({
+      result: v.result,
+      score: v.score,
+      remoteness: v.remoteness,
+      ...bounds(v.result),
+    });
     plies.push({
       ply: index + 1, player: side, cell, row: played.row, col: played.col, board: played.board,
       before: value(before), played: value(played), best_moves: before.best_moves, verdict,
@@ -229,7 +234,8 @@ async function offlineAnalysis(request, url) {
     if (query.get("variant") !== VARIANT) {
       throw error;
     }
-    const answer = await analysisOf(query.get("board"), query.get("to_move"), query.get("mainline") === "true");
+    const mainline = query.get("mainline") === "true";
+    const answer = await analysisOf(query.get("board"), query.get("to_move"), mainline);
     if (!answer) {
       throw error;
     }

@@ -106,6 +106,9 @@ class PageFactory:
         self.errors: list[str] = []
 
     def __call__(self, viewport: ViewportSize = DESKTOP, **options: Any) -> Page:
+        # The page's service worker (offline 3x3) answers requests itself, and page.route() never sees
+        # those: it is blocked unless a test asks for it (service_workers="allow").
+        options.setdefault("service_workers", "block")
         context = self.browser.new_context(viewport=viewport, base_url=self.base_url, **options)
         context.set_default_timeout(TIMEOUT_MS)
         self.contexts.append(context)
