@@ -75,6 +75,8 @@ def move_payload(position: GamePosition, move: KnownMove, estimates: bool = Fals
         **known_payload(move.known),
         "board": position.text_after(move.cell),
     }
+    if move.within is not None and move.remoteness is None and move.lower == move.upper:
+        out["remoteness_at_most"] = move.within  # the result proven by a line this long, at most
     if estimates:  # only when asked: an estimate is never a proof
         estimate = move.estimate
         out["estimate"] = None if estimate is None else {"score": estimate.score, "depth": estimate.depth}
@@ -100,6 +102,7 @@ def answer_payload(answer: Answer, estimates: bool = False, budget_ms: int | Non
         "exact": answer.exact,
         "search": search_payload(answer, budget_ms) if answer.source is Source.SEARCH else None,
         **forbidden_payload(position),
+        **({"win_line": {"cells": list(answer.line), "plies": len(answer.line)}} if answer.line else {}),
     }
 
 

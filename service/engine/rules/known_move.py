@@ -29,6 +29,7 @@ class KnownMove(NamedTuple):  # a tuple, not a dataclass: made by the thousand n
     upper: int  # the greatest; lower == upper: the result is proven
     remoteness: int | None  # plies to the end counting the move, proven only with the result
     estimate: Estimate | None = None  # a guess where the result is not proven, when one was asked for
+    within: int | None = None  # with the result proven and not its remoteness: the most plies it takes
 
     @classmethod
     def exactly(cls, cell: int, value: Value) -> KnownMove:

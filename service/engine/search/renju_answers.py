@@ -1,6 +1,7 @@
 """What an answer under renju may claim: the compiled search, the tables, the books and the store of
 proofs know nothing of forbidden points, so none of them proves anything there. A renju answer's
-proofs come from the rules alone, two plies deep: a move that wins at once (black's exactly five,
+proofs come from the rules alone: continuous fours (fours_proofs.py, which asks the rules of every
+stone, the analyst's), and two plies deep: a move that wins at once (black's exactly five,
 white's five or more) wins in 1; a move after which the opponent wins at once (a five the move does
 not block) loses in 2. Every other move is a guess: the search plays the same stones under freestyle
 rules (`freestyle`), and what it finds, proven there or not, only ranks the moves (`guess`).

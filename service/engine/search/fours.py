@@ -1,0 +1,196 @@
+"""Wins by continuous fours under each of gomoku's rules, found by a plain search, each with its line: a
+certificate a client can replay to five.
+
+The rules differ on what a five is and where black may play: five or more in a row (freestyle), exactly
+five (standard: six in a row is no five), and renju (black wins with exactly five and never plays a
+forbidden point; white wins with five or more). The compiled provers hold under "five or more" only,
+where a mark of one's own never hurts; this search asks the rule itself of every stone, so it holds
+under all three.
+
+A four is a move after which one empty cell would complete a five. The defender must take that cell,
+unless it completes a five of its own first (then the sequence fails). (Where black may not take it, a
+forbidden point, black loses too; but its move in between could be any, so no line of cells shows it,
+and this search does not claim it.) A move that makes two fives possible at once
+wins: the defender takes one cell only. Facing the defender's four, the attacker must block it, and goes
+on only if its block is a four too. Every defender's reply on the way is forced (any other loses at
+once), so a line found is a proof, and its length bounds the win's distance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+from ..rules.position import Position
+from ..rules.renju import Stones
+from .native import monotonic
+
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+MAX_FOURS = 40  # a longer sequence of fours than this is not looked for
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What makes a five for each side, and where black may play: one board's."""
+
+    rows: int
+    cols: int
+    k: int
+    exact: bool  # every side's five is exactly k (the standard rule)
+    renju: bool  # black's five exactly k and its forbidden points; white's k or more
+    black_is_first: bool = True
+
+    @classmethod
+    def of(cls, position: Position) -> Rule:
+        variant = position.variant
+        return cls(variant.rows, variant.cols, variant.k, variant.exact, variant.renju)
+
+    def exactly(self, black: bool) -> bool:
+        return self.exact or (self.renju and black)
+
+
+@dataclass
+class Search:
+    """One search: the board's rule, its windows, and what it may spend."""
+
+    rule: Rule
+    deadline: float  # on monotonic(); 0: none
+    nodes_left: int
+    nodes: int = 0
+    failed: set[tuple[int, int, bool]] = field(default_factory=set)  # (attacker, defender, black) seen
+
+    def spent(self) -> bool:
+        self.nodes += 1
+        self.nodes_left -= 1
+        return self.nodes_left < 0 or (self.deadline > 0 and monotonic() > self.deadline)
+
+
+@cache
+def windows(rows: int, cols: int, k: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The board's windows of k cells as masks, and per cell the indices of the windows through it."""
+    masks: list[int] = []
+    through: list[list[int]] = [[] for _ in range(rows * cols)]
+    for row in range(rows):
+        for col in range(cols):
+            for d_row, d_col in DIRECTIONS:
+                end_row, end_col = row + d_row * (k - 1), col + d_col * (k - 1)
+                if not (0 <= end_row < rows and 0 <= end_col < cols):
+                    continue
+                cells = [(row + d_row * i) * cols + col + d_col * i for i in range(k)]
+                for cell in cells:
+                    through[cell].append(len(masks))
+                masks.append(sum(1 << cell for cell in cells))
+    return tuple(masks), tuple(tuple(indices) for indices in through)
+
+
+def run_length(stones: int, rule: Rule, cell: int, d_row: int, d_col: int) -> int:
+    """The unbroken run of `stones` through `cell` (one of them) along a direction."""
+    row, col = divmod(cell, rule.cols)
+    length = 1
+    for sign in (1, -1):
+        r, c = row + sign * d_row, col + sign * d_col
+        while 0 <= r < rule.rows and 0 <= c < rule.cols and stones >> (r * rule.cols + c) & 1:
+            length += 1
+            r, c = r + sign * d_row, c + sign * d_col
+    return length
+
+
+def makes_five(stones: int, cell: int, rule: Rule, black: bool) -> bool:
+    """Whether a stone on `cell` completes a five for the side with `stones` (the cell among them)."""
+    exactly = rule.exactly(black)
+    for d_row, d_col in DIRECTIONS:
+        length = run_length(stones, rule, cell, d_row, d_col)
+        if length == rule.k or (length > rule.k and not exactly):
+            return True
+    return False
+
+
+def five_cells(mine: int, theirs: int, rule: Rule, black: bool, near: int | None = None) -> list[int]:
+    """The empty cells where the side with `mine` completes a five at once (`near`: only through that
+    cell's windows)."""
+    masks, through = windows(rule.rows, rule.cols, rule.k)
+    indices = range(len(masks)) if near is None else through[near]
+    found: list[int] = []
+    for index in indices:
+        window = masks[index]
+        gap = window & ~mine
+        if gap & (gap - 1) or not gap or gap & theirs:
+            continue
+        cell = gap.bit_length() - 1
+        if cell not in found and makes_five(mine | gap, cell, rule, black):
+            found.append(cell)
+    return found
+
+
+def four_moves(mine: int, theirs: int, rule: Rule) -> list[int]:
+    """The empty cells that may make a four: those of windows free of `theirs` with k - 2 of `mine`."""
+    masks, _ = windows(rule.rows, rule.cols, rule.k)
+    cells: set[int] = set()
+    for window in masks:
+        if window & theirs or (window & mine).bit_count() != rule.k - 2:
+            continue
+        gaps = window & ~mine
+        while gaps:
+            low = gaps & -gaps
+            cells.add(low.bit_length() - 1)
+            gaps ^= low
+    return sorted(cells)
+
+
+def forbidden(rule: Rule, black: int, white: int, cell: int) -> bool:
+    return rule.renju and Stones(rule.rows, rule.cols, black, white).shape(cell) is not None
+
+
+def attack(search: Search, att: int, dfn: int, att_black: bool, depth: int) -> list[int] | None:
+    """The attacker to move: its line of fours to a five (its moves and the forced replies, then the
+    five's cell), or None."""
+    rule = search.rule
+    if search.spent():
+        return None
+    wins = five_cells(att, dfn, rule, att_black)
+    if wins:
+        return [wins[0]]
+    key = (att, dfn, att_black)
+    if depth == 0 or key in search.failed:
+        return None
+    against = five_cells(dfn, att, rule, not att_black)
+    if len(against) > 1:
+        return None
+    black, white = (att, dfn) if att_black else (dfn, att)
+    for move in against or four_moves(att, dfn, rule):
+        after = att | 1 << move
+        threats = five_cells(after, dfn, rule, att_black, near=move)
+        if not threats or (att_black and forbidden(rule, black, white, move)):
+            continue
+        if five_cells(dfn, after, rule, not att_black):  # the defender completes a five first
+            continue
+        if len(threats) > 1:
+            return [move, threats[0], threats[1]]  # it blocks one, the other completes the five
+        reply = threats[0]
+        if not att_black and forbidden(rule, dfn, after, reply):
+            # Black may not block there and loses; but its move in between is any, which a line of
+            # cells cannot show: left to the proof-number search (freestyle) or unclaimed.
+            continue
+        line = attack(search, after, dfn | 1 << reply, att_black, depth - 1)
+        if line is not None:
+            return [move, reply, *line]
+        if search.nodes_left < 0:
+            return None
+    search.failed.add(key)
+    return None
+
+
+def continuous_fours(
+    position: Position, deadline: float = 0.0, nodes: int = 100_000, attacker_moves: bool = True
+) -> list[int] | None:
+    """The side to move's win by continuous fours from `position` (the other side's, if not
+    `attacker_moves`: as if the side to move passed), as a line of cells, both sides' in turn from the
+    attacker's first move to the cell of its five; None when none is found within `deadline` (on
+    monotonic(); 0: none) and `nodes`. On a flat board of rows and columns only."""
+    variant = position.variant
+    if variant.layers != 1 or variant.torus or variant.gravity or variant.misere:
+        raise ValueError(f"continuous fours are searched on flat boards, not {variant.name}")
+    mark = position.to_move if attacker_moves else position.to_move.other
+    att, dfn = position.mask(mark), position.mask(mark.other)
+    search = Search(Rule.of(position), deadline, nodes)
+    return attack(search, att, dfn, mark is position.first, MAX_FOURS)

@@ -1,0 +1,98 @@
+"""Continuous fours (search/fours.py, fours_proofs.py) under each of gomoku's rules: every win and loss
+they claim agrees with a plain negamax written here over the rules' own positions, on 6x6 boards of five
+in a row near their end (five or more, exactly five, renju); and on public 15x15 puzzles every line found
+replays to five under the puzzles' own checker."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from service.engine import Position, get_variant
+from service.engine.search.fours import continuous_fours
+from service.engine.search.fours_proofs import fours_claims
+from service.engine.search.native import monotonic
+from tests.engine.search.continuous_fours import replay
+from tests.engine.search.gomoku_puzzles import puzzles, rules_of
+
+RULES = ["6x6k5", "6x6k5-exact", "6x6k5-renju"]
+
+
+@cache
+def negamax(position: Position) -> int:
+    """The result for the side to move with perfect play: 1, 0 or -1 (the rules' own moves and ends)."""
+    if position.is_over:
+        winner = position.line_holder
+        return 0 if winner is None else (1 if winner == position.to_move else -1)
+    moves = position.legal_moves()
+    if not moves:  # black to move under renju with every empty cell forbidden: a draw here
+        return 0
+    return max(-negamax(position.play(cell)) for cell in moves)
+
+
+def near_the_end(name: str, seed: int, empty: int = 9) -> Position | None:
+    rng = random.Random(seed)
+    position = Position.empty(get_variant(name))
+    while position.variant.cells - position.marks > empty:
+        if position.is_over or not position.legal_moves():
+            return None
+        position = position.play(rng.choice(position.legal_moves()))
+    return None if position.is_over else position
+
+
+@pytest.mark.parametrize("name", RULES)
+def test_every_claim_agrees_with_a_negamax(name: str) -> None:
+    checked = won = lost = 0
+    for seed in range(400):
+        position = near_the_end(name, seed)
+        if position is None:
+            continue
+        claims = fours_claims(position, monotonic() + 10)
+        if claims.line:
+            assert negamax(position.play(claims.line[0])) == -1, (position.cells, claims.line)
+            won += 1
+        for cell in claims.losses:
+            assert negamax(position.play(cell)) == 1, (position.cells, cell)
+            lost += 1
+        checked += 1
+        if checked >= 30:
+            break
+    assert checked >= 30 and won >= 3 and lost >= 20, (checked, won, lost)
+
+
+@pytest.mark.parametrize("name", RULES)
+def test_a_line_is_a_game_the_rules_allow_ending_in_five(name: str) -> None:
+    """Played out with the rules' own positions: every move legal (under renju, no forbidden point), the
+    attacker's last move completes a line, and no defender's reply but the forced one stops it."""
+    found = 0
+    for seed in range(300):
+        position = near_the_end(name, seed, empty=16)
+        line = None if position is None else continuous_fours(position, monotonic() + 10)
+        if position is None or line is None:
+            continue
+        mover = position.to_move
+        for ply, cell in enumerate(line):
+            assert cell in position.legal_moves(), (ply, cell)
+            if ply % 2 == 1:  # the defender's reply: any other move lets the attacker's five come at once
+                others = [c for c in position.legal_moves() if c != cell]
+                attacker_next = position.play(others[0]) if others else None
+                assert attacker_next is None or any(
+                    attacker_next.play(c).line_holder == mover for c in attacker_next.legal_moves()
+                )
+            position = position.play(cell)
+        assert position.line_holder == mover
+        found += 1
+    assert found >= 3
+
+
+@pytest.mark.parametrize("variant", ["15x15k5", "15x15k5-exact"])
+def test_public_puzzles_lines_replay_to_five(variant: str) -> None:
+    rules = rules_of(variant)
+    sample = puzzles()[:12]
+    for puzzle in sample:
+        line = continuous_fours(puzzle.position(variant), monotonic() + 10)
+        assert line is not None, puzzle.name
+        done = replay(rules, puzzle.attacker, puzzle.defender, line)
+        assert done.five and done.forced, (puzzle.name, done.why)
