@@ -77,14 +77,15 @@ function restart() {
     analysis: puzzle.start.analysis,
     result: "",
     done: false,
+    round: (puzzle.round || 0) + 1, // a reply still on its way belongs to an older round
   });
   $("puzzle-again").hidden = true;
   renderPuzzle();
 }
 
 async function play(cell) {
-  if (!puzzle || puzzle.done || state.busy) {
-    return;
+  if (!puzzle || puzzle.done || puzzle.asking) {
+    return; // one move at a time: the reply to the last one is on its way
   }
   const { analysis, facts } = puzzle;
   const move = analysis.moves.find((one) => one.cell === cell);
@@ -108,17 +109,27 @@ async function play(cell) {
     renderPuzzle("solved");
     return;
   }
+  const [asked, round] = [puzzle, puzzle.round];
+  const current = () => puzzle === asked && puzzle.round === round;
+  puzzle.asking = true;
   try {
     const reply = await api.analyze({ board: move.board, toMove: other(puzzle.side), variant: facts.name });
     const answer = reply.moves.find((one) => one.cell === reply.best_move);
     const next = await api.analyze({ board: answer.board, toMove: puzzle.side, variant: facts.name });
+    if (!current()) {
+      return; // a new puzzle, or the same one restarted, came meanwhile
+    }
     Object.assign(puzzle, { board: answer.board, analysis: next });
     const replyName = cellNameOf(answer.cell, grid);
     puzzle.result = () => t("puzzleReply", { cell: name, side: other(puzzle.side), reply: replyName });
     renderPuzzle("right");
   } catch (error) {
-    puzzle.result = () => t("puzzleFailed", { why: serviceWords(error) });
-    renderPuzzle();
+    if (current()) {
+      puzzle.result = () => t("puzzleFailed", { why: serviceWords(error) });
+      renderPuzzle();
+    }
+  } finally {
+    asked.asking = false;
   }
 }
 
