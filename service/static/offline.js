@@ -9,7 +9,7 @@ function loadedFiles() {
     .map((entry) => new URL(entry.name))
     .filter((url) => url.origin === window.location.origin && url.pathname.startsWith("/static/"))
     .map((url) => url.pathname);
-  return [window.location.pathname + window.location.search, ...new Set(own)];
+  return ["/", ...new Set(own)];
 }
 
 export async function registerOffline() {

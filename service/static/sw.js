@@ -208,17 +208,20 @@ async function review({ moves = [], first = "X" }) {
   return json({ variant: VARIANT, first, status: last.status, board, lines: last.lines, plies });
 }
 
+// The page itself is kept once, under "/": every link to a game is the same page, and keeping each
+// link's copy would grow the cache with every game opened.
 async function networkFirst(request, keep) {
+  const page = new URL(request.url).pathname === "/";
   try {
     const response = await fetch(request);
     if (keep && response.ok) {
       const cache = await caches.open(CACHE);
-      await cache.put(request, response.clone());
+      await cache.put(page ? "/" : request, response.clone());
     }
     return response;
   } catch (error) {
     const cache = await caches.open(CACHE);
-    const kept = await cache.match(request, { ignoreSearch: request.mode === "navigate" });
+    const kept = await cache.match(page ? "/" : request);
     if (kept) {
       return kept;
     }

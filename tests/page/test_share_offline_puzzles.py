@@ -90,6 +90,12 @@ def test_3x3_is_analysed_offline_from_the_kept_table(new_page: PageFactory, base
     page.goto("/?variant=normal&moves=4,1")
     wait_idle(page)
     assert page.text_content("#verdict-bar-words") == bar_words(expected)
+    # The page is kept once, not once per link opened.
+    pages = page.evaluate(
+        """async () => (await (await caches.open("sanmoku-offline-1")).keys())
+            .filter((request) => new URL(request.url).pathname === "/").length"""
+    )
+    assert pages == 1
     # The same answer as the service's, field by field, for the page's own request.
     offline: Json = page.evaluate(
         "fetch('/analyze?board=.O..X....&to_move=X&variant=normal').then(r => r.json())"
