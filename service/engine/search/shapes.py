@@ -63,7 +63,8 @@ class Weights:
     three: a win in two moves of one's own; two threes: in three). Defence is the same worth times
     `defence`: blocking weighs less than making the same shape, so that one's own open four goes before
     the opponent's, and the opponent's four is still blocked before all else but a five of one's own.
-    The values kept are those that ranked best on the public puzzles (tests/bench/shape_order.py)."""
+    The values were chosen on the public puzzles and random middle games (tests/bench/shape_order.py);
+    docs/pages/performance.md says why they are not the puzzles' best (the puzzles are all attacks)."""
 
     five: int = 100_000_000
     open_four: int = 1_000_000
