@@ -96,7 +96,7 @@ def test_docs_answer_a_board_typed_on_its_own_with_no_shared_request_id(page: Pa
     page.click(f"{block} .opblock-summary")
     page.click(f"{block} .try-out__btn")
     row = f"{block} tr[data-param-name='%s']"
-    assert page.input_value(f"{row % 'to_move'} select") == ""
+    assert page.input_value(f"{row % 'to_move'} input") == ""  # a pattern's text box, left empty
     assert page.input_value(f"{row % 'X-Request-ID'} input") == ""
     page.fill(f"{row % 'board'} input", "XX..O....")  # O to move, which the service works out
     page.click(f"{block} .execute")
