@@ -149,7 +149,12 @@ def test_the_analyst_answers_renju_without_the_search_s_proofs(tmp_path: Path) -
     assert not answer.exact and answer.result is None and answer.source is Source.SEARCH
     assert {m.cell for m in answer.moves} == set(position.legal_moves())
     assert 7 * SIZE + 3 not in {m.cell for m in answer.moves}
-    assert all(m.lower == -1 and m.upper == 1 for m in answer.moves)
+    assert all(m.lower == -1 for m in answer.moves)  # no win: the freestyle one is forbidden
+    # The losses proven are white's: with O . O . O . O . O, its move in a gap makes two fours (cols 2
+    # to 6 and 0 to 4 after col 3), a loss in 4 for black wherever it plays off that row's reach.
+    lost = [m for m in answer.moves if m.upper == -1]
+    assert lost and all(m.within == 4 and m.remoteness is None for m in lost)
+    assert 8 * SIZE + 3 not in {m.cell for m in lost}  # the gap white's double four needs: not claimed
     assert store.get(position) is None
     lost = drawn("....OOOO", "X..X..X.X", "X", "renju")  # white's open four: every move loses in 2
     assert analyst.analyze(lost, Budget(0.3)).value == Value(-1, 2)
