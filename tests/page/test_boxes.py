@@ -101,7 +101,8 @@ def test_a_box_from_the_menu_is_three_layers_played_by_click_and_by_keys(page: P
     assert "O played 3a3" in page.inner_text("#status")
     page.click("#exchange summary")
     page.wait_for_function("() => document.getElementById('export-text').value !== ''")
-    assert page.input_value("#export-text") == f"{BOX} X: 1. 2b2 3a3"
+    # the centre is the only first move that wins (every other loses): the move list marks it "!"
+    assert page.input_value("#export-text") == f"{BOX} X: 1. 2b2! 3a3"
     page.fill("#import-text", f"{BOX} X: 1. 2b2 3a3 2. 1a1")
     page.click("#import")
     page.wait_for_selector(f"#app[data-moves='{CENTRE},24,0'][data-busy='false']")
