@@ -135,10 +135,7 @@ def test_a_game_without_a_board_is_refused_as_such(
 ) -> None:
     """GET /variants lists Eight among its games; where a board is needed it is named as such, not as a
     variant no one knows."""
-    if method == "get":
-        response = client.get(path, query_string=payload)
-    else:
-        response = client.post(path, json=payload)
+    response = client.get(path, query_string=payload) if method == "get" else client.post(path, json=payload)
     body = problem_of(response, path, method, 422)
     assert body["type"] == "urn:sanmoku:problem:no-board" and set(body["errors"]) == {"variant"}
     assert "'eight' is a game without a board" in str(body["detail"])
