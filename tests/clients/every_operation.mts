@@ -181,5 +181,7 @@ await check("webStatic", 200,
   ({ data }) => data?.includes("import") === true);
 await check("webStatic", 404, () => client.GET("/static/{filename}", { params: { path: { filename: "nope.js" } } }),
   problem(404));
+await check("webServiceWorker", 200, () => client.GET("/sw.js", { parseAs: "text" }),
+  ({ data }) => data?.includes("addEventListener") === true);
 
 console.log(JSON.stringify({ done, failures }));

@@ -388,4 +388,10 @@ def call_every_operation(package: str, base_url: str) -> Calls:
         lambda r: b"import" in r.content,
     )
     calls.check("webStatic", 404, lambda: web_static.sync_detailed("nope.js", client=plain), problem(404))
+    calls.check(
+        "webServiceWorker",
+        200,
+        lambda: api("web_service_worker").sync_detailed(client=plain),
+        lambda r: b"addEventListener" in r.content,
+    )
     return calls

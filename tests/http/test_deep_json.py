@@ -22,7 +22,7 @@ BODIES = {
 
 
 def test_every_post_endpoint_is_tested() -> None:
-    assert POST_PATHS == ["/analyze", "/analyze/batch", "/move", "/review", "/tree"]
+    assert POST_PATHS == ["/analyze", "/analyze/batch", "/move", "/record", "/review", "/tree"]
 
 
 @pytest.mark.parametrize("name", BODIES)
