@@ -37,7 +37,7 @@ from .proven_record import (
     exact_flag,
     identity,
     proves_something,
-    tighter,
+    to_keep,
 )
 from .proven_schema import journal_limit
 from .proven_upkeep import Starter, Upkeep, checkpoint, start_thread, trim, used_bytes
@@ -132,15 +132,13 @@ class ProvenCache:
         if not proves_something(moves):
             return
         variant = position.variant
-        if not origin.sound_for(variant):
-            raise ValueError(f"{origin.text} proves nothing on {variant.name}: not stored")
-        symmetry, key = canonical(variant, position.mine, position.theirs)
-        before = self.get(position)
-        known = {m.cell: m for m in (before.moves if before else ())}
-        merged = [tighter(m, known.get(m.cell)) for m in moves]
-        kept = origin if before is None else origin.merged(before.origin)
-        where = key_of(variant, key)
-        blob = encoded(where, merged, symmetry, kept)
+        form = canonical(variant, position.mine, position.theirs)
+        keep = to_keep(variant, form, moves, origin, self.get(position))
+        if keep is None:
+            return
+        merged, kept = keep.moves, keep.origin
+        where = key_of(variant, keep.masks)
+        blob = encoded(where, merged, keep.symmetry, kept)
         self._file.write(
             lambda db: db.execute(
                 "INSERT OR REPLACE INTO proven VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -168,6 +168,38 @@ def proves_something(moves: Sequence[KnownMove]) -> bool:
     return any(m.lower > -1 or m.upper < 1 for m in moves)
 
 
+@dataclass(frozen=True)
+class ToKeep:
+    """What a store writes for a position: its canonical form, the symmetry that maps it there, and
+    its moves with what was kept before (the tighter bounds of each move win) under both origins."""
+
+    symmetry: Sequence[int]
+    masks: tuple[int, int]
+    moves: list[KnownMove]
+    origin: Origin
+
+
+def to_keep(
+    variant: Variant,
+    canonical_form: tuple[Sequence[int], tuple[int, int]],
+    moves: Sequence[KnownMove],
+    origin: Origin,
+    before: Record | None,
+) -> ToKeep | None:
+    """What every store keeps of `moves` (None: nothing is proven, nothing to write). A prover that is
+    not sound on the game is refused (ValueError), never stored. `canonical_form`: the symmetry and the
+    masks of the position's canonical form; `before`: the store's record of it, if any."""
+    if not proves_something(moves):
+        return None  # the stores ask before they read what was kept
+    if not origin.sound_for(variant):
+        raise ValueError(f"{origin.text} proves nothing on {variant.name}: not stored")
+    symmetry, masks = canonical_form
+    known = {m.cell: m for m in (before.moves if before else ())}
+    merged = [tighter(m, known.get(m.cell)) for m in moves]
+    kept = origin if before is None else origin.merged(before.origin)
+    return ToKeep(symmetry, masks, merged, kept)
+
+
 def _number_bytes(cells: int) -> int:
     """The bytes of a cell and of a remoteness in the records of a board of `cells` cells."""
     return 1 if cells <= ONE_BYTE_CELLS else 2

@@ -41,7 +41,7 @@ from .proven_record import (
     encoded,
     exact_flag,
     proves_something,
-    tighter,
+    to_keep,
 )
 from .redis_connection import client
 from .store_breaker import Breaker
@@ -99,15 +99,12 @@ class SharedProvenStore:
         if not proves_something(moves):
             return
         variant = position.variant
-        if not origin.sound_for(variant):
-            raise ValueError(f"{origin.text} proves nothing on {variant.name}: not stored")
-        symmetry, masks = canonical(variant, position.mine, position.theirs)
-        before = self.get(position)
-        known = {m.cell: m for m in (before.moves if before else ())}
-        merged = [tighter(m, known.get(m.cell)) for m in moves]
-        kept = origin if before is None else origin.merged(before.origin)
-        where = key_of(variant, masks)
-        value = packed(where, merged, symmetry, kept)
+        form = canonical(variant, position.mine, position.theirs)
+        keep = to_keep(variant, form, moves, origin, self.get(position))
+        if keep is None:
+            return
+        where = key_of(variant, keep.masks)
+        value = packed(where, keep.moves, keep.symmetry, keep.origin)
         self._call(lambda db: db.set(name_of(where), value), None)
 
     def drop(self, position: Position) -> None:
