@@ -36,7 +36,6 @@ from .proven_record import (
     encoded,
     exact_flag,
     identity,
-    proves_something,
     to_keep,
 )
 from .proven_schema import journal_limit
@@ -129,13 +128,10 @@ class ProvenCache:
         """Keep what is proven about the position's moves, with what was kept before (the tighter bounds
         of each move win); nothing is written when nothing is proven. `origin` says what proved them: a
         prover that is not sound on the position's game is refused (ValueError), never stored."""
-        if not proves_something(moves):
-            return
-        variant = position.variant
-        form = canonical(variant, position.mine, position.theirs)
-        keep = to_keep(variant, form, moves, origin, self.get(position))
+        keep = to_keep(position, moves, origin, self.get)
         if keep is None:
             return
+        variant = position.variant
         merged, kept = keep.moves, keep.origin
         where = key_of(variant, keep.masks)
         blob = encoded(where, merged, keep.symmetry, kept)

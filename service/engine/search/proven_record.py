@@ -18,10 +18,12 @@ another host, or by an older version, is checked the same way.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from ..rules.canonical import canonical
 from ..rules.known_move import KnownMove
+from ..rules.position import Position
 from ..rules.variants import Variant
 from .proof_number import Prover, applies
 
@@ -180,20 +182,21 @@ class ToKeep:
 
 
 def to_keep(
-    variant: Variant,
-    canonical_form: tuple[Sequence[int], tuple[int, int]],
+    position: Position,
     moves: Sequence[KnownMove],
     origin: Origin,
-    before: Record | None,
+    kept_before: Callable[[Position], Record | None],
 ) -> ToKeep | None:
-    """What every store keeps of `moves` (None: nothing is proven, nothing to write). A prover that is
-    not sound on the game is refused (ValueError), never stored. `canonical_form`: the symmetry and the
-    masks of the position's canonical form; `before`: the store's record of it, if any."""
+    """What every store keeps of `moves` (None: nothing is proven, nothing to write; what was kept
+    before is read only then, by `kept_before`). A prover that is not sound on the game is refused
+    (ValueError), never stored."""
     if not proves_something(moves):
-        return None  # the stores ask before they read what was kept
+        return None
+    variant = position.variant
     if not origin.sound_for(variant):
         raise ValueError(f"{origin.text} proves nothing on {variant.name}: not stored")
-    symmetry, masks = canonical_form
+    symmetry, masks = canonical(variant, position.mine, position.theirs)
+    before = kept_before(position)
     known = {m.cell: m for m in (before.moves if before else ())}
     merged = [tighter(m, known.get(m.cell)) for m in moves]
     kept = origin if before is None else origin.merged(before.origin)

@@ -40,7 +40,6 @@ from .proven_record import (
     checked,
     encoded,
     exact_flag,
-    proves_something,
     to_keep,
 )
 from .redis_connection import client
@@ -96,13 +95,10 @@ class SharedProvenStore:
     def put(self, position: Position, moves: Sequence[KnownMove], origin: Origin) -> None:
         """Keep what is proven about the position's moves with what was kept before (the tighter bounds
         of each move win), as `ProvenCache.put`: a prover unsound on the game is refused (ValueError)."""
-        if not proves_something(moves):
-            return
-        variant = position.variant
-        form = canonical(variant, position.mine, position.theirs)
-        keep = to_keep(variant, form, moves, origin, self.get(position))
+        keep = to_keep(position, moves, origin, self.get)
         if keep is None:
             return
+        variant = position.variant
         where = key_of(variant, keep.masks)
         value = packed(where, keep.moves, keep.symmetry, keep.origin)
         self._call(lambda db: db.set(name_of(where), value), None)
