@@ -89,3 +89,22 @@ export function isNarrow() {
 export function prefersReducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
+
+// A form whose submit reads something, one reading at a time: data-state says while it reads (a second
+// submit meanwhile is ignored), `say` clears the form's error line first and says a failure's message.
+export async function readingOnce(event, say, read) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  if (form.dataset.state === "reading") {
+    return;
+  }
+  form.dataset.state = "reading";
+  say("");
+  try {
+    await read();
+  } catch (error) {
+    say(error.message);
+  } finally {
+    form.dataset.state = "done";
+  }
+}

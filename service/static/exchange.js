@@ -3,7 +3,7 @@
 // without a word (moves after the end of the game are left out with one, as for a link).
 
 import { glyphOf, keepImportedGlyphs } from "./annotations.js";
-import { $, setText } from "./dom.js";
+import { $, readingOnce, setText } from "./dom.js";
 import { serviceWords } from "./api.js";
 import { t } from "./i18n.js";
 import { gameText, readHeader, readMoves } from "./notation.js";
@@ -35,16 +35,9 @@ function showImportError(message) {
   setText(box, message);
 }
 
-// The form says while it is reading (data-state), and the button waits, so that one import runs at a time.
-async function onImport(event) {
-  event.preventDefault();
-  const form = event.currentTarget;
-  if (form.dataset.state === "reading") {
-    return;
-  }
-  form.dataset.state = "reading";
-  showImportError("");
-  try {
+// One import at a time (readingOnce), its error said under the form.
+function onImport(event) {
+  return readingOnce(event, showImportError, async () => {
     const playing = variant();
     const columnsOn = isRack(gridOf(playing)) ? playing.name : gravityPreset();
     const header = readHeader($("import-text").value, columnsOn);
@@ -60,11 +53,7 @@ async function onImport(event) {
     const game = { variant: facts.name, first: header.first, start: header.start, record, moves };
     keepImportedGlyphs(game, glyphs);
     await opener(game, { live: false, push: true, source: "text" });
-  } catch (error) {
-    showImportError(error.message);
-  } finally {
-    form.dataset.state = "done";
-  }
+  });
 }
 
 async function copyText() {

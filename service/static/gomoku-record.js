@@ -5,7 +5,7 @@
 // names, and a set-up position no moves to reach it.
 
 import * as api from "./api.js";
-import { $, setText } from "./dom.js";
+import { $, readingOnce, setText } from "./dom.js";
 import { serviceWords } from "./api.js";
 import { t } from "./i18n.js";
 import { recordFromItems } from "./record.js";
@@ -88,15 +88,8 @@ function requestOf(text, facts) {
   return flat ? { moves, variant: flat.name } : { moves };
 }
 
-async function onImport(event) {
-  event.preventDefault();
-  const form = event.currentTarget;
-  if (form.dataset.state === "reading") {
-    return;
-  }
-  form.dataset.state = "reading";
-  showError("");
-  try {
+function onImport(event) {
+  return readingOnce(event, showError, async () => {
     const text = $("record-text").value;
     if (!text.trim()) {
       throw new Error(t("recordEmpty"));
@@ -111,11 +104,7 @@ async function onImport(event) {
     const moves = answer.moves;
     const game = { variant: facts.name, first: answer.first, start: null, record: recordFromItems(moves), moves };
     await opener(game, { live: false, push: true, source: "text" });
-  } catch (error) {
-    showError(error.message);
-  } finally {
-    form.dataset.state = "done";
-  }
+  });
 }
 
 export function bindGomokuRecord(openGame) {
