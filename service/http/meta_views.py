@@ -70,8 +70,8 @@ def _readiness(supply: TableSupply, variant: Variant) -> dict[str, object]:
             return {"ready": False, "positions": None, "waiting": without_paths(error.reason)}
         return {"ready": False, "positions": None, "cannot_build": without_paths(why or str(error))}
     entry: dict[str, object] = {"ready": True, "positions": table.positions}
-    if table.path is None:  # a small table whose file cannot be written here
-        why = supply.store.unbuildable(variant) or "its build failed"
+    why = supply.store.unbuildable(variant) if table.path is None else None
+    if why is not None:  # a small table whose file cannot be written here (else its file is on its way)
         entry["cannot_build"] = without_paths(f"{why}: solved in memory by each worker")
     return entry
 

@@ -114,6 +114,15 @@ def test_health_and_readiness(client: FlaskClient) -> None:
     assert set(ready["tables"]) == {v.name for v in PRESETS}
 
 
+def test_a_small_table_in_memory_is_not_said_to_have_failed(tmp_path: Path) -> None:
+    """A fresh start with background builds off: 3x3's table is solved in memory by each worker, and its
+    file is simply not built (the directory is writable): readiness says nothing failed, where it once
+    said "its build failed"."""
+    app = create_app({"TESTING": True, "TABLES_DIR": str(tmp_path), "BACKGROUND_BUILDS": False})
+    ready = check_response(app.test_client().get("/readyz"), "/readyz", "get")
+    assert ready["tables"]["normal"] == {"ready": True, "positions": 5478}
+
+
 def test_the_spec_is_served_as_is(client: FlaskClient) -> None:
     response = client.get("/openapi.yaml")
     check_response(response, "/openapi.yaml", "get")
