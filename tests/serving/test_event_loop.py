@@ -32,6 +32,10 @@ MOVE = {"board": EMPTY_8X8, "variant": "8x8k5", "policy": "depth", "depth": 3, "
 TREE = f"/tree?board={EMPTY_8X8}&variant=8x8k5"  # 4,097 nodes, 976 KB of JSON
 ROUNDS, ALONE_SECONDS, LOADED_SECONDS = 3, 1.5, 2.5
 RATIO = 3.0  # the probe's p99 beside the load, at most this many times its p99 alone
+# The depth moves' bound: the loop held by their reads made the ratio 230 (8 to 1,851 ms); in the full
+# suite the other test process's browsers and builds put two of its three rounds at 5.7 to 6.6 while the
+# third was 1.0, and the test passes alone: a tenfold bound still fails by far on the fault it guards.
+MOVE_RATIO = 10.0
 FLOOR = 0.005  # seconds: a p99 alone below it counts as this (scheduling noise on a shared machine)
 
 
@@ -94,7 +98,7 @@ def test_depth_moves_on_8x8_do_not_hold_the_loop(tmp_path: Path) -> None:
         assert status == 200 and answer["policy"] == "depth" and answer["cell"] == 27, answer
         assert answer["read_depth"] in (2, 3) and took < MOVE["budget_ms"] / 1000 * 1.05 + 0.05, took
         found = ratios(server, "/move", MOVE, 8, tmp_path)
-        assert statistics.median(found) <= RATIO, found
+        assert statistics.median(found) <= MOVE_RATIO, found
     finally:
         server.stop()
 
