@@ -105,13 +105,61 @@ def makes_five(stones: int, cell: int, rule: Rule, black: bool) -> bool:
     return False
 
 
+@cache
+def lines(rows: int, cols: int, k: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """The board's cells as one mask, and per direction its step (a shift: +1 to the next column, +cols
+    to the next row) and the mask of cells where a window of k cells that way starts on the board. A
+    window's cells are its start shifted by 0 to k - 1 steps (every step is positive): all the windows
+    one way are read at once, a shift and an AND of whole boards for each of a window's cells."""
+    ways = []
+    for d_row, d_col in DIRECTIONS:
+        starts = 0
+        for row in range(rows):
+            for col in range(cols):
+                end_row, end_col = row + d_row * (k - 1), col + d_col * (k - 1)
+                if 0 <= end_row < rows and 0 <= end_col < cols:
+                    starts |= 1 << row * cols + col
+        if starts:
+            ways.append((d_row * cols + d_col, starts))
+    return (1 << rows * cols) - 1, tuple(ways)
+
+
 def five_cells(mine: int, theirs: int, rule: Rule, black: bool, near: int | None = None) -> list[int]:
-    """The empty cells where the side with `mine` completes a five at once (`near`: only through that
-    cell's windows)."""
-    masks, through = windows(rule.rows, rule.cols, rule.k)
-    indices = range(len(masks)) if near is None else through[near]
+    """The empty cells where the side with `mine` completes a five at once, in ascending order (`near`:
+    only through that cell's windows, in the order of its windows)."""
+    if near is not None:
+        return _five_cells_near(mine, theirs, rule, black, near)
+    board, ways = lines(rule.rows, rule.cols, rule.k)
+    k = rule.k
+    empty = board & ~(mine | theirs)
+    gaps = 0  # the empty cell of every window of k - 1 of `mine` and one empty cell
+    for step, starts in ways:
+        window = starts  # the starts of windows of `mine` and empty cells only
+        one = two = 0  # the starts of windows with at least one, two empty cells
+        for i in range(k):
+            shift = i * step
+            gap = empty >> shift
+            window &= mine >> shift | gap
+            two |= one & gap
+            one |= gap
+        window &= one & ~two  # one empty cell: the other k - 1 are `mine`
+        if window:
+            for i in range(k):
+                gaps |= (window & empty >> i * step) << i * step
     found: list[int] = []
-    for index in indices:
+    while gaps:
+        low = gaps & -gaps
+        cell = low.bit_length() - 1
+        if makes_five(mine | low, cell, rule, black):  # the exact rule and overlines
+            found.append(cell)
+        gaps ^= low
+    return found
+
+
+def _five_cells_near(mine: int, theirs: int, rule: Rule, black: bool, near: int) -> list[int]:
+    masks, through = windows(rule.rows, rule.cols, rule.k)
+    found: list[int] = []
+    for index in through[near]:
         window = masks[index]
         gap = window & ~mine
         if gap & (gap - 1) or not gap or gap & theirs:
@@ -123,18 +171,32 @@ def five_cells(mine: int, theirs: int, rule: Rule, black: bool, near: int | None
 
 
 def four_moves(mine: int, theirs: int, rule: Rule) -> list[int]:
-    """The empty cells that may make a four: those of windows free of `theirs` with k - 2 of `mine`."""
-    masks, _ = windows(rule.rows, rule.cols, rule.k)
-    cells: set[int] = set()
-    for window in masks:
-        if window & theirs or (window & mine).bit_count() != rule.k - 2:
-            continue
-        gaps = window & ~mine
-        while gaps:
-            low = gaps & -gaps
-            cells.add(low.bit_length() - 1)
-            gaps ^= low
-    return sorted(cells)
+    """The empty cells that may make a four: those of windows free of `theirs` with k - 2 of `mine`,
+    in ascending order."""
+    board, ways = lines(rule.rows, rule.cols, rule.k)
+    k = rule.k
+    empty = board & ~(mine | theirs)
+    free = board & ~theirs
+    cells = 0
+    for step, starts in ways:
+        shifted_empty = [empty >> i * step for i in range(k)]
+        window = starts  # the starts of windows free of `theirs`
+        one = two = three = 0  # the starts of windows with at least one, two, three empty cells
+        for i in range(k):
+            window &= free >> i * step
+            three |= two & shifted_empty[i]
+            two |= one & shifted_empty[i]
+            one |= shifted_empty[i]
+        window &= two & ~three  # two empty cells: the other k - 2 are `mine`
+        if window:
+            for i in range(k):
+                cells |= (window & shifted_empty[i]) << i * step
+    out: list[int] = []
+    while cells:
+        low = cells & -cells
+        out.append(low.bit_length() - 1)
+        cells ^= low
+    return out
 
 
 def forbidden(rule: Rule, black: int, white: int, cell: int) -> bool:
