@@ -332,6 +332,45 @@ def threats(game: Game, player: int, other: int) -> int:
     return width.cells_of(width.lib.ss_threats(game.pointer, width.mask(player), width.mask(other)))
 
 
+class ThreesTree(NamedTuple):
+    """One search for a tree of threes: the tree's first move (None: none found), the cells its proof
+    depends on (a mark of the defender elsewhere changes nothing it needs), and what it spent (a tree
+    search counts nodes only)."""
+
+    first: int | None
+    zone: int
+    nodes: int
+    depth: int = 0
+    cutoffs: int = 0
+    tt_hits: int = 0
+
+
+def threes_tree(
+    game: Game, attacker: int, defender: int, depth: int, nodes: int, deadline: float
+) -> ThreesTree:
+    """A tree of up to `depth` threes by which `attacker`, to move, forces a line, looked for within
+    `nodes` and before `deadline` (on monotonic(); 0: none of either) (core/threats.c; a win by fours
+    alone is not looked for)."""
+    width = game.width
+    first = width.ffi.new("int32_t *")
+    zone = width.ffi.new("ss_mask *")
+    searched = width.ffi.new("int64_t *")
+    found = width.lib.ss_threes_tree(
+        game.pointer,
+        width.mask(attacker),
+        width.mask(defender),
+        depth,
+        nodes,
+        deadline,
+        first,
+        zone,
+        searched,
+    )
+    if not found or first[0] < 0:
+        return ThreesTree(None, 0, int(searched[0]))
+    return ThreesTree(int(first[0]), width.cells_of(zone[0]), int(searched[0]))
+
+
 def estimate(
     game: Game, table: TranspositionTable, mine: int, theirs: int, max_depth: int, limits: Limits
 ) -> Outcome:

@@ -108,15 +108,23 @@ int tss_find(const ss_game *g, mask attacker, mask defender, int64_t budget, mas
 
 /* Each fours search that refutes an answer is bounded too: one long sequence must not take the budget. */
 enum { FOURS_NODES = 50 };
+/* An attacker's node with its fours search takes some microseconds on 15x15: the clock is read about
+   every millisecond or two. */
+enum { CLOCK_EVERY = 256 };
 
 typedef struct {
     const ss_game *g;      /* the board */
     int64_t nodes, budget; /* the nodes searched, and how many it may (fours searches included) */
     int guard;             /* the zones' guard (zones.c, pz_guard): 1 but in a test of its need */
+    double deadline;       /* on ss_monotonic(), read every CLOCK_EVERY attacker's nodes (0: none) */
+    int64_t ticks;         /* the attacker's nodes, for the clock's reads */
+    int root_depth;        /* the depth the root was asked with: only the root's node has it */
+    int first;             /* the root's move of the tree found (-1: none, or won by fours alone) */
 } threes_search;
 
 static int fours(threes_search *t, mask att, mask def, mask *cells) {
     int64_t left = t->budget - t->nodes, used = 0;
+    if (left <= 0) return 0; /* tss_find reads a budget of 0 as none */
     int found = tss_find(t->g, att, def, left < FOURS_NODES ? left : FOURS_NODES, cells, &used);
     t->nodes += used;
     return found;
@@ -143,6 +151,10 @@ static int attacker_node(threes_search *t, mask att, mask def, int depth, int fo
                          mask *zone) {
     const ss_game *g = t->g;
     if (++t->nodes > t->budget) return 0;
+    if (t->deadline > 0 && ++t->ticks % CLOCK_EVERY == 0 && ss_monotonic() > t->deadline) {
+        t->budget = t->nodes; /* out of time: every node from here on stops at once */
+        return 0;
+    }
     mask cells;
     if (!fours_known_not && fours(t, att, def, &cells)) {
         *zone = pz_sequence(g, t->guard, att, def, cells);
@@ -157,6 +169,7 @@ static int attacker_node(threes_search *t, mask att, mask def, int depth, int fo
         mask child;
         if (defender_node(t, att | bit(move), def, depth - 1, &child)) {
             *zone = bit(move) | child;
+            if (depth == t->root_depth) t->first = move;
             return 1;
         }
     }
@@ -197,11 +210,12 @@ static int defender_node(threes_search *t, mask att, mask def, int depth, mask *
 }
 
 int tss_threes_find(const ss_game *g, mask attacker, mask defender, int depth, int fours_known_not,
-                    int64_t budget, int guard, mask *zone, int64_t *nodes) {
-    threes_search t = {g, 0, budget > 0 ? budget : INT64_MAX, guard};
+                    int64_t budget, double deadline, int guard, mask *zone, int64_t *nodes, int *first) {
+    threes_search t = {g, 0, budget > 0 ? budget : INT64_MAX, guard, deadline, 0, depth, -1};
     mask found_zone = NO_CELLS;
     int found = attacker_node(&t, attacker, defender, depth, fours_known_not, &found_zone);
     *zone = found ? found_zone : NO_CELLS;
     *nodes = t.nodes;
+    if (first) *first = found ? t.first : -1;
     return found;
 }
