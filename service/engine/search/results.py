@@ -43,6 +43,7 @@ from .budget import Spending
 from .native import NO_MOVE, Game, Limits
 from .proof_families import Ask, prove_families
 from .proof_number import Prover, Question, ask, thread_table
+from .root_trees import TREES_SHARE, WIN_TREE_SHARE, deepened_tree
 from .second_thread import Helper, thread_helper
 from .tactics import ask_threats_first
 
@@ -84,6 +85,8 @@ class ResultProver:
         self.threat_moves = threat_moves or []
 
     def run(self, spending: Spending) -> None:
+        if self._open():
+            self._trees(spending.part(TREES_SHARE))
         if self.threat_moves and self._open():
             ask_threats_first(self.threat_moves, self._ask_win, spending)
         open_cells = self._open()
@@ -118,6 +121,17 @@ class ResultProver:
                     self._settle(cell, won, round_spending.part(1 / (len(questions) - i)))
             if spending.unlimited:  # each question ran to its end
                 return
+
+    def _trees(self, spending: Spending) -> None:
+        """The trees of threes at the root (root_trees.py): the side to move's first move wins; were it to
+        pass, the other side's tree makes every move outside its zone lose."""
+        won = deepened_tree(self.game, self.mine, self.theirs, spending.part(WIN_TREE_SHARE))
+        if won.first is not None and won.first in self.bounds:
+            self._narrow([won.first], self.win, None, Prover.THREAT_SPACE)
+        lost = deepened_tree(self.game, self.theirs, self.mine, spending)
+        if lost.first is not None:
+            outside = [cell for cell in self._open() if not lost.zone >> cell & 1]
+            self._narrow(outside, None, -self.win, Prover.THREAT_SPACE)
 
     def _questions(self, may_win: bool) -> list[tuple[int, bool]]:
         """The questions still open: (cell, True) whether the move wins, (cell, False) whether it loses."""

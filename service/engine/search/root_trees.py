@@ -1,0 +1,48 @@
+"""Trees of threes at the root, deepened a three at a time, before the proof-number search's questions.
+
+The proof-number search looks for a tree of threes at each attacker's node it expands, with two threes and
+200 nodes at most (core/dfpn.c): enough deep in its own tree, too little at the root of a gomoku position
+a player asks about. Public puzzles won in three moves (tests/data/gomoku-puzzles/) take up to four
+threes, and the search found none of those within a second; deepened here, the core's tree search
+(core/threats.c) finds each in tens of milliseconds.
+
+Two questions, each a proof when answered yes:
+- the side to move's tree: its first move wins;
+- the other side's tree, as if the side to move passed: every move outside the tree's zone loses, as a
+  move outside the zone of the proof-number search's own passing question does (results.py).
+"""
+
+from __future__ import annotations
+
+from .budget import Spending
+from .native import Game, ThreesTree, threes_tree
+
+# The share of the results' budget the two trees may take (WIN_TREE_SHARE of it for the side to move's,
+# what is left for the other's): a tree found takes tens of milliseconds on the puzzles, a search that
+# finds none takes its share. With 0.2 and half, one puzzle's tree of four threes (55,000 nodes, 70 ms)
+# ran out of its time within the default second.
+TREES_SHARE = 0.3
+WIN_TREE_SHARE = 2 / 3
+# The most threes a tree may have: a depth past it takes longer than a request's budget on 15x15.
+MOST_THREES = 8
+# With no limit of time or nodes, each depth's search stops after this many nodes (about 5 s on 15x15).
+NODES_WITHOUT_LIMIT = 10_000_000
+
+
+def deepened_tree(game: Game, attacker: int, defender: int, spending: Spending) -> ThreesTree:
+    """The tree of fewest threes by which `attacker`, to move, forces a line, one three deeper at a time
+    within `spending` (charged to it); its `first` is None when none was found."""
+    spent = 0
+    for threes in range(1, MOST_THREES + 1):
+        if spending.spent:
+            break
+        limits = spending.share()
+        nodes = limits.nodes or (0 if limits.deadline else NODES_WITHOUT_LIMIT)
+        tree = threes_tree(game, attacker, defender, threes, nodes, limits.deadline)
+        spending.charge(tree)
+        spent += tree.nodes
+        if tree.first is not None:
+            return tree._replace(nodes=spent)
+        if nodes and tree.nodes >= nodes:
+            break  # a deeper search would stop sooner still
+    return ThreesTree(None, 0, spent)
