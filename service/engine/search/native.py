@@ -371,6 +371,31 @@ def threes_tree(
     return ThreesTree(int(first[0]), width.cells_of(zone[0]), int(searched[0]))
 
 
+class ThreatAnswers(NamedTuple):
+    """The defender to move after the attacker's threat (core/threats.c, tss_answers): `kind` (ESCAPES,
+    BLOCK after a four, ANSWERS after a three, TWO_THREATS), the replies that do not lose at once, and
+    the attacker's move after any other reply (None unless BLOCK or ANSWERS)."""
+
+    kind: int
+    answers: int
+    next: int | None
+
+
+ESCAPES, BLOCK, ANSWERS, TWO_THREATS = 0, 1, 2, 3
+
+
+def threat_answers(game: Game, attacker: int, defender: int) -> ThreatAnswers:
+    """What the defender, to move, may answer the attacker's threat with."""
+    width = game.width
+    answers = width.ffi.new("ss_mask *")
+    after = width.ffi.new("int32_t *")
+    kind = width.lib.ss_threat_answers(
+        game.pointer, width.mask(attacker), width.mask(defender), answers, after
+    )
+    cell = int(after[0])
+    return ThreatAnswers(int(kind), width.cells_of(answers[0]), cell if cell >= 0 else None)
+
+
 def estimate(
     game: Game, table: TranspositionTable, mine: int, theirs: int, max_depth: int, limits: Limits
 ) -> Outcome:

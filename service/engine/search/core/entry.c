@@ -235,3 +235,12 @@ int ss_threes_tree(const ss_game *g, ss_mask attacker, ss_mask defender, int dep
     *nodes = a.nodes;
     return a.found;
 }
+
+int ss_threat_answers(const ss_game *g, ss_mask attacker, ss_mask defender, ss_mask *answers, int32_t *next) {
+    mask found = NO_CELLS, cut;
+    int cell = -1;
+    int kind = tss_answers(g, mask_in(attacker), mask_in(defender), &found, &cut, &cell);
+    *answers = mask_out(found);
+    *next = cell;
+    return kind;
+}

@@ -116,6 +116,13 @@ ss_mask ss_threats(const ss_game *game, ss_mask player, ss_mask other);
 int ss_threes_tree(const ss_game *game, ss_mask attacker, ss_mask defender, int depth, int64_t budget,
                    double deadline, int32_t *first, ss_mask *zone, int64_t *nodes);
 
+/* The defender to move after the attacker's threat (threats.c, tss_answers): 0 when it escapes (it
+   completes a line, threatens twice, or nothing is threatened); 1 after a four and 2 after a three, with
+   *answers every reply that does not lose at once and *next the attacker's move after any other reply
+   (its line's cell, or where it makes two threats at once); 3 when two threats stand and it loses. */
+int ss_threat_answers(const ss_game *game, ss_mask attacker, ss_mask defender, ss_mask *answers,
+                      int32_t *next);
+
 /* Narrow [result->lower, result->upper] (set them before the call: SS_SCORE_MIN, SS_SCORE_MAX when
    nothing is known) by null-window alpha-beta searches until `goal` is met or the budget runs out.
    `mine` are the marks of the side to move; the position must be legal and not over. */

@@ -176,27 +176,42 @@ static int attacker_node(threes_search *t, mask att, mask def, int depth, int fo
     return 0;
 }
 
+int tss_answers(const ss_game *g, mask att, mask def, mask *answers, mask *cut, int *next) {
+    mask empty = g->full & ~(att | def);
+    if (any(pl_threats(g, def, att)) || !any(empty)) return TSS_ESCAPES; /* a line of its own, or full */
+    mask threats = pl_threats(g, att, def);
+    *next = -1;
+    if (more_than_one(threats)) {
+        *cut = threats;
+        *answers = NO_CELLS;
+        return TSS_TWO_THREATS;
+    }
+    if (any(threats)) {
+        *cut = *answers = threats;
+        *next = lowest_cell(threats);
+        return TSS_BLOCK;
+    }
+    mask defender_doubles, attacker_doubles;
+    mask makers = pl_threat_makers(g, def, att, &defender_doubles);
+    if (any(defender_doubles)) return TSS_ESCAPES; /* two fours at once: the attacker blocks one only */
+    pl_threat_makers(g, att, def, &attacker_doubles);
+    if (!any(attacker_doubles)) return TSS_ESCAPES; /* not a three */
+    *next = lowest_cell(attacker_doubles);
+    *cut = bit(*next) | pl_partners(g, att, def, *next);
+    *answers = (*cut | makers) & empty;
+    return TSS_ANSWERS;
+}
+
 /* The defender to move after the attacker's three: 1 when every answer loses. */
 static int defender_node(threes_search *t, mask att, mask def, int depth, mask *zone) {
     const ss_game *g = t->g;
-    mask empty = g->full & ~(att | def);
-    if (any(pl_threats(g, def, att)) || !any(empty)) return 0; /* it completes a line, or the board is full */
-    mask threats = pl_threats(g, att, def), cut, answers;
-    if (more_than_one(threats)) {
-        *zone = pz_guard(g, t->guard, att, def, 2, threats);
+    mask answers, cut;
+    int next;
+    int kind = tss_answers(g, att, def, &answers, &cut, &next);
+    if (kind == TSS_ESCAPES) return 0;
+    if (kind == TSS_TWO_THREATS) {
+        *zone = pz_guard(g, t->guard, att, def, 2, cut);
         return 1;
-    }
-    if (any(threats)) {
-        cut = answers = threats;
-    } else {
-        mask defender_doubles, attacker_doubles;
-        mask makers = pl_threat_makers(g, def, att, &defender_doubles);
-        if (any(defender_doubles)) return 0; /* two fours at once: the attacker blocks one, not both */
-        pl_threat_makers(g, att, def, &attacker_doubles);
-        if (!any(attacker_doubles)) return 0; /* not a three */
-        int cell = lowest_cell(attacker_doubles);
-        cut = bit(cell) | pl_partners(g, att, def, cell);
-        answers = (cut | makers) & empty;
     }
     mask children = NO_CELLS;
     for (mask a = answers; any(a); a = without_lowest(a)) {
@@ -204,7 +219,7 @@ static int defender_node(threes_search *t, mask att, mask def, int depth, mask *
         if (!attacker_node(t, att, def | (lowest_only(a)), depth, 0, &child)) return 0;
         children |= child;
     }
-    mask guarded = any(threats) ? cut : pz_guard(g, t->guard, att, def, 3, cut);
+    mask guarded = kind == TSS_BLOCK ? cut : pz_guard(g, t->guard, att, def, 3, cut);
     *zone = pz_guard(g, t->guard, att, def, 2, guarded) | children;
     return 1;
 }

@@ -20,4 +20,13 @@ int tss_find(const ss_game *g, mask attacker, mask defender, int64_t budget, mas
 int tss_threes_find(const ss_game *g, mask attacker, mask defender, int depth, int fours_known_not,
                     int64_t budget, double deadline, int guard, mask *zone, int64_t *nodes, int *first);
 
+/* The defender to move after the attacker's threat: what it may answer, by kind. TSS_ESCAPES: it
+   completes a line, threatens twice itself, or the attacker threatens nothing. TSS_BLOCK (a four) and
+   TSS_ANSWERS (a three): *answers holds every reply that does not lose at once, *next the attacker's
+   move after any other (the cell of its line, or where it makes two threats at once) and *cut the cells
+   that stop that move (the answers but the defender's own fours). TSS_TWO_THREATS: it loses, and *cut
+   holds the two threats. */
+enum { TSS_ESCAPES, TSS_BLOCK, TSS_ANSWERS, TSS_TWO_THREATS };
+int tss_answers(const ss_game *g, mask attacker, mask defender, mask *answers, mask *cut, int *next);
+
 #endif
