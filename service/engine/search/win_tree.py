@@ -1,0 +1,113 @@
+"""The certificate of a win by threes and fours: the tree a client replays to a line.
+
+A win by continuous fours is one line (fours.py), since every defender's reply is forced. A win by threes
+is a tree: after a three the defender has a few replies that do not lose at once, and each needs its own
+continuation. A node is the attacker's move, what it threatens, each such reply with the attacker's node
+after it, and the attacker's move after any other reply (`otherwise`). A move threatens:
+- `line`: it completes a line; nothing follows;
+- `two`: two lines at once; the defender blocks one, the attacker completes the other;
+- `four`: one line; the one reply is its cell, and after any other `otherwise` (that cell) completes it;
+- `three`: two lines at once next move; after a reply not listed, `otherwise` makes them.
+
+The tree is read back from the proof: each attacker's node asks the plain fours search, then the core's
+tree of threes (core/threats.c) for its first move; each defender's node takes the core's answers to the
+threat (tss_answers). So it holds where the core's proofs hold, on boards where five or more in a row wins
+(freestyle); tests/engine/search/test_win_tree.py replays every defender's reply against it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules.geometry import iter_cells
+from .fours import Rule, Search, attack, five_cells
+from .native import ANSWERS, BLOCK, TWO_THREATS, Game, monotonic, threat_answers, threes_tree
+
+MOST_NODES = 400  # a larger tree is not given: its JSON would outweigh the answer
+MOST_FOURS = 40  # as fours.MAX_FOURS: a longer sequence of fours is not looked for
+
+
+# What an attacker's move threatens, and the most plies from it to a completed line when nothing follows
+# but the rule: a line is complete at once; two threats take a reply and the line; after a four, a reply
+# not listed lets `otherwise` complete it; after a three, `otherwise` makes two threats, then as `two`.
+LINE, TWO, FOUR, THREE = "line", "two", "four", "three"
+_LEAST_PLIES = {LINE: 1, TWO: 3, FOUR: 3, THREE: 5}
+
+
+@dataclass(frozen=True)
+class WinTree:
+    """One attacker's node of a won tree (the module's docstring says how to read it)."""
+
+    move: int  # the attacker's move
+    threat: str  # LINE, TWO, FOUR or THREE
+    replies: tuple[tuple[int, WinTree], ...] = ()  # each reply that does not lose at once, what follows
+    otherwise: int | None = None  # the attacker's move after any other reply (FOUR and THREE)
+
+    @property
+    def size(self) -> int:
+        return 1 + sum(child.size for _, child in self.replies)
+
+    @property
+    def plies(self) -> int:
+        """The most plies from the node's move to a completed line, whatever the defender replies."""
+        longest = max((child.plies for _, child in self.replies), default=0)
+        return max(_LEAST_PLIES[self.threat], 2 + longest if self.replies else 0)
+
+
+class _Builder:
+    def __init__(self, game: Game, rule: Rule, attacker_black: bool, deadline: float) -> None:
+        self.game, self.rule, self.black, self.deadline = game, rule, attacker_black, deadline
+        self.nodes = 0
+
+    def attacker(self, att: int, dfn: int, threes: int) -> WinTree | None:
+        """The attacker to move: its node, or None when none is found (or the tree grew too large)."""
+        self.nodes += 1
+        if self.nodes > MOST_NODES or (self.deadline and monotonic() > self.deadline):
+            return None
+        wins = five_cells(att, dfn, self.rule, self.black)
+        if wins:
+            return WinTree(wins[0], LINE)
+        line = attack(Search(self.rule, self.deadline, 100_000), att, dfn, self.black, MOST_FOURS)
+        if line is not None:
+            return self._fours(att, dfn, line)
+        for fewest in range(1, threes + 1):  # the tree of fewest threes: the smallest certificate
+            tree = threes_tree(self.game, att, dfn, fewest, 0, self.deadline)
+            if tree.first is not None:
+                return self.defender(att | 1 << tree.first, dfn, tree.first, fewest - 1)
+        return None
+
+    def defender(self, att: int, dfn: int, move: int, threes: int) -> WinTree | None:
+        """The defender to move after the attacker's `move`: the node of that move."""
+        answered = threat_answers(self.game, att, dfn)
+        if answered.kind == TWO_THREATS:
+            return WinTree(move, TWO)
+        if answered.kind not in (BLOCK, ANSWERS):
+            return None
+        replies = []
+        for reply in iter_cells(answered.answers):
+            child = self.attacker(att, dfn | 1 << reply, threes)
+            if child is None:
+                return None
+            replies.append((reply, child))
+        return WinTree(move, FOUR if answered.kind == BLOCK else THREE, tuple(replies), answered.next)
+
+    def _fours(self, att: int, dfn: int, line: list[int]) -> WinTree | None:
+        """A line of fours (fours.attack's) as nodes: each four's one reply is its threat's cell."""
+        move = line[0]
+        if len(line) == 1:
+            return WinTree(move, LINE)
+        after = att | 1 << move
+        if len(five_cells(after, dfn, self.rule, self.black, near=move)) > 1:
+            return WinTree(move, TWO)
+        reply = line[1]
+        child = self._fours(after, dfn | 1 << reply, line[2:])
+        return None if child is None else WinTree(move, FOUR, ((reply, child),), reply)
+
+
+def win_tree(
+    game: Game, rule: Rule, attacker: int, defender: int, attacker_black: bool, threes: int, deadline: float
+) -> WinTree | None:
+    """The certificate of the attacker's win (to move) by fours, or by up to `threes` threes, read back
+    from the proofs before `deadline` (on monotonic(); 0: none); None when none is found in time or the
+    tree has more than MOST_NODES nodes."""
+    return _Builder(game, rule, attacker_black, deadline).attacker(attacker, defender, threes)
