@@ -114,6 +114,7 @@ from .rules.variants import (
 from .search import Budget, Cancel, Deadline
 from .search.proven import DEFAULT_MAX_BYTES, ProvenCache
 from .search.proven_file import Health
+from .search.win_tree import WinTree
 from .slots import FairSlots
 from .sources import Sources, compose_sources
 from .tables.build_plan import BuildPlan, check_resources, plan
@@ -253,6 +254,7 @@ __all__ = [
     "Verdict",
     "Visit",
     "Waiting",
+    "WinTree",
     "aliases",
     "answers_from",
     "audit_proven",

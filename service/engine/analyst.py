@@ -35,7 +35,7 @@ from .rules.position import Position
 from .rules.values import Value
 from .rules.variants import Variant
 from .search import Budget, Cancel, Deadline, Searcher
-from .search.fours_proofs import FoursClaims, fours_claims
+from .search.fours_proofs import WIN, FoursClaims, fours_claims, narrowed_by_proof
 from .search.fours_proofs import applies as fours_apply
 from .search.narrowing import search_provers
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
@@ -44,6 +44,7 @@ from .search.proven_record import BOOK, SEARCH, Origin
 from .search.proven_store import ProvenStore
 from .search.renju_answers import freestyle, renju_moves
 from .search.report import SearchReport
+from .search.win_tree import WinTree
 from .slots import FairSlots, Lease
 from .tables.table import Table
 
@@ -253,7 +254,9 @@ class Analyst:
                 if self.proven is not None and found.nodes:  # else only the moves that end the game: cheap
                     origin = Origin.of(SEARCH, search_provers(position.variant))
                     self.proven.put(position, proofs, origin)
-                return _with_line(_searched(position, claims.narrow(proofs), found), claims)
+                tree = None if claims.line else found.tree
+                answer = _searched(position, _with_tree(claims.narrow(proofs), tree), found)
+                return _with_line(replace(answer, tree=tree), claims)
 
             return self.offload(search, budget.cancel)
 
@@ -308,6 +311,13 @@ def _fours(position: Position, budget: Budget, started: float) -> FoursClaims:
 def _with_line(answer: Answer, claims: FoursClaims) -> Answer:
     """The answer with the certificate of its win by fours, if one was found."""
     return replace(answer, line=claims.line) if claims.line else answer
+
+
+def _with_tree(moves: list[KnownMove], tree: WinTree | None) -> list[KnownMove]:
+    """`moves` with the first move of the certificate of a win by threes proven a win within its plies."""
+    if tree is None:
+        return moves
+    return [narrowed_by_proof(move, WIN, tree.plies) if move.cell == tree.move else move for move in moves]
 
 
 def _left(budget: Budget, started: float) -> Budget:

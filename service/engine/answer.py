@@ -17,6 +17,7 @@ from .rules.position import Position
 from .rules.values import Known, Result, Value
 from .search.renju_answers import freestyle_result
 from .search.shapes import guess_ranks, ranks_by_shape
+from .search.win_tree import WinTree
 from .tables.table import Lookup, Table
 
 _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
@@ -73,6 +74,8 @@ class Answer:
     # A certificate of the side to move's win by continuous fours: both sides' moves in turn, from the
     # winning move to the cell of its five (search/fours.py); empty when none was found.
     line: tuple[int, ...] = ()
+    # A certificate of its win by threes, a tree (search/win_tree.py); None when none was read back.
+    tree: WinTree | None = None
 
     @classmethod
     def of_table(cls, analysis: Lookup) -> Answer:

@@ -18,6 +18,7 @@ from ..engine import (
     Table,
     Value,
     Variant,
+    WinTree,
     aliases,
     default_depth,
     file_size,
@@ -103,7 +104,24 @@ def answer_payload(answer: Answer, estimates: bool = False, budget_ms: int | Non
         "search": search_payload(answer, budget_ms) if answer.source is Source.SEARCH else None,
         **forbidden_payload(position),
         **({"win_line": {"cells": list(answer.line), "plies": len(answer.line)}} if answer.line else {}),
+        **({"win_tree": win_tree_payload(answer.tree)} if answer.tree else {}),
     }
+
+
+def win_tree_payload(tree: WinTree) -> Json:
+    """The certificate of a win by threes: its bound, its size, and its nodes from the first move."""
+    return {"plies": tree.plies, "nodes": tree.size, "root": _node_payload(tree)}
+
+
+def _node_payload(node: WinTree) -> Json:
+    out: Json = {
+        "move": node.move,
+        "threat": node.threat,
+        "replies": [{"cell": cell, "then": _node_payload(child)} for cell, child in node.replies],
+    }
+    if node.otherwise is not None:
+        out["otherwise"] = node.otherwise
+    return out
 
 
 def forbidden_payload(position: GamePosition) -> Json:

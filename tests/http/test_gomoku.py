@@ -7,6 +7,8 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from tests.engine.search.continuous_fours import Rules
+from tests.engine.search.test_win_tree import replays, tree_of
 from tests.http.contract import check_response
 
 SIZE = 15
@@ -86,3 +88,19 @@ def test_a_bad_record_answers_422_with_its_reason(client: FlaskClient) -> None:
     assert header["code"] == "bad_record"
     both = post(client, "/record", {"psq": "Piskvork 15x15, 11:11, 0\n", "moves": []}, 422)
     assert both["errors"] == {"_schema": ["give the game as one of `moves` and `psq`"]}
+
+
+# 9x9, five in a row, X to move: no continuous fours win, but X's three on r7c3 (cell 66) does, a tree
+# of six moves (found by the core's tree search on a random position, replayed by the tests' checker).
+THREES_WIN = ".XO..O.X..OO..X...XO...O.X.X........O....O.O....X...X....X...XO.XX.....OO.O....X."
+
+
+def test_a_win_by_threes_carries_its_tree_and_the_tree_replays(client: FlaskClient) -> None:
+    body = post(client, "/analyze", {"variant": "9x9k5", "board": THREES_WIN, "to_move": "X"})
+    assert body["result"] == "win" and "win_line" not in body
+    certificate = body["win_tree"]
+    first = next(m for m in body["moves"] if m["cell"] == certificate["root"]["move"])
+    assert first["result"] == "win"
+    x = sum(1 << i for i, mark in enumerate(THREES_WIN) if mark == "X")
+    o = sum(1 << i for i, mark in enumerate(THREES_WIN) if mark == "O")
+    assert replays(Rules(size=9), tree_of(certificate["root"]), x, o) <= certificate["plies"]

@@ -48,9 +48,9 @@ class FoursClaims:
         out = []
         for move in moves:
             if self.line and move.cell == self.line[0]:
-                move = _narrowed(move, WIN, len(self.line))
+                move = narrowed_by_proof(move, WIN, len(self.line))
             elif move.cell in self.losses:
-                move = _narrowed(move, LOSS, self.losses[move.cell])
+                move = narrowed_by_proof(move, LOSS, self.losses[move.cell])
             out.append(move)
         return out
 
@@ -97,7 +97,7 @@ def _losses(position: Position, cells: list[int], deadline: float) -> dict[int, 
     }
 
 
-def _narrowed(move: KnownMove, result: int, plies: int) -> KnownMove:
+def narrowed_by_proof(move: KnownMove, result: int, plies: int) -> KnownMove:
     """The move with its result proven (if it was not), within `plies`; unchanged, and the disagreement
     logged, if what was proven before says otherwise (no answer may hold two results)."""
     if not move.lower <= result <= move.upper:

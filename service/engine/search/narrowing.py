@@ -20,6 +20,7 @@ from .report import SearchReport, move_proof
 from .results import ResultProver, result_known
 from .second_thread import second_thread
 from .tactics import threat_moves
+from .win_tree import WinTree, certifier
 
 if TYPE_CHECKING:
     from .searcher import Searcher
@@ -70,6 +71,7 @@ class Narrowing:
         self.bounds: dict[int, Bounds] = {}
         self.estimates: dict[int, Estimate] = {}
         self.closed_by: dict[int, str] = {}  # a move's cell -> the prover that proved its result
+        self.certificate: WinTree | None = None  # of the side to move's win by threes (win_tree.py)
 
     def run(self, remoteness: bool, estimate_budget: int) -> SearchReport:
         """`estimate_budget`: the nodes the estimates of the moves left unproven may spend (0: none)."""
@@ -102,8 +104,10 @@ class Narrowing:
                 self.closed_by,
                 searcher.prover_threads,
                 threat_moves(self.board.lines, self.board.variant.k, self.mine, self.theirs, self.classes),
+                certifier(self.board.variant),
             )
             prover.run(results.part(share))
+            self.certificate = prover.certificate
         self._narrow(GOAL_RESULT, self._unproven(), results)
         unproven = self._unproven()
         if estimates and unproven:
@@ -178,6 +182,7 @@ class Narrowing:
             spending.cutoffs,
             spending.tt_hits,
             closed_by,
+            self.certificate,
         )
 
 

@@ -10,9 +10,13 @@ less the marks on the board before it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..rules.known_move import Estimate, KnownMove
 from ..rules.values import Result, Value
+
+if TYPE_CHECKING:
+    from .win_tree import WinTree
 
 _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
 
@@ -41,6 +45,7 @@ class SearchReport:
     tt_hits: int = 0  # transposition-table probes that found the position
     # how many moves' results each prover closed ("alpha_beta", "proof_number", "pairing", "threat_space")
     closed_by: dict[str, int] = field(default_factory=dict)
+    tree: WinTree | None = None  # the certificate of the side to move's win by threes (win_tree.py)
 
     @property
     def exact(self) -> bool:

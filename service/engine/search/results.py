@@ -46,6 +46,7 @@ from .proof_number import Prover, Question, ask, thread_table
 from .root_trees import TREES_SHARE, WIN_TREE_SHARE, deepened_tree
 from .second_thread import Helper, thread_helper
 from .tactics import ask_threats_first
+from .win_tree import Certify, WinTree
 
 Bounds = tuple[int, int]  # on a score, for the side that plays the move
 # The questions about the position itself each get at most this share of what is left: when they are
@@ -75,14 +76,18 @@ class ResultProver:
         closed_by: dict[int, str],
         threads: int = 1,
         threat_moves: list[int] | None = None,
+        certify: Certify | None = None,
     ) -> None:
-        """`threat_moves`: the moves that make a threat, best first, asked first (tactics.py)."""
+        """`threat_moves`: the moves that make a threat, best first, asked first (tactics.py); `certify`:
+        how to read back the certificate of the side to move's tree of threes (win_tree.py), if at all."""
         self.game, self.mine, self.theirs = game, mine, theirs
         self.bounds, self.closed_by = bounds, closed_by
         self.win = game.big - cells  # the least score of a win: its last mark is at most the cells-th
         self.table = thread_table()
         self.threads = threads
         self.threat_moves = threat_moves or []
+        self.certify = certify
+        self.certificate: WinTree | None = None  # of the side to move's win by threes, when read back
 
     def run(self, spending: Spending) -> None:
         if self._open():
@@ -128,6 +133,9 @@ class ResultProver:
         won = deepened_tree(self.game, self.mine, self.theirs, spending.part(WIN_TREE_SHARE))
         if won.first is not None and won.first in self.bounds:
             self._narrow([won.first], self.win, None, Prover.THREAT_SPACE)
+            if self.certify is not None:
+                deadline = spending.share().deadline
+                self.certificate = self.certify(self.game, self.mine, self.theirs, deadline)
         lost = deepened_tree(self.game, self.theirs, self.mine, spending)
         if lost.first is not None:
             outside = [cell for cell in self._open() if not lost.zone >> cell & 1]

@@ -17,11 +17,14 @@ threat (tss_answers). So it holds where the core's proofs hold, on boards where 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..rules.geometry import iter_cells
+from ..rules.variants import Variant
 from .fours import Rule, Search, attack, five_cells
 from .native import ANSWERS, BLOCK, TWO_THREATS, Game, monotonic, threat_answers, threes_tree
+from .root_trees import MOST_THREES
 
 MOST_NODES = 400  # a larger tree is not given: its JSON would outweigh the answer
 MOST_FOURS = 40  # as fours.MAX_FOURS: a longer sequence of fours is not looked for
@@ -111,3 +114,20 @@ def win_tree(
     from the proofs before `deadline` (on monotonic(); 0: none); None when none is found in time or the
     tree has more than MOST_NODES nodes."""
     return _Builder(game, rule, attacker_black, deadline).attacker(attacker, defender, threes)
+
+
+Certify = Callable[[Game, int, int, float], "WinTree | None"]  # (game, attacker, defender, deadline)
+
+
+def certifier(variant: Variant) -> Certify | None:
+    """How to read back the certificate of a win by threes on `variant`: on flat boards of five or more in
+    a row, where the fours search plays (fours.py); None elsewhere (3-D boards: the win is proven, but
+    no certificate is given)."""
+    if variant.layers != 1 or variant.torus or variant.gravity or variant.misere or variant.k < 5:
+        return None
+    rule = Rule(variant.rows, variant.cols, variant.k, variant.exact, variant.renju)
+
+    def certify(game: Game, attacker: int, defender: int, deadline: float) -> WinTree | None:
+        return win_tree(game, rule, attacker, defender, False, MOST_THREES, deadline)
+
+    return certify

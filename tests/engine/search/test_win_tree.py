@@ -5,6 +5,7 @@ random positions of 8x8 and 9x9 boards, five in a row, where the core finds a tr
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -81,6 +82,12 @@ def test_certificates_replay_against_every_reply(
         threes += has_three(tree)
     print(f"{name}: {checked} certificates replayed, {threes} with a three")
     assert checked >= 20 and threes >= least_threes  # not a check of nothing
+
+
+def tree_of(node: dict[str, Any]) -> WinTree:
+    """A certificate's node as the API writes it (`win_tree.root`), read back."""
+    replies = tuple((reply["cell"], tree_of(reply["then"])) for reply in node["replies"])
+    return WinTree(node["move"], node["threat"], replies, node.get("otherwise"))
 
 
 def has_three(node: WinTree) -> bool:
