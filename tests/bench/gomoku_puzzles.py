@@ -21,8 +21,15 @@ Answers on 15x15 are never exact within a request's budget, so neither POST /ana
 Under renju (15x15k5-renju) the checks read black's fives as exactly five and ignore forbidden points and
 white's overlines: a rougher check there, which the data's renju lines (black attacking) pass.
 
+The collection won by threes and fours (VCT: `threat_puzzles`, no line given) is reported after it,
+per variant: puzzles, proven wins, the median and slowest answer, each move claimed to win checked by
+the bench's checker of wins by threes (`tests/engine/search/winning_threes.py`: confirmed, or refuted
+when the defender makes five at once or wins by continuous fours after it: a wrong claim; a claim it
+can do neither with is listed as unconfirmed, not counted wrong), and every miss. The checker knows
+freestyle and the exact rule, not renju: under renju the answers are reported, the claims not checked.
+
 Run: python -m tests.bench.gomoku_puzzles [--variants 15x15k5,15x15k5-exact,15x15k5-renju]
-     [--budget-ms 1000] [--limit N]
+     [--budget-ms 1000] [--limit N] [--collections vcf,vct]
 """
 
 from __future__ import annotations
@@ -43,10 +50,13 @@ from tests.engine.search.continuous_fours import (
     replay,
     to_five,
 )
-from tests.engine.search.gomoku_puzzles import Puzzle, puzzles, rules_of
+from tests.engine.search.gomoku_puzzles import Puzzle, ThreatPuzzle, puzzles, rules_of, threat_puzzles
+from tests.engine.search.winning_threes import Limit, proves_win_by_threes, refutes
 
 VARIANTS = ("15x15k5", "15x15k5-exact", "15x15k5-renju")
 CHECK_NODES = 200_000  # the bench's VCF search per move: 0.5 s at most on these puzzles
+THREES_DEPTH = 2  # the checker's moves that are not fours, per claim (the puzzles need one or two)
+THREES_SEARCHES = 400  # the checker's VCF searches per claim: a few seconds at most
 
 
 @dataclass(frozen=True)
@@ -177,6 +187,91 @@ def run(variant: str, budget_ms: int, limit: int | None) -> None:
             print(f"  miss {verdict.puzzle.name} (depth {verdict.puzzle.depth}): {verdict.said}")
 
 
+def named(cell: int) -> str:
+    """A cell as the VCT collection writes it: column letter from A at the left, row 1 at the bottom."""
+    row, col = divmod(cell, 15)
+    return f"{'ABCDEFGHIJKLMNO'[col]}{15 - row}"
+
+
+@dataclass(frozen=True)
+class ThreatVerdict:
+    puzzle: ThreatPuzzle
+    seconds: float
+    proven: bool  # a win, its first-ranked move proven to win
+    claimed: tuple[int, ...]  # the moves proven to win
+    confirmed: tuple[int, ...]  # of them, confirmed by the bench's checker of wins by threes
+    wrong: tuple[str, ...]  # claims the checker refutes, and why
+    said: str  # what the answer said, for the misses
+
+
+def judge_threats(puzzle: ThreatPuzzle, rules: Rules | None, answer: Answer, seconds: float) -> ThreatVerdict:
+    """The answer and, when `rules` is given (not renju), each claim checked by the bench's checker."""
+    attacker, defender = puzzle.attacker, puzzle.defender
+    claimed = tuple(m.cell for m in answer.moves if m.lower == 1)
+    confirmed, wrong = [], []
+    for cell in claimed if rules is not None else ():
+        why = refutes(rules, attacker, defender, cell)
+        if why is not None:
+            wrong.append(f"{named(cell)} claimed to win: {why}")
+        elif proves_win_by_threes(rules, attacker, defender, cell, THREES_DEPTH, Limit(THREES_SEARCHES)):
+            confirmed.append(cell)
+    best = answer.moves[0]
+    said = (
+        f"result {answer.result}, best move {named(best.cell)} [{best.lower}, {best.upper}],"
+        f" {answer.nodes} nodes, closed by {answer.closed_by or 'nothing'}"
+    )
+    return ThreatVerdict(
+        puzzle,
+        seconds,
+        answer.result is Result.WIN and best.lower == 1,
+        claimed,
+        tuple(confirmed),
+        tuple(wrong),
+        said,
+    )
+
+
+def run_threats(variant: str, budget_ms: int, limit: int | None) -> None:
+    """The collection won by threes and fours, under one variant."""
+    checked = not variant.endswith("-renju")
+    rules = rules_of(variant) if checked else None
+    chosen = threat_puzzles()[:limit]
+    analyst = warmed(variant)
+    verdicts = []
+    for puzzle in chosen:
+        position = puzzle.position(variant)
+        started = time.perf_counter()
+        answer = analyst.analyze(position, Budget(budget_ms / 1000))
+        verdicts.append(judge_threats(puzzle, rules, answer, time.perf_counter() - started))
+    times = sorted(v.seconds for v in verdicts)
+    proven = [v for v in verdicts if v.proven]
+    black = sum(v.puzzle.black_to_move for v in verdicts)
+    print(f"{variant}, budget {budget_ms} ms, VCT: {len(chosen)} puzzles ({black} black to move)")
+    share = 100 * len(proven) / max(1, len(chosen))
+    print(f"  proven wins: {len(proven)} of {len(chosen)} ({share:.1f} %)")
+    print(f"  answer time: median {statistics.median(times):.3f} s, slowest {times[-1]:.3f} s")
+    claims = sum(len(v.claimed) for v in verdicts)
+    if rules is None:
+        print(f"  moves claimed to win: {claims}, not checked (the checker does not know renju)")
+    else:
+        confirmed = sum(len(v.confirmed) for v in verdicts)
+        firsts = sum(v.proven and v.claimed[:1] == v.confirmed[:1] and bool(v.confirmed) for v in verdicts)
+        print(f"  moves claimed to win: {claims}, confirmed by the bench's checker: {confirmed}")
+        print(f"  proven wins whose first-ranked move the checker confirms: {firsts} of {len(proven)}")
+        print(f"  wrong claims: {sum(len(v.wrong) for v in verdicts)}")
+    for verdict in verdicts:
+        name = verdict.puzzle.name
+        for why in verdict.wrong:
+            print(f"  WRONG {name}: {why}")
+        if rules is not None:
+            unconfirmed = [c for c in verdict.claimed if c not in verdict.confirmed]
+            unconfirmed = [c for c in unconfirmed if not any(named(c) in w for w in verdict.wrong)]
+            if unconfirmed:
+                print(f"  unconfirmed {name}: {', '.join(named(c) for c in unconfirmed)} claimed to win")
+        if not verdict.proven:
+            print(f"  miss {name}: {verdict.said}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -184,10 +279,15 @@ def main() -> None:
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--budget-ms", type=int, default=DEFAULT_BUDGET_MS)
     parser.add_argument("--limit", type=int, default=None, help="the first N puzzles only")
+    parser.add_argument("--collections", default="vcf,vct", help="vcf, vct or both")
     args = parser.parse_args()
+    collections = args.collections.split(",")
     print(f"nice {os.nice(0)}, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     for variant in args.variants.split(","):
-        run(variant, args.budget_ms, args.limit)
+        if "vcf" in collections:
+            run(variant, args.budget_ms, args.limit)
+        if "vct" in collections:
+            run_threats(variant, args.budget_ms, args.limit)
     print(f"load average at the end {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
