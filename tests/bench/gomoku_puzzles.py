@@ -55,8 +55,8 @@ from tests.engine.search.winning_threes import Limit, proves_win_by_threes, refu
 
 VARIANTS = ("15x15k5", "15x15k5-exact", "15x15k5-renju")
 CHECK_NODES = 200_000  # the bench's VCF search per move: 0.5 s at most on these puzzles
-THREES_DEPTH = 2  # the checker's moves that are not fours, per claim (the puzzles need one or two)
-THREES_SEARCHES = 400  # the checker's VCF searches per claim: a few seconds at most
+THREES_DEPTH = 2  # at most, the checker's moves that are not fours, per claim (the puzzles need one or two)
+THREES_SEARCHES = 400  # the checker's VCF searches per claim and depth: a few seconds at most
 
 
 @dataclass(frozen=True)
@@ -213,7 +213,10 @@ def judge_threats(puzzle: ThreatPuzzle, rules: Rules | None, answer: Answer, sec
         why = refutes(rules, attacker, defender, cell)
         if why is not None:
             wrong.append(f"{named(cell)} claimed to win: {why}")
-        elif proves_win_by_threes(rules, attacker, defender, cell, THREES_DEPTH, Limit(THREES_SEARCHES)):
+        elif any(
+            proves_win_by_threes(rules, attacker, defender, cell, depth, Limit(THREES_SEARCHES))
+            for depth in range(1, THREES_DEPTH + 1)  # the shallower first: a deeper try may spend its limit
+        ):
             confirmed.append(cell)
     best = answer.moves[0]
     said = (
