@@ -8,7 +8,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from tests.engine.search.continuous_fours import Rules
-from tests.engine.search.test_win_tree import replays, tree_of
+from tests.engine.search.test_win_tree import Sides, replays, tree_of
 from tests.http.contract import check_response
 
 SIZE = 15
@@ -103,4 +103,4 @@ def test_a_win_by_threes_carries_its_tree_and_the_tree_replays(client: FlaskClie
     assert first["result"] == "win"
     x = sum(1 << i for i, mark in enumerate(THREES_WIN) if mark == "X")
     o = sum(1 << i for i, mark in enumerate(THREES_WIN) if mark == "O")
-    assert replays(Rules(size=9), tree_of(certificate["root"]), x, o) <= certificate["plies"]
+    assert replays(Sides.alike(Rules(size=9)), tree_of(certificate["root"]), x, o) <= certificate["plies"]

@@ -125,6 +125,11 @@ class Stones:
         """The forbidden shape black's stone on the empty `cell` would make, or None if it is allowed."""
         return self._shape(self.black, cell)
 
+    def crowded_lines(self, cell: int) -> int:
+        """How many of the four lines through the cell hold two black stones or more within reach: a
+        three through the cell needs one, so a cell of fewer than two can never be a double-three."""
+        return sum((self.black & reach).bit_count() >= 2 for reach in _reach(self.rows, self.cols)[cell])
+
     def _shape(self, black: int, cell: int) -> Forbidden | None:
         key = (black, cell)
         if key not in self._known:

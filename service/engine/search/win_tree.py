@@ -72,7 +72,7 @@ class _Builder:
             return WinTree(wins[0], LINE)
         line = attack(Search(self.rule, self.deadline, 100_000), att, dfn, self.black, MOST_FOURS)
         if line is not None:
-            return self._fours(att, dfn, line)
+            return fours_node(self.rule, self.black, att, dfn, line)
         for fewest in range(1, threes + 1):  # the tree of fewest threes: the smallest certificate
             tree = threes_tree(self.game, att, dfn, fewest, 0, self.deadline)
             if tree.first is not None:
@@ -94,17 +94,19 @@ class _Builder:
             replies.append((reply, child))
         return WinTree(move, FOUR if answered.kind == BLOCK else THREE, tuple(replies), answered.next)
 
-    def _fours(self, att: int, dfn: int, line: list[int]) -> WinTree | None:
-        """A line of fours (fours.attack's) as nodes: each four's one reply is its threat's cell."""
-        move = line[0]
-        if len(line) == 1:
-            return WinTree(move, LINE)
-        after = att | 1 << move
-        if len(five_cells(after, dfn, self.rule, self.black, near=move)) > 1:
-            return WinTree(move, TWO)
-        reply = line[1]
-        child = self._fours(after, dfn | 1 << reply, line[2:])
-        return None if child is None else WinTree(move, FOUR, ((reply, child),), reply)
+
+def fours_node(rule: Rule, black: bool, att: int, dfn: int, line: list[int]) -> WinTree | None:
+    """A line of fours (fours.attack's, of the attacker holding `att`) as nodes: each four's one reply
+    is its threat's cell."""
+    move = line[0]
+    if len(line) == 1:
+        return WinTree(move, LINE)
+    after = att | 1 << move
+    if len(five_cells(after, dfn, rule, black, near=move)) > 1:
+        return WinTree(move, TWO)
+    reply = line[1]
+    child = fours_node(rule, black, after, dfn | 1 << reply, line[2:])
+    return None if child is None else WinTree(move, FOUR, ((reply, child),), reply)
 
 
 def win_tree(

@@ -5,6 +5,8 @@ random positions of 8x8 and 9x9 boards, five in a row, where the core finds a tr
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -18,20 +20,40 @@ from tests.engine.search.continuous_fours import Rules, cells_of
 from tests.engine.search.positions import random_position
 
 
-def replays(rules: Rules, node: WinTree, att: int, dfn: int) -> int:
+def anywhere(att: int, dfn: int, cell: int) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Sides:
+    """What each side's five is, and where the attacker may play (renju's black: not on a forbidden
+    point); the defender's replies are every empty cell (where it may not play, checking more is safe)."""
+
+    attacker: Rules
+    defender: Rules
+    allowed: Callable[[int, int, int], bool] = anywhere  # (attacker, defender, cell)
+
+    @classmethod
+    def alike(cls, rules: Rules) -> Sides:
+        return cls(rules, rules)
+
+
+def replays(sides: Sides, node: WinTree, att: int, dfn: int) -> int:
     """The plies the attacker (to move, holding `att`) takes at most to a five by `node`, against every
     reply of the defender; AssertionError where the certificate fails."""
-    board = (1 << rules.size**2) - 1
+    mine, theirs = sides.attacker, sides.defender
+    board = (1 << mine.size**2) - 1
     assert not (att | dfn) >> node.move & 1, "the move is on a stone"
+    assert node.threat == LINE or sides.allowed(att, dfn, node.move), f"{node.move} is not allowed"
     att |= 1 << node.move
     if node.threat == LINE:
-        assert rules.has_five(att)
+        assert mine.has_five(att)
         return 1
-    assert not rules.has_five(att)
-    assert not rules.completions(dfn, att), "the defender completes a five first"
-    threats = rules.completions(att, dfn)
+    assert not mine.has_five(att)
+    assert not theirs.completions(dfn, att), "the defender completes a five first"
+    threats = mine.completions(att, dfn)
     if node.threat == TWO:
-        assert threats.bit_count() >= 2 and not rules.completions(dfn, att)
+        assert threats.bit_count() >= 2
         return 3
     assert node.threat in (FOUR, THREE) and node.otherwise is not None
     assert (threats.bit_count() == 1) == (node.threat == FOUR)
@@ -40,17 +62,20 @@ def replays(rules: Rules, node: WinTree, att: int, dfn: int) -> int:
     for reply in cells_of(board & ~(att | dfn)):
         after = dfn | 1 << reply
         if reply in listed:
-            longest = max(longest, 2 + replays(rules, listed[reply], att, after))
+            longest = max(longest, 2 + replays(sides, listed[reply], att, after))
             continue
-        assert not rules.has_five(after), f"{reply} completes a five"
+        assert not theirs.has_five(after), f"{reply} completes a five"
         assert not (att | after) >> node.otherwise & 1
         then = att | 1 << node.otherwise
         if node.threat == FOUR:
-            assert rules.has_five(then)
+            assert mine.has_five(then)
             longest = max(longest, 3)
         else:  # a four of the defender's would come first: each must be listed
-            assert not rules.completions(after, then), f"{reply} makes a four not answered"
-            assert rules.completions(then, after).bit_count() >= 2
+            assert sides.allowed(att, after, node.otherwise), (
+                f"after {reply}, {node.otherwise} is not allowed"
+            )
+            assert not theirs.completions(after, then), f"{reply} makes a four not answered"
+            assert mine.completions(then, after).bit_count() >= 2
             longest = max(longest, 5)
     return longest
 
@@ -77,7 +102,7 @@ def test_certificates_replay_against_every_reply(
             continue
         tree = win_tree(game, rule, mine, theirs, True, 4, 0.0)
         assert tree is not None  # the core found a tree: its certificate is read back
-        assert replays(rules, tree, mine, theirs) <= tree.plies
+        assert replays(Sides.alike(rules), tree, mine, theirs) <= tree.plies
         checked += 1
         threes += has_three(tree)
     print(f"{name}: {checked} certificates replayed, {threes} with a three")
