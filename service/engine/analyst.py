@@ -40,10 +40,12 @@ from .search.fours_proofs import applies as fours_apply
 from .search.narrowing import search_provers
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proof_families import DEFAULT_PROVER_THREADS, checked_prover_threads
+from .search.proof_number import applies as proof_number_applies
 from .search.proven_record import BOOK, SEARCH, Origin
 from .search.proven_store import ProvenStore
 from .search.renju_answers import freestyle, renju_moves
 from .search.report import SearchReport
+from .search.threes import threes_win
 from .search.win_tree import WinTree
 from .slots import FairSlots, Lease
 from .tables.table import Table
@@ -69,6 +71,10 @@ SLOT_OVERRUN = 0.05
 # left of a request's budget before the search, or FOURS_SECONDS with no time limit.
 FOURS_SHARE = 0.25
 FOURS_SECONDS = 5.0
+# Under exactly five and renju, where the compiled provers do not hold, the plain search of threes
+# (search/threes.py) takes at most this share of what is left after the fours, or THREES_SECONDS.
+THREES_SHARE = 0.3
+THREES_SECONDS = 5.0
 
 
 class Offload(Protocol):
@@ -249,12 +255,13 @@ class Analyst:
                 # Estimates always: they rank the moves left unproven, so that the best guess is a guess,
                 # not the lowest cell; the answer shows them only to a caller who asks.
                 claims = _fours(position, budget, started)
+                plain_tree = _threes(position, budget, started, claims)
                 found = searcher.analyze(position, _left(budget, started), estimates=True)
                 proofs = _with_known(found.moves, known)
                 if self.proven is not None and found.nodes:  # else only the moves that end the game: cheap
                     origin = Origin.of(SEARCH, search_provers(position.variant))
                     self.proven.put(position, proofs, origin)
-                tree = None if claims.line else found.tree
+                tree = None if claims.line else plain_tree or found.tree
                 answer = _searched(position, _with_tree(claims.narrow(proofs), tree), found)
                 return _with_line(replace(answer, tree=tree), claims)
 
@@ -272,10 +279,12 @@ class Analyst:
 
             def search() -> Answer:
                 claims = _fours(position, budget, started)
+                tree = _threes(position, budget, started, claims)
                 found = searcher.analyze(board, _left(budget, started), estimates=True)
                 # what closed the freestyle moves proves nothing here: not reported
-                proofs = claims.narrow(renju_moves(position, found.moves))
-                return _with_line(_searched(position, proofs, found, closed_by=False), claims)
+                proofs = _with_tree(claims.narrow(renju_moves(position, found.moves)), tree)
+                answer = _searched(position, proofs, found, closed_by=False)
+                return _with_line(replace(answer, tree=tree), claims)
 
             return self.offload(search, budget.cancel)
 
@@ -306,6 +315,16 @@ def _fours(position: Position, budget: Budget, started: float) -> FoursClaims:
         return FoursClaims()
     left = _left(budget, started).seconds
     return fours_claims(position, monotonic() + (FOURS_SECONDS if left is None else left * FOURS_SHARE))
+
+
+def _threes(position: Position, budget: Budget, started: float, claims: FoursClaims) -> WinTree | None:
+    """Under exactly five and renju (where the compiled provers, and their trees, do not hold), the side
+    to move's win by threes and fours (search/threes.py), when the fours found none, within THREES_SHARE
+    of what is left of the budget (THREES_SECONDS with no time limit)."""
+    if claims.line or not fours_apply(position) or proof_number_applies(position.variant):
+        return None
+    left = _left(budget, started).seconds
+    return threes_win(position, monotonic() + (THREES_SECONDS if left is None else left * THREES_SHARE))
 
 
 def _with_line(answer: Answer, claims: FoursClaims) -> Answer:
