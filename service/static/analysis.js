@@ -1,8 +1,11 @@
 // The analysis panel: the verdict of the position with perfect play and, on request, its main line, in
-// words and drawn on the board. (The values on the board's cells are drawn by board.js.)
+// words and drawn on the board. (The values on the board's cells are drawn by board.js.) Where the
+// answer proves a win by continuous fours but no distance (15×15 within a request's time), that line is
+// the one shown and stepped (certificate.js).
 
 import * as api from "./api.js";
 import { $, setText } from "./dom.js";
+import { foursLine } from "./certificate.js";
 import { cellName, currentAnalysis, loadPanel, render, state, variant } from "./state.js";
 import { gameOverWords, sequenceWords, statusWords, verdictWords } from "./words.js";
 import { t } from "./i18n.js";
@@ -16,6 +19,12 @@ export async function toggleMainline() {
     return;
   }
   if (!analysis || analysis.status !== "in_progress") {
+    return;
+  }
+  const fours = foursLine(analysis);
+  if (fours && !provenDistance(analysis)) {
+    state.mainline = { state: "ready", shown: true, ...fours };
+    render();
     return;
   }
   const generation = state.generation;
@@ -53,16 +62,23 @@ export function renderAnalysis() {
   setText($("verdict"), verdict);
   const line = state.mainline;
   const button = $("mainline-button");
-  // The service gives a main line only where every step is proven.
-  // A search answer proves the position's own value (a win in 3 found) without proving every move's:
-  // its main line is then proven too.
-  const proven =
-    analysis && analysis.status === "in_progress" && (analysis.exact || Number.isInteger(analysis.remoteness));
-  button.disabled = !proven || line?.state === "loading";
-  const pressed = Boolean(line && line.state === "ready" && line.shown);
+  const proven = analysis && analysis.status === "in_progress" && provenDistance(analysis);
+  const fours = proven ? null : foursLine(analysis);
+  const ready = line?.state === "ready";
+  button.disabled = !(proven || fours || ready) || line?.state === "loading";
+  const pressed = Boolean(ready && line.shown);
   button.setAttribute("aria-pressed", String(pressed));
-  setText(button, t(pressed ? "hideMainline" : "showMainline"));
+  const ofFours = ready ? Boolean(line.fours) : Boolean(fours);
+  const [hide, show] = ofFours ? ["hideFours", "showFours"] : ["hideMainline", "showMainline"];
+  setText(button, t(pressed ? hide : show));
   renderMainline();
+}
+
+// The service gives a main line only where every step is proven.
+// A search answer proves the position's own value (a win in 3 found) without proving every move's:
+// its main line is then proven too.
+function provenDistance(analysis) {
+  return Boolean(analysis.exact || Number.isInteger(analysis.remoteness));
 }
 
 function renderMainline() {
@@ -81,6 +97,6 @@ function renderMainline() {
     box.dataset.cells = line.cells.join(",");
     box.dataset.status = line.status;
     const moves = sequenceWords(line.cells, line.from, cellName);
-    setText(box, t("mainlineWords", { moves, status: statusWords(line.status) }));
+    setText(box, t(line.fours ? "foursWords" : "mainlineWords", { moves, status: statusWords(line.status) }));
   }
 }

@@ -7,6 +7,7 @@ import { renderAnalysis, toggleMainline } from "./analysis.js";
 import { renderAnswer } from "./answer.js";
 import { serviceMessage, serviceWords, setWaitListener } from "./api.js";
 import { renderBoard, setCellHandler } from "./board.js";
+import { bindCertificate, renderCertificate } from "./certificate.js";
 import { renderChart } from "./chart.js";
 import {
   copyLink,
@@ -77,6 +78,7 @@ function renderAll() {
   renderControls();
   renderEditor();
   renderAnalysis();
+  renderCertificate();
   renderRanking();
   renderVerdictBar();
   renderMoves();
@@ -223,6 +225,7 @@ function bindEvents() {
   bindExchange(openGame);
   bindGomokuRecord(openGame);
   bindGoban();
+  bindCertificate();
   bindLanguage();
   bindAnnotations();
   bindShare();

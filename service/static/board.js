@@ -25,6 +25,7 @@ import { scoreWords } from "./rack.js";
 import { crowding, gridOf, isRack } from "./shape.js";
 import { isGoBoard, lastMove, moveNumbers, starPoints, threatsOf } from "./gomoku.js";
 import { gobanShows, threatWords } from "./goban.js";
+import { treeMove } from "./certificate.js";
 import { cellLabel, valueWords } from "./words.js";
 import { language, t } from "./i18n.js";
 
@@ -248,11 +249,13 @@ function renderTabStop() {
   }
 }
 
-// The main line's cells, numbered from 1, with the side that plays each; empty unless it is shown.
+// The main line's cells, numbered from 1, with the side that plays each; else the next move of a win by
+// threes being stepped (certificate.js), numbered 1; empty unless one of them is shown.
 function mainlinePlan() {
   const line = state.mainline;
   if (!line || line.state !== "ready" || !line.shown) {
-    return new Map();
+    const next = treeMove();
+    return new Map(next ? [[next.cell, { number: 1, side: next.side, tree: true }]] : []);
   }
   const sides = [line.from, line.from === "X" ? "O" : "X"];
   return new Map(line.cells.map((cell, index) => [cell, { number: index + 1, side: sides[index % 2] }]));
@@ -301,7 +304,7 @@ function renderCell(
   const short = tiny ? tinyValueWords : compact ? shortValueWords : valueWords;
   const words = showValue ? short(move) : "";
   const star = best ? (compact ? "★" : t("starBest")) : "";
-  const planWords = planned ? t("planMark", { n: planned.number }) : "";
+  const planWords = planned ? t(planned.tree ? "treePlanMark" : "planMark", { n: planned.number }) : "";
   const value = showValue ? move : null;
   // A stone's number follows its mark, as the eye reads them: "X, 12".
   const seenMark = number ? `${mark}${t("listGap")}${number}` : mark;

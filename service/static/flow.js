@@ -224,6 +224,7 @@ export function goTo(ply) {
     return;
   }
   state.game.ply = target;
+  state.certificate = null; // a step through the game leaves a win by threes being stepped (certificate.js)
   show(target === 0 ? later("startOfGame") : later("afterMove", { n: target }));
 }
 

@@ -28,6 +28,7 @@ export const state = {
   live: false, // whether the computer may move by itself (not right after a link was opened)
   analysis: null, // GET /analyze of the position at the cursor, once it has arrived
   mainline: null, // { state: "loading" | "ready" | "error", shown, ... }
+  certificate: null, // { base, tree, attacker }: a win by threes being stepped, from base's line (certificate.js)
   review: null, // { state: "loading" | "ready" | "error", key, ... } for the whole move list
   editor: null, // { board, toMove, paint, error, checking } while the position editor is open
   busy: false, // waiting for the service on the game's behalf

@@ -27,6 +27,21 @@ export default {
   threatFive: "{side} makes five here",
   threatFour: "{side} makes an open four here",
   mainlineStep: "Play the line's next move",
+  // the service's certificates of a win (certificate.js): by continuous fours, and by threes (a tree)
+  showFours: "Show the win by fours",
+  hideFours: "Hide the win by fours",
+  foursWords: "A win by fours, each reply forced (numbered on the board): {moves} — {status}.",
+  treeSummary: ({ attacker, defender, n }) =>
+    `A win by threes: ${attacker} wins within ${n} ${plural(n, "move", "moves")} of its own, whatever ` +
+    `${defender} replies; each next move is shown.`,
+  treeNext: "{attacker}'s winning move: {cell}, {threat} (numbered 1 on the board).",
+  treeReply: "{defender} to reply: play any move on the board, and {attacker}'s answer is shown.",
+  "threat-line": "five",
+  "threat-two": "two threats at once",
+  "threat-four": "a four",
+  "threat-three": "a three",
+  treeStep: "Play the winning move",
+  treePlanMark: "{n} (the proven winning move)",
   gomokuRecordHeading: "As gomoku players write it",
   exportMoves: "The line shown, as a move list",
   exportPsq: "As a Piskvork record (.psq)",
