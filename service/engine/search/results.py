@@ -40,7 +40,7 @@ asked on one thread while the other idles.
 from __future__ import annotations
 
 from .budget import Spending
-from .native import NO_MOVE, Game, Limits
+from .native import NO_MOVE, Game, Limits, monotonic
 from .proof_families import Ask, prove_families
 from .proof_number import Prover, Question, ask, thread_table
 from .root_trees import TREES_SHARE, WIN_TREE_SHARE, deepened_tree
@@ -55,6 +55,9 @@ Bounds = tuple[int, int]  # on a score, for the side that plays the move
 ROOT_SHARE = 0.8
 # The moves' questions go in rounds, each taking this share of what is left (the last all of it).
 ROUND_SHARE = 0.5
+# Seconds the certificate of a tree found may take past the trees' share: a tree of a few nodes is read
+# back in a millisecond or two, and a busy host had spent the share on finding it.
+CERTIFICATE_FLOOR = 0.02
 
 
 def result_known(lower: int, upper: int) -> bool:
@@ -135,6 +138,8 @@ class ResultProver:
             self._narrow([won.first], self.win, None, Prover.THREAT_SPACE)
             if self.certify is not None:
                 deadline = spending.share().deadline
+                if deadline:  # a tree found has its certificate, if small, even when the share is spent
+                    deadline = max(deadline, monotonic() + CERTIFICATE_FLOOR)
                 self.certificate = self.certify(self.game, self.mine, self.theirs, deadline)
         lost = deepened_tree(self.game, self.theirs, self.mine, spending)
         if lost.first is not None:
