@@ -14,6 +14,8 @@ another move confirmed so. The replies left out are only those that lose at once
   elsewhere changes none of them), and every move that makes a four of the defender's.
 
 A move that makes neither a four nor a double-threat move threatens nothing and is not confirmed.
+The depth counts the attacker's moves that are neither fours nor the block of a defender's four (a
+block forced by a counter-four keeps what the attacker threatened, so it spends none).
 
 Sets of cells are Python ints (bit `row * size + col`); the attacker is the side to move.
 """
