@@ -161,6 +161,8 @@ def test_a_played_game_is_annotated_and_keeps_its_marks_through_text(
     # The text carries the marks, and an import in a fresh page (which holds no analysis of these
     # positions) shows them again and writes the same text.
     page.click("#exchange summary")
+    # filled when the box opens (its toggle event): read it once it is, as the other page tests do
+    page.wait_for_function("() => document.getElementById('export-text').value !== ''")
     text = page.input_value("#export-text")
     assert f"{KEY_OF_CELL[moves[1]]}??" in text and f"{KEY_OF_CELL[moves[2]]}!" in text, text
     assert f"{KEY_OF_CELL[other]}??" in text, text
