@@ -34,8 +34,9 @@ def link(variant: str, board: str, side: int) -> str:
 
 def fours_puzzle() -> tuple[str, str]:
     """The first position of tests/data/gomoku-puzzles/banbu-vcf-material.json, as the API writes boards,
-    and its side to move (the attacker): a win by continuous fours of 13 plies on 15x15."""
-    puzzle = next(found for found in puzzles() if found.name == "banbu-vcf-material#0")
+    and its side to move (the attacker): a win by continuous fours of 7 plies on 15x15."""
+    # the collection's shortest line with X to move: each step is an analysis of a second
+    puzzle = next(found for found in puzzles() if found.name == "banbu-vcf-material#48")
     position = puzzle.position(GOMOKU)
     marks = ["X" if position.x >> cell & 1 else "O" if position.o >> cell & 1 else "." for cell in range(225)]
     return "".join(marks), position.to_move.value
@@ -147,7 +148,7 @@ def test_a_win_by_fours_is_shown_and_stepped_to_the_five(page: Page, base_url: s
     answer = api_get(base_url, "/analyze", board=board, to_move=mover, variant=GOMOKU)
     assert answer.get("remoteness") is None and not answer["exact"]  # no main line of its own
     line = answer["win_line"]["cells"]
-    assert len(line) == answer["win_line"]["plies"] == 13
+    assert len(line) == answer["win_line"]["plies"] == 7
     analysing(page, link(GOMOKU, board, 15))
     button = page.locator("#mainline-button")
     assert button.is_enabled() and button.inner_text() == "Show the win by fours"

@@ -43,12 +43,12 @@ def random_position(name: str, rng: random.Random, marks: int) -> Position | Non
     return None if position.is_over else position
 
 
-# Measured (150 positions of 20 to 32 marks each): certificates 82, 68 and 82, with a three 18, 9 and 12.
+# Measured (100 positions of 20 to 32 marks each): certificates 51, 44 and 58, with a three 9, 5 and 8.
 @pytest.mark.parametrize(("name", "least_threes"), [("9x9k5", 8), ("9x9k5-exact", 5), ("9x9k5-renju", 5)])
 def test_every_certificate_replays_against_every_reply(name: str, least_threes: int) -> None:
     rng = random.Random(name)
     checked = threes = 0
-    for _ in range(150):
+    for _ in range(100):
         position = random_position(name, rng, rng.randrange(20, 33))
         if position is None:
             continue
