@@ -38,7 +38,9 @@ import argparse
 import os
 import statistics
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from service.engine import Analyst, Answer, Budget, Position, Result, SearcherPool, get_variant, ready_shapes
 from service.http.schemas import DEFAULT_BUDGET_MS
@@ -85,6 +87,25 @@ def verified(puzzle: Puzzle, rules: Rules) -> bool:
         Search(rules, nodes_left=CHECK_NODES), puzzle.attacker, puzzle.defender, puzzle.first_move
     )
     return line is not None and replay(rules, puzzle.attacker, puzzle.defender, line).five
+
+
+class Positioned(Protocol):
+    def position(self, variant: str) -> Position: ...
+
+
+P = TypeVar("P", bound=Positioned)
+
+
+def answered(chosen: Sequence[P], variant: str, budget_ms: int) -> list[tuple[P, Answer, float]]:
+    """Each puzzle's answer by a warmed Analyst within the budget, and the seconds it took."""
+    analyst = warmed(variant)
+    out = []
+    for puzzle in chosen:
+        position = puzzle.position(variant)
+        started = time.perf_counter()
+        answer = analyst.analyze(position, Budget(budget_ms / 1000))
+        out.append((puzzle, answer, time.perf_counter() - started))
+    return out
 
 
 def judge(puzzle: Puzzle, rules: Rules, answer: Answer, seconds: float) -> Verdict:
@@ -147,13 +168,10 @@ def run(variant: str, budget_ms: int, limit: int | None) -> None:
         replay(rules, p.attacker, p.defender, to_five(rules, p.attacker, p.defender, list(p.line))).five
         for p in chosen
     )
-    analyst = warmed(variant)
-    verdicts = []
-    for puzzle in usable:
-        position = puzzle.position(variant)
-        started = time.perf_counter()
-        answer = analyst.analyze(position, Budget(budget_ms / 1000))
-        verdicts.append(judge(puzzle, rules, answer, time.perf_counter() - started))
+    verdicts = [
+        judge(puzzle, rules, answer, seconds)
+        for puzzle, answer, seconds in answered(usable, variant, budget_ms)
+    ]
     times = sorted(v.seconds for v in verdicts)
     proven = [v for v in verdicts if v.proven]
     claims = sum(len(v.claimed) for v in verdicts)
@@ -239,13 +257,10 @@ def run_threats(variant: str, budget_ms: int, limit: int | None) -> None:
     checked = not variant.endswith("-renju")
     rules = rules_of(variant) if checked else None
     chosen = threat_puzzles()[:limit]
-    analyst = warmed(variant)
-    verdicts = []
-    for puzzle in chosen:
-        position = puzzle.position(variant)
-        started = time.perf_counter()
-        answer = analyst.analyze(position, Budget(budget_ms / 1000))
-        verdicts.append(judge_threats(puzzle, rules, answer, time.perf_counter() - started))
+    verdicts = [
+        judge_threats(puzzle, rules, answer, seconds)
+        for puzzle, answer, seconds in answered(chosen, variant, budget_ms)
+    ]
     times = sorted(v.seconds for v in verdicts)
     proven = [v for v in verdicts if v.proven]
     black = sum(v.puzzle.black_to_move for v in verdicts)

@@ -102,17 +102,23 @@ class Tally:
     without_fours: int = 0  # confirmed where the position holds no VCF
 
 
+def live(rng: random.Random, rules: Rules) -> tuple[int, int] | None:
+    """A planted position where neither side holds a five, or None."""
+    position = planted(rng)
+    if position is None or rules.has_five(position[0]) or rules.has_five(position[1]):
+        return None
+    return position
+
+
 def check(rules: Rules, seed: int, positions: int = POSITIONS) -> Tally:
     rng = random.Random(seed)
     tally = Tally()
     made = 0
     while made < positions:
-        position = planted(rng)
+        position = live(rng, rules)
         if position is None:
             continue
         attacker, defender = position
-        if rules.has_five(attacker) or rules.has_five(defender):
-            continue
         fours = wins_by_fours(rules, attacker, defender)
         if fours and made % 8 != 0:
             continue  # most such positions, whose wins the VCF checker already finds
@@ -167,12 +173,10 @@ def test_refutes_only_what_loses() -> None:
     rng = random.Random(3)
     refuted = 0
     for _ in range(300):
-        position = planted(rng)
+        position = live(rng, rules)
         if position is None:
             continue
         attacker, defender = position
-        if rules.has_five(attacker) or rules.has_five(defender):
-            continue
         value = negamax(rules)
         for move in cells_of(FULL & ~(attacker | defender)):
             if refutes(rules, attacker, defender, move) is not None:
