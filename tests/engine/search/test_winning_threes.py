@@ -23,7 +23,7 @@ from .winning_threes import proves_win_by_threes, refutes, wins_by_fours
 SIZE = 8
 EMPTY_CELLS = 11
 DEPTH = 2
-POSITIONS = 600  # per rule: 6 s of processor each here
+POSITIONS = 300  # per rule: 3 s of processor each here
 FULL = (1 << SIZE * SIZE) - 1
 
 
@@ -150,8 +150,8 @@ def test_the_filling_is_neutral() -> None:
 def test_every_confirmed_move_wins_and_some_need_threes(exact: bool, seed: int) -> None:
     tally = check(Rules(SIZE, exact=exact), seed)
     assert tally.wrong == 0
-    assert tally.confirmed >= 150, tally  # 277 free, 168 exact
-    assert tally.without_fours >= 10, tally  # 10 each
+    assert tally.confirmed >= 60, tally  # 138 free, 72 exact (300 positions each)
+    assert tally.without_fours >= 5, tally  # 8 and 6
 
 
 def test_a_checker_blind_to_counter_fours_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
