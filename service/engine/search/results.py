@@ -43,7 +43,7 @@ from .budget import Spending
 from .native import NO_MOVE, Game, Limits, monotonic
 from .proof_families import Ask, prove_families
 from .proof_number import Prover, Question, ask, thread_table
-from .root_trees import TREES_SHARE, WIN_TREE_SHARE, deepened_tree
+from .root_trees import TREES_FROM_CELLS, TREES_SHARE, WIN_TREE_SHARE, deepened_tree
 from .second_thread import Helper, thread_helper
 from .tactics import ask_threats_first
 from .win_tree import Certify, WinTree
@@ -86,6 +86,7 @@ class ResultProver:
         self.game, self.mine, self.theirs = game, mine, theirs
         self.bounds, self.closed_by = bounds, closed_by
         self.win = game.big - cells  # the least score of a win: its last mark is at most the cells-th
+        self.cells = cells
         self.table = thread_table()
         self.threads = threads
         self.threat_moves = threat_moves or []
@@ -93,7 +94,7 @@ class ResultProver:
         self.certificate: WinTree | None = None  # of the side to move's win by threes, when read back
 
     def run(self, spending: Spending) -> None:
-        if self._open():
+        if self._open() and self.cells > TREES_FROM_CELLS:
             self._trees(spending.part(TREES_SHARE))
         if self.threat_moves and self._open():
             ask_threats_first(self.threat_moves, self._ask_win, spending)

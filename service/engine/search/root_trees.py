@@ -23,6 +23,9 @@ from .native import Game, ThreesTree, threes_tree
 # ran out of its time within the default second.
 TREES_SHARE = 0.3
 WIN_TREE_SHARE = 2 / 3
+# Boards of this many cells or fewer answer as before the root's trees: their proof-number search and
+# alpha-beta settle most positions within a request's budget, which the trees' share would only cut.
+TREES_FROM_CELLS = 64
 # The most threes a tree may have: a depth past it takes longer than a request's budget on 15x15.
 MOST_THREES = 8
 # With no limit of time or nodes, each depth's search stops after this many nodes (about 5 s on 15x15).
