@@ -27,25 +27,15 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import PRESETS, TableStore, get_variant
+from service.engine import TableStore, get_variant
 from service.engine.tables.store import file_name
 from tests.mounts import READ_ONLY_MOUNT, privileged
+from tests.preset_tables import copy_tables
 from tests.serving import harness
 from tests.serving.harness import Server
 
 MISSING = ("normal", "4x4k4")  # a small table (solved in memory) and a large one (503)
 NO_OVERRIDE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
-
-
-def copy_tables(store: TableStore, to: Path, leave_out: tuple[str, ...] = ()) -> Path:
-    """The session's preset tables (each a valid file) copied into `to`, but those named. Only the
-    presets: the session directory also holds tables other tests built (some of 700 MB), and copies of
-    those filled CI's disk."""
-    to.mkdir(parents=True, exist_ok=True)
-    for variant in PRESETS:
-        if variant.name not in leave_out:
-            shutil.copy(store.directory / file_name(variant), to / file_name(variant))
-    return to
 
 
 @pytest.fixture
