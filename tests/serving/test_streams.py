@@ -13,6 +13,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -89,11 +90,9 @@ def test_a_stream_whose_client_reads_nothing_is_closed_and_its_slot_freed(tmp_pa
         with never_reading(server.port, STREAM, 2) as stalled:
             time.sleep(0.5)
             assert status_of(server.url + STREAM) == 503  # both slots are held by the stalled streams
-            deadline = time.monotonic() + STALL + 5
-            while server.stderr.read_text().count("has read nothing") < 2 and time.monotonic() < deadline:
-                time.sleep(0.2)
-            took = time.monotonic() - deadline + STALL + 5
-            assert server.stderr.read_text().count("has read nothing") == 2
+            started = time.monotonic()
+            assert stalls_closed(server, 2) == 2
+            took = time.monotonic() - started
             assert status_of(server.url + STREAM) == 200  # the slots are free again
             assert all(closed_by_server(client) for client in stalled)
     finally:
@@ -102,8 +101,24 @@ def test_a_stream_whose_client_reads_nothing_is_closed_and_its_slot_freed(tmp_pa
     assert "Traceback" not in server.stderr.read_text()  # a broken pipe, closed quietly
 
 
+def stalls_closed(backend: Server, count: int) -> int:
+    """How many streams the backend has closed for a client that read nothing, once it has closed
+    `count` of them or STALL + 5 seconds have passed (a busy host closes them late)."""
+    deadline = time.monotonic() + STALL + 5
+    while (closed := backend.stderr.read_text().count("has read nothing")) < count:
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    return closed
+
+
+class Proxied(NamedTuple):
+    proxy: Server  # nginx, as deploy/nginx.conf sets it up
+    backend: Server  # the one gunicorn behind it
+
+
 @pytest.fixture(scope="module")
-def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxied]:
     """deploy/nginx.conf in front of one backend whose streams stall out after STALL seconds; its cap
     is high enough that only nginx's limit_conn refuses."""
     harness.require_nginx()
@@ -113,7 +128,7 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     try:
         harness.wait_ready(backend)
         with harness.nginx([backend.port]) as proxy:
-            yield proxy
+            yield Proxied(proxy, backend)
     finally:
         backend.kill()
 
@@ -134,28 +149,32 @@ def spooled_files(proxy: Server) -> list[str]:
 
 
 @pytest.mark.slow
-def test_nginx_relays_streams_to_clients_that_read_nothing_without_spooling(proxied: Server) -> None:
+def test_nginx_relays_streams_to_clients_that_read_nothing_without_spooling(proxied: Proxied) -> None:
     """Before: each such client held a 64 MB unlinked temporary file until send_timeout (30 s). Now
     nginx relays the stream as it is read (X-Accel-Buffering: no, proxy_max_temp_file_size 0), the
     backend closes it after STREAM_STALL_SECONDS, and nginx closes the client's connection."""
-    with never_reading(proxied.port, STREAM, LIMIT_CONN) as stalled:
+    proxy, before = proxied.proxy, stalls_closed(proxied.backend, 0)
+    with never_reading(proxy.port, STREAM, LIMIT_CONN) as stalled:
         time.sleep(1.5)
-        assert spooled_files(proxied) == []
-        time.sleep(STALL + 1)  # the backend has closed them: what nginx holds is read, then the end
+        assert spooled_files(proxy) == []
+        # Read only once the backend has closed them (a read before would start the stream again):
+        # what nginx holds is read, then the end.
+        assert stalls_closed(proxied.backend, before + LIMIT_CONN) == before + LIMIT_CONN
         assert all(closed_by_server(client, most=1 << 24) for client in stalled)
-    assert "buffered to a temporary file" not in (proxied.stdout.parent / "error.log").read_text()
+    assert "buffered to a temporary file" not in (proxy.stdout.parent / "error.log").read_text()
 
 
 @pytest.mark.slow
-def test_nginx_refuses_a_client_more_solve_requests_than_limit_conn(proxied: Server) -> None:
-    with never_reading(proxied.port, STREAM, LIMIT_CONN):
+def test_nginx_refuses_a_client_more_solve_requests_than_limit_conn(proxied: Proxied) -> None:
+    proxy = proxied.proxy
+    with never_reading(proxy.port, STREAM, LIMIT_CONN):
         time.sleep(0.5)
         try:
-            urllib.request.urlopen(proxied.url + STREAM, timeout=10).close()
+            urllib.request.urlopen(proxy.url + STREAM, timeout=10).close()
             pytest.fail("nginx let a fifth /solve request through")
         except urllib.error.HTTPError as refused:
             body = json.loads(refused.read())
             assert refused.code == 503 and refused.headers["Content-Type"] == "application/problem+json"
             assert refused.headers["Retry-After"] == str(RETRY_AFTER)
             assert body["type"] == "about:blank" and "GET /variants/{name}/table" in body["detail"]
-        assert status_of(f"{proxied.url}/analyze?board=X...O....") == 200  # other URLs are not counted
+        assert status_of(f"{proxy.url}/analyze?board=X...O....") == 200  # other URLs are not counted
