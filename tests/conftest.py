@@ -42,6 +42,8 @@ SHIPPED_RATE_LIMITS = DEFAULTS["RATE_LIMITS"]
 
 def pytest_configure(config: pytest.Config) -> None:
     os.environ["SANMOKU_TABLES_DIR"] = str(_SESSION_DIR)
+    if not WORKER:  # the workers inherit it
+        os.environ[background.DIRECTORY_VARIABLE] = tempfile.mkdtemp(prefix="sanmoku-test-background-")
     # Every app and server of the suite answers one client, 127.0.0.1, thousands of times: the shipped
     # limits would refuse it. Off for them (the servers read the variable, the apps the defaults);
     # tests/http/test_rate_limits.py sets limits of its own.
@@ -49,18 +51,38 @@ def pytest_configure(config: pytest.Config) -> None:
     DEFAULTS["RATE_LIMITS"] = "off"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The order the modules run in, each module's tests together as collected: the checks of long
+    comparisons last (their work runs meanwhile, tests/background.py), and the modules that measure
+    latency alone on the host spread among the others, so that the two workers seldom wait for each
+    other's (they once met at the end, all in tests/serving, and waited a minute in turns)."""
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    checks = [name for name, its in modules.items() if hasattr(_module(its[0]), "start_in_background")]
+    alone = [
+        name
+        for name, its in modules.items()
+        if name not in checks and any("alone_on_the_host" in getattr(i, "fixturenames", ()) for i in its)
+    ]
+    order = [name for name in modules if name not in checks and name not in alone]
+    start, step = len(order) // 4, max(1, (len(order) - len(order) // 4) // (len(alone) + 1))
+    for placed, name in enumerate(alone):
+        order.insert(start + (placed + 1) * step + placed, name)
+    items[:] = [item for name in order + checks for item in modules[name]]
+
+
+def _module(item: pytest.Item) -> object:
+    return getattr(item, "module", None)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start the long comparisons of the modules this session runs (see tests/background.py)."""
-    if WORKER:  # a worker does not know yet which tests it will run: the modules start their own
-        background.workers = 1
-        return
-    # In the order they run: the work the session needs first is submitted first.
-    modules = list(dict.fromkeys(item.module for item in session.items if isinstance(item, pytest.Function)))
-    starts = [m.start_in_background for m in modules if hasattr(m, "start_in_background")]
-    if len(starts) < len(modules):  # other tests run too: they keep one core
-        background.workers = 1
-    for start in starts:
-        start()
+    """Start the long comparisons of the modules this session runs (see tests/background.py): every
+    process knows them, the first to claim each runs it."""
+    modules = dict.fromkeys(_module(item) for item in session.items)
+    for module in modules:
+        if hasattr(module, "start_in_background"):
+            module.start_in_background()
 
 
 @pytest.fixture(autouse=True)
@@ -77,6 +99,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     background.shut_down()
     if not WORKER:
         shutil.rmtree(_SESSION_DIR, ignore_errors=True)
+        shutil.rmtree(background.directory(), ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

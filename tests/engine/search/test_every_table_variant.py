@@ -7,8 +7,6 @@ processes."""
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
-
 import numpy as np
 import pytest
 
@@ -73,11 +71,10 @@ def disagreements(name: str) -> list[str]:
 
 
 def start_in_background() -> Work:
-    def submit(pool: ProcessPoolExecutor) -> Work:
-        ordered = sorted(VARIANTS, key=lambda v: -v.cells)  # slowest first: the workers finish together
-        return {v.long_name: pool.submit(disagreements, v.long_name) for v in ordered}
-
-    return background.started("every table variant", submit)
+    ordered = sorted(VARIANTS, key=lambda v: -v.cells)  # slowest first: the workers finish together
+    return background.started(
+        "every table variant", {v.long_name: (disagreements, (v.long_name,)) for v in ordered}
+    )
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,6 @@ once per session; each test waits for its own variant.
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
-
 import pytest
 
 from service.engine import Variant, supported_variants
@@ -23,15 +21,10 @@ O_FIRST_TOO = 9  # up to this many cells, the game O opens is compared in full a
 
 
 def start_in_background() -> Work:
-    def submit(pool: ProcessPoolExecutor) -> Work:
-        # Slowest first (most cells), so that the workers finish together.
-        ordered = sorted(SMALL, key=lambda v: -v.cells)
-        return {
-            v.long_name: pool.submit(compare_with_reference, v.long_name, v.cells <= O_FIRST_TOO)
-            for v in ordered
-        }
-
-    return background.started("reference", submit)
+    # Slowest first (most cells), so that the workers finish together.
+    ordered = sorted(SMALL, key=lambda v: -v.cells)
+    jobs = {v.long_name: (compare_with_reference, (v.long_name, v.cells <= O_FIRST_TOO)) for v in ordered}
+    return background.started("reference", jobs)
 
 
 @pytest.fixture(scope="session")
