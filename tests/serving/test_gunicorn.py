@@ -19,6 +19,9 @@ from tests.serving.harness import Server, totals
 
 REQUESTS = 120  # 4 kinds of request, 30 each
 ODD_AGENT = 'odd "agent" \\ {"x": 1}'  # what breaks a JSON-looking gunicorn access format
+# A readiness poll whose client gave up (2 s, on a busy host) is counted when the server ends it, which
+# may fall between the test's two readings (a 200 too many, once on CI): not counted here.
+PROBES = ("/readyz",)
 
 
 @pytest.fixture(scope="module")
@@ -78,13 +81,13 @@ def busy(server: Server) -> int:
 
 
 def test_metrics_count_every_request_across_workers(served: Server) -> None:
-    before = totals(served)
+    before = totals(served, leave_out=PROBES)
     with ThreadPoolExecutor(8) as pool:
         heavy = [pool.submit(busy, served) for _ in range(8)]
         statuses = list(pool.map(lambda i: call(served, i), range(REQUESTS)))
         assert [f.result() for f in heavy] == [200] * len(heavy)
     assert sorted(set(statuses)) == [200, 404, 422]
-    after = totals(served)
+    after = totals(served, leave_out=PROBES)
     gained = {status: after.get(status, 0.0) - before.get(status, 0.0) for status in after}
     assert gained == {"200": REQUESTS / 2 + len(heavy), "404": REQUESTS / 4, "422": REQUESTS / 4}
     lines = access_lines(served, f"test-{REQUESTS - 1}")
