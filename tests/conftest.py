@@ -52,24 +52,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The order the modules run in, each module's tests together as collected: the checks of long
-    comparisons last (their work runs meanwhile, tests/background.py), and the modules that measure
-    latency alone on the host spread among the others, so that the two workers seldom wait for each
-    other's (they once met at the end, all in tests/serving, and waited a minute in turns)."""
+    """The checks of long comparisons run last: their work runs meanwhile (tests/background.py). The
+    other modules keep the order they are collected in; pyproject's addopts keep pytest-xdist from
+    sorting them by size, which put the checks first. (The modules that measure latency alone on the
+    host meet at the end, in tests/serving, where they take turns and the other worker waits: spread
+    among the page's tests instead, one measured a browser's load and failed.)"""
     modules: dict[str, list[pytest.Item]] = {}
     for item in items:
         modules.setdefault(item.nodeid.split("::")[0], []).append(item)
     checks = [name for name, its in modules.items() if hasattr(_module(its[0]), "start_in_background")]
-    alone = [
-        name
-        for name, its in modules.items()
-        if name not in checks and any("alone_on_the_host" in getattr(i, "fixturenames", ()) for i in its)
-    ]
-    order = [name for name in modules if name not in checks and name not in alone]
-    start, step = len(order) // 4, max(1, (len(order) - len(order) // 4) // (len(alone) + 1))
-    for placed, name in enumerate(alone):
-        order.insert(start + (placed + 1) * step + placed, name)
-    items[:] = [item for name in order + checks for item in modules[name]]
+    order = [name for name in modules if name not in checks] + checks
+    items[:] = [item for name in order for item in modules[name]]
 
 
 def _module(item: pytest.Item) -> object:
