@@ -52,17 +52,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The checks of long comparisons run last: their work runs meanwhile (tests/background.py). The
-    other modules keep the order they are collected in; pyproject's addopts keep pytest-xdist from
-    sorting them by size, which put the checks first. (The modules that measure latency alone on the
-    host meet at the end, in tests/serving, where they take turns and the other worker waits: spread
-    among the page's tests instead, one measured a browser's load and failed.)"""
+    """The order the modules run in: the modules of most tests first, as pytest-xdist would sort them
+    (so the page's modules, browsers, are spread among the engine's rather than two browsers at once,
+    which slowed the page's tests by 176 s in all), and the checks of long comparisons last, whatever
+    their size: their work runs meanwhile (tests/background.py). pyproject's addopts keep xdist from
+    sorting again. The modules that measure latency alone on the host, small, meet at the end."""
     modules: dict[str, list[pytest.Item]] = {}
     for item in items:
         modules.setdefault(item.nodeid.split("::")[0], []).append(item)
     checks = [name for name, its in modules.items() if hasattr(_module(its[0]), "start_in_background")]
-    order = [name for name in modules if name not in checks] + checks
-    items[:] = [item for name in order for item in modules[name]]
+    order = sorted((name for name in modules if name not in checks), key=lambda name: -len(modules[name]))
+    items[:] = [item for name in order + checks for item in modules[name]]
 
 
 def _module(item: pytest.Item) -> object:
