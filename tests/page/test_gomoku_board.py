@@ -264,8 +264,8 @@ def test_a_psq_record_imports_and_the_move_list_exports_and_reads_back(page: Pag
     assert state(page, "moves") == "112,98,97"
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("language", ["en", "ja"])
+# Each scheme and each language once, as on the other views (tests/page/test_board_views.py).
+@pytest.mark.parametrize(("scheme", "language"), [("light", "en"), ("dark", "ja")])
 def test_axe_finds_no_violation_on_a_go_board(new_page: PageFactory, language: str, scheme: str) -> None:
     board, _ = renju_double_three()
     page = new_page(color_scheme=scheme)

@@ -1,5 +1,5 @@
 """The search against the tables on every variant a table holds up to 16 cells (square, rectangular,
-torus, misère, gravity; 440 of them): the value and remoteness of 10,000 positions each (every
+torus, misère, gravity; 440 of them): the value and remoteness of 5,000 positions each (every
 reachable one on the smaller boards), drawn uniformly from the table itself; the score of the won or
 lost ones among the first 1,000 again from their result's bounds alone (as the provers give it); and,
 where they apply, the provers' results (prover_checks.py) on the first 1,000 of them. Run in two
@@ -30,7 +30,7 @@ from tests.engine.search.positions import masks_of
 from tests.engine.search.prover_checks import prover_disagreements
 
 VARIANTS = supported_variants(16)
-SAMPLE = 10_000
+SAMPLE = 5_000
 KNOWN_RESULTS = 1_000  # positions whose score is also found from their result's bounds alone
 
 
