@@ -180,8 +180,9 @@ def test_failing_builds_back_off_on_the_whole_host(
     assert len(starts) == 5, starts  # attempts go on
     # Each after its delay (without one, an attempt followed the last one's end: 50 ms on a quiet host).
     # The starts are seen by polling two workers that each spawn a process: on a busy host one is seen
-    # up to a tenth of a second late, and the next gap looks that much shorter (1.54 s for 1.6 once).
-    assert all(gap >= min(1.6, 0.4 * 2**i) - 0.15 for i, gap in enumerate(gaps)), gaps
+    # up to a tenth of a second late or more, and the next gap looks that much shorter (1.54 s for 1.6
+    # once, 0.64 for 0.8 once).
+    assert all(gap >= min(1.6, 0.4 * 2**i) - 0.25 for i, gap in enumerate(gaps)), gaps
     for worker in workers:  # the one that started the last build records how it ended
         worker.report([tmp_path / FOLDER])
     assert BookBuilds(tmp_path / FOLDER).read().reason == "the build exited with 1"

@@ -100,7 +100,9 @@ def test_the_trim_keeps_the_bound_beside_writers_on_threads(tmp_path: Path, thre
             thread.join()
         threads.join()
         store.trim()  # the last writes' share, if a trim was under way when they asked for one
-    assert len(threads.started) >= 1800 // TRIM_EVERY - 1  # trims ran, on threads of their own
+    # Trims ran, on threads of their own: one asked for while another runs is not started, and on a
+    # busy host each runs longer (5 of 7 once on CI), so half of them at least.
+    assert len(threads.started) >= 1800 // TRIM_EVERY // 2
     check_kept(store.path, before, peaks)
 
 
