@@ -1,7 +1,7 @@
-"""Long comparisons that start as soon as the session knows its tests, in processes of the lowest priority
-(nice 19): they take the processor time the tests leave idle (most tests wait on servers, browsers and
-sockets) and slow no measured test. The modules that check them run last (the root conftest orders
-them), and find them done.
+"""Long comparisons that start as soon as the session knows its tests, in one process of the lowest
+priority (nice 19): it takes mostly the processor time the tests leave idle (most tests wait on servers,
+browsers and sockets). The modules that check them run last (the root conftest orders them), and find
+them done.
 
 A test module with such work defines `start_in_background()`, returning `started(name, jobs)`: each job a
 function and its arguments, whose result is a list of problems. Every test process of the session knows
