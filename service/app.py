@@ -31,6 +31,7 @@ from .http import (
 )
 from .http.body_limit import ChunkedBodyLimit
 from .http.problems import register_problem_handlers
+from .http.schemas import DEFAULT_BUDGET_MS, checked_default_budget
 from .serving import observability, sources, streams
 
 DEFAULTS: dict[str, Any] = {
@@ -63,6 +64,9 @@ DEFAULTS: dict[str, Any] = {
     # Each client's quota of units (rate_limits.py, docs/pages/api.md): flask-limiter's notation, or "off"
     "RATE_LIMITS": rate_limits.DEFAULT_LIMITS,
     "TRUSTED_PROXIES": 0,  # proxies in front whose X-Forwarded-For names the client (client_address.py)
+    # A search's time when a request names no budget_ms: a smaller one costs less processor time per
+    # request of the page and of clients that leave it out, and proves less
+    "DEFAULT_BUDGET_MS": DEFAULT_BUDGET_MS,
 }
 
 
@@ -97,6 +101,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
                 app.config["KEPT_BODIES_BYTES"] = first
     else:
         app.config.from_mapping(test_config)
+    app.config["DEFAULT_BUDGET_MS"] = checked_default_budget(app.config["DEFAULT_BUDGET_MS"])
 
     sources.init_app(app)
     bodies.init_app(app)

@@ -10,13 +10,13 @@ from ..engine import MAX_CELLS
 from .params import BatchParams, MoveParams, ReviewParams
 from .schemas import (
     BOARD_MAX,
-    DEFAULT_BUDGET_MS,
     MAX_BUDGET_MS,
     SIDES,
     CellOrName,
     JSONInteger,
     PositionRequest,
     SearchOptions,
+    default_budget_ms,
 )
 
 BATCH_MAX = 1000
@@ -67,7 +67,7 @@ class BatchRequest(Schema):
     positions = fields.List(
         fields.Raw(allow_none=True), required=True, validate=validate.Length(min=1, max=BATCH_MAX)
     )
-    budget_ms = JSONInteger(load_default=DEFAULT_BUDGET_MS, validate=validate.Range(1, MAX_BUDGET_MS))
+    budget_ms = JSONInteger(load_default=default_budget_ms, validate=validate.Range(1, MAX_BUDGET_MS))
 
     @post_load
     def typed(self, data: dict[str, Any], **_: Any) -> BatchParams:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from flask import current_app, has_app_context
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from .params import AnalyzeParams, SolveParams
@@ -18,6 +19,19 @@ BOARD_MAX = 512  # above any supported board (20x20 with its separators: 419); t
 SIDES = ("X", "O")
 DEFAULT_BUDGET_MS, MAX_BUDGET_MS = 1000, 10_000  # a search's time per request (and per batch)
 SOURCES = ("auto", "search")  # auto: the table, else a proven position, else a search; search: a search
+
+
+def default_budget_ms() -> int:
+    """A request's budget when it names none: the app's DEFAULT_BUDGET_MS setting, or DEFAULT_BUDGET_MS
+    outside an app (the CLI loads the same schemas)."""
+    return int(current_app.config["DEFAULT_BUDGET_MS"]) if has_app_context() else DEFAULT_BUDGET_MS
+
+
+def checked_default_budget(value: object) -> int:
+    """The DEFAULT_BUDGET_MS setting when it is a budget a request could name, else a ValueError."""
+    if type(value) is not int or not 1 <= value <= MAX_BUDGET_MS:
+        raise ValueError(f"DEFAULT_BUDGET_MS is a number of milliseconds, 1 to {MAX_BUDGET_MS}: {value!r}")
+    return value
 
 
 def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -91,7 +105,7 @@ class PositionRequest(Schema):
 class SearchOptions(Schema):
     """How far a search may go for an answer a table does not give."""
 
-    budget_ms = JSONInteger(load_default=DEFAULT_BUDGET_MS, validate=validate.Range(1, MAX_BUDGET_MS))
+    budget_ms = JSONInteger(load_default=default_budget_ms, validate=validate.Range(1, MAX_BUDGET_MS))
     source = fields.String(load_default="auto", validate=validate.OneOf(SOURCES))
     estimates = JSONBoolean(load_default=False)
 
@@ -99,7 +113,7 @@ class SearchOptions(Schema):
 class SearchQuery(Schema):
     """SearchOptions in a query string."""
 
-    budget_ms = fields.Integer(load_default=DEFAULT_BUDGET_MS, validate=validate.Range(1, MAX_BUDGET_MS))
+    budget_ms = fields.Integer(load_default=default_budget_ms, validate=validate.Range(1, MAX_BUDGET_MS))
     source = fields.String(load_default="auto", validate=validate.OneOf(SOURCES))
     estimates = fields.Boolean(load_default=False, truthy={"true"}, falsy={"false"})
 
