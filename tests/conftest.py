@@ -26,7 +26,7 @@ from service.engine import PRESETS, Table, TableStore
 from service.engine.tables.locks import file_lock
 from tests import background
 
-pytest_plugins = ["tests.ray_cluster"]  # the session's Ray cluster, started by the first test that asks
+pytest_plugins = ["tests.ray_cluster"]  # a Ray cluster for the modules that ask, one each
 
 WORKER = os.environ.get("PYTEST_XDIST_WORKER")  # None in the controller, or when xdist is off
 # A worker inherits the directory the controller made (its configure runs before workers start).

@@ -1,5 +1,6 @@
-"""One local Ray cluster of two nodes on 127.0.0.1 for the whole test session: Ray takes 10-20 s to
-start here, so every test that builds on a cluster shares it (the fixture `ray_cluster`, its address)."""
+"""One local Ray cluster of two nodes on 127.0.0.1 for a test module: Ray takes 10-20 s to start here,
+so every test of the module that builds on a cluster shares it (the fixture `ray_cluster`, its address).
+It stops with the module: its idle processes would take processor time from the tests after it."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from tests.requires import require_module
 NODE = {"num_cpus": 1, "object_store_memory": 100 * 2**20, "include_dashboard": False}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def ray_cluster() -> Iterator[str]:
     require_module("ray", "sanmoku[cluster]")
     # Ray refuses a second node on macOS and Windows unless this is 1 (Linux allows it anyway); read
