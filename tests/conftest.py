@@ -71,7 +71,9 @@ def _module(item: pytest.Item) -> object:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the long comparisons of the modules this session runs (see tests/background.py): every
-    process knows them, the first to claim each runs it."""
+    process knows them, the first to claim each runs it. `--collect-only` runs no test: none start."""
+    if session.config.option.collectonly:
+        return
     modules = dict.fromkeys(_module(item) for item in session.items)
     for module in modules:
         if hasattr(module, "start_in_background"):
