@@ -29,6 +29,7 @@ from ..serving.streams import get_streams, paced
 from .payloads import dumps, variant_detail_payload, variant_payload
 from .problems import ProblemError
 from .ranges import Representation, respond
+from .schemas import MAX_BUDGET_MS, default_budget_ms
 
 bp = Blueprint("variants", __name__)
 
@@ -45,6 +46,8 @@ def variants() -> Response:
             "max_cells": MAX_CELLS,
             "max_table_cells": MAX_TABLE_CELLS,
             "min_k": MIN_K,
+            "default_budget_ms": default_budget_ms(),
+            "max_budget_ms": MAX_BUDGET_MS,
         },
         "games": [
             {"name": game.name, "rules": game.rules.rules} for game in listed_games() if game.view != GRID

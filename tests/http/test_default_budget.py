@@ -1,6 +1,6 @@
 """The operator's default budget (DEFAULT_BUDGET_MS, SANMOKU_DEFAULT_BUDGET_MS): what a request that
-names no budget_ms gets, on every route that takes one; a request's own budget_ms still wins, and a
-setting no request could name stops the app at start."""
+names no budget_ms gets, on every route that takes one, and what GET /variants says it is; a request's
+own budget_ms still wins, and a setting no request could name stops the app at start."""
 
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ def test_a_request_without_a_budget_gets_the_operators(tmp_path: Path) -> None:
     assert searched(client, "post", "/analyze", **position, budget_ms=7)["search"]["budget_ms"] == 7
     batch = searched(client, "post", "/analyze/batch", positions=[position])
     assert batch["results"][0]["search"]["budget_ms"] <= 40
+    limits = searched(client, "get", "/variants")["limits"]  # a client can know it before it asks
+    assert (limits["default_budget_ms"], limits["max_budget_ms"]) == (40, 10_000)
 
 
 def test_without_the_setting_the_default_is_the_specs(tmp_path: Path) -> None:

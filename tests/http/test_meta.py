@@ -47,7 +47,7 @@ def test_variants_come_from_the_registry(client: FlaskClient) -> None:
     assert "lowest empty cell" in connect4["rules"]
     assert body["naming"] == NAMING and MAX_CELLS == 400
     limits = {"min_side": 2, "max_side": 20, "max_cells": MAX_CELLS, "max_table_cells": 22, "min_k": 3}
-    assert body["limits"] == limits
+    assert body["limits"] == {**limits, "default_budget_ms": 1000, "max_budget_ms": 10_000}
 
 
 def test_a_name_written_by_the_name_form_names_the_same_board(client: FlaskClient) -> None:
