@@ -15,7 +15,9 @@ import { valueWords } from "./words.js";
 import { language, t } from "./i18n.js";
 
 const MIN_PLIES = 3; // a win in 1 is no puzzle
-const WALKS = 12; // random games tried before giving up
+// Random games tried before giving up. On 3x3 about two walks in three find no puzzle, so 12 gave up
+// on one ask in a hundred; 40 give up on one in millions, and a typical ask still takes three.
+const WALKS = 40;
 const FALLBACK = "normal";
 
 let puzzle = null; // { facts, start, toMove, n, board, side, analysis, result, done }
