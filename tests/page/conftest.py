@@ -58,9 +58,8 @@ class QuietRequestHandler(WSGIRequestHandler):
 def base_url() -> Iterator[str]:
     """create_app() served by werkzeug on 127.0.0.1 and a free port, in a thread, for the session.
 
-    Its searches take the shipped default budget. At 250 ms the page's tests spent 58 processor-seconds
-    less (180 for 238), but some need a proof the search's threat phases leave no time for: a 15x15
-    loss in 2 came back unknown at 250 ms, and a loss without its distance at 500."""
+    Its searches take the shipped default budget: some tests read proofs that a smaller one does not
+    always reach (a 15x15 loss in 2 came back unknown at 250 ms, a loss without its distance at 500)."""
     server = make_server("127.0.0.1", 0, create_app(), threaded=True, request_handler=QuietRequestHandler)
     thread = threading.Thread(target=server.serve_forever, name="browser-test-server", daemon=True)
     thread.start()
