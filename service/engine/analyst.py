@@ -37,7 +37,7 @@ from .rules.variants import Variant
 from .search import Budget, Cancel, Deadline, Searcher
 from .search.fours_proofs import WIN, FoursClaims, fours_claims, narrowed_by_proof
 from .search.fours_proofs import applies as fours_apply
-from .search.narrowing import search_provers
+from .search.narrowing import ends_after_a_win, search_provers
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proof_families import DEFAULT_PROVER_THREADS, checked_prover_threads
 from .search.proof_number import applies as proof_number_applies
@@ -256,7 +256,8 @@ class Analyst:
                 # not the lowest cell; the answer shows them only to a caller who asks.
                 claims = _fours(position, budget, started)
                 plain_tree = _threes(position, budget, started, claims)
-                found = searcher.analyze(position, _left(budget, started), estimates=True)
+                won = (bool(claims.line) or plain_tree is not None) and ends_after_a_win(position.variant)
+                found = searcher.analyze(position, _left(budget, started), estimates=True, won=won)
                 proofs = _with_known(found.moves, known)
                 if self.proven is not None and found.nodes:  # else only the moves that end the game: cheap
                     origin = Origin.of(SEARCH, search_provers(position.variant))
@@ -280,7 +281,8 @@ class Analyst:
             def search() -> Answer:
                 claims = _fours(position, budget, started)
                 tree = _threes(position, budget, started, claims)
-                found = searcher.analyze(board, _left(budget, started), estimates=True)
+                won = (bool(claims.line) or tree is not None) and ends_after_a_win(position.variant)
+                found = searcher.analyze(board, _left(budget, started), estimates=True, won=won)
                 # what closed the freestyle moves proves nothing here: not reported
                 proofs = _with_tree(claims.narrow(renju_moves(position, found.moves)), tree)
                 answer = _searched(position, proofs, found, closed_by=False)

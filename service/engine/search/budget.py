@@ -81,6 +81,7 @@ class Spending:
     ) -> None:
         self.deadline, self.node_cap, self.cancel, self.parent = deadline, node_cap, cancel, parent
         self.started = monotonic()
+        self.given = max(deadline - self.started, 0.0) if deadline > 0 else 0.0  # seconds, at the start
         self.nodes = 0
         self.depth = 0  # the most plies below a searched position any call reached
         self.cutoffs = self.tt_hits = 0
@@ -106,11 +107,30 @@ class Spending:
     @property
     def spent(self) -> bool:
         left = self.nodes_left
+        deadline = self.earliest_deadline()
         return (
-            (self.deadline > 0 and monotonic() >= self.deadline)
+            (deadline > 0 and monotonic() >= deadline)
             or (left is not None and left <= 0)
             or (self.cancel is not None and self.cancel.is_set)
         )
+
+    def earliest_deadline(self) -> float:
+        """This spending's deadline, or an earlier one of the spending it is a part of (0: none): a
+        whole that ends early (`end_early`) ends its parts with it."""
+        earliest = 0.0
+        spending: Spending | None = self
+        while spending is not None:
+            if spending.deadline > 0 and (earliest == 0 or spending.deadline < earliest):
+                earliest = spending.deadline
+            spending = spending.parent
+        return earliest
+
+    def end_early(self, fraction: float) -> None:
+        """End by `fraction` of the time this spending was given, from now, at the latest (asked again
+        later, it ends no sooner), and every part of it with it; one with no deadline (a node cap alone)
+        runs on."""
+        if self.deadline > 0:
+            self.deadline = min(self.deadline, monotonic() + self.given * fraction)
 
     def part(self, fraction: float) -> Spending:
         """`fraction` of what is left, to spend on one step."""
@@ -121,10 +141,10 @@ class Spending:
 
     def share(self, fraction: float = 1.0) -> Limits:
         """Limits for the next call: `fraction` of the time and nodes left."""
-        deadline = 0.0
-        if self.deadline > 0:
+        deadline = self.earliest_deadline()
+        if deadline > 0:
             now = monotonic()
-            deadline = now + max(self.deadline - now, 0.0) * fraction
+            deadline = now + max(deadline - now, 0.0) * fraction
         left = self.nodes_left
         nodes = 0 if left is None else max(1, int(left * fraction))
         return Limits(deadline, nodes, NO_CANCEL if self.cancel is None else self.cancel.cell)

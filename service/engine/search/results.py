@@ -39,6 +39,8 @@ asked on one thread while the other idles.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .budget import Spending
 from .native import NO_MOVE, Game, Limits, monotonic
 from .proof_families import Ask, prove_families
@@ -80,9 +82,11 @@ class ResultProver:
         threads: int = 1,
         threat_moves: list[int] | None = None,
         certify: Certify | None = None,
+        won: Callable[[], None] | None = None,
     ) -> None:
         """`threat_moves`: the moves that make a threat, best first, asked first (tactics.py); `certify`:
-        how to read back the certificate of the side to move's tree of threes (win_tree.py), if at all."""
+        how to read back the certificate of the side to move's tree of threes (win_tree.py), if at all;
+        `won`: called when a move is proven to win (the analysis may end soon after)."""
         self.game, self.mine, self.theirs = game, mine, theirs
         self.bounds, self.closed_by = bounds, closed_by
         self.win = game.big - cells  # the least score of a win: its last mark is at most the cells-th
@@ -92,6 +96,7 @@ class ResultProver:
         self.threat_moves = threat_moves or []
         self.certify = certify
         self.certificate: WinTree | None = None  # of the side to move's win by threes, when read back
+        self.won = won
 
     def run(self, spending: Spending) -> None:
         if self._open() and self.cells > TREES_FROM_CELLS:
@@ -244,4 +249,6 @@ class ResultProver:
             )
             if result_known(*after) and not result_known(*before):
                 self.closed_by[cell] = prover.value
+                if after[0] >= 1 and self.won is not None:
+                    self.won()
             self.bounds[cell] = after

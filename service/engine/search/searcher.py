@@ -50,10 +50,17 @@ class Searcher:
         self._in_use = threading.Lock()
 
     def analyze(
-        self, position: Position, budget: Budget, remoteness: bool = True, estimates: bool = False
+        self,
+        position: Position,
+        budget: Budget,
+        remoteness: bool = True,
+        estimates: bool = False,
+        won: bool = False,
     ) -> SearchReport:
         """Every legal move of `position`: its result, then (`remoteness`) how far the end is, then
-        (`estimates`) a heuristic score of the moves whose result was not proven."""
+        (`estimates`) a heuristic score of the moves whose result was not proven; `won`: a win of the
+        side to move is proven already (by the fours before the search), so the analysis ends soon where
+        it would after one (narrowing.py)."""
         if position.variant != self.variant:
             raise ValueError(f"a {position.variant.name} position given to the {self.variant.name} searcher")
         if not self._in_use.acquire(blocking=False):
@@ -65,7 +72,7 @@ class Searcher:
             mine, theirs = position.mine, position.theirs
             if remoteness and not estimates and budget.unlimited and not self._fixed(mine, theirs):
                 return self._score_all(mine, theirs)
-            narrowing = Narrowing(self, mine, theirs, Spending.of(budget))
+            narrowing = Narrowing(self, mine, theirs, Spending.of(budget), won)
             return narrowing.run(remoteness, estimate_nodes(budget) if estimates else 0)
         finally:
             self._in_use.release()
