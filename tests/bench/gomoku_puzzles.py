@@ -13,6 +13,7 @@ Analyst, no store of proven positions, the default budget of a request (DEFAULT_
   block and a VCF after every reply again; every line found replays to five. A move it cannot confirm
   is listed (a win by longer threats is not followed), not counted wrong;
 - certificates: the proven wins whose first-ranked move the bench's search confirms so;
+- the answers' own certificates (`Answer.line`, a line of fours) replayed to five, every reply forced;
 - every miss: the puzzle, and what the answer said.
 
 Answers on 15x15 are never exact within a request's budget, so neither POST /analyze's `mainline` nor
@@ -73,6 +74,7 @@ class Verdict:
     wrong: tuple[str, ...]
     certificate: bool  # the proven win's line from the engine's move replayed to five
     said: str  # what the answer said, for the misses
+    own_line: bool | None = None  # the answer's own certificate (`Answer.line`) replays to five; None: none
 
 
 def where(cell: int) -> str:
@@ -146,7 +148,16 @@ def judge(puzzle: Puzzle, rules: Rules, answer: Answer, seconds: float) -> Verdi
         tuple(wrong),
         certificate,
         said,
+        own_line(rules, attacker, defender, answer),
     )
+
+
+def own_line(rules: Rules, attacker: int, defender: int, answer: Answer) -> bool | None:
+    """Whether the answer's own line of fours, played on to five where it stops at a double threat,
+    replays to five (every reply forced); None when the answer gives none."""
+    if not answer.line:
+        return None
+    return replay(rules, attacker, defender, to_five(rules, attacker, defender, list(answer.line))).five
 
 
 def warmed(variant: str) -> Analyst:
@@ -195,9 +206,14 @@ def run(variant: str, budget_ms: int, limit: int | None) -> None:
     print(
         f"  certificates replayed to five: {sum(v.certificate for v in proven)} of {len(proven)} proven wins"
     )
+    lines = [v for v in verdicts if v.own_line is not None]
+    replayed = sum(bool(v.own_line) for v in lines)
+    print(f"  the answers' own lines replayed to five: {replayed} of {len(lines)}")
     for verdict in verdicts:
         for why in verdict.wrong:
             print(f"  WRONG {verdict.puzzle.name}: {why}")
+        if verdict.own_line is False:
+            print(f"  LINE {verdict.puzzle.name}: the answer's own line does not replay to five")
         if verdict.unconfirmed:
             cells = ", ".join(where(c) for c in verdict.unconfirmed)
             print(f"  unconfirmed {verdict.puzzle.name}: {cells} claimed to win")
