@@ -21,6 +21,10 @@ from .search.win_tree import WinTree
 from .tables.table import Lookup, Table
 
 _RESULTS = {1: Result.WIN, 0: Result.DRAW, -1: Result.LOSS}
+# The fewest plies in which a move whose value is not proven can win: every source settles the moves
+# that end the game at once (a completed line, the last cell), so such a move leaves at least the
+# opponent's reply to come. A proven win sooner than this is the position's value whatever the rest.
+EARLIEST_UNPROVEN_WIN = 2
 
 
 class Source(StrEnum):
@@ -128,9 +132,12 @@ class Answer:
         if lower == 0:
             contenders = [m for m in contenders if m.lower == 0]
         values = [m.value for m in contenders]
-        if not values or any(v is None for v in values):
+        proven = [v for v in values if v is not None]
+        # a win at once: no move still unproven can be faster
+        at_once = lower == 1 and any(v.remoteness < EARLIEST_UNPROVEN_WIN for v in proven)
+        if not proven or (len(proven) < len(values) and not at_once):
             return None
-        return min((v for v in values if v is not None), key=Value.preference)
+        return min(proven, key=Value.preference)
 
     @property
     def known(self) -> Known:
