@@ -6,11 +6,13 @@ proved the win already."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
 from service.engine import Analyst, Budget, Position, Result, SearcherPool, get_variant
 from service.engine.search import budget as budget_module
+from service.engine.search import narrowing as narrowing_module
 from service.engine.search import searcher as searcher_module
 from service.engine.search.budget import Spending
 from service.engine.search.native import monotonic
@@ -48,10 +50,8 @@ def test_a_node_cap_alone_runs_on() -> None:
     assert capped.deadline == 0.0 and not capped.spent
 
 
-@pytest.mark.parametrize(("side", "ends_early"), [(15, True), (8, False)])
-def test_a_proven_win_ends_the_analysis_early_past_64_cells(
-    monkeypatch: pytest.MonkeyPatch, side: int, ends_early: bool
-) -> None:
+def ended_early(monkeypatch: pytest.MonkeyPatch, name: str, board: str) -> bool:
+    """Whether the search's analysis of `board` (X to move, a win proven) asked to end early."""
     asked: list[float] = []
     end_early = Spending.end_early
 
@@ -60,12 +60,43 @@ def test_a_proven_win_ends_the_analysis_early_past_64_cells(
         end_early(self, fraction)
 
     monkeypatch.setattr(budget_module.Spending, "end_early", recording)
-    variant = get_variant(f"{side}x{side}k5")
+    variant = get_variant(name)
     analysis = searcher_module.Searcher(variant, table_bits=12).analyze(
-        Position.parse(open_three(side), "X", variant), Budget(0.3)
+        Position.parse(board, "X", variant), Budget(0.3)
     )
     assert any(move.lower == 1 for move in analysis.moves)
-    assert bool(asked) is ends_early
+    return bool(asked)
+
+
+@pytest.mark.parametrize(("side", "ends_early"), [(15, True), (8, False)])
+def test_a_proven_win_ends_the_analysis_early_past_64_cells(
+    monkeypatch: pytest.MonkeyPatch, side: int, ends_early: bool
+) -> None:
+    assert ended_early(monkeypatch, f"{side}x{side}k5", open_three(side)) is ends_early
+
+
+def test_a_line_to_complete_at_once_ends_it_before_any_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """9x9 with four in a row: X completes XXX. at once (the fours before the search are gomoku's only):
+    the analysis asks to end early before it searches a move."""
+    events: list[str] = []
+    prove_moves = narrowing_module.prove_moves
+
+    def searching(*args: Any, **kwargs: Any) -> Any:
+        events.append("search")
+        return prove_moves(*args, **kwargs)
+
+    monkeypatch.setattr(narrowing_module, "prove_moves", searching)
+    end_early = Spending.end_early
+
+    def ending(self: Spending, fraction: float) -> None:
+        events.append("end")
+        end_early(self, fraction)
+
+    monkeypatch.setattr(budget_module.Spending, "end_early", ending)
+    board = "XXX......" + "........." * 3 + "....O...." + "........." * 2 + "O.......O" + "........."
+    variant = get_variant("9x9k4")
+    searcher_module.Searcher(variant, table_bits=12).analyze(Position.parse(board, "X", variant), Budget(0.3))
+    assert events[:1] == ["end"], events
 
 
 def test_the_analyst_tells_the_search_a_win_by_fours_is_proven(monkeypatch: pytest.MonkeyPatch) -> None:
