@@ -87,7 +87,7 @@ class Narrowing:
         self.estimates: dict[int, Estimate] = {}
         self.closed_by: dict[int, str] = {}  # a move's cell -> the prover that proved its result
         self.certificate: WinTree | None = None  # of the side to move's win by threes (win_tree.py)
-        if won and ends_after_a_win(self.board.variant):
+        if won:
             self._won()
 
     def run(self, remoteness: bool, estimate_budget: int) -> SearchReport:
@@ -124,7 +124,7 @@ class Narrowing:
                 searcher.prover_threads,
                 threat_moves(self.board.lines, self.board.variant.k, self.mine, self.theirs, self.classes),
                 certifier(self.board.variant),
-                self._won if ends_after_a_win(self.board.variant) else None,
+                self._won,
             )
             prover.run(results.part(share))
             self.certificate = prover.certificate
@@ -148,12 +148,13 @@ class Narrowing:
         return self._analysis()
 
     def _won(self) -> None:
-        """A move of the side to move is proven to win: the analysis ends soon (ends_after_a_win)."""
-        self.spending.end_early(WON_EXTRA_SHARE)
+        """A move of the side to move is proven to win: the analysis ends soon where ends_after_a_win."""
+        if ends_after_a_win(self.board.variant):
+            self.spending.end_early(WON_EXTRA_SHARE)
 
     def _end_if_won(self) -> None:
-        """`_won` where it applies and a move is proven to win (one that completes a line among them)."""
-        if ends_after_a_win(self.board.variant) and any(lower >= 1 for lower, _ in self.bounds.values()):
+        """`_won` when a move is proven to win (one that completes a line among them)."""
+        if any(lower >= 1 for lower, _ in self.bounds.values()):
             self._won()
 
     def _unproven(self) -> list[int]:
