@@ -346,11 +346,11 @@ class ThreesTree(NamedTuple):
 
 
 def threes_tree(
-    game: Game, attacker: int, defender: int, depth: int, nodes: int, deadline: float
+    game: Game, attacker: int, defender: int, depth: int, nodes: int, deadline: float, quiet: bool = False
 ) -> ThreesTree:
     """A tree of up to `depth` threes by which `attacker`, to move, forces a line, looked for within
     `nodes` and before `deadline` (on monotonic(); 0: none of either) (core/threats.c; a win by fours
-    alone is not looked for)."""
+    alone is not looked for); `quiet`: quiet threes too, moves after which it would win by fours."""
     width = game.width
     first = width.ffi.new("int32_t *")
     zone = width.ffi.new("ss_mask *")
@@ -360,6 +360,7 @@ def threes_tree(
         width.mask(attacker),
         width.mask(defender),
         depth,
+        int(quiet),
         nodes,
         deadline,
         first,

@@ -4,7 +4,8 @@ The proof-number search looks for a tree of threes at each attacker's node it ex
 200 nodes at most (core/dfpn.c): enough deep in its own tree, too little at the root of a gomoku position
 a player asks about. Public puzzles won in three moves (tests/data/gomoku-puzzles/) take up to four
 threes, and the search found none of those within a second; deepened here, the core's tree search
-(core/threats.c) finds each in tens of milliseconds.
+(core/threats.c) finds each in tens of milliseconds. Some start with a quiet move, after which the side
+would win by fours were it to move again; trees with such quiet threes are looked for in turn.
 
 Two questions, each a proof when answered yes:
 - the side to move's tree: its first move wins;
@@ -28,24 +29,41 @@ WIN_TREE_SHARE = 2 / 3
 TREES_FROM_CELLS = 64
 # The most threes a tree may have: a depth past it takes longer than a request's budget on 15x15.
 MOST_THREES = 8
+# The trees looked for in turn: (quiet, threes). A tree with quiet threes (core/threats.c) tries every
+# empty cell, so each three costs far more; they come after the ordinary trees of three threes, which
+# most puzzles need. On the 90 public puzzles won in three moves (tests/bench/gomoku_puzzles.py, 15x15k5,
+# 1 s) this order proved 73, against 65 with no quiet threes; quiet ones after all eight ordinary depths,
+# 67; after the first two ordinary depths, 71 (deeper ordinary trees ran out of time).
+DEEPENING = (
+    (False, 1),
+    (False, 2),
+    (False, 3),
+    (True, 1),
+    (False, 4),
+    (True, 2),
+    *((False, threes) for threes in range(5, MOST_THREES + 1)),
+)
 # With no limit of time or nodes, each depth's search stops after this many nodes (about 5 s on 15x15).
 NODES_WITHOUT_LIMIT = 10_000_000
 
 
 def deepened_tree(game: Game, attacker: int, defender: int, spending: Spending) -> ThreesTree:
     """The tree of fewest threes by which `attacker`, to move, forces a line, one three deeper at a time
-    within `spending` (charged to it); its `first` is None when none was found."""
-    spent = 0
-    for threes in range(1, MOST_THREES + 1):
+    within `spending` (charged to it), quiet threes in turn (DEEPENING); its `first` is None when none
+    was found."""
+    spent, stopped = 0, set()
+    for quiet, threes in DEEPENING:
         if spending.spent:
             break
+        if quiet in stopped:
+            continue
         limits = spending.share()
         nodes = limits.nodes or (0 if limits.deadline else NODES_WITHOUT_LIMIT)
-        tree = threes_tree(game, attacker, defender, threes, nodes, limits.deadline)
+        tree = threes_tree(game, attacker, defender, threes, nodes, limits.deadline, quiet)
         spending.charge(tree)
         spent += tree.nodes
         if tree.first is not None:
             return tree._replace(nodes=spent)
         if nodes and tree.nodes >= nodes:
-            break  # a deeper search would stop sooner still
+            stopped.add(quiet)  # a deeper search would stop sooner still
     return ThreesTree(None, 0, spent)

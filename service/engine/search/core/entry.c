@@ -198,7 +198,7 @@ static void tree_run(void *p) {
     pn_args *a = p;
     int64_t nodes;
     int guard = !(a->options && a->options->unguarded);
-    a->found = tss_threes_find(a->g, a->attacker, a->defender, a->depth, 0, a->budget_nodes, 0.0, guard,
+    a->found = tss_threes_find(a->g, a->attacker, a->defender, a->depth, 0, 0, a->budget_nodes, 0.0, guard,
                                &a->found_cells, &nodes, NULL);
 }
 
@@ -214,21 +214,21 @@ int ss_threat_tree(const ss_game *g, ss_mask attacker, ss_mask defender, int dep
 typedef struct {
     const ss_game *g;
     mask attacker, defender, zone;
-    int depth, found, first;
+    int depth, quiet, found, first;
     int64_t budget_nodes, nodes;
     double deadline;
 } tree_args;
 
 static void root_tree_run(void *p) {
     tree_args *a = p;
-    a->found = tss_threes_find(a->g, a->attacker, a->defender, a->depth, 1, a->budget_nodes, a->deadline, 1, &a->zone,
+    a->found = tss_threes_find(a->g, a->attacker, a->defender, a->depth, 1, a->quiet, a->budget_nodes, a->deadline, 1, &a->zone,
                                &a->nodes, &a->first);
 }
 
-int ss_threes_tree(const ss_game *g, ss_mask attacker, ss_mask defender, int depth, int64_t budget,
+int ss_threes_tree(const ss_game *g, ss_mask attacker, ss_mask defender, int depth, int quiet, int64_t budget,
                    double deadline, int32_t *first, ss_mask *zone, int64_t *nodes) {
     tree_args a = {.g = g, .attacker = mask_in(attacker), .defender = mask_in(defender), .zone = NO_CELLS,
-                   .depth = depth, .first = -1, .budget_nodes = budget, .deadline = deadline};
+                   .depth = depth, .quiet = quiet, .first = -1, .budget_nodes = budget, .deadline = deadline};
     deep(root_tree_run, &a);
     *first = a.first;
     *zone = mask_out(a.zone);

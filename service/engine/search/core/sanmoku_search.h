@@ -110,10 +110,10 @@ ss_mask ss_threats(const ss_game *game, ss_mask player, ss_mask other);
 /* A tree of threes by which `attacker`, to move, forces a line (threats.c): 1 when one of up to `depth`
    threes is found within `budget` nodes (0: no limit) and before `deadline` (on ss_monotonic(); 0:
    none). The root does not look for a win by fours alone (the caller looks for those first): its moves
-   are the cells of its candidate threes. Then *first is the tree's first move and *zone the cells its
+   are the cells of its candidate threes, every empty cell when `quiet` (quiet threes too, threats.c). Then *first is the tree's first move and *zone the cells its
    proof depends on, with the guard cells (zones.c): a defender's mark outside it changes nothing the
    proof needs. *nodes: what it searched, found or not. */
-int ss_threes_tree(const ss_game *game, ss_mask attacker, ss_mask defender, int depth, int64_t budget,
+int ss_threes_tree(const ss_game *game, ss_mask attacker, ss_mask defender, int depth, int quiet, int64_t budget,
                    double deadline, int32_t *first, ss_mask *zone, int64_t *nodes);
 
 /* The defender to move after the attacker's threat (threats.c, tss_answers): 0 when it escapes (it

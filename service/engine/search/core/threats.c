@@ -101,13 +101,23 @@ int tss_find(const ss_game *g, mask attacker, mask defender, int64_t budget, mas
    answer's zone; a leaf won by fours, pz_sequence's zone. So a proof found here settles a node as the
    proof-number search's own would, with the same zone.
 
+   Quiet threes (`quiet`, the root's trees only: root_trees.py): a move after which the attacker, were it
+   to move again, would win by fours (its sequence found as if the defender passed) is a three as well,
+   and every empty cell is tried, not only the candidates below. The defender must then play a cell of
+   that sequence (the defence check above: any other move leaves it as it was) or make a four of its
+   own; the zone is the one dfpn.c gives a defender's node cut to a threat sequence's cells. Public
+   puzzles won in three moves start with such a move, on a cell no candidate three holds: 10 of the 25
+   that ordinary threes missed were found so, each in 0.2 s or less (tests/bench/gomoku_puzzles.py).
+
    Measured (tests/bench/provers_misses.py, docs/pages/provers.md): the budget and depth of
    dfpn.c's call; the defender's answers taken from a fours search after the three instead of the
    double threat (more threes, 1.4 times the time); the same search as a defence check at the
    defender's nodes (its moves cut to a tree's zone: twice the time, no question more settled). */
 
-/* Each fours search that refutes an answer is bounded too: one long sequence must not take the budget. */
-enum { FOURS_NODES = 50 };
+/* Each fours search that refutes an answer is bounded too: one long sequence must not take the budget.
+   With quiet threes a fours search also makes the threat: 300 nodes there (the puzzles above: 9 of the
+   10 with 50, all with 300, as many with 2,000). */
+enum { FOURS_NODES = 50, QUIET_FOURS_NODES = 300 };
 /* An attacker's node with its fours search takes some microseconds on 15x15: the clock is read about
    every millisecond or two. */
 enum { CLOCK_EVERY = 256 };
@@ -120,12 +130,14 @@ typedef struct {
     int64_t ticks;         /* the attacker's nodes, for the clock's reads */
     int root_depth;        /* the depth the root was asked with: only the root's node has it */
     int first;             /* the root's move of the tree found (-1: none, or won by fours alone) */
+    int quiet;             /* 1: quiet threes too (above), on every empty cell */
 } threes_search;
 
 static int fours(threes_search *t, mask att, mask def, mask *cells) {
     int64_t left = t->budget - t->nodes, used = 0;
     if (left <= 0) return 0; /* tss_find reads a budget of 0 as none */
-    int found = tss_find(t->g, att, def, left < FOURS_NODES ? left : FOURS_NODES, cells, &used);
+    int64_t most = t->quiet ? QUIET_FOURS_NODES : FOURS_NODES;
+    int found = tss_find(t->g, att, def, left < most ? left : most, cells, &used);
     t->nodes += used;
     return found;
 }
@@ -163,7 +175,7 @@ static int attacker_node(threes_search *t, mask att, mask def, int depth, int fo
     mask against = pl_threats(g, def, att);
     if (depth == 0 || more_than_one(against)) return 0;
     /* facing a four, the attacker must block it, and the block must be a three */
-    mask moves = any(against) ? against : candidates(g, att, def);
+    mask moves = any(against) ? against : t->quiet ? g->full & ~(att | def) : candidates(g, att, def);
     for (; any(moves) && t->nodes <= t->budget; moves = without_lowest(moves)) {
         int move = lowest_cell(moves);
         mask child;
@@ -202,12 +214,29 @@ int tss_answers(const ss_game *g, mask att, mask def, mask *answers, mask *cut, 
     return TSS_ANSWERS;
 }
 
+/* The defender to move after the attacker's quiet three (above), or 0 when the move is none: the
+   attacker, were it to move again, would win by fours. Then *answers holds the sequence's cells and the
+   defender's moves that make a four, and *cut the sequence's cells. */
+static int quiet_answers(threes_search *t, mask att, mask def, mask *answers, mask *cut) {
+    const ss_game *g = t->g;
+    mask empty = g->full & ~(att | def);
+    if (any(pl_threats(g, def, att)) || any(pl_threats(g, att, def)) || !any(empty)) return 0;
+    mask defender_doubles, makers = pl_threat_makers(g, def, att, &defender_doubles);
+    if (any(defender_doubles)) return 0; /* two fours at once: the attacker blocks one only */
+    mask cells;
+    if (!fours(t, att, def, &cells)) return 0;
+    *cut = cells;
+    *answers = (cells | makers) & empty;
+    return 1;
+}
+
 /* The defender to move after the attacker's three: 1 when every answer loses. */
 static int defender_node(threes_search *t, mask att, mask def, int depth, mask *zone) {
     const ss_game *g = t->g;
     mask answers, cut;
     int next;
     int kind = tss_answers(g, att, def, &answers, &cut, &next);
+    if (kind == TSS_ESCAPES && t->quiet && quiet_answers(t, att, def, &answers, &cut)) kind = TSS_ANSWERS;
     if (kind == TSS_ESCAPES) return 0;
     if (kind == TSS_TWO_THREATS) {
         *zone = pz_guard(g, t->guard, att, def, 2, cut);
@@ -224,9 +253,9 @@ static int defender_node(threes_search *t, mask att, mask def, int depth, mask *
     return 1;
 }
 
-int tss_threes_find(const ss_game *g, mask attacker, mask defender, int depth, int fours_known_not,
+int tss_threes_find(const ss_game *g, mask attacker, mask defender, int depth, int fours_known_not, int quiet,
                     int64_t budget, double deadline, int guard, mask *zone, int64_t *nodes, int *first) {
-    threes_search t = {g, 0, budget > 0 ? budget : INT64_MAX, guard, deadline, 0, depth, -1};
+    threes_search t = {g, 0, budget > 0 ? budget : INT64_MAX, guard, deadline, 0, depth, -1, quiet};
     mask found_zone = NO_CELLS;
     int found = attacker_node(&t, attacker, defender, depth, fours_known_not, &found_zone);
     *zone = found ? found_zone : NO_CELLS;

@@ -12,12 +12,13 @@ int tss_find(const ss_game *g, mask attacker, mask defender, int64_t budget, mas
              int64_t *nodes);
 
 /* 1 when the attacker, to move, forces a line by fours (unless `fours_known_not`: the caller searched
-   them already), or by up to `depth` threes each of whose answers it refutes in turn, found within
+   them already), or by up to `depth` threes (quiet ones too when `quiet`: threats.c) each of whose
+   answers it refutes in turn, found within
    `budget` nodes (0: no limit; the fours searches' nodes counted) and before `deadline` (on
    ss_monotonic(); 0: none): then *zone holds the proof's zone
    (zones.c; without its guard cells when `guard` is 0, which is unsound: ss_pn_options.unguarded) and
    *first, unless NULL, the tree's first move (-1 when the root won by fours alone). */
-int tss_threes_find(const ss_game *g, mask attacker, mask defender, int depth, int fours_known_not,
+int tss_threes_find(const ss_game *g, mask attacker, mask defender, int depth, int fours_known_not, int quiet,
                     int64_t budget, double deadline, int guard, mask *zone, int64_t *nodes, int *first);
 
 /* The defender to move after the attacker's threat: what it may answer, by kind. TSS_ESCAPES: it
