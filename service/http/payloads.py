@@ -121,6 +121,8 @@ def _node_payload(node: WinTree) -> Json:
     }
     if node.otherwise is not None:
         out["otherwise"] = node.otherwise
+    if node.follow is not None:
+        out["follow"] = _node_payload(node.follow)
     return out
 
 

@@ -7,12 +7,17 @@ after it, and the attacker's move after any other reply (`otherwise`). A move th
 - `line`: it completes a line; nothing follows;
 - `two`: two lines at once; the defender blocks one, the attacker completes the other;
 - `four`: one line; the one reply is its cell, and after any other `otherwise` (that cell) completes it;
-- `three`: two lines at once next move; after a reply not listed, `otherwise` makes them.
+- `three`: two lines at once next move; after a reply not listed, `otherwise` makes them;
+- `quiet`: nothing at once, but a line of fours were the attacker to move again (a quiet three,
+  core/threats.c); after a reply not listed, `follow`, that line's first node, wins by fours.
 
 The tree is read back from the proof: each attacker's node asks the plain fours search, then the core's
 tree of threes (core/threats.c) for its first move; each defender's node takes the core's answers to the
 threat (tss_answers). So it holds where the core's proofs hold, on boards where five or more in a row wins
-(freestyle); tests/engine/search/test_win_tree.py replays every defender's reply against it.
+(freestyle); tests/engine/search/test_win_tree.py replays every defender's reply against it. After a quiet
+three the replies listed are every cell of a window of k through a cell of the line of fours that follows
+(a stone elsewhere blocks none of its fours and joins none of its replies, fours_proofs.py) and the
+defender's moves that may make a four; under exactly five and renju no quiet three is read back.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from dataclasses import dataclass
 
 from ..rules.geometry import iter_cells
 from ..rules.variants import Variant
-from .fours import Rule, Search, attack, five_cells
+from .fours import Rule, Search, attack, five_cells, four_moves, windows
 from .native import ANSWERS, BLOCK, TWO_THREATS, Game, monotonic, threat_answers, threes_tree
 from .root_trees import MOST_THREES
 
@@ -33,8 +38,8 @@ MOST_FOURS = 40  # as fours.MAX_FOURS: a longer sequence of fours is not looked 
 # What an attacker's move threatens, and the most plies from it to a completed line when nothing follows
 # but the rule: a line is complete at once; two threats take a reply and the line; after a four, a reply
 # not listed lets `otherwise` complete it; after a three, `otherwise` makes two threats, then as `two`.
-LINE, TWO, FOUR, THREE = "line", "two", "four", "three"
-_LEAST_PLIES = {LINE: 1, TWO: 3, FOUR: 3, THREE: 5}
+LINE, TWO, FOUR, THREE, QUIET = "line", "two", "four", "three", "quiet"
+_LEAST_PLIES = {LINE: 1, TWO: 3, FOUR: 3, THREE: 5, QUIET: 2}
 
 
 @dataclass(frozen=True)
@@ -45,16 +50,18 @@ class WinTree:
     threat: str  # LINE, TWO, FOUR or THREE
     replies: tuple[tuple[int, WinTree], ...] = ()  # each reply that does not lose at once, what follows
     otherwise: int | None = None  # the attacker's move after any other reply (FOUR and THREE)
+    follow: WinTree | None = None  # the attacker's node after any other reply (QUIET): its line of fours
 
     @property
     def size(self) -> int:
-        return 1 + sum(child.size for _, child in self.replies)
+        return 1 + sum(child.size for _, child in self.replies) + (self.follow.size if self.follow else 0)
 
     @property
     def plies(self) -> int:
         """The most plies from the node's move to a completed line, whatever the defender replies."""
-        longest = max((child.plies for _, child in self.replies), default=0)
-        return max(_LEAST_PLIES[self.threat], 2 + longest if self.replies else 0)
+        children = [child for _, child in self.replies] + ([self.follow] if self.follow else [])
+        longest = max((child.plies for child in children), default=0)
+        return max(_LEAST_PLIES[self.threat], 2 + longest if children else 0)
 
 
 class _Builder:
@@ -63,7 +70,8 @@ class _Builder:
         self.nodes = 0
 
     def attacker(self, att: int, dfn: int, threes: int) -> WinTree | None:
-        """The attacker to move: its node, or None when none is found (or the tree grew too large)."""
+        """The attacker to move: its node, or None when none is found (or the tree grew too large). Trees
+        of ordinary threes first (the smaller certificates), then with quiet ones."""
         self.nodes += 1
         if self.nodes > MOST_NODES or (self.deadline and monotonic() > self.deadline):
             return None
@@ -73,10 +81,12 @@ class _Builder:
         line = attack(Search(self.rule, self.deadline, 100_000), att, dfn, self.black, MOST_FOURS)
         if line is not None:
             return fours_node(self.rule, self.black, att, dfn, line)
-        for fewest in range(1, threes + 1):  # the tree of fewest threes: the smallest certificate
-            tree = threes_tree(self.game, att, dfn, fewest, 0, self.deadline)
-            if tree.first is not None:
-                return self.defender(att | 1 << tree.first, dfn, tree.first, fewest - 1)
+        quiet = (False,) if self.rule.exact or self.rule.renju else (False, True)
+        for with_quiet in quiet:
+            for fewest in range(1, threes + 1):  # the tree of fewest threes: the smallest certificate
+                tree = threes_tree(self.game, att, dfn, fewest, 0, self.deadline, with_quiet)
+                if tree.first is not None:
+                    return self.defender(att | 1 << tree.first, dfn, tree.first, fewest - 1)
         return None
 
     def defender(self, att: int, dfn: int, move: int, threes: int) -> WinTree | None:
@@ -85,7 +95,7 @@ class _Builder:
         if answered.kind == TWO_THREATS:
             return WinTree(move, TWO)
         if answered.kind not in (BLOCK, ANSWERS):
-            return None
+            return self.quiet(att, dfn, move, threes)
         replies = []
         for reply in iter_cells(answered.answers):
             child = self.attacker(att, dfn | 1 << reply, threes)
@@ -93,6 +103,29 @@ class _Builder:
                 return None
             replies.append((reply, child))
         return WinTree(move, FOUR if answered.kind == BLOCK else THREE, tuple(replies), answered.next)
+
+    def quiet(self, att: int, dfn: int, move: int, threes: int) -> WinTree | None:
+        """The node of a quiet three `move` (the module's docstring), or None."""
+        rule, black = self.rule, self.black
+        if rule.exact or rule.renju or five_cells(dfn, att, rule, not black):
+            return None
+        line = attack(Search(rule, self.deadline, 100_000), att, dfn, black, MOST_FOURS)
+        if line is None:
+            return None
+        follow = fours_node(rule, black, att, dfn, line)
+        if follow is None:
+            return None
+        masks, through = windows(rule.rows, rule.cols, rule.k)
+        listed = set(four_moves(dfn, att, rule))
+        for cell in line:
+            listed.update(c for index in through[cell] for c in iter_cells(masks[index] & ~(att | dfn)))
+        replies = []
+        for reply in sorted(listed):
+            child = self.attacker(att, dfn | 1 << reply, threes)
+            if child is None:
+                return None
+            replies.append((reply, child))
+        return WinTree(move, QUIET, tuple(replies), follow=follow)
 
 
 def fours_node(rule: Rule, black: bool, att: int, dfn: int, line: list[int]) -> WinTree | None:
