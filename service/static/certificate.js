@@ -25,12 +25,16 @@ export function foursLine(analysis) {
 }
 
 // The attacker's node after the defender's `reply` to `node`: the listed reply's; after any other, the
-// `otherwise` move, which completes the line after a four and makes two threats at once after a three;
-// null after a line or two threats, where the tree ends and the service's next answer takes over.
+// `follow` node after a quiet move (its line of fours), else the `otherwise` move, which completes the
+// line after a four and makes two threats at once after a three; null after a line or two threats, where
+// the tree ends and the service's next answer takes over.
 function nextNode(node, reply) {
   const listed = (node.replies || []).find((answer) => answer.cell === reply);
   if (listed) {
     return listed.then;
+  }
+  if (node.follow) {
+    return node.follow;
   }
   if (!Number.isInteger(node.otherwise)) {
     return null;
@@ -47,6 +51,9 @@ function movesLeft(node) {
     return 2; // the two threats, then the one the defender could not block
   }
   const after = (node.replies || []).map((reply) => movesLeft(reply.then));
+  if (node.follow) {
+    after.push(movesLeft(node.follow));
+  }
   if (Number.isInteger(node.otherwise)) {
     after.push(node.threat === "four" ? 1 : 2);
   }

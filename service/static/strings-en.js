@@ -40,6 +40,7 @@ export default {
   "threat-two": "two threats at once",
   "threat-four": "a four",
   "threat-three": "a three",
+  "threat-quiet": "a quiet move: a win by fours follows whatever the reply",
   treeStep: "Play the winning move",
   treePlanMark: "{n} (the proven winning move)",
   gomokuRecordHeading: "As gomoku players write it",

@@ -41,6 +41,7 @@ export default {
   "threat-two": "同時に二つの狙い",
   "threat-four": "四",
   "threat-three": "三",
+  "threat-quiet": "静かな手(どう受けても四追いで勝ち)",
   treeStep: "勝ちの手を打つ",
   treePlanMark: "{n}(証明済みの勝ちの手)",
   gomokuRecordHeading: "五目並べの棋譜",

@@ -9,6 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from service.engine import get_variant
+from service.engine.search import Board
+from service.engine.search.fours import Rule
+from service.engine.search.native import Game
+from service.engine.search.root_trees import MOST_THREES
+from service.engine.search.win_tree import FOUR, QUIET, TWO, win_tree
 from tests.engine.search.gomoku_puzzles import puzzles
 
 from .ui import analysing, api_get, axe_violations, click_cell, key_to_cell, state, wait_idle
@@ -25,6 +31,11 @@ GOMOKU = "15x15k5"
 # replies that do not lose at once are 30, 39 and 75 (openapi.yaml's WinTree example).
 TREE_VARIANT = "9x9k5"
 TREE_BOARD = ".XO..O.X..OO..X...XO...O.X.X........O....O.O....X...X....X...XO.XX.....OO.O....X."
+
+# X to move wins on 9x9 by a quiet move (68 makes no four and no three) after which X would win by fours
+# were it to move again; no win by fours or by ordinary threes (found by test_win_tree.py's search). Its
+# certificate lists 48 replies: 6 other cells meet the line of fours.
+QUIET_BOARD = "XOX...O.X......X.OO.X.........X..OO.X.X...X.O..X........O.....X...XO.OOO.XO......"
 
 
 def link(variant: str, board: str, side: int) -> str:
@@ -120,6 +131,26 @@ def test_a_win_by_threes_is_stepped_whatever_the_defender_replies(page: Page, ba
     assert offered(page) == answer["win_tree"]["root"]["move"] != root["move"]
     assert page.get_attribute("#win-tree", "data-attacker") == "O"
     assert plan(page) == {answer["win_tree"]["root"]["move"]: "1"}
+
+
+def test_after_a_quiet_move_any_other_reply_meets_its_line_of_fours(page: Page) -> None:
+    # The certificate read back here as the service does (an answer asked first would be kept in the
+    # store of proven positions, whose answers carry no certificate: the page's must be the first).
+    mine = sum(1 << cell for cell, mark in enumerate(QUIET_BOARD) if mark == "X")
+    theirs = sum(1 << cell for cell, mark in enumerate(QUIET_BOARD) if mark == "O")
+    rule = Rule(9, 9, 5, exact=False, renju=False)
+    root = win_tree(Game.of(Board.of(get_variant(TREE_VARIANT))), rule, mine, theirs, False, MOST_THREES, 0.0)
+    assert root is not None and root.threat == QUIET and root.follow is not None
+    analysing(page, link(TREE_VARIANT, QUIET_BOARD, 9))
+    assert offered(page) == root.move
+    assert "a quiet move: a win by fours follows whatever the reply" in page.inner_text("#win-tree-words")
+    page.click("#win-tree-step")
+    wait_idle(page)
+    listed = {cell for cell, _ in root.replies}
+    free = [cell for cell, mark in enumerate(state(page, "board")) if mark == "."]
+    stray = next(cell for cell in free if cell not in listed)
+    click_cell(page, stray)
+    assert root.follow.threat in (FOUR, TWO) and offered(page) == root.follow.move
 
 
 def test_the_certificates_speak_japanese_and_pass_axe(new_page: PageFactory) -> None:
