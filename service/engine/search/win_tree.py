@@ -22,7 +22,7 @@ defender's moves that may make a four; under exactly five and renju no quiet thr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..rules.geometry import iter_cells
@@ -96,13 +96,23 @@ class _Builder:
             return WinTree(move, TWO)
         if answered.kind not in (BLOCK, ANSWERS):
             return self.quiet(att, dfn, move, threes)
-        replies = []
-        for reply in iter_cells(answered.answers):
+        replies = self.replies(att, dfn, iter_cells(answered.answers), threes)
+        if replies is None:
+            return None
+        return WinTree(move, FOUR if answered.kind == BLOCK else THREE, replies, answered.next)
+
+    def replies(
+        self, att: int, dfn: int, cells: Iterable[int], threes: int
+    ) -> tuple[tuple[int, WinTree], ...] | None:
+        """Each of the defender's replies `cells` with the attacker's node after it, or None when one
+        has none."""
+        out = []
+        for reply in cells:
             child = self.attacker(att, dfn | 1 << reply, threes)
             if child is None:
                 return None
-            replies.append((reply, child))
-        return WinTree(move, FOUR if answered.kind == BLOCK else THREE, tuple(replies), answered.next)
+            out.append((reply, child))
+        return tuple(out)
 
     def quiet(self, att: int, dfn: int, move: int, threes: int) -> WinTree | None:
         """The node of a quiet three `move` (the module's docstring), or None."""
@@ -119,13 +129,8 @@ class _Builder:
         listed = set(four_moves(dfn, att, rule))
         for cell in line:
             listed.update(c for index in through[cell] for c in iter_cells(masks[index] & ~(att | dfn)))
-        replies = []
-        for reply in sorted(listed):
-            child = self.attacker(att, dfn | 1 << reply, threes)
-            if child is None:
-                return None
-            replies.append((reply, child))
-        return WinTree(move, QUIET, tuple(replies), follow=follow)
+        replies = self.replies(att, dfn, sorted(listed), threes)
+        return None if replies is None else WinTree(move, QUIET, replies, follow=follow)
 
 
 def fours_node(rule: Rule, black: bool, att: int, dfn: int, line: list[int]) -> WinTree | None:
