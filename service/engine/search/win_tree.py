@@ -47,7 +47,7 @@ class WinTree:
     """One attacker's node of a won tree (the module's docstring says how to read it)."""
 
     move: int  # the attacker's move
-    threat: str  # LINE, TWO, FOUR or THREE
+    threat: str  # LINE, TWO, FOUR, THREE or QUIET
     replies: tuple[tuple[int, WinTree], ...] = ()  # each reply that does not lose at once, what follows
     otherwise: int | None = None  # the attacker's move after any other reply (FOUR and THREE)
     follow: WinTree | None = None  # the attacker's node after any other reply (QUIET): its line of fours
