@@ -118,20 +118,32 @@ int tss_find(const ss_game *g, mask attacker, mask defender, int64_t budget, mas
    With quiet threes a fours search also makes the threat: 300 nodes there (the puzzles above: 9 of the
    10 with 50, all with 300, as many with 2,000). */
 enum { FOURS_NODES = 50, QUIET_FOURS_NODES = 300 };
-/* An attacker's node with its fours search takes some microseconds on 15x15: the clock is read about
-   every millisecond or two. */
-enum { CLOCK_EVERY = 256 };
+/* A node (of the trees or of their fours searches) takes about a microsecond on 15x15: the clock is read
+   every CLOCK_NODES nodes, a millisecond or two. Read every 256 attacker's nodes instead, a tree with
+   quiet threes (each attacker's node a fours search on every empty cell) overran a second's deadline by
+   a tenth of a second or more. */
+enum { CLOCK_NODES = 2048 };
 
 typedef struct {
     const ss_game *g;      /* the board */
     int64_t nodes, budget; /* the nodes searched, and how many it may (fours searches included) */
     int guard;             /* the zones' guard (zones.c, pz_guard): 1 but in a test of its need */
-    double deadline;       /* on ss_monotonic(), read every CLOCK_EVERY attacker's nodes (0: none) */
-    int64_t ticks;         /* the attacker's nodes, for the clock's reads */
+    double deadline;       /* on ss_monotonic(), read every CLOCK_NODES nodes (0: none) */
+    int64_t next_clock;    /* the count of nodes at which the clock is read next */
     int root_depth;        /* the depth the root was asked with: only the root's node has it */
     int first;             /* the root's move of the tree found (-1: none, or won by fours alone) */
     int quiet;             /* 1: quiet threes too (above), on every empty cell */
 } threes_search;
+
+/* Whether the deadline has passed (the clock read every CLOCK_NODES nodes); once it has, the budget ends
+   where the search is, so that every node from there on stops at once. */
+static int out_of_time(threes_search *t) {
+    if (t->deadline <= 0 || t->nodes < t->next_clock) return 0;
+    t->next_clock = t->nodes + CLOCK_NODES;
+    if (ss_monotonic() <= t->deadline) return 0;
+    t->budget = t->nodes;
+    return 1;
+}
 
 static int fours(threes_search *t, mask att, mask def, mask *cells) {
     int64_t left = t->budget - t->nodes, used = 0;
@@ -162,11 +174,7 @@ static int defender_node(threes_search *t, mask att, mask def, int depth, mask *
 static int attacker_node(threes_search *t, mask att, mask def, int depth, int fours_known_not,
                          mask *zone) {
     const ss_game *g = t->g;
-    if (++t->nodes > t->budget) return 0;
-    if (t->deadline > 0 && ++t->ticks % CLOCK_EVERY == 0 && ss_monotonic() > t->deadline) {
-        t->budget = t->nodes; /* out of time: every node from here on stops at once */
-        return 0;
-    }
+    if (++t->nodes > t->budget || out_of_time(t)) return 0;
     mask cells;
     if (!fours_known_not && fours(t, att, def, &cells)) {
         *zone = pz_sequence(g, t->guard, att, def, cells);
@@ -176,7 +184,7 @@ static int attacker_node(threes_search *t, mask att, mask def, int depth, int fo
     if (depth == 0 || more_than_one(against)) return 0;
     /* facing a four, the attacker must block it, and the block must be a three */
     mask moves = any(against) ? against : t->quiet ? g->full & ~(att | def) : candidates(g, att, def);
-    for (; any(moves) && t->nodes <= t->budget; moves = without_lowest(moves)) {
+    for (; any(moves) && t->nodes <= t->budget && !out_of_time(t); moves = without_lowest(moves)) {
         int move = lowest_cell(moves);
         mask child;
         if (defender_node(t, att | bit(move), def, depth - 1, &child)) {
@@ -255,7 +263,7 @@ static int defender_node(threes_search *t, mask att, mask def, int depth, mask *
 
 int tss_threes_find(const ss_game *g, mask attacker, mask defender, int depth, int fours_known_not, int quiet,
                     int64_t budget, double deadline, int guard, mask *zone, int64_t *nodes, int *first) {
-    threes_search t = {g, 0, budget > 0 ? budget : INT64_MAX, guard, deadline, 0, depth, -1, quiet};
+    threes_search t = {g, 0, budget > 0 ? budget : INT64_MAX, guard, deadline, CLOCK_NODES, depth, -1, quiet};
     mask found_zone = NO_CELLS;
     int found = attacker_node(&t, attacker, defender, depth, fours_known_not, &found_zone);
     *zone = found ? found_zone : NO_CELLS;
