@@ -60,6 +60,13 @@ static void windows_setup(ss_game *g) {
         if (k == 4) return;
         if (k == n) g->shifts[n++] = step;
         g->starts[k] |= bit(first);
+        if (!g->flanks) continue;
+        /* the flanks must be the cells before and after the window, as flanked() reads them */
+        int before = first - step, after = first + length * step;
+        mask read = NO_CELLS;
+        if (before >= 0 && any(g->flanks[i] & bit(before))) read |= bit(before), g->flank_before[k] |= bit(first);
+        if (after < SS_MAX_CELLS && any(g->flanks[i] & bit(after))) read |= bit(after), g->flank_after[k] |= bit(first);
+        if (!same(read, g->flanks[i])) return;
     }
     g->n_shifts = n;
     g->line_length = length;
@@ -118,8 +125,11 @@ ss_game *ss_game_new(const ss_board *b) {
     int total = 0;
     for (int i = 0; i < n_lines; i++) total += count(mask_in(b->lines[i]));
     g->through = malloc(sizeof(mask) * (size_t)(total ? total : 1));
-    if (b->flanks) g->flanks = malloc(sizeof(mask) * (size_t)(n_lines ? n_lines : 1));
-    if (!g->lines || !g->through || (b->flanks && !g->flanks)) {
+    if (b->flanks) {
+        g->flanks = malloc(sizeof(mask) * (size_t)(n_lines ? n_lines : 1));
+        g->through_flanks = malloc(sizeof(mask) * (size_t)(total ? total : 1));
+    }
+    if (!g->lines || !g->through || (b->flanks && (!g->flanks || !g->through_flanks))) {
         ss_game_free(g);
         return NULL;
     }
@@ -129,8 +139,11 @@ ss_game *ss_game_new(const ss_board *b) {
     int at = 0;
     for (int c = 0; c < g->cells; c++) {
         g->through_start[c] = at;
-        for (int i = 0; i < n_lines; i++)
-            if (any(lines[i] & bit(c))) g->through[at++] = lines[i];
+        for (int i = 0; i < n_lines; i++) {
+            if (!any(lines[i] & bit(c))) continue;
+            if (g->flanks) g->through_flanks[at] = g->flanks[i];
+            g->through[at++] = lines[i];
+        }
     }
     g->through_start[g->cells] = at;
     uint64_t h = mix(mix(0, (uint64_t)g->cells), (uint64_t)g->misere);
@@ -142,9 +155,8 @@ ss_game *ss_game_new(const ss_board *b) {
         ss_game_free(g);
         return NULL;
     }
-    if (g->flanks) g->n_shifts = -1; /* a window's threats know nothing of its flanks */
-    else windows_setup(g);
-    pairing_setup(g);
+    windows_setup(g);
+    if (!g->flanks) pairing_setup(g); /* a pairing's lines are k or more */
     if (!g->flanks) columns_setup(g); /* a column's wins are k or more */
     return g;
 }
@@ -154,6 +166,7 @@ void ss_game_free(ss_game *g) {
     free(g->lines);
     free(g->flanks);
     free(g->through);
+    free(g->through_flanks);
     free(g->family_start);
     free(g->family_line);
     free(g);
@@ -164,7 +177,7 @@ void ss_game_free(ss_game *g) {
 static mask window_threats(const ss_game *g, mask player, mask other) {
     mask empty = g->full & ~(player | other), threats = NO_CELLS;
     for (int i = 0; i < g->n_shifts; i++) {
-        mask open = g->starts[i], one = NO_CELLS, two = NO_CELLS;
+        mask open = g->starts[i] & ~flanked(g, i, player), one = NO_CELLS, two = NO_CELLS;
         int step = g->shifts[i];
         for (int j = 0, shift = 0; j < g->line_length; j++, shift += step) {
             mask gap = shift_down(empty, shift);

@@ -42,6 +42,7 @@ struct ss_game {
     mask *flanks;                    /* per line, the cells beside its ends ("exactly k"); NULL: k or more */
     int through_start[SS_MAX_CELLS + 1]; /* lines through cell c: through[through_start[c] ..[c + 1]) */
     mask *through;                   /* the lines through each cell in turn (through_start) */
+    mask *through_flanks;            /* the flanks of those lines in the same order; NULL: k or more */
     /* The lines in families: lines linked through sharing two cells or more (on a flat board, the
        windows of one row, column or diagonal), family f's lines being lines[family_line[i]] for i in
        family_start[f] .. family_start[f + 1]; the pairing search only links lines of one family. */
@@ -54,6 +55,10 @@ struct ss_game {
     int n_shifts, line_length;          /* the steps the windows take, and their length */
     int shifts[4];                      /* the steps: from a window's cell to its next */
     mask starts[4];                  /* the first cells of the windows of each step */
+    /* Under "exactly k", the first cells of the windows of each step whose flanks hold the cell before
+       the first (first - step) and the cell after the last (first + k * step): a mark of the window's
+       owner there takes the window away. */
+    mask flank_before[4], flank_after[4];
     /* The pairing search's lines apart (pairing.c, pairing_setup): with the lines windows of length k,
        for each of their steps and each phase p < k - 1, the first cells of the windows whose place along
        their row (column, diagonal) is p modulo k - 1; two of them share at most one cell. n_phases: k - 1,
@@ -101,6 +106,17 @@ static inline mask waited_for(const ss_game *g, mask cells) {
     return out;
 }
 
+/* The first cells of the windows of step shifts[i] that a mark of `player` beside them takes away from
+   it ("exactly k"; none under "k or more"). */
+static inline mask flanked(const ss_game *g, int i, mask player) {
+    if (!g->flanks) return NO_CELLS;
+    int step = g->shifts[i];
+    mask out = shift_up(player, step) & g->flank_before[i];
+    /* none has a cell after it when k steps pass the widest board the build holds (nor a shift as long) */
+    if (any(g->flank_after[i])) out |= shift_down(player, g->line_length * step) & g->flank_after[i];
+    return out;
+}
+
 /* `player`'s threats after it plays `cell` (its threats before are `threats`; the opponent holds
    `other`): the lines through the cell that now lack exactly one empty cell add that cell. Under
    "exactly k" a mark can also take threats away (beside a line, it makes the line part of a longer
@@ -133,7 +149,7 @@ static inline mask pl_threat_moves(const ss_game *g, mask p, mask o, mask *after
     mask empty = g->full & ~(p | o), makers = NO_CELLS, twice = NO_CELLS;
     for (int i = 0; i < g->n_lines; i++) {
         mask line = g->lines[i];
-        if (any(line & o)) continue;
+        if (any(line & o) || (g->flanks && any(g->flanks[i] & p))) continue; /* "exactly k": p beside */
         mask gaps = line & empty;
         if (!more_than_one(gaps) || more_than_one(without_lowest(gaps))) continue; /* exactly two */
         int a = lowest_cell(gaps), b = lowest_cell(without_lowest(gaps));
@@ -155,6 +171,7 @@ static inline mask pl_partners(const ss_game *g, mask p, mask o, int cell) {
     if (!any(empty & bit(cell))) return NO_CELLS;
     for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
         mask line = g->through[i], gaps = line & empty & ~bit(cell);
+        if (g->through_flanks && any(g->through_flanks[i] & p)) continue; /* "exactly k": p beside */
         if (!any(line & o) && any(gaps) && !more_than_one(gaps)) partners |= gaps;
     }
     return partners;
@@ -171,7 +188,7 @@ static inline mask pl_threat_makers(const ss_game *g, mask p, mask o, mask *doub
     }
     mask empty = g->full & ~(p | o), once = NO_CELLS, twice = NO_CELLS;
     for (int i = 0; i < g->n_shifts; i++) {
-        mask open = g->starts[i], one = NO_CELLS, two = NO_CELLS, three = NO_CELLS;
+        mask open = g->starts[i] & ~flanked(g, i, p), one = NO_CELLS, two = NO_CELLS, three = NO_CELLS;
         int step = g->shifts[i];
         for (int j = 0, shift = 0; j < g->line_length; j++, shift += step) {
             mask gap = shift_down(empty, shift);

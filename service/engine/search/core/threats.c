@@ -154,17 +154,20 @@ static int fours(threes_search *t, mask att, mask def, mask *cells) {
     return found;
 }
 
-/* The attacker's candidate threes: the cells of two lines or more free of the defender that each hold
-   k - 3 of the attacker's marks or more. */
+/* The attacker's candidate threes: the cells of two lines or more free of the defender (and, under
+   "exactly k", with no mark of the attacker beside them) that each hold k - 3 of the attacker's marks or
+   more, and the moves that make a four. Under "k or more" those are mostly cells of two such lines
+   already (two windows of one row); under "exactly k" the second window is often a run too long. */
 static mask candidates(const ss_game *g, mask att, mask def) {
-    mask empty = g->full & ~(att | def), once = NO_CELLS, twice = NO_CELLS;
+    mask empty = g->full & ~(att | def), once = NO_CELLS, twice = NO_CELLS, doubles;
     for (int i = 0; i < g->n_lines; i++) {
         mask line = g->lines[i];
         if (any(line & def) || count(line & att) + 3 < count(line)) continue;
+        if (g->flanks && any(g->flanks[i] & att)) continue;
         twice |= once & line & empty;
         once |= line & empty;
     }
-    return twice;
+    return twice | pl_threat_makers(g, att, def, &doubles);
 }
 
 static int defender_node(threes_search *t, mask att, mask def, int depth, mask *zone);
