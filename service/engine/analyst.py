@@ -37,7 +37,7 @@ from .rules.variants import Variant
 from .search import Budget, Cancel, Deadline, Searcher
 from .search.fours_proofs import WIN, FoursClaims, fours_claims, narrowed_by_proof
 from .search.fours_proofs import applies as fours_apply
-from .search.narrowing import ends_after_a_win, search_provers
+from .search.narrowing import ends_after_a_win, search_provers, trees_alone
 from .search.native import DEFAULT_TABLE_BITS, TranspositionTable, monotonic
 from .search.proof_families import DEFAULT_PROVER_THREADS, checked_prover_threads
 from .search.proof_number import applies as proof_number_applies
@@ -71,7 +71,7 @@ SLOT_OVERRUN = 0.05
 # left of a request's budget before the search, or FOURS_SECONDS with no time limit.
 FOURS_SHARE = 0.25
 FOURS_SECONDS = 5.0
-# Under exactly five and renju, where the compiled provers do not hold, the plain search of threes
+# Under renju (and exactly five on boards where no tree is asked), the plain search of threes
 # (search/threes.py) takes at most this share of what is left after the fours, or THREES_SECONDS.
 THREES_SHARE = 0.3
 THREES_SECONDS = 5.0
@@ -320,10 +320,12 @@ def _fours(position: Position, budget: Budget, started: float) -> FoursClaims:
 
 
 def _threes(position: Position, budget: Budget, started: float, claims: FoursClaims) -> WinTree | None:
-    """Under exactly five and renju (where the compiled provers, and their trees, do not hold), the side
-    to move's win by threes and fours (search/threes.py), when the fours found none, within THREES_SHARE
-    of what is left of the budget (THREES_SECONDS with no time limit)."""
-    if claims.line or not fours_apply(position) or proof_number_applies(position.variant):
+    """Where neither the compiled provers nor their trees alone are asked (renju, and exactly five on
+    boards the trees leave to alpha-beta), the side to move's win by threes and fours (search/threes.py),
+    when the fours found none, within THREES_SHARE of what is left of the budget (THREES_SECONDS with no
+    time limit)."""
+    variant = position.variant
+    if claims.line or not fours_apply(position) or proof_number_applies(variant) or trees_alone(variant):
         return None
     left = _left(budget, started).seconds
     return threes_win(position, monotonic() + (THREES_SECONDS if left is None else left * THREES_SHARE))

@@ -9,7 +9,8 @@ Its **origin** says which door wrote it (a request's search, `sanmoku prove`, a 
 provers' results it holds, and the record format. A prover is sound only on some games: alpha-beta
 searches every move on every board, while the proof-number search, the pairings and the threat
 sequences rest on "a mark of one's own never hurts", which is false under gravity (a mark can give the
-opponent the cell above) and reversed under misère. A record is served only where every prover it names
+opponent the cell above) and reversed under misère. Under "exactly k" the threat sequences hold (the core
+reads each line's flanks) and the others do not. A record is served only where every prover it names
 is sound for its game; a record of before origins were kept names none, and is served only where every
 prover is sound. The check is the reader's, whatever store the record comes from: a record written by
 another host, or by an older version, is checked the same way.
@@ -26,6 +27,7 @@ from ..rules.known_move import KnownMove
 from ..rules.position import Position
 from ..rules.variants import Variant
 from .proof_number import Prover, applies
+from .root_trees import applies as trees_apply
 
 RECORD_FORMAT = 3  # of the origin's text; 0 for a record of before origins were kept ("search", "book")
 UNKNOWN_REMOTENESS = 255  # the byte of a remoteness not proven
@@ -38,6 +40,16 @@ DOORS = (SEARCH, PROVE, BOOK)
 # The provers that rest on "a mark of one's own never hurts": sound only where that holds.
 MONOTONE_PROVERS = frozenset({Prover.PROOF_NUMBER, Prover.PAIRING, Prover.THREAT_SPACE})
 EVERY_PROVER = frozenset(Prover)
+
+
+def sound_provers(variant: Variant) -> frozenset[Prover]:
+    """The provers whose results hold on `variant`."""
+    if applies(variant):
+        return EVERY_PROVER
+    if trees_apply(variant):
+        return frozenset({Prover.ALPHA_BETA, Prover.THREAT_SPACE})
+    return EVERY_PROVER - MONOTONE_PROVERS
+
 
 # The variant's long name and the canonical form's masks, as stored (proven.stored_mask)
 Key = tuple[str, int | bytes, int | bytes]
@@ -80,7 +92,7 @@ class Origin:
     def sound_for(self, variant: Variant) -> bool:
         """Whether every prover the record names is sound on `variant` (all of them, when it names none)."""
         provers = EVERY_PROVER if self.provers is None else self.provers
-        return applies(variant) or not provers & MONOTONE_PROVERS
+        return provers <= sound_provers(variant)
 
     def merged(self, before: Origin) -> Origin:
         """The origin of this record written over `before` (its bounds are kept where tighter)."""

@@ -99,8 +99,7 @@ class ResultProver:
         self.won = won
 
     def run(self, spending: Spending) -> None:
-        if self._open() and self.cells > TREES_FROM_CELLS:
-            self._trees(spending.part(TREES_SHARE))
+        self.run_trees(spending.part(TREES_SHARE))
         if self.threat_moves and self._open():
             ask_threats_first(self.threat_moves, self._ask_win, spending)
         open_cells = self._open()
@@ -135,6 +134,12 @@ class ResultProver:
                     self._settle(cell, won, round_spending.part(1 / (len(questions) - i)))
             if spending.unlimited:  # each question ran to its end
                 return
+
+    def run_trees(self, spending: Spending) -> None:
+        """The trees of threes at the root (root_trees.py) alone, on boards of more than TREES_FROM_CELLS
+        cells: all that is asked where the trees hold and the proof-number search does not (exactly k)."""
+        if self._open() and self.cells > TREES_FROM_CELLS:
+            self._trees(spending)
 
     def _trees(self, spending: Spending) -> None:
         """The trees of threes at the root (root_trees.py): the side to move's first move wins; were it to

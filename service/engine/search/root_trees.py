@@ -15,6 +15,7 @@ Two questions, each a proof when answered yes:
 
 from __future__ import annotations
 
+from ..rules.variants import Variant
 from .budget import Spending
 from .native import Game, ThreesTree, threes_tree
 
@@ -45,6 +46,15 @@ DEEPENING = (
 )
 # With no limit of time or nodes, each depth's search stops after this many nodes (about 5 s on 15x15).
 NODES_WITHOUT_LIMIT = 10_000_000
+
+
+def applies(variant: Variant) -> bool:
+    """Whether the trees hold on the variant: the normal rule, marks anywhere. Under "exactly k" too,
+    unlike the proof-number search: the core reads each line's flanks, so a mark of the attacker's
+    beside a line takes that line's threats away (core/board.h), and a defender's mark there spoils
+    nothing of the attacker's. Renju's black is another matter (its forbidden points): renju positions
+    never reach the core under their own rule."""
+    return not (variant.gravity or variant.misere or variant.renju)
 
 
 def deepened_tree(game: Game, attacker: int, defender: int, spending: Spending) -> ThreesTree:

@@ -14,10 +14,11 @@ after it, and the attacker's move after any other reply (`otherwise`). A move th
 The tree is read back from the proof: each attacker's node asks the plain fours search, then the core's
 tree of threes (core/threats.c) for its first move; each defender's node takes the core's answers to the
 threat (tss_answers). So it holds where the core's proofs hold, on boards where five or more in a row wins
-(freestyle); tests/engine/search/test_win_tree.py replays every defender's reply against it. After a quiet
-three the replies listed are every cell of a window of k through a cell of the line of fours that follows
-(a stone elsewhere blocks none of its fours and joins none of its replies, fours_proofs.py) and the
-defender's moves that may make a four; under exactly five and renju no quiet three is read back.
+(freestyle) or exactly five (the core reads each line's flanks); tests/engine/search/test_win_tree.py
+replays every defender's reply against it. After a quiet three the replies listed are every cell of a
+window of k through a cell of the line of fours that follows (a stone elsewhere blocks none of its fours
+and joins none of its replies, fours_proofs.py) and the defender's moves that may make a four; under
+renju no quiet three is read back.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ class _Builder:
         line = attack(Search(self.rule, self.deadline, 100_000), att, dfn, self.black, MOST_FOURS)
         if line is not None:
             return fours_node(self.rule, self.black, att, dfn, line)
-        quiet = (False,) if self.rule.exact or self.rule.renju else (False, True)
+        quiet = (False,) if self.rule.renju else (False, True)
         for with_quiet in quiet:
             for fewest in range(1, threes + 1):  # the tree of fewest threes: the smallest certificate
                 tree = threes_tree(self.game, att, dfn, fewest, 0, self.deadline, with_quiet)
@@ -117,7 +118,7 @@ class _Builder:
     def quiet(self, att: int, dfn: int, move: int, threes: int) -> WinTree | None:
         """The node of a quiet three `move` (the module's docstring), or None."""
         rule, black = self.rule, self.black
-        if rule.exact or rule.renju or five_cells(dfn, att, rule, not black):
+        if rule.renju or five_cells(dfn, att, rule, not black):
             return None
         line = attack(Search(rule, self.deadline, 100_000), att, dfn, black, MOST_FOURS)
         if line is None:

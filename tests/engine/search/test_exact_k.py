@@ -15,7 +15,9 @@ from service.cli import main as cli
 from service.engine import Position, get_variant
 from service.engine.errors import UnknownVariantError
 from service.engine.rules.geometry import geometry_of
-from service.engine.search import Budget, Searcher
+from service.engine.search import Board, Budget, Searcher
+from service.engine.search.narrowing import search_provers
+from service.engine.search.native import Game, threats
 from service.engine.search.proof_number import Prover, applies
 from service.engine.search.proven_record import PROVE, SEARCH, Origin
 from tests.engine.search.test_every_table_variant import disagreements
@@ -144,10 +146,45 @@ def test_the_search_agrees_with_the_solved_table(name: str) -> None:
     assert problems == [] and summary.startswith(f"{name}: ")
 
 
+# Each build (64, 128 and 512 cells), and 8x8k8, whose windows are whole rows, columns and diagonals
+# (no flank on the board: `least` 0) and whose diagonal's k steps pass the 64-cell build's reach.
+@pytest.mark.parametrize(
+    ("name", "least"), [("8x8k5-exact", 10), ("8x8k8-exact", 0), ("10x10k5-exact", 10), ("15x15k5-exact", 10)]
+)
+def test_the_cores_threats_read_the_flanks(name: str, least: int) -> None:
+    """The core's threats (each window a step at a time, core/board.c) against the lines and flanks read
+    one by one here: a cell completes a window of one side's k marks with none of its marks beside it."""
+    variant = get_variant(name)
+    geometry = geometry_of(variant)
+    assert geometry.flanks is not None
+    game, rng, both = Game(Board.of(variant)), random.Random(name), 0
+    for _ in range(300):
+        marks = rng.sample(range(variant.cells), rng.randint(variant.cells // 4, variant.cells * 3 // 4))
+        mine = sum(1 << c for c in marks[::2])
+        theirs = sum(1 << c for c in marks[1::2])
+        want = 0
+        for line, flank in zip(geometry.lines, geometry.flanks, strict=True):
+            missing = line & ~mine
+            if not line & theirs and missing.bit_count() == 1 and not flank & mine:
+                want |= missing
+        assert threats(game, mine, theirs) == want, (mine, theirs)
+        both += any(  # a window that would count under "k or more" alone
+            not line & theirs and (line & ~mine).bit_count() == 1 and flank & mine
+            for line, flank in zip(geometry.lines, geometry.flanks, strict=True)
+        )
+    assert both >= least  # the flanks made a difference
+
+
 def test_the_provers_are_kept_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """All but the trees of threat sequences, which read the flanks (test_root_trees.py checks them)."""
     variant = get_variant("8x8k5-exact")
     assert not applies(variant)
     assert not Origin.of(PROVE, [Prover.PROOF_NUMBER]).sound_for(variant)
+    assert not Origin.of(SEARCH, [Prover.ALPHA_BETA, Prover.PAIRING]).sound_for(variant)
+    assert not Origin(SEARCH, None, 0).sound_for(variant)  # a record of before origins: any prover
     assert Origin.of(SEARCH, [Prover.ALPHA_BETA]).sound_for(variant)
+    assert Origin.of(SEARCH, [Prover.ALPHA_BETA, Prover.THREAT_SPACE]).sound_for(variant)
+    assert search_provers(get_variant("15x15k5-exact")) == {Prover.ALPHA_BETA, Prover.THREAT_SPACE}
+    assert search_provers(variant) == {Prover.ALPHA_BETA}  # 64 cells: alpha-beta alone
     assert cli.main(["prove", "8x8k5-exact", "--dir", str(tmp_path)]) == 2
     assert "exactly k" in capsys.readouterr().err

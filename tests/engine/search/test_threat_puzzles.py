@@ -3,7 +3,8 @@ their positions load as the README says, and for a few of them the test's own ch
 (`winning_threes`, which knows nothing of the engine) confirms a winning move that no VCF gives, under
 freestyle and the exact rule. The moves were found by the checker's own search over the attacker's
 moves (`winning_threes.winning_moves`) and agree with the engine's answers
-(tests/bench/gomoku_puzzles.py).
+(tests/bench/gomoku_puzzles.py). Under the exact rule the engine proves each of them, and its certificate
+replays.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from collections import Counter
 
 import pytest
 
-from service.engine import Mark, get_variant
+from service.engine import Analyst, Budget, Mark, Result, SearcherPool, get_variant, ready_shapes
 from service.engine.rules.notation import cell_of
+from service.engine.search.proof_number import Prover
 
 from .gomoku_puzzles import DATA, LEVELS, ThreatPuzzle, rules_of, stone_cell, threat_puzzles
+from .test_win_tree import Sides, replays
 from .winning_threes import proves_win_by_threes, refutes, wins_by_fours
 
 VARIANTS = ("15x15k5", "15x15k5-exact", "15x15k5-renju")
@@ -83,3 +86,27 @@ def test_the_checker_confirms_no_idle_move() -> None:
     assert not proves_win_by_threes(
         rules, puzzle.attacker, puzzle.defender, cell_of(get_variant("15x15k5"), "a1"), 3
     )
+
+
+@pytest.fixture(scope="module")
+def standard_analyst() -> Analyst:
+    """As a worker has it: its tables made and the board's shapes ready before its first request."""
+    pool = SearcherPool(1)
+    pool.warm()
+    ready_shapes([get_variant("15x15k5-exact")])
+    return Analyst(lambda v: None, None, pool)
+
+
+@pytest.mark.parametrize(("name", "move", "depth"), CONFIRMED)
+def test_the_engine_proves_a_standard_win_by_threes_with_a_tree_that_replays(
+    standard_analyst: Analyst, name: str, move: str, depth: int
+) -> None:
+    """Under exactly five the root's trees of threes (core/threats.c, reading each window's flanks)
+    prove the win, and its certificate replays to exactly five against every reply."""
+    puzzle = by_name(name)
+    answer = standard_analyst.analyze(puzzle.position("15x15k5-exact"), Budget(5.0))
+    assert answer.result is Result.WIN and answer.tree is not None
+    assert answer.closed_by.get(Prover.THREAT_SPACE.value, 0) >= 1
+    assert answer.move(answer.tree.move).lower == 1
+    sides = Sides.alike(rules_of("15x15k5-exact"))
+    assert replays(sides, answer.tree, puzzle.attacker, puzzle.defender) <= answer.tree.plies

@@ -1,6 +1,7 @@
 """The certificates of wins by threes (search/win_tree.py), replayed against every reply of the defender
 by a checker that knows nothing of the engine (continuous_fours.Rules: its own windows and fives): on
-random positions of 8x8 and 9x9 boards, five in a row, where the core finds a tree."""
+random positions of 8x8 and 9x9 boards, five or more in a row and exactly five, where the core finds a
+tree."""
 
 from __future__ import annotations
 
@@ -98,10 +99,10 @@ def replays_quiet(sides: Sides, node: WinTree, att: int, dfn: int) -> int:
     return longest
 
 
-# Measured: 117 and 95 certificates, 15 and 2 of them with a three (the others won by fours).
+# Measured: 118, 95 and 104 certificates, 15, 2 and 18 of them with a three (the others won by fours).
 @pytest.mark.parametrize(
     ("name", "size", "empty", "positions", "least_threes"),
-    [("8x8k5", 8, 40, 200, 5), ("9x9k5", 9, 40, 200, 1)],
+    [("8x8k5", 8, 40, 200, 5), ("9x9k5", 9, 40, 200, 1), ("8x8k5-exact", 8, 40, 200, 5)],
 )
 def test_certificates_replay_against_every_reply(
     name: str, size: int, empty: int, positions: int, least_threes: int
@@ -109,8 +110,8 @@ def test_certificates_replay_against_every_reply(
     variant, rng = get_variant(name), random.Random(name)
     board = Board.of(variant)
     game = Game(board)
-    rule = Rule(size, size, 5, exact=False, renju=False)
-    rules = Rules(size=size)
+    rule = Rule(size, size, 5, exact=variant.exact, renju=False)
+    rules = Rules(size=size, exact=variant.exact)
     checked = threes = 0
     for _ in range(positions):
         mine, theirs = random_position(board, empty, rng)
@@ -138,10 +139,11 @@ def has_three(node: WinTree, kind: str = THREE) -> bool:
     return node.threat == kind or any(has_three(child, kind) for _, child in node.replies)
 
 
-# Measured: 5 and 12 certificates with a quiet move (0.6 and 2.1 s).
+# Measured: 2, 11 and 6 certificates with a quiet move.
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("name", "size", "positions", "least"), [("7x7k5", 7, 1500, 3), ("8x8k5", 8, 1500, 6)]
+    ("name", "size", "positions", "least"),
+    [("7x7k5", 7, 1500, 2), ("8x8k5", 8, 1500, 6), ("8x8k5-exact", 8, 1500, 4)],
 )
 def test_quiet_certificates_replay_against_every_reply(
     name: str, size: int, positions: int, least: int
@@ -150,7 +152,7 @@ def test_quiet_certificates_replay_against_every_reply(
     variant, rng = get_variant(name), random.Random(f"quiet {name}")
     board = Board.of(variant)
     game = Game(board)
-    rule = Rule(size, size, 5, exact=False, renju=False)
+    rule = Rule(size, size, 5, exact=variant.exact, renju=False)
     checked = 0
     for _ in range(positions):
         mine, theirs = random_position(board, 30 if size == 7 else 40, rng)
@@ -161,7 +163,7 @@ def test_quiet_certificates_replay_against_every_reply(
         tree = win_tree(game, rule, mine, theirs, True, 4, 0.0)
         if tree is None:
             continue  # larger than a certificate is given
-        assert replays(Sides.alike(Rules(size=size)), tree, mine, theirs) <= tree.plies
+        assert replays(Sides.alike(Rules(size=size, exact=variant.exact)), tree, mine, theirs) <= tree.plies
         checked += has_three(tree, QUIET)  # others win by fours alone, which the trees do not ask
     print(f"{name}: {checked} certificates with a quiet move replayed")
     assert checked >= least  # not a check of nothing
