@@ -31,10 +31,12 @@ TREES_FROM_CELLS = 64
 # The most threes a tree may have: a depth past it takes longer than a request's budget on 15x15.
 MOST_THREES = 8
 # The trees looked for in turn: (quiet, threes). A tree with quiet threes (core/threats.c) tries every
-# empty cell, so each three costs far more; they come after the ordinary trees of three threes, which
-# most puzzles need. On the 90 public puzzles won in three moves (tests/bench/gomoku_puzzles.py, 15x15k5,
-# 1 s) this order proved 73, against 65 with no quiet threes; quiet ones after all eight ordinary depths,
-# 67; after the first two ordinary depths, 71 (deeper ordinary trees ran out of time).
+# cell of a line holding a mark of the attacker's, so each three costs far more; they come after the
+# ordinary trees of three threes, which most puzzles need. On the 90 public puzzles won in three moves
+# (tests/bench/gomoku_puzzles.py, 15x15k5, 1 s) this order proved 73, against 65 with no quiet threes;
+# quiet ones after all eight ordinary depths, 67; after the first two ordinary depths, 71 (deeper
+# ordinary trees ran out of time). Two quiet threes before four ordinary ones: as many (75, once the
+# quiet trees tried fewer cells), two puzzles that need four ordinary threes lost for two others.
 DEEPENING = (
     (False, 1),
     (False, 2),
