@@ -189,6 +189,35 @@ static mask quiet_candidates(const ss_game *g, mask att, mask def) {
 
 static int defender_node(threes_search *t, mask att, mask def, int depth, mask *zone);
 
+/* A quiet tree's moves in the order to try them (out[0 .. *n)): by the lines through each, free of the
+   defender (and of the attacker's marks beside them), each weighing 3 to the power of the attacker's
+   marks on it, the heaviest first. The tree stops at its first win, and a refutation deep in it at its
+   first answer: trees of three quiet threes on the puzzles took 0.08 to 1.4 s instead of 0.8 to 6 s.
+   The ordinary trees keep the cells' order: so ordered, two puzzles that need four threes ran out of
+   their share. */
+static void ordered_moves(const ss_game *g, mask moves, mask att, mask def, ss_cell *out, int *n) {
+    int score[SS_MAX_CELLS], count_out = 0;
+    static const int WEIGHT[10] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683};
+    for (mask m = moves; any(m); m = without_lowest(m)) {
+        int cell = lowest_cell(m), value = 0;
+        for (int i = g->through_start[cell]; i < g->through_start[cell + 1]; i++) {
+            mask line = g->through[i];
+            if (any(line & def) || (g->through_flanks && any(g->through_flanks[i] & att))) continue;
+            int held = count(line & att);
+            value += WEIGHT[held < 9 ? held : 9];
+        }
+        int j = count_out++;
+        while (j > 0 && score[j - 1] < value) { /* insertion: stable, the lower cell first among equals */
+            score[j] = score[j - 1];
+            out[j] = out[j - 1];
+            j--;
+        }
+        score[j] = value;
+        out[j] = (ss_cell)cell;
+    }
+    *n = count_out;
+}
+
 /* The attacker to move: 1 when it wins by fours (unless `fours_known_not`), or by a three every answer
    to which it refutes in turn (`depth` threes at most); *zone then holds the proof's zone. */
 static int attacker_node(threes_search *t, mask att, mask def, int depth, int fours_known_not,
@@ -204,8 +233,13 @@ static int attacker_node(threes_search *t, mask att, mask def, int depth, int fo
     if (depth == 0 || more_than_one(against)) return 0;
     /* facing a four, the attacker must block it, and the block must be a three */
     mask moves = any(against) ? against : t->quiet ? quiet_candidates(g, att, def) : candidates(g, att, def);
-    for (; any(moves) && t->nodes <= t->budget && !out_of_time(t); moves = without_lowest(moves)) {
-        int move = lowest_cell(moves);
+    ss_cell order[SS_MAX_CELLS];
+    int n;
+    if (t->quiet) ordered_moves(g, moves, att, def, order, &n);
+    else
+        for (n = 0; any(moves); moves = without_lowest(moves)) order[n++] = (ss_cell)lowest_cell(moves);
+    for (int k = 0; k < n && t->nodes <= t->budget && !out_of_time(t); k++) {
+        int move = order[k];
         mask child;
         if (defender_node(t, att | bit(move), def, depth - 1, &child)) {
             *zone = bit(move) | child;
