@@ -504,6 +504,7 @@ class ProverOptions:
     guard_zones: bool = True  # False: proof zones without their guard cells, unsound (core/zones.c)
     probe_plies: int = lib.SS_PROBE_PLIES  # the defender's replies probed fewer plies than this deep
     probe_nodes: int = lib.SS_PROBE_NODES  # a probed reply's first allowance; 0: none probed, df-pn alone
+    attacker_pass: int = lib.SS_PASS_BESIDE  # SS_PASS_FIRST: its moves once its pass fails (core/dfpn.c)
 
 
 DEFAULT_OPTIONS = ProverOptions()
@@ -518,6 +519,7 @@ def options_of(options: ProverOptions, width: Width = NARROW) -> Any:
     struct.probe_plies = max(options.probe_plies, 0)
     probed = options.probe_nodes > 0 and options.probe_plies > 0
     struct.probe_nodes = options.probe_nodes if probed else -1
+    struct.attacker_pass = options.attacker_pass
     return struct
 
 

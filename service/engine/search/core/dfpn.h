@@ -56,6 +56,7 @@ typedef struct {
     int guard;             /* proof zones with their guard cells: 1 but in the test that shows the need */
     int probe_plies;       /* the defender's replies are probed fewer plies than this below the root */
     int64_t probe_nodes;   /* the first allowance of a probed reply; 0: none probed, df-pn alone */
+    int attacker_pass;     /* ss_pn_options.attacker_pass */
 } pn_search;
 
 /* What a node settles before any search. */
@@ -125,6 +126,7 @@ mask pn_disproof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_child
 mask pn_proof_zone(pn_search *s, pn_node n, const pn_class *k, const pn_children *ch);
 void pn_prune_replies(pn_search *s, pn_node n, pn_children *ch);
 void pn_prune_moves(pn_search *s, pn_node n, pn_children *ch);
+void pn_prune_outside(pn_search *s, pn_node n, pn_children *ch, mask zone);
 
 /* A second thread's answers about the root's moves (dfpn.c). Below the root, at a node of one of its
    moves, pn_helped_move gives the helper's answer about that move, if it has one (the search in it ends

@@ -204,7 +204,12 @@ typedef struct {
                             below a question's root (dfpn.c, pn_probe_replies); 0: SS_PROBE_PLIES */
     int64_t probe_nodes; /* the first allowance of nodes of each probed reply; 0: SS_PROBE_NODES;
                             negative: none probed, df-pn alone */
+    int32_t attacker_pass; /* SS_PASS_BESIDE (0): the attacker's moves are searched beside its pass, and
+                              those outside the pass's zone dropped once it is disproven; SS_PASS_FIRST:
+                              only once the pass is disproven, those inside its zone (dfpn.c) */
 } ss_pn_options;
+
+enum { SS_PASS_BESIDE = 0, SS_PASS_FIRST = 1 };
 
 enum { SS_PROBE_PLIES = 2, SS_PROBE_NODES = 1000 };
 

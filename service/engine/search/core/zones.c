@@ -44,8 +44,9 @@
    forced, the first child is the same position with the defender to move (the attacker passes). If
    the attacker wins even so, it wins (a mark of its own never hurts it). If it does not, the disproof
    depends only on the cells of a zone Z: it holds for every position that agrees on Z and holds more
-   marks outside Z. A move of the attacker outside Z is such a position, so only its moves inside Z are
-   searched; the node's zone is Z with the zones of those moves. The zones of the leaves: a pairing's
+   marks outside Z. A move of the attacker outside Z is such a position, so it fails with zone Z
+   (pn_prune_outside: the moves are searched beside the pass, dfpn.c); the node's zone is Z with the
+   zones of the moves inside it. The zones of the leaves: a pairing's
    pairs; for the positions the defender wins by threats, the threats' cells and enough empty cells of
    every line left to the attacker (two each) that marks played outside cannot give it a line or a
    threat first; the defender's chosen move adds its cell. Every zone keeps at least one empty cell of
@@ -166,5 +167,18 @@ void pn_prune_moves(pn_search *s, pn_node n, pn_children *ch) {
             s->pruned++;
             pt_store(s->t, child_of(n, ch->cell[j]), PN_INF, 0, zone, 0, SS_BY_SEARCH, NULL_MOVE);
         }
+    }
+}
+
+/* At the attacker's node, once its pass is disproven with zone Z: every move outside Z fails too, with
+   the same zone (the rules above). */
+void pn_prune_outside(pn_search *s, pn_node n, pn_children *ch, mask zone) {
+    for (int j = 0; j < ch->n; j++) {
+        if (ch->dn[j] == 0 || ch->cell[j] == NULL_MOVE || any(zone & bit(ch->cell[j]))) continue;
+        ch->pn[j] = PN_INF;
+        ch->dn[j] = 0;
+        ch->zone[j] = zone;
+        s->pruned++;
+        pt_store(s->t, child_of(n, ch->cell[j]), PN_INF, 0, zone, 0, SS_BY_SEARCH, NULL_MOVE);
     }
 }
