@@ -73,7 +73,9 @@ def run_proof(args: argparse.Namespace, variant: Variant, directory: Path) -> in
 
     def work() -> None:  # the run's store and table belong to the thread that makes them
         try:
-            run = ProofRun(Position.empty(variant), directory, args.table_bits, args.split_plies)
+            run = ProofRun(
+                Position.empty(variant), directory, args.table_bits, args.split_plies, args.every_reply
+            )
         except EngineError as error:  # a saved state it must not go on from: said by the main thread
             refused.append(error)
             return
@@ -128,5 +130,11 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         default=1,
         help="split a move's job open after its slice into the jobs after the defender's reply, down to"
         " this many plies from the start (default 1: one job per first move)",
+    )
+    cmd.add_argument(
+        "--every-reply",
+        action="store_true",
+        help="split each first move's job into one job per class of the other side's replies, the first"
+        " side's next move left to each job's search: for a board its first player wins (e.g. 4x4x4k4)",
     )
     cmd.set_defaults(run=prove)

@@ -12,7 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import Cancel, Mark, Position, ProofProgress, ProofRun, ProvenCache, get_variant
+from service.engine import (
+    Cancel,
+    EngineError,
+    Mark,
+    Position,
+    ProofProgress,
+    ProofRun,
+    ProvenCache,
+    get_variant,
+)
 from service.engine.search.native import Limits, ProofTable, monotonic
 from service.engine.search.proof_number import ask
 from service.engine.search.searcher import Searcher
@@ -118,6 +127,33 @@ def test_a_run_split_into_the_jobs_after_the_defenders_replies_proves_the_same(
     assert all(len(job.name.split()) == job.plies for job in jobs.values())
     if result == -1:
         assert shown[-1].done == shown[-1].jobs == len(jobs) and ProvenCache(tmp_path / "split").get(position)
+
+
+@pytest.mark.parametrize(
+    ("name", "x", "o", "result"),
+    [("5x5k4", 0, 0, -1), ("5x5k4", 1 << 6, 1 << 23, 1), ("3x3x3k3", 0, 0, 1)],  # 3x3x3: X wins in 7 plies
+)
+def test_a_run_split_by_every_reply_proves_the_same(
+    tmp_path: Path, name: str, x: int, o: int, result: int
+) -> None:
+    """Each first move's job split from the start into one per class of the defender's replies, the
+    attacker to move in each: the run's result is the unsplit run's."""
+    position = Position(get_variant(name), x, o, Mark.X)
+    assert ProofRun(position, tmp_path / "whole", BITS + 2).run(60.0, 5.0, Cancel(), lambda p: None) == result
+    run = ProofRun(position, tmp_path / "split", BITS + 2, every_reply=True)
+    shown: list[ProofProgress] = []
+    assert run.run(60.0, 5.0, Cancel(), shown.append) == result
+    jobs = [job for question in run.questions() for job in run.leaves(*question, open_only=False)]
+    replies = [job for job in jobs if job.name != "pass"]
+    assert replies and all(job.plies == 2 and job.key.attacker_to_move for job in replies)
+    assert all(len(job.name.split()) == 2 and not job.splittable for job in replies)
+    if result == -1:
+        assert ProvenCache(tmp_path / "split").get(position) is not None
+
+
+def test_a_run_splits_by_every_reply_or_by_plies_not_both(tmp_path: Path) -> None:
+    with pytest.raises(EngineError):
+        ProofRun(Position.empty(get_variant("5x5k4")), tmp_path, BITS, split_plies=3, every_reply=True)
 
 
 def test_the_table_gives_a_positions_numbers(tmp_path: Path) -> None:

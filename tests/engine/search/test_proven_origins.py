@@ -94,6 +94,11 @@ def test_the_store_refuses_to_keep_an_unsound_proof(tmp_path: Path) -> None:
     assert not (tmp_path / "proven.sqlite").exists() or rows(tmp_path) == 0
 
 
+def test_prove_refuses_two_splits_at_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["prove", "4x4k3", "--dir", str(tmp_path), "--split-plies", "3", "--every-reply"]) == 2
+    assert "not both" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("name", UNSOUND_BOARDS)
 def test_prove_refuses_every_gravity_and_misere_board(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -114,11 +119,12 @@ def test_prove_refuses_every_gravity_and_misere_board(
         ("3x3k3-torus", "a side can force a line"),
     ],
 )
+@pytest.mark.parametrize("split", [[], ["--every-reply"]])
 def test_prove_agrees_with_the_table_where_it_is_sound(
-    name: str, outcome: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    name: str, outcome: str, split: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     variant = get_variant(name)
-    assert cli.main(["prove", name, "--dir", str(tmp_path), "--table-bits", "16"]) == 0
+    assert cli.main(["prove", name, "--dir", str(tmp_path), "--table-bits", "16", *split]) == 0
     assert f"{name} from the empty board: {outcome} (proven" in capsys.readouterr().out
     table = TableStore(tmp_path / "tables").get(variant)
     empty = Position.empty(variant)
