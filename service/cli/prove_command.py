@@ -74,7 +74,12 @@ def run_proof(args: argparse.Namespace, variant: Variant, directory: Path) -> in
     def work() -> None:  # the run's store and table belong to the thread that makes them
         try:
             run = ProofRun(
-                Position.empty(variant), directory, args.table_bits, args.split_plies, args.every_reply
+                Position.empty(variant),
+                directory,
+                args.table_bits,
+                args.split_plies,
+                args.every_reply,
+                args.every_move,
             )
         except EngineError as error:  # a saved state it must not go on from: said by the main thread
             refused.append(error)
@@ -136,5 +141,11 @@ def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         action="store_true",
         help="split each first move's job into one job per class of the other side's replies, the first"
         " side's next move left to each job's search: for a board its first player wins (e.g. 4x4x4k4)",
+    )
+    cmd.add_argument(
+        "--every-move",
+        action="store_true",
+        help="when the first player is proven to win, go on until each of its first moves is settled"
+        " (each is stored: a win, or at most a draw)",
     )
     cmd.set_defaults(run=prove)

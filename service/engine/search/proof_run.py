@@ -16,7 +16,10 @@ Each job gets a slice of time in turn, the easiest finish first; all share one p
 jobs' outcomes and the time spent on them are kept in the store (proof_jobs.py) after every slice, the
 table every few slices: stopped (Ctrl-C, a signal, the time limit) and started again, a run goes on
 where it was. When both questions are disproven the position is a draw, every move of it too, and its
-moves go into the cache of proven positions as exact draws: the service answers them at once.
+moves go into the cache of proven positions as exact draws: the service answers them at once. When the
+side to move is proven to win, its moves proven to win go into the cache as wins (their remoteness not
+proven), those proven not to as at most draws; with `every_move` the run goes on after the proof until
+each of its moves is settled.
 
 Split deeper (`split_plies` 3, 5, ...), a move's job left open after its slice is replaced by the
 question after the defender's reply, the one the slice's search went into last (df-pn's most
@@ -93,6 +96,7 @@ class ProofRun:
         table_bits: int = DEFAULT_TABLE_BITS,
         split_plies: int = 1,
         every_reply: bool = False,
+        every_move: bool = False,
     ) -> None:
         why = unsound_because(position.variant)
         if why is not None:
@@ -100,7 +104,7 @@ class ProofRun:
         if every_reply and split_plies > 1:
             raise EngineError("prove_split", "a run splits by every reply or down to plies, not both")
         self.position, self.variant = position, position.variant.long_name
-        self.split_plies, self.every_reply = split_plies, every_reply
+        self.split_plies, self.every_reply, self.every_move = split_plies, every_reply, every_move
         self.board = Board.of(position.variant)
         self.game = Game(self.board)
         self.store = JobStore(directory)
@@ -220,12 +224,7 @@ class ProofRun:
         side can force a line, -1: neither can, a draw) or None."""
         started, slices = monotonic(), 0
         while True:
-            open_jobs = [
-                job
-                for question in self.questions()
-                if self.outcome(*question) is None
-                for job in self.leaves(*question, open_only=True)
-            ]
+            open_jobs = self._open_jobs()
             if not open_jobs:
                 break
             for job in open_jobs:
@@ -246,6 +245,19 @@ class ProofRun:
         show(self._progress(monotonic() - started, "done", result))
         return result
 
+    def _open_jobs(self) -> list[Job]:
+        """The jobs still worth a slice: those of the questions not settled; once the side to move is
+        proven to win, with `every_move`, those of its moves not settled yet (the pass no more)."""
+        first = self.questions()[0]
+        if self.every_move and self.outcome(*first) == 1:
+            return [job for job in self.leaves(*first, open_only=True) if job.name != "pass"]
+        return [
+            job
+            for question in self.questions()
+            if self.outcome(*question) is None
+            for job in self.leaves(*question, open_only=True)
+        ]
+
     def _slice(self, key: JobKey, seconds: float, cancel: Cancel) -> Question:
         state = self.store.get(self.variant, key)
         limits = Limits(monotonic() + seconds, 0, cancel.cell)
@@ -258,6 +270,8 @@ class ProofRun:
 
     def _result(self) -> int | None:
         outcomes = [self.outcome(*question) for question in self.questions()]
+        if outcomes[0] == 1:
+            self._keep_wins()
         if 1 in outcomes:
             return 1
         if all(o == -1 for o in outcomes):
@@ -268,6 +282,20 @@ class ProofRun:
             self.proven.put(self.position, draws, Origin.of(PROVE, MONOTONE_PROVERS))
             return -1
         return None
+
+    def _keep_wins(self) -> None:
+        """The side to move wins: each of its moves proven to win goes into the store as a win (how long
+        it takes is not proven), each proven not to as at most a draw, the others as not known."""
+        attacker, defender = self.questions()[0]
+        passing = self.store.get(self.variant, JobKey(attacker, defender, False))
+        inside = passing.zone if passing.outcome == -1 else self.board.full
+        known = []
+        for cell, orbit in move_classes(self.board, attacker, defender).items():
+            child = JobKey(attacker | 1 << cell, defender, False)
+            outcome = self._settled(child) if inside >> cell & 1 else -1  # outside: fails with the pass
+            lower, upper = {1: (1, 1), -1: (-1, 0), 0: (-1, 1)}[outcome]
+            known += [KnownMove(each, lower, upper, None) for each in orbit]
+        self.proven.put(self.position, known, Origin.of(PROVE, MONOTONE_PROVERS))
 
     def _progress(self, elapsed: float, note: str, outcome: int | None = None) -> Progress:
         keys = {job.key for q in self.questions() for job in self.leaves(*q, open_only=False)}

@@ -20,6 +20,7 @@ from service.engine import (
     ProofProgress,
     ProofRun,
     ProvenCache,
+    TableStore,
     get_variant,
 )
 from service.engine.search.native import Limits, ProofTable, monotonic
@@ -48,10 +49,36 @@ def test_a_drawn_board_is_proven_a_draw_and_its_moves_kept_exact(tmp_path: Path,
     assert all(m.lower == m.upper == 0 and m.remoteness == variant.cells for m in kept.moves)
 
 
-def test_a_won_board_is_proven_won_and_nothing_is_kept(tmp_path: Path) -> None:
+def table_results(position: Position, directory: Path) -> dict[int, int]:
+    """Each move's result for the side that plays it, by the variant's table (made in `directory`)."""
+    table = TableStore(directory).get(position.variant)
+    return {m.cell: m.exact_value.score for m in table.lookup(position).moves}
+
+
+def test_a_won_board_is_proven_won_and_its_winning_move_kept(tmp_path: Path) -> None:
     position = Position.empty(get_variant("4x4k3"))  # X wins (its table)
     assert run_to_the_end(position, tmp_path) == 1
-    assert ProvenCache(tmp_path).get(position) is None  # a win needs its remoteness: not exact here
+    kept = ProvenCache(tmp_path).get(position)
+    assert kept is not None and not kept.exact  # a win's remoteness is not proven here
+    truth = table_results(position, tmp_path / "tables")
+    wins = [m for m in kept.moves if m.lower == 1]
+    assert wins and all(m.upper == 1 and m.remoteness is None and truth[m.cell] == 1 for m in wins)
+
+
+@pytest.mark.parametrize("every_reply", [False, True])
+@pytest.mark.parametrize("name", ["4x4k3", "3x3k3-torus", "4x3k3"])  # 4x3k3: two first moves lose
+def test_every_first_move_settled_against_the_table(tmp_path: Path, name: str, every_reply: bool) -> None:
+    """With every_move, a won board's run goes on until each first move is settled: each is kept as a
+    win or as at most a draw, as the table has it."""
+    position = Position.empty(get_variant(name))
+    run = ProofRun(position, tmp_path, BITS + 2, every_reply=every_reply, every_move=True)
+    assert run.run(60.0, 5.0, Cancel(), lambda p: None) == 1
+    kept = ProvenCache(tmp_path).get(position)
+    assert kept is not None and len(kept.moves) == position.variant.cells
+    truth = table_results(position, tmp_path / "tables")
+    assert {m.cell: (m.lower, m.upper) for m in kept.moves} == {
+        cell: (1, 1) if score == 1 else (-1, 0) for cell, score in truth.items()
+    }
 
 
 def test_a_stopped_run_resumes_from_its_saved_state(tmp_path: Path) -> None:

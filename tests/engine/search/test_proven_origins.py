@@ -18,7 +18,7 @@ import pytest
 
 from service.app import create_app
 from service.cli import main as cli
-from service.engine import LISTED, Analyst, Position, SearcherPool, TableStore, get_variant
+from service.engine import LISTED, Analyst, Position, Result, SearcherPool, TableStore, get_variant
 from service.engine.answer import Source
 from service.engine.rules.canonical import canonical
 from service.engine.rules.known_move import KnownMove
@@ -136,8 +136,32 @@ def test_prove_agrees_with_the_table_where_it_is_sound(
         assert {m.cell: (m.lower, m.upper, m.remoteness) for m in record.moves} == {
             cell: (value.score, value.score, value.remoteness) for cell, value in truth.items()
         }
-    else:  # a win is not stored by a proof run (it proves no move's remoteness)
-        assert record is None
+    else:  # a win's winning move is stored as a win, its remoteness not proven
+        assert record is not None and record.origin.door == PROVE
+        truth = {m.cell: m.value.score for m in table.lookup(empty).moves}
+        wins = [m for m in record.moves if m.lower == 1]
+        assert wins and all(truth[m.cell] == 1 and m.remoteness is None for m in wins)
+
+
+def test_prove_every_move_keeps_each_first_move_as_the_table_has_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    variant = get_variant("4x3k3")  # X wins; 10 first moves win, 2 lose (its table)
+    assert cli.main(["prove", variant.name, "--dir", str(tmp_path), "--every-reply", "--every-move"]) == 0
+    empty = Position.empty(variant)
+    record = ProvenCache(tmp_path).get(empty)
+    table = TableStore(tmp_path / "tables").get(variant)
+    truth = {m.cell: m.value.score for m in table.lookup(empty).moves}
+    assert record is not None and {m.cell: (m.lower, m.upper) for m in record.moves} == {
+        cell: (1, 1) if score == 1 else (-1, 0) for cell, score in truth.items()
+    }
+    # served: the analysis starts from the stored bounds and agrees with the table
+    answer = Analyst(lambda v: None, ProvenCache(tmp_path), SearcherPool(1, table_bits=16)).analyze(
+        empty, Budget(5.0)
+    )
+    assert {m.cell: m.result for m in answer.moves} == {
+        cell: Result.WIN if score == 1 else Result.LOSS for cell, score in truth.items()
+    }
 
 
 def test_two_proofs_of_one_board_in_one_directory_do_not_run_at_once(
