@@ -57,7 +57,7 @@ static void windows_setup(ss_game *g) {
         for (int j = 0; j < length; j++) window |= bit(first + j * step);
         if (!same(window, line)) return;
         while (k < n && g->shifts[k] != step) k++;
-        if (k == 4) return;
+        if (k == MAX_STEPS) return;
         if (k == n) g->shifts[n++] = step;
         g->starts[k] |= bit(first);
         if (!g->flanks) continue;

@@ -26,6 +26,9 @@ typedef struct {
       8  9 10 11     -  -  -  -
 */
 enum { MAX_PHASES = 8 }; /* of the lines apart (below): windows of up to nine cells */
+/* The steps of the windows: a flat board has 4 (a row, a column, two diagonals), a box of layers 13
+   (each cell's 26 neighbours, half of them: a window runs one way from its first cell). */
+enum { MAX_STEPS = 13 };
 
 struct ss_game {
     int cells;                          /* cells 0 .. cells - 1 */
@@ -53,18 +56,18 @@ struct ss_game {
        cells of the windows of step shifts[i] in starts[i]; the threats are then found for all the
        windows of a step at once (ss_threats). n_shifts = -1: they are not (a torus's lines wrap). */
     int n_shifts, line_length;          /* the steps the windows take, and their length */
-    int shifts[4];                      /* the steps: from a window's cell to its next */
-    mask starts[4];                  /* the first cells of the windows of each step */
+    int shifts[MAX_STEPS];              /* the steps: from a window's cell to its next */
+    mask starts[MAX_STEPS];          /* the first cells of the windows of each step */
     /* Under "exactly k", the first cells of the windows of each step whose flanks hold the cell before
        the first (first - step) and the cell after the last (first + k * step): a mark of the window's
        owner there takes the window away. */
-    mask flank_before[4], flank_after[4];
+    mask flank_before[MAX_STEPS], flank_after[MAX_STEPS];
     /* The pairing search's lines apart (pairing.c, pairing_setup): with the lines windows of length k,
        for each of their steps and each phase p < k - 1, the first cells of the windows whose place along
        their row (column, diagonal) is p modulo k - 1; two of them share at most one cell. n_phases: k - 1,
        or 0 when not set (the lines not windows, k - 1 past MAX_PHASES or below 2). */
     int n_phases;
-    mask apart[4][MAX_PHASES];
+    mask apart[MAX_STEPS][MAX_PHASES];
     uint64_t fingerprint;               /* tells a table which game its entries belong to */
     columns col;                        /* col.on: searched on column bitboards (columns.h) */
 };
