@@ -156,22 +156,12 @@ void pn_prune_replies(pn_search *s, pn_node n, pn_children *ch) {
    N + a has the same marks but a0, one attacker's mark fewer. The two share every defender's mark (the
    zone relies on them: a line they block needs no cell in it), so Y0 is N + a's zone as well. */
 void pn_prune_moves(pn_search *s, pn_node n, pn_children *ch) {
-    for (int i = 0; i < ch->n; i++) {
-        if (ch->dn[i] != 0 || ch->cell[i] == NULL_MOVE) continue;
-        mask zone = ch->zone[i];
-        for (int j = 0; j < ch->n; j++) {
-            if (ch->dn[j] == 0 || ch->cell[j] == NULL_MOVE || any(zone & bit(ch->cell[j]))) continue;
-            ch->pn[j] = PN_INF;
-            ch->dn[j] = 0;
-            ch->zone[j] = zone;
-            s->pruned++;
-            pt_store(s->t, child_of(n, ch->cell[j]), PN_INF, 0, zone, 0, SS_BY_SEARCH, NULL_MOVE);
-        }
-    }
+    for (int i = 0; i < ch->n; i++)
+        if (ch->dn[i] == 0 && ch->cell[i] != NULL_MOVE) pn_prune_outside(s, n, ch, ch->zone[i]);
 }
 
-/* At the attacker's node, once its pass is disproven with zone Z: every move outside Z fails too, with
-   the same zone (the rules above). */
+/* At the attacker's node, every move outside `zone` fails with it: a disproven sibling's zone
+   (pn_prune_moves), or its pass's once the pass is disproven (the rules above). */
 void pn_prune_outside(pn_search *s, pn_node n, pn_children *ch, mask zone) {
     for (int j = 0; j < ch->n; j++) {
         if (ch->dn[j] == 0 || ch->cell[j] == NULL_MOVE || any(zone & bit(ch->cell[j]))) continue;
