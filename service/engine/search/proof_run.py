@@ -287,13 +287,14 @@ class ProofRun:
         """The side to move wins: each of its moves proven to win goes into the store as a win (how long
         it takes is not proven), each proven not to as at most a draw, the others as not known."""
         attacker, defender = self.questions()[0]
-        passing = self.store.get(self.variant, JobKey(attacker, defender, False))
-        inside = passing.zone if passing.outcome == -1 else self.board.full
+        settled = {  # a move not among the children lies outside the disproven pass's zone: it fails
+            (child.attacker ^ attacker).bit_length() - 1: self._settled(child)
+            for name, child in self.children(attacker, defender)
+            if name != "pass"
+        }
         known = []
         for cell, orbit in move_classes(self.board, attacker, defender).items():
-            child = JobKey(attacker | 1 << cell, defender, False)
-            outcome = self._settled(child) if inside >> cell & 1 else -1  # outside: fails with the pass
-            lower, upper = {1: (1, 1), -1: (-1, 0), 0: (-1, 1)}[outcome]
+            lower, upper = {1: (1, 1), -1: (-1, 0), 0: (-1, 1)}[settled.get(cell, -1)]
             known += [KnownMove(each, lower, upper, None) for each in orbit]
         self.proven.put(self.position, known, Origin.of(PROVE, MONOTONE_PROVERS))
 
