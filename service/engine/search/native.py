@@ -346,11 +346,19 @@ class ThreesTree(NamedTuple):
 
 
 def threes_tree(
-    game: Game, attacker: int, defender: int, depth: int, nodes: int, deadline: float, quiet: bool = False
+    game: Game,
+    attacker: int,
+    defender: int,
+    depth: int,
+    nodes: int,
+    deadline: float,
+    quiet: bool = False,
+    banned: int = 0,
 ) -> ThreesTree:
     """A tree of up to `depth` threes by which `attacker`, to move, forces a line, looked for within
     `nodes` and before `deadline` (on monotonic(); 0: none of either) (core/threats.c; a win by fours
-    alone is not looked for); `quiet`: quiet threes too, moves after which it would win by fours."""
+    alone is not looked for); `quiet`: quiet threes too, moves after which it would win by fours;
+    `banned`: cells its first move is not."""
     width = game.width
     first = width.ffi.new("int32_t *")
     zone = width.ffi.new("ss_mask *")
@@ -361,6 +369,7 @@ def threes_tree(
         width.mask(defender),
         depth,
         int(quiet),
+        width.mask(banned),
         nodes,
         deadline,
         first,
@@ -385,13 +394,14 @@ class ThreatAnswers(NamedTuple):
 ESCAPES, BLOCK, ANSWERS, TWO_THREATS = 0, 1, 2, 3
 
 
-def threat_answers(game: Game, attacker: int, defender: int) -> ThreatAnswers:
-    """What the defender, to move, may answer the attacker's threat with."""
+def threat_answers(game: Game, attacker: int, defender: int, banned: int = 0) -> ThreatAnswers:
+    """What the defender, to move, may answer the attacker's threat with; the attacker's double threat
+    after a three never on `banned`."""
     width = game.width
     answers = width.ffi.new("ss_mask *")
     after = width.ffi.new("int32_t *")
     kind = width.lib.ss_threat_answers(
-        game.pointer, width.mask(attacker), width.mask(defender), answers, after
+        game.pointer, width.mask(attacker), width.mask(defender), width.mask(banned), answers, after
     )
     cell = int(after[0])
     return ThreatAnswers(int(kind), width.cells_of(answers[0]), cell if cell >= 0 else None)

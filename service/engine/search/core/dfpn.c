@@ -147,7 +147,7 @@ static void settle_attacker(pn_search *s, pn_node n, pn_class *c, int deep) {
     if (deep != EXPAND_AFTER_LOOK && paired_away(s, n, c)) return;
     if (deep == LOOK_AHEAD) return;
     mask tree_zone;
-    if (tss_threes_find(g, att, def, THREES_DEPTH, 1, 0, THREES_NODES, 0.0, s->guard, &tree_zone,
+    if (tss_threes_find(g, att, def, THREES_DEPTH, 1, 0, NO_CELLS, THREES_NODES, 0.0, s->guard, &tree_zone,
                         &sequence_nodes, NULL)) {
         s->threat_wins++;
         c->status = PROVEN;

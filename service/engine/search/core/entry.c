@@ -198,7 +198,7 @@ static void tree_run(void *p) {
     pn_args *a = p;
     int64_t nodes;
     int guard = !(a->options && a->options->unguarded);
-    a->found = tss_threes_find(a->g, a->attacker, a->defender, a->depth, 0, 0, a->budget_nodes, 0.0, guard,
+    a->found = tss_threes_find(a->g, a->attacker, a->defender, a->depth, 0, 0, NO_CELLS, a->budget_nodes, 0.0, guard,
                                &a->found_cells, &nodes, NULL);
 }
 
@@ -213,7 +213,7 @@ int ss_threat_tree(const ss_game *g, ss_mask attacker, ss_mask defender, int dep
 
 typedef struct {
     const ss_game *g;
-    mask attacker, defender, zone;
+    mask attacker, defender, zone, banned;
     int depth, quiet, found, first;
     int64_t budget_nodes, nodes;
     double deadline;
@@ -221,13 +221,14 @@ typedef struct {
 
 static void root_tree_run(void *p) {
     tree_args *a = p;
-    a->found = tss_threes_find(a->g, a->attacker, a->defender, a->depth, 1, a->quiet, a->budget_nodes, a->deadline, 1, &a->zone,
+    a->found = tss_threes_find(a->g, a->attacker, a->defender, a->depth, 1, a->quiet, a->banned, a->budget_nodes, a->deadline, 1, &a->zone,
                                &a->nodes, &a->first);
 }
 
-int ss_threes_tree(const ss_game *g, ss_mask attacker, ss_mask defender, int depth, int quiet, int64_t budget,
-                   double deadline, int32_t *first, ss_mask *zone, int64_t *nodes) {
+int ss_threes_tree(const ss_game *g, ss_mask attacker, ss_mask defender, int depth, int quiet, ss_mask banned,
+                   int64_t budget, double deadline, int32_t *first, ss_mask *zone, int64_t *nodes) {
     tree_args a = {.g = g, .attacker = mask_in(attacker), .defender = mask_in(defender), .zone = NO_CELLS,
+                   .banned = mask_in(banned),
                    .depth = depth, .quiet = quiet, .first = -1, .budget_nodes = budget, .deadline = deadline};
     deep(root_tree_run, &a);
     *first = a.first;
@@ -236,10 +237,11 @@ int ss_threes_tree(const ss_game *g, ss_mask attacker, ss_mask defender, int dep
     return a.found;
 }
 
-int ss_threat_answers(const ss_game *g, ss_mask attacker, ss_mask defender, ss_mask *answers, int32_t *next) {
+int ss_threat_answers(const ss_game *g, ss_mask attacker, ss_mask defender, ss_mask banned, ss_mask *answers,
+                      int32_t *next) {
     mask found = NO_CELLS, cut;
     int cell = -1;
-    int kind = tss_answers(g, mask_in(attacker), mask_in(defender), &found, &cut, &cell);
+    int kind = tss_answers(g, mask_in(attacker), mask_in(defender), mask_in(banned), &found, &cut, &cell);
     *answers = mask_out(found);
     *next = cell;
     return kind;

@@ -110,17 +110,20 @@ ss_mask ss_threats(const ss_game *game, ss_mask player, ss_mask other);
 /* A tree of threes by which `attacker`, to move, forces a line (threats.c): 1 when one of up to `depth`
    threes is found within `budget` nodes (0: no limit) and before `deadline` (on ss_monotonic(); 0:
    none). The root does not look for a win by fours alone (the caller looks for those first): its moves
-   are the cells of its candidate threes, every empty cell when `quiet` (quiet threes too, threats.c). Then *first is the tree's first move and *zone the cells its
+   are the cells of its candidate threes, every empty cell when `quiet` (quiet threes too, threats.c), but
+   never a cell of `banned` (renju's forbidden points for black: the caller asks of each move of the tree
+   in turn, since a forbidden point now may be allowed deeper). Then *first is the tree's first move and *zone the cells its
    proof depends on, with the guard cells (zones.c): a defender's mark outside it changes nothing the
    proof needs. *nodes: what it searched, found or not. */
-int ss_threes_tree(const ss_game *game, ss_mask attacker, ss_mask defender, int depth, int quiet, int64_t budget,
-                   double deadline, int32_t *first, ss_mask *zone, int64_t *nodes);
+int ss_threes_tree(const ss_game *game, ss_mask attacker, ss_mask defender, int depth, int quiet, ss_mask banned,
+                   int64_t budget, double deadline, int32_t *first, ss_mask *zone, int64_t *nodes);
 
 /* The defender to move after the attacker's threat (threats.c, tss_answers): 0 when it escapes (it
    completes a line, threatens twice, or nothing is threatened); 1 after a four and 2 after a three, with
    *answers every reply that does not lose at once and *next the attacker's move after any other reply
-   (its line's cell, or where it makes two threats at once); 3 when two threats stand and it loses. */
-int ss_threat_answers(const ss_game *game, ss_mask attacker, ss_mask defender, ss_mask *answers,
+   (its line's cell, or where it makes two threats at once, never on `banned`: none such, 0); 3 when two
+   threats stand and it loses. */
+int ss_threat_answers(const ss_game *game, ss_mask attacker, ss_mask defender, ss_mask banned, ss_mask *answers,
                       int32_t *next);
 
 /* Narrow [result->lower, result->upper] (set them before the call: SS_SCORE_MIN, SS_SCORE_MAX when

@@ -133,6 +133,7 @@ typedef struct {
     int root_depth;        /* the depth the root was asked with: only the root's node has it */
     int first;             /* the root's move of the tree found (-1: none, or won by fours alone) */
     int quiet;             /* 1: quiet threes too (above), on the cells of quiet_candidates */
+    mask banned;           /* cells the root's attacker may not play (tss_threes_find) */
 } threes_search;
 
 /* Whether the deadline has passed (the clock read every CLOCK_NODES nodes); once it has, the budget ends
@@ -233,6 +234,7 @@ static int attacker_node(threes_search *t, mask att, mask def, int depth, int fo
     if (depth == 0 || more_than_one(against)) return 0;
     /* facing a four, the attacker must block it, and the block must be a three */
     mask moves = any(against) ? against : t->quiet ? quiet_candidates(g, att, def) : candidates(g, att, def);
+    if (depth == t->root_depth) moves &= ~t->banned;
     ss_cell order[SS_MAX_CELLS];
     int n;
     if (t->quiet) ordered_moves(g, moves, att, def, order, &n);
@@ -250,7 +252,7 @@ static int attacker_node(threes_search *t, mask att, mask def, int depth, int fo
     return 0;
 }
 
-int tss_answers(const ss_game *g, mask att, mask def, mask *answers, mask *cut, int *next) {
+int tss_answers(const ss_game *g, mask att, mask def, mask banned, mask *answers, mask *cut, int *next) {
     mask empty = g->full & ~(att | def);
     if (any(pl_threats(g, def, att)) || !any(empty)) return TSS_ESCAPES; /* a line of its own, or full */
     mask threats = pl_threats(g, att, def);
@@ -269,6 +271,7 @@ int tss_answers(const ss_game *g, mask att, mask def, mask *answers, mask *cut, 
     mask makers = pl_threat_makers(g, def, att, &defender_doubles);
     if (any(defender_doubles)) return TSS_ESCAPES; /* two fours at once: the attacker blocks one only */
     pl_threat_makers(g, att, def, &attacker_doubles);
+    attacker_doubles &= ~banned;
     if (!any(attacker_doubles)) return TSS_ESCAPES; /* not a three */
     *next = lowest_cell(attacker_doubles);
     *cut = bit(*next) | pl_partners(g, att, def, *next);
@@ -297,7 +300,7 @@ static int defender_node(threes_search *t, mask att, mask def, int depth, mask *
     const ss_game *g = t->g;
     mask answers, cut;
     int next;
-    int kind = tss_answers(g, att, def, &answers, &cut, &next);
+    int kind = tss_answers(g, att, def, NO_CELLS, &answers, &cut, &next);
     if (kind == TSS_ESCAPES && t->quiet && quiet_answers(t, att, def, &answers, &cut)) kind = TSS_ANSWERS;
     if (kind == TSS_ESCAPES) return 0;
     if (kind == TSS_TWO_THREATS) {
@@ -316,8 +319,9 @@ static int defender_node(threes_search *t, mask att, mask def, int depth, mask *
 }
 
 int tss_threes_find(const ss_game *g, mask attacker, mask defender, int depth, int fours_known_not, int quiet,
-                    int64_t budget, double deadline, int guard, mask *zone, int64_t *nodes, int *first) {
-    threes_search t = {g, 0, budget > 0 ? budget : INT64_MAX, guard, deadline, CLOCK_NODES, depth, -1, quiet};
+                    mask banned, int64_t budget, double deadline, int guard, mask *zone, int64_t *nodes,
+                    int *first) {
+    threes_search t = {g, 0, budget > 0 ? budget : INT64_MAX, guard, deadline, CLOCK_NODES, depth, -1, quiet, banned};
     mask found_zone = NO_CELLS;
     int found = attacker_node(&t, attacker, defender, depth, fours_known_not, &found_zone);
     *zone = found ? found_zone : NO_CELLS;
