@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 FIVE = 5
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # along a row, a column, and the two diagonals
+# Where black defends and both a reply of its own and a white stone come before its next move, the cells
+# far from its stones (Stones.far_cells) it needs so that one is sure to be left it to play.
+FAR_CELLS_FOR_ANY_REPLY = 3
 # How far from a move another stone can take part in a shape through it: an overline's far end (the
 # move at one end of six) is 5 away, a five's or a four's 4.
 REACH = FIVE
@@ -129,6 +132,26 @@ class Stones:
         """How many of the four lines through the cell hold two black stones or more within reach: a
         three through the cell needs one, so a cell of fewer than two can never be a double-three."""
         return sum((self.black & reach).bit_count() >= 2 for reach in _reach(self.rows, self.cols)[cell])
+
+    def stays_allowed(self, cell: int) -> bool:
+        """Whether black may play the empty `cell` now and after one or more white stones anywhere else:
+        white's stones cannot make a four, a five or an overline of black's, only a three (by making its
+        straight four's cell allowed), so an allowed cell stays allowed unless it could be a double-three
+        besides a four: unless three lines through it or more are crowded."""
+        return self.shape(cell) is None and self.crowded_lines(cell) <= 2
+
+    def far_cells(self, least: int) -> bool:
+        """Whether `least` empty cells or more have at most one black stone within reach along each line:
+        each stays allowed after one more black stone anywhere and any white ones (a forbidden shape
+        needs four black stones along one line through the cell or two along each of two, `_near`)."""
+        empty = ~(self.black | self.white) & ((1 << self.rows * self.cols) - 1)
+        found = 0
+        for cell, reaches in enumerate(_reach(self.rows, self.cols)):
+            if empty >> cell & 1 and all((self.black & reach).bit_count() <= 1 for reach in reaches):
+                found += 1
+                if found >= least:
+                    return True
+        return False
 
     def _shape(self, black: int, cell: int) -> Forbidden | None:
         key = (black, cell)
