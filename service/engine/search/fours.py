@@ -199,6 +199,13 @@ def four_moves(mine: int, theirs: int, rule: Rule) -> list[int]:
     return out
 
 
+def four_cells(mine: int, theirs: int, rule: Rule, black: bool) -> set[int]:
+    """The moves of the side with `mine` after which it completes a five at once (its fours)."""
+    return {
+        m for m in four_moves(mine, theirs, rule) if five_cells(mine | 1 << m, theirs, rule, black, near=m)
+    }
+
+
 def forbidden(rule: Rule, black: int, white: int, cell: int) -> bool:
     return rule.renju and Stones(rule.rows, rule.cols, black, white).shape(cell) is not None
 
@@ -222,11 +229,15 @@ def attack(search: Search, att: int, dfn: int, att_black: bool, depth: int) -> l
     for move in against or four_moves(att, dfn, rule):
         after = att | 1 << move
         threats = five_cells(after, dfn, rule, att_black, near=move)
-        if not threats or (att_black and forbidden(rule, black, white, move)):
+        if not threats:
             continue
         if five_cells(dfn, after, rule, not att_black):  # the defender completes a five first
             continue
+        # Black's forbidden points are asked of a move only once it wins: most fours are allowed, and
+        # asking each first took most of a renju search's time.
         if len(threats) > 1:
+            if att_black and forbidden(rule, black, white, move):
+                continue
             return [move, threats[0], threats[1]]  # it blocks one, the other completes the five
         reply = threats[0]
         if not att_black and forbidden(rule, dfn, after, reply):
@@ -234,7 +245,7 @@ def attack(search: Search, att: int, dfn: int, att_black: bool, depth: int) -> l
             # cells cannot show: left to the proof-number search (freestyle) or unclaimed.
             continue
         line = attack(search, after, dfn | 1 << reply, att_black, depth - 1)
-        if line is not None:
+        if line is not None and not (att_black and forbidden(rule, black, white, move)):
             return [move, reply, *line]
         if search.nodes_left < 0:
             return None

@@ -16,8 +16,10 @@ does not depend on the defender's. Under renju one thing can: a white stone may 
 double is a forbidden point, through the recursion of renju's threes. So when black attacks under renju,
 its doubles are only cells no white stone can make forbidden (see `_doubles`); a proof that needs
 another is not found here.
-Black's forbidden points are never its moves; where black defends, its answers on forbidden points are
-kept (it cannot play them: keeping them asks more of the attacker, never less).
+Black's forbidden points are never its moves. Where black defends, the position at each of its nodes is
+known, so its answers on forbidden points are dropped there, and a four whose one five cell black may not
+take wins (its node lists no reply). Black must keep a cell to play, or the game is drawn: each such node
+asks for cells no forbidden shape can reach (renju.Stones.far_cells).
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..rules.position import Position
-from ..rules.renju import Stones
-from .fours import MAX_FOURS, Rule, Search, attack, five_cells, forbidden, four_moves, windows
+from ..rules.renju import FAR_CELLS_FOR_ANY_REPLY, Stones
+from .fours import MAX_FOURS, Rule, Search, attack, five_cells, forbidden, four_cells, four_moves, windows
 from .native import monotonic
 from .win_tree import FOUR, LINE, THREE, TWO, WinTree, fours_node
 
@@ -61,11 +63,15 @@ class ThreesSearch:
         line = attack(fours, att, dfn, black, MAX_FOURS)
         if line is not None:
             return fours_node(rule, black, att, dfn, line)
-        key = (att, dfn, threes)
-        if threes <= 0 or key in self.failed:
-            return None
         against = five_cells(dfn, att, rule, not black)
         if len(against) > 1:
+            return None
+        if not against and rule.renju and not black:
+            node = self._forbidden_block(att, dfn)
+            if node is not None:
+                return node
+        key = (att, dfn, threes)
+        if threes <= 0 or key in self.failed:
             return None
         for move in against or self._candidates(att, dfn):
             if black and rule.renju and forbidden(rule, att, dfn, move):
@@ -96,12 +102,13 @@ class ThreesSearch:
                 return None  # not a three
             otherwise = doubles[0]
             answers = {otherwise, *five_cells(att | 1 << otherwise, dfn, rule, black, near=otherwise)}
-            answers |= {
-                m
-                for m in four_moves(dfn, att, rule)
-                if five_cells(dfn | 1 << m, att, rule, not black, near=m)
-            }
+            answers |= four_cells(dfn, att, rule, not black)
             kind = THREE
+        if rule.renju and not black:  # black defends: never on its forbidden points, and it must move
+            stones = Stones(rule.rows, rule.cols, dfn, att)
+            if not stones.far_cells(1 if kind == FOUR else FAR_CELLS_FOR_ANY_REPLY):
+                return None
+            answers = {answer for answer in answers if stones.shape(answer) is None}
         replies = []
         for answer in sorted(answers):
             child = self.attacker(att, dfn | 1 << answer, threes)
@@ -110,14 +117,17 @@ class ThreesSearch:
             replies.append((answer, child))
         return WinTree(move, kind, tuple(replies), otherwise)
 
-    def _fours_of(self, mine: int, theirs: int, black: bool) -> set[int]:
-        """The moves of the side with `mine` that make a five possible at once (a four)."""
+    def _forbidden_block(self, att: int, dfn: int) -> WinTree | None:
+        """White to move under renju: a four whose one five cell black may not take (black must move,
+        and white completes the five next), as its node; None when there is none."""
         rule = self.rule
-        return {
-            m
-            for m in four_moves(mine, theirs, rule)
-            if five_cells(mine | 1 << m, theirs, rule, black, near=m)
-        }
+        for move in sorted(four_cells(att, dfn, rule, False)):
+            after = att | 1 << move
+            cells = five_cells(after, dfn, rule, False, near=move)
+            stones = Stones(rule.rows, rule.cols, dfn, after)
+            if len(cells) == 1 and stones.shape(cells[0]) is not None and stones.far_cells(1):
+                return WinTree(move, FOUR, (), cells[0])
+        return None
 
     def _doubles(self, mine: int, theirs: int, black: bool) -> list[int]:
         """The moves of the side with `mine` that make two fives at once. Under renju black's are only
@@ -131,7 +141,7 @@ class ThreesSearch:
         for cell in four_moves(mine, theirs, rule):
             if len(five_cells(mine | 1 << cell, theirs, rule, black, near=cell)) < 2:
                 continue
-            if stones is not None and (stones.shape(cell) is not None or stones.crowded_lines(cell) > 2):
+            if stones is not None and not stones.stays_allowed(cell):
                 continue
             out.append(cell)
         return out

@@ -30,7 +30,7 @@ def sides_of(position: Position) -> Sides:
     black, white = Rules(size=SIZE, exact=True), Rules(size=SIZE, exact=False)
     if position.to_move is position.first:
         return Sides(black, white, black_allowed)
-    return Sides(white, black)
+    return Sides(white, black, defender_allowed=black_allowed)
 
 
 def random_position(name: str, rng: random.Random, marks: int) -> Position | None:

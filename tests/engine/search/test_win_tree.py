@@ -27,12 +27,12 @@ def anywhere(att: int, dfn: int, cell: int) -> bool:
 
 @dataclass(frozen=True)
 class Sides:
-    """What each side's five is, and where the attacker may play (renju's black: not on a forbidden
-    point); the defender's replies are every empty cell (where it may not play, checking more is safe)."""
+    """What each side's five is, and where each may play (renju's black: not on a forbidden point)."""
 
     attacker: Rules
     defender: Rules
-    allowed: Callable[[int, int, int], bool] = anywhere  # (attacker, defender, cell)
+    allowed: Callable[[int, int, int], bool] = anywhere  # (attacker, defender, cell): the attacker's moves
+    defender_allowed: Callable[[int, int, int], bool] = anywhere  # (defender, attacker, cell): its replies
 
     @classmethod
     def alike(cls, rules: Rules) -> Sides:
@@ -63,6 +63,8 @@ def replays(sides: Sides, node: WinTree, att: int, dfn: int) -> int:
     listed = dict(node.replies)
     longest = 0
     for reply in cells_of(board & ~(att | dfn)):
+        if not sides.defender_allowed(dfn, att, reply):
+            continue
         after = dfn | 1 << reply
         if reply in listed:
             longest = max(longest, 2 + replays(sides, listed[reply], att, after))
@@ -93,6 +95,8 @@ def replays_quiet(sides: Sides, node: WinTree, att: int, dfn: int) -> int:
     listed = dict(node.replies)
     longest = 0
     for reply in cells_of(board & ~(att | dfn)):
+        if not sides.defender_allowed(dfn, att, reply):
+            continue
         after = dfn | 1 << reply
         assert not theirs.has_five(after), f"{reply} completes a five"
         longest = max(longest, 2 + replays(sides, listed.get(reply, node.follow), att, after))
