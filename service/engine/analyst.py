@@ -43,7 +43,7 @@ from .search.proof_families import DEFAULT_PROVER_THREADS, checked_prover_thread
 from .search.proof_number import applies as proof_number_applies
 from .search.proven_record import BOOK, SEARCH, Origin
 from .search.proven_store import ProvenStore
-from .search.renju_answers import freestyle, renju_moves
+from .search.renju_answers import freestyle, renju_moves, renju_win
 from .search.report import SearchReport
 from .search.threes import threes_win
 from .search.win_tree import WinTree
@@ -74,6 +74,10 @@ FOURS_SECONDS = 5.0
 # Under renju (and exactly five on boards where no tree is asked), the plain search of threes
 # (search/threes.py) takes at most this share of what is left after the fours, or THREES_SECONDS.
 THREES_SHARE = 0.3
+# Under renju, the share of what is left after the fours that the core's trees checked under the rules
+# (renju_answers.renju_win) may take before the plain search: within a second they proved 68 of the 90
+# public puzzles won in three moves, the plain search 43 (tests/bench/gomoku_puzzles.py).
+RENJU_TREES_SHARE = 0.85
 THREES_SECONDS = 5.0
 
 
@@ -323,11 +327,19 @@ def _threes(position: Position, budget: Budget, started: float, claims: FoursCla
     """Where neither the compiled provers nor their trees alone are asked (renju, and exactly five on
     boards the trees leave to alpha-beta), the side to move's win by threes and fours (search/threes.py),
     when the fours found none, within THREES_SHARE of what is left of the budget (THREES_SECONDS with no
-    time limit)."""
+    time limit). Under renju the core's trees checked under the rules come first (renju_answers.py,
+    `renju_win`), with RENJU_TREES_SHARE of what is left, and the plain search has the rest of its share."""
     variant = position.variant
     if claims.line or not fours_apply(position) or proof_number_applies(variant) or trees_alone(variant):
         return None
     left = _left(budget, started).seconds
+    if variant.renju:
+        found = renju_win(
+            position, monotonic() + (THREES_SECONDS if left is None else left * RENJU_TREES_SHARE)
+        )
+        if found is not None:
+            return found
+        left = _left(budget, started).seconds
     return threes_win(position, monotonic() + (THREES_SECONDS if left is None else left * THREES_SHARE))
 
 

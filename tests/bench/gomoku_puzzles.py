@@ -27,7 +27,9 @@ per variant: puzzles, proven wins, the median and slowest answer, each move clai
 the bench's checker of wins by threes (`tests/engine/search/winning_threes.py`: confirmed, or refuted
 when the defender makes five at once or wins by continuous fours after it: a wrong claim; a claim it
 can do neither with is listed as unconfirmed, not counted wrong), and every miss. The checker knows
-freestyle and the exact rule, not renju: under renju the answers are reported, the claims not checked.
+freestyle and the exact rule, not renju: under renju each proven win's certificate of threes (`Answer.tree`)
+is replayed instead against every reply, with the tests' own reading of renju's fives and forbidden points
+(`test_renju_certificate.replayed`); a win by fours carries a line, not a tree, and is counted apart.
 
 Run: python -m tests.bench.gomoku_puzzles [--variants 15x15k5,15x15k5-exact,15x15k5-renju]
      [--budget-ms 1000] [--limit N] [--collections vcf,vct]
@@ -54,6 +56,7 @@ from tests.engine.search.continuous_fours import (
     to_five,
 )
 from tests.engine.search.gomoku_puzzles import Puzzle, ThreatPuzzle, puzzles, rules_of, threat_puzzles
+from tests.engine.search.test_renju_certificate import replayed
 from tests.engine.search.winning_threes import Limit, proves_win_by_threes, refutes
 
 VARIANTS = ("15x15k5", "15x15k5-exact", "15x15k5-renju")
@@ -236,6 +239,7 @@ class ThreatVerdict:
     confirmed: tuple[int, ...]  # of them, confirmed by the bench's checker of wins by threes
     wrong: tuple[str, ...]  # claims the checker refutes, and why
     said: str  # what the answer said, for the misses
+    replayed: bool | None = None  # under renju, the win's certificate of threes replays (None: no tree)
 
 
 def judge_threats(puzzle: ThreatPuzzle, rules: Rules | None, answer: Answer, seconds: float) -> ThreatVerdict:
@@ -257,6 +261,12 @@ def judge_threats(puzzle: ThreatPuzzle, rules: Rules | None, answer: Answer, sec
         f"result {answer.result}, best move {named(best.cell)} [{best.lower}, {best.upper}],"
         f" {answer.nodes} nodes, closed by {answer.closed_by or 'nothing'}"
     )
+    tree = answer.tree
+    replays = None
+    if answer.position.variant.renju and tree is not None:
+        replays = replayed(answer.position, tree, 15)
+        if not replays:
+            wrong.append(f"{named(tree.move)}: its certificate fails the replay under renju")
     return ThreatVerdict(
         puzzle,
         seconds,
@@ -265,6 +275,7 @@ def judge_threats(puzzle: ThreatPuzzle, rules: Rules | None, answer: Answer, sec
         tuple(confirmed),
         tuple(wrong),
         said,
+        replays,
     )
 
 
@@ -286,7 +297,13 @@ def run_threats(variant: str, budget_ms: int, limit: int | None) -> None:
     print(f"  answer time: median {statistics.median(times):.3f} s, slowest {times[-1]:.3f} s")
     claims = sum(len(v.claimed) for v in verdicts)
     if rules is None:
-        print(f"  moves claimed to win: {claims}, not checked (the checker does not know renju)")
+        trees = [v for v in verdicts if v.replayed is not None]
+        print(f"  moves claimed to win: {claims}, not checked by the checker (it does not know renju)")
+        print(
+            f"  certificates of threes replayed under renju: {sum(bool(v.replayed) for v in trees)} of"
+            f" {len(trees)}; wins by fours (a line): {len(proven) - len(trees)}"
+        )
+        print(f"  wrong claims: {sum(len(v.wrong) for v in verdicts)}")
     else:
         confirmed = sum(len(v.confirmed) for v in verdicts)
         firsts = sum(v.proven and v.claimed[:1] == v.confirmed[:1] and bool(v.confirmed) for v in verdicts)

@@ -1,10 +1,12 @@
 """What an answer under renju may claim: the compiled search, the tables, the books and the store of
 proofs know nothing of forbidden points, so none of them proves anything there. A renju answer's
-proofs come from the rules alone: continuous fours (fours_proofs.py, which asks the rules of every
-stone, the analyst's), and two plies deep: a move that wins at once (black's exactly five,
-white's five or more) wins in 1; a move after which the opponent wins at once (a five the move does
-not block) loses in 2. Every other move is a guess: the search plays the same stones under freestyle
-rules (`freestyle`), and what it finds, proven there or not, only ranks the moves (`guess`).
+proofs come from the rules: continuous fours (fours_proofs.py, which asks the rules of every stone, the
+analyst's); wins by threes, from the core's trees checked node by node under the rules
+(`renju_win`: win_tree.renju_candidates, renju_certificate.py) or from the plain search of threes
+(threes.py); and two plies deep: a move that wins at once (black's exactly five, white's five or more)
+wins in 1; a move after which the opponent wins at once (a five the move does not block) loses in 2.
+Every other move is a guess: the search plays the same stones under freestyle rules (`freestyle`), and
+what it finds, proven there or not, only ranks the moves (`guess`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,11 @@ from dataclasses import replace
 
 from ..rules.known_move import Estimate, KnownMove
 from ..rules.position import Mark, Position
+from .board import Board
+from .fours import Rule
+from .native import Game
+from .renju_certificate import holds
+from .win_tree import WinTree, renju_candidates
 
 # A freestyle proof read as a guess: far above any heuristic score, a faster win (a slower loss) higher.
 PROVEN_GUESS = 1_000_000
@@ -80,3 +87,21 @@ def guess(searched: KnownMove | None) -> Estimate | None:
     plies = searched.remoteness or 0
     score = 0 if searched.lower == 0 else searched.lower * (PROVEN_GUESS - plies)
     return Estimate(score, plies)
+
+
+def renju_win(position: Position, deadline: float) -> WinTree | None:
+    """The side to move's win by threes under renju: the first certificate the core's trees suggest
+    (win_tree.renju_candidates) that holds under the rules (renju_certificate.py), found before
+    `deadline` (on monotonic(); 0: none). The core plays black's lines as exactly five where black
+    attacks, and white's as five or more where white does: each side's own fives."""
+    variant = position.variant
+    mark = position.to_move
+    black = mark is position.first
+    core_rule = replace(variant, renju=False, exact=black)
+    game = Game.of(Board.of(core_rule))
+    rule = Rule.of(position)
+    att, dfn = position.mask(mark), position.mask(mark.other)
+    for tree in renju_candidates(game, rule, att, dfn, black, deadline):
+        if holds(rule, att, dfn, black, tree, deadline):
+            return tree
+    return None

@@ -17,23 +17,33 @@ threat (tss_answers). So it holds where the core's proofs hold, on boards where 
 (freestyle) or exactly five (the core reads each line's flanks); tests/engine/search/test_win_tree.py
 replays every defender's reply against it. After a quiet three the replies listed are every cell of a
 window of k through a cell of the line of fours that follows (a stone elsewhere blocks none of its fours
-and joins none of its replies, fours_proofs.py) and the defender's moves that may make a four; under
-renju no quiet three is read back.
+and joins none of its replies, fours_proofs.py) and the defender's moves that may make a four.
+
+Under renju the core knows neither forbidden points nor the colours' different fives: where black
+attacks, each move the core gives is asked of the rules, and one on a forbidden point is banned from the
+core's trees and the question asked again. Such a tree is only a candidate: renju_certificate.py checks it
+under the rules before anything is claimed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..rules.geometry import iter_cells
+from ..rules.renju import Stones
 from ..rules.variants import Variant
-from .fours import Rule, Search, attack, five_cells, four_moves, windows
+from .fours import Rule, Search, attack, five_cells, forbidden, four_cells, four_moves, windows
 from .native import ANSWERS, BLOCK, TWO_THREATS, Game, monotonic, threat_answers, threes_tree
-from .root_trees import MOST_THREES
+from .root_trees import DEEPENING, MOST_THREES
 
 MOST_NODES = 400  # a larger tree is not given: its JSON would outweigh the answer
 MOST_FOURS = 40  # as fours.MAX_FOURS: a longer sequence of fours is not looked for
+RENJU_TRIES = 8  # first moves tried per node and depth under renju (_Builder.nodes_of)
+# Under renju, the share of the time left that reading one root move's tree back may take: a move whose
+# tree the rules refute deep down can take seconds to read; one that holds took 0.1 s or less on the
+# public puzzles (tests/bench/gomoku_puzzles.py).
+RENJU_READING_SHARE = 0.75
 
 
 # What an attacker's move threatens, and the most plies from it to a completed line when nothing follows
@@ -82,22 +92,65 @@ class _Builder:
         line = attack(Search(self.rule, self.deadline, 100_000), att, dfn, self.black, MOST_FOURS)
         if line is not None:
             return fours_node(self.rule, self.black, att, dfn, line)
-        quiet = (False,) if self.rule.renju else (False, True)
-        for with_quiet in quiet:
+        for with_quiet in (False, True):
             for fewest in range(1, threes + 1):  # the tree of fewest threes: the smallest certificate
-                tree = threes_tree(self.game, att, dfn, fewest, 0, self.deadline, with_quiet)
-                if tree.first is not None:
-                    return self.defender(att | 1 << tree.first, dfn, tree.first, fewest - 1)
+                for node in self.nodes_of(att, dfn, fewest, with_quiet):
+                    if node is not None or not self.rule.renju:
+                        return node
         return None
 
+    def nodes_of(
+        self, att: int, dfn: int, threes: int, quiet: bool, share: float = 1.0
+    ) -> Iterator[WinTree | None]:
+        """The attacker's node read back from the core's tree of `threes` (None: not read back), one per
+        first move the core gives, each read within `share` of the time left. Under renju the core is
+        asked again (RENJU_TRIES times at most) after each one the caller passes over, that move banned
+        from the core's trees at this node; a forbidden point of black's is banned before it is read."""
+        banned = 0
+        for _ in range(RENJU_TRIES if self.rule.renju else 1):
+            deadline = self.deadline
+            first = threes_tree(self.game, att, dfn, threes, 0, deadline, quiet, banned).first
+            if first is None or (deadline and monotonic() > deadline):
+                return
+            if not self.forbids(att, dfn, first):
+                if deadline:
+                    now = monotonic()
+                    self.deadline = now + (deadline - now) * share
+                node = self.defender(att | 1 << first, dfn, first, threes - 1)
+                self.deadline = deadline
+                yield node
+            banned |= 1 << first
+
+    def forbids(self, att: int, dfn: int, cell: int) -> bool:
+        """Whether the attacker may not play `cell` now: a forbidden point, where it is black under renju."""
+        return self.black and forbidden(self.rule, att, dfn, cell)
+
+    def may_forbid(self, att: int, dfn: int, cell: int) -> bool:
+        """Whether `cell` may be a forbidden point of the attacker's after a reply of the defender's
+        anywhere (renju.Stones.stays_allowed): where it is black under renju."""
+        rule = self.rule
+        return self.black and rule.renju and not Stones(rule.rows, rule.cols, att, dfn).stays_allowed(cell)
+
     def defender(self, att: int, dfn: int, move: int, threes: int) -> WinTree | None:
-        """The defender to move after the attacker's `move`: the node of that move."""
+        """The defender to move after the attacker's `move`: the node of that move (after a three, its
+        double threat on no forbidden point of black's, the core asked again while it is)."""
+        banned = 0
         answered = threat_answers(self.game, att, dfn)
+        while (
+            answered.kind == ANSWERS
+            and answered.next is not None
+            and self.may_forbid(att, dfn, answered.next)
+        ):
+            banned |= 1 << answered.next
+            answered = threat_answers(self.game, att, dfn, banned)
         if answered.kind == TWO_THREATS:
             return WinTree(move, TWO)
         if answered.kind not in (BLOCK, ANSWERS):
             return self.quiet(att, dfn, move, threes)
-        replies = self.replies(att, dfn, iter_cells(answered.answers), threes)
+        answers = set(iter_cells(answered.answers))
+        if self.rule.renju and answered.kind == ANSWERS:  # the core's fours are not renju's: white's longer
+            answers |= four_cells(dfn, att, self.rule, not self.black)
+        replies = self.replies(att, dfn, sorted(answers), threes)
         if replies is None:
             return None
         return WinTree(move, FOUR if answered.kind == BLOCK else THREE, replies, answered.next)
@@ -118,7 +171,7 @@ class _Builder:
     def quiet(self, att: int, dfn: int, move: int, threes: int) -> WinTree | None:
         """The node of a quiet three `move` (the module's docstring), or None."""
         rule, black = self.rule, self.black
-        if rule.renju or five_cells(dfn, att, rule, not black):
+        if five_cells(dfn, att, rule, not black):
             return None
         line = attack(Search(rule, self.deadline, 100_000), att, dfn, black, MOST_FOURS)
         if line is None:
@@ -155,6 +208,32 @@ def win_tree(
     from the proofs before `deadline` (on monotonic(); 0: none); None when none is found in time or the
     tree has more than MOST_NODES nodes."""
     return _Builder(game, rule, attacker_black, deadline).attacker(attacker, defender, threes)
+
+
+def renju_candidates(
+    game: Game, rule: Rule, attacker: int, defender: int, attacker_black: bool, deadline: float
+) -> Iterator[WinTree]:
+    """Under renju (`rule`), the certificates the core's trees suggest for the attacker (to move), the
+    root's trees deepened as root_trees.DEEPENING has them: each only a candidate (the module's
+    docstring). After a certificate the caller rejects (it asks for the next) or a root move none is read
+    back for, the core is asked again without that move (_Builder.nodes_of)."""
+    if not rule.renju:
+        raise ValueError("renju_candidates reads trees under renju only")
+    builder = _Builder(game, rule, attacker_black, deadline)
+    wins = five_cells(attacker, defender, rule, attacker_black)
+    if wins:
+        yield WinTree(wins[0], LINE)
+        return
+    line = attack(Search(rule, deadline, 100_000), attacker, defender, attacker_black, MOST_FOURS)
+    fours = None if line is None else fours_node(rule, attacker_black, attacker, defender, line)
+    if fours is not None:
+        yield fours
+    for quiet, threes in DEEPENING:
+        builder.nodes = 0
+        for tree in builder.nodes_of(attacker, defender, threes, quiet, RENJU_READING_SHARE):
+            if tree is not None:
+                yield tree
+            builder.nodes = 0
 
 
 Certify = Callable[[Game, int, int, float], "WinTree | None"]  # (game, attacker, defender, deadline)
