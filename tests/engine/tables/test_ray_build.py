@@ -35,14 +35,16 @@ def workers_solving() -> list[int]:
 
 
 class KillAWorker(StopAfter):
-    """Progress that kills one worker process in the middle of tier `tier` (after its first piece)."""
+    """Progress that kills one worker process in the middle of tier `tier` (after its first piece), or
+    of the first tier after it where one is seen running: on a loaded machine a tier's pieces can all end
+    between two reports of progress."""
 
     def __init__(self, tier: int) -> None:
         super().__init__(tiers=10**6)
         self.tier, self.in_tier, self.killed = tier, False, list[int]()
 
     def tier_done(self, tier: int, seconds: float) -> None:
-        self.in_tier = tier == self.tier + 1  # the tiers go down from the full board
+        self.in_tier = tier <= self.tier + 1  # the tiers go down from the full board
 
     def advanced(self, entries: int) -> None:
         if self.in_tier and not self.killed:
@@ -60,7 +62,7 @@ def test_4x5k4_on_two_nodes_with_a_worker_killed_is_the_local_file(
     on_ray = tmp_path / f"{variant.long_name}.table"
     killer = KillAWorker(tier=10)
     build_file(on_ray, variant, progress=killer, ray_address=ray_cluster)
-    assert killer.killed, "no worker was found solving a piece of tier 10"
+    assert killer.killed, "no worker was found solving a piece of tier 10 or below"
     assert local is not None and filecmp.cmp(on_ray, local, shallow=False)
     assert build_record(on_ray)["ray"] == {"nodes": 2, "cpus": 2.0}
 
