@@ -86,18 +86,23 @@ class _Builder:
         self.nodes += 1
         if self.nodes > MOST_NODES or (self.deadline and monotonic() > self.deadline):
             return None
-        wins = five_cells(att, dfn, self.rule, self.black)
-        if wins:
-            return WinTree(wins[0], LINE)
-        line = attack(Search(self.rule, self.deadline, 100_000), att, dfn, self.black, MOST_FOURS)
-        if line is not None:
-            return fours_node(self.rule, self.black, att, dfn, line)
+        won = self.by_fours(att, dfn)
+        if won is not None:
+            return won
         for with_quiet in (False, True):
             for fewest in range(1, threes + 1):  # the tree of fewest threes: the smallest certificate
                 for node in self.nodes_of(att, dfn, fewest, with_quiet):
                     if node is not None or not self.rule.renju:
                         return node
         return None
+
+    def by_fours(self, att: int, dfn: int) -> WinTree | None:
+        """The attacker's node where it completes a line, or wins by fours; None when it does neither."""
+        wins = five_cells(att, dfn, self.rule, self.black)
+        if wins:
+            return WinTree(wins[0], LINE)
+        line = attack(Search(self.rule, self.deadline, 100_000), att, dfn, self.black, MOST_FOURS)
+        return None if line is None else fours_node(self.rule, self.black, att, dfn, line)
 
     def nodes_of(
         self, att: int, dfn: int, threes: int, quiet: bool, share: float = 1.0
@@ -220,12 +225,7 @@ def renju_candidates(
     if not rule.renju:
         raise ValueError("renju_candidates reads trees under renju only")
     builder = _Builder(game, rule, attacker_black, deadline)
-    wins = five_cells(attacker, defender, rule, attacker_black)
-    if wins:
-        yield WinTree(wins[0], LINE)
-        return
-    line = attack(Search(rule, deadline, 100_000), attacker, defender, attacker_black, MOST_FOURS)
-    fours = None if line is None else fours_node(rule, attacker_black, attacker, defender, line)
+    fours = builder.by_fours(attacker, defender)
     if fours is not None:
         yield fours
     for quiet, threes in DEEPENING:

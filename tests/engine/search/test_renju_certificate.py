@@ -58,12 +58,12 @@ def core_tree(position: Position) -> WinTree | None:
     return win_tree(game, rule, position.mask(mover), position.mask(mover.other), black, 3, 0.0)
 
 
-# Measured (300 positions of 20 to 32 marks): 158 trees confirmed and replayed, 20 refuted that fail the
-# replay too.
+# Measured (150 positions of 20 to 32 marks): 75 trees confirmed and replayed, 12 refuted that fail the
+# replay too; of 300, 158 and 20.
 def test_the_check_agrees_with_the_replay_on_the_core_s_trees() -> None:
     rng = random.Random("renju certificates")
     confirmed = refuted = 0
-    for _ in range(300):
+    for _ in range(150):
         position = random_position("9x9k5-renju", rng, rng.randrange(20, 33))
         if position is None:
             continue
@@ -87,14 +87,14 @@ def test_the_check_agrees_with_the_replay_on_the_core_s_trees() -> None:
         elif not replayed(position, tree, SIZE):
             refuted += 1
     print(f"confirmed {confirmed}, refuted (the replay fails too) {refuted}")
-    assert confirmed >= 40 and refuted >= 5  # the check both confirms and refutes
+    assert confirmed >= 30 and refuted >= 4  # the check both confirms and refutes
 
 
-# Measured: 79 certificates within 0.3 s each, 46 of them black's, every one replayed.
+# Measured (80 positions): 42 certificates within 0.3 s each, 26 of them black's, every one replayed.
 def test_every_renju_win_replays() -> None:
     rng = random.Random("renju wins")
     found = black = 0
-    for _ in range(150):
+    for _ in range(80):
         position = random_position("9x9k5-renju", rng, rng.randrange(20, 33))
         if position is None:
             continue
@@ -105,7 +105,7 @@ def test_every_renju_win_replays() -> None:
         found += 1
         black += position.to_move is position.first
     print(f"{found} certificates, {black} with black attacking")
-    assert found >= 25 and black >= 5
+    assert found >= 15 and black >= 5
 
 
 def test_puzzles_whose_freestyle_tree_fails_under_renju() -> None:
