@@ -7,6 +7,7 @@ forbidden point."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from service.engine import Analyst, Budget, Position, SearcherPool, get_variant
@@ -58,31 +59,31 @@ def core_tree(position: Position) -> WinTree | None:
     return win_tree(game, rule, position.mask(mover), position.mask(mover.other), black, 3, 0.0)
 
 
-# Measured (150 positions of 20 to 32 marks): 75 trees confirmed and replayed, 12 refuted that fail the
-# replay too; of 300, 158 and 20.
-def test_the_check_agrees_with_the_replay_on_the_core_s_trees() -> None:
-    rng = random.Random("renju certificates")
-    confirmed = refuted = 0
-    for _ in range(150):
+def random_trees(
+    seed: str, positions: int, find: Callable[[Position], WinTree | None]
+) -> Iterator[tuple[Position, WinTree]]:
+    """The trees `find` gives on random 9x9 renju positions of 20 to 32 marks."""
+    rng = random.Random(seed)
+    for _ in range(positions):
         position = random_position("9x9k5-renju", rng, rng.randrange(20, 33))
-        if position is None:
-            continue
-        tree = core_tree(position)
-        if tree is None:
-            continue
-        mover = position.to_move
-        verdict = holds(
-            Rule.of(position),
-            position.mask(mover),
-            position.mask(mover.other),
-            mover is position.first,
-            tree,
-            0.0,
-        )
-        if verdict:
-            assert replayed(position, tree, SIZE), (
-                f"{position.cells}: a certificate confirmed fails its replay"
-            )
+        tree = None if position is None else find(position)
+        if position is not None and tree is not None:
+            yield position, tree
+
+
+def checked(position: Position, tree: WinTree) -> bool:
+    mover = position.to_move
+    mine, theirs = position.mask(mover), position.mask(mover.other)
+    return holds(Rule.of(position), mine, theirs, mover is position.first, tree, 0.0)
+
+
+# Measured (150 positions): 75 trees confirmed and replayed, 12 refuted that fail the replay too; of 300,
+# 158 and 20.
+def test_the_check_agrees_with_the_replay_on_the_core_s_trees() -> None:
+    confirmed = refuted = 0
+    for position, tree in random_trees("renju certificates", 150, core_tree):
+        if checked(position, tree):
+            assert replayed(position, tree, SIZE), f"{position.cells}: a tree confirmed fails its replay"
             confirmed += 1
         elif not replayed(position, tree, SIZE):
             refuted += 1
@@ -92,15 +93,8 @@ def test_the_check_agrees_with_the_replay_on_the_core_s_trees() -> None:
 
 # Measured (80 positions): 42 certificates within 0.3 s each, 26 of them black's, every one replayed.
 def test_every_renju_win_replays() -> None:
-    rng = random.Random("renju wins")
     found = black = 0
-    for _ in range(80):
-        position = random_position("9x9k5-renju", rng, rng.randrange(20, 33))
-        if position is None:
-            continue
-        tree = renju_win(position, monotonic() + 0.3)
-        if tree is None:
-            continue
+    for position, tree in random_trees("renju wins", 80, lambda p: renju_win(p, monotonic() + 0.3)):
         assert replayed(position, tree, SIZE), f"{position.cells}: the certificate fails its replay"
         found += 1
         black += position.to_move is position.first
@@ -122,7 +116,7 @@ def test_puzzles_whose_freestyle_tree_fails_under_renju() -> None:
         rule = Rule(15, 15, 5, exact=False, renju=False)
         tree = win_tree(Game.of(Board.of(variant)), rule, att, dfn, True, 4, 0.0)
         assert tree is not None and not replayed(position, tree, 15), puzzle.name
-        assert not holds(Rule.of(position), att, dfn, True, tree, 0.0)
+        assert not checked(position, tree)
         found = renju_win(position, monotonic() + 10.0)
         assert found is not None and replayed(position, found, 15), puzzle.name
 
@@ -149,15 +143,7 @@ def test_white_wins_where_black_may_not_block() -> None:
     assert block in position.forbidden
     tree = threes_win(position, 0.0)
     assert tree is not None and tree.move == four and tree.threat == FOUR and not tree.replies
-    assert holds(
-        Rule.of(position),
-        position.mask(position.to_move),
-        position.mask(position.to_move.other),
-        False,
-        tree,
-        0.0,
-    )
-    assert replayed(position, tree, SIZE)
+    assert checked(position, tree) and replayed(position, tree, SIZE)
     # The analyst proves it; under freestyle black blocks there, and the four alone wins nothing.
     analyst = Analyst(lambda variant: None, None, SearcherPool(1))
     moves = {move.cell: move for move in analyst.analyze(position, Budget(seconds=2.0)).moves}
