@@ -174,10 +174,13 @@ class _Check:
         )
 
     def listed(self, att: int, dfn: int, node: WinTree, must: set[int]) -> bool:
-        """Each empty cell of `must` the defender may play is a reply the tree lists, and lost."""
+        """Each empty cell of `must` the defender may play is a reply the tree lists, and lost; so is
+        every other reply it lists (a client replaying the tree follows them)."""
         children = dict(node.replies)
+        if any((att | dfn) >> reply & 1 for reply in children):
+            return False
         stones = None if self.black else self.stones(att, dfn)
-        for reply in sorted(must):
+        for reply in sorted(must | set(children)):
             if (att | dfn) >> reply & 1:
                 continue
             if stones is not None and stones.shape(reply) is not None:
