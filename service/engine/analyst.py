@@ -327,20 +327,22 @@ def _threes(position: Position, budget: Budget, started: float, claims: FoursCla
     """Where neither the compiled provers nor their trees alone are asked (renju, and exactly five on
     boards the trees leave to alpha-beta), the side to move's win by threes and fours (search/threes.py),
     when the fours found none, within THREES_SHARE of what is left of the budget (THREES_SECONDS with no
-    time limit). Under renju the core's trees checked under the rules come first (renju_answers.py,
-    `renju_win`), with RENJU_TREES_SHARE of what is left, and the plain search has the rest of its share."""
+    time limit). Under renju the core's trees checked under the rules (renju_answers.py, `renju_win`)
+    take RENJU_TREES_SHARE of what is left: before the plain search where black attacks, after it where
+    white does (white's wins that rest on black's forbidden points are the plain search's alone)."""
     variant = position.variant
     if claims.line or not fours_apply(position) or proof_number_applies(variant) or trees_alone(variant):
         return None
-    left = _left(budget, started).seconds
+    searches: list[tuple[Callable[[Position, float], WinTree | None], float]] = [(threes_win, THREES_SHARE)]
     if variant.renju:
-        found = renju_win(
-            position, monotonic() + (THREES_SECONDS if left is None else left * RENJU_TREES_SHARE)
-        )
+        trees = (renju_win, RENJU_TREES_SHARE)
+        searches = [trees, *searches] if position.to_move is position.first else [*searches, trees]
+    for search, share in searches:
+        left = _left(budget, started).seconds
+        found = search(position, monotonic() + (THREES_SECONDS if left is None else left * share))
         if found is not None:
             return found
-        left = _left(budget, started).seconds
-    return threes_win(position, monotonic() + (THREES_SECONDS if left is None else left * THREES_SHARE))
+    return None
 
 
 def _with_line(answer: Answer, claims: FoursClaims) -> Answer:
