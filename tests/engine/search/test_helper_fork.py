@@ -6,27 +6,14 @@ have and destroyed a condition the parent's helper thread still waited on."""
 from __future__ import annotations
 
 import os
-import signal
 import threading
 import time
 
 from service.engine.search.second_thread import Helper, thread_helper
+from tests.engine.search.forked import exit_code_within
 
 EXIT_WITHIN = 1.0  # seconds: a child that frees a copy exits in milliseconds
 IDLE = 0.05  # seconds for a new helper's thread to reach its wait for a job
-
-
-def exit_code_within(pid: int, seconds: float) -> int | None:
-    """The child's exit code, or None if it is still running after `seconds` (it is killed then)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.waitstatus_to_exitcode(status)
-        time.sleep(0.01)
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    return None
 
 
 def freed_within(helper: Helper, seconds: float) -> bool:

@@ -22,6 +22,7 @@ from service.engine.search.proof_number import ProofTable, Prover, ask
 from service.engine.search.second_thread import thread_helper
 from service.engine.tables.table import Table
 from service.serving.sources import ANALYST
+from tests.engine.search.forked import exit_code_within
 from tests.engine.search.positions import position_of, random_position
 from tests.engine.tables.boards import solved_table
 
@@ -171,8 +172,7 @@ def test_a_forked_process_makes_its_own_helper() -> None:
             code = 0 if first.answers[0] and second.answers[0] and first.answers[0].outcome == -1 else 2
         finally:
             os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
+    assert exit_code_within(pid, 60.0) == 0
 
 
 def test_the_threads_setting(monkeypatch: pytest.MonkeyPatch) -> None:
