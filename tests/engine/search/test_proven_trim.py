@@ -29,8 +29,8 @@ BOUND = 6_000_000  # bytes: 15,000 records of 8x8 positions
 JOURNAL = journal_limit(BOUND)
 SHARE = Bound(BOUND).file
 # Writers in two processes, on a host that deschedules them, hold the write-ahead log a moment longer
-# now and then: it grows by what they write meanwhile, about a megabyte on a busy two-core host. Beside
-# the log's limit at BOUND (187.5 kB) that is ten times it; at this bound's (750 kB), twice.
+# now and then: it grows by what they write meanwhile, a megabyte or more on a busy two-core host. Beside
+# the log's limit at BOUND (187.5 kB) that is ten times it; at this bound's (750 kB), twice or more.
 PROCESSES_BOUND = 24_000_000
 
 
@@ -78,9 +78,9 @@ def threads() -> Iterator[Threads]:
     started.join()
 
 
-def check_kept(path: Path, before: int, peaks: Peaks, bound: int = BOUND) -> None:
+def check_kept(path: Path, before: int, peaks: Peaks, bound: int = BOUND, log_times: int = 5) -> None:
     journal = journal_limit(bound)
-    assert peaks.wal <= 5 * journal, (peaks.wal, journal)  # a few times its limit
+    assert peaks.wal <= log_times * journal, (peaks.wal, journal)  # a few times its limit
     assert peaks.disk <= 1.2 * bound, (peaks.disk, bound)
     kept = share_kept(path, bound)
     assert LOW_SHARE - 0.05 <= kept <= HIGH_SHARE + 0.05, kept  # near the bound: not most of it gone
@@ -126,7 +126,9 @@ def test_the_trim_keeps_the_bound_beside_writers_in_two_processes(tmp_path: Path
         for process in processes:
             assert process.wait(timeout=60) == 0
         ProvenCache(tmp_path, PROCESSES_BOUND).trim()
-    check_kept(tmp_path / "proven.sqlite", before, peaks, PROCESSES_BOUND)
+    # Two processes descheduled on a loaded host held the log 4.7 MB once (6.3 times its limit; the
+    # fault this guards against grew it to 1 GB).
+    check_kept(tmp_path / "proven.sqlite", before, peaks, PROCESSES_BOUND, log_times=10)
 
 
 @pytest.mark.slow
