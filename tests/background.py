@@ -34,6 +34,9 @@ DIRECTORY_VARIABLE = "SANMOKU_TEST_BACKGROUND_DIR"  # made by the session's firs
 # left timing tests of the engine short of their marks on a busy host.
 PROCESSES = 1
 POLL_SECONDS = 0.2
+# A check's wait for its result: below the suite's timeout of a test (600 s, pyproject.toml), so that a
+# wait in vain ends here and marks the work given up rather than ending the test from outside.
+WAIT_SECONDS = 500
 CLAIMED = "claimed"  # made by the process that runs the work, holding its process id
 GIVEN_UP = "given-up"  # made once a wait for one of the work's results ended in vain
 

@@ -24,7 +24,7 @@ from service.engine.search.native import (
     prove,
 )
 from tests import background
-from tests.background import Work
+from tests.background import WAIT_SECONDS, Work
 from tests.engine.search.exact_scores import score_of
 from tests.engine.search.positions import masks_of
 from tests.engine.search.prover_checks import prover_disagreements
@@ -96,7 +96,7 @@ def test_every_variant_up_to_16_cells_is_compared() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.long_name)
 def test_the_search_agrees_with_the_table(comparisons: Work, variant: Variant) -> None:
-    summary, *problems = comparisons[variant.long_name].result(timeout=900)
+    summary, *problems = comparisons[variant.long_name].result(timeout=WAIT_SECONDS)
     assert problems == []
     counted, _, reachable = summary.split(": ")[1].split()[:3]
     assert int(counted) == min(SAMPLE, int(reachable))

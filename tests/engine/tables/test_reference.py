@@ -11,7 +11,7 @@ import pytest
 
 from service.engine import Variant, supported_variants
 from tests import background
-from tests.background import Work
+from tests.background import WAIT_SECONDS, Work
 from tests.engine.tables.boards import assert_agrees_on_samples, compare_with_reference, table_of
 
 # The reference here knows no gravity; gravity variants have their own (test_gravity_tables).
@@ -41,7 +41,7 @@ def test_every_small_variant_is_compared() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", SMALL, ids=lambda v: v.long_name)
 def test_small_variant_equals_the_reference(comparisons: Work, variant: Variant) -> None:
-    assert comparisons[variant.long_name].result(timeout=600) == []
+    assert comparisons[variant.long_name].result(timeout=WAIT_SECONDS) == []
 
 
 @pytest.mark.parametrize(
