@@ -126,7 +126,9 @@ def test_trees_on_8x8_starve_neither_lookups_nor_searches(tmp_path: Path) -> Non
         with hammering(server.url + TREE, None, 32, 2.5, tmp_path) as trees:
             searched = [post(server.url + "/analyze", search) for search in searches]
         assert [status for status, _, _ in searched] == [200] * 3
-        bar = 0.3 * 1.05 + 0.05
+        # The budget, its 5 % overrun, and the host's delay: 0.37 s once on a clean CI run here with
+        # 0.05 s allowed, the other test process and the long comparisons busy; before the fix, 12.5 s.
+        bar = 0.3 * 1.05 + 0.15
         assert statistics.median(took for _, _, took in searched) <= bar, [t for _, _, t in searched]
         busy = [d for d in trees if d.status == 503]
         assert any(d.status == 200 for d in trees) and all(d.seconds < 5 for d in busy), trees_seen(trees)
