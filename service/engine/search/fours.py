@@ -253,6 +253,37 @@ def attack(search: Search, att: int, dfn: int, att_black: bool, depth: int) -> l
     return None
 
 
+def line_holds(
+    rule: Rule, att: int, dfn: int, att_black: bool, line: list[int], allowed: frozenset[int] = frozenset()
+) -> bool:
+    """Whether `line` (attack's: the attacker's fours and the forced replies, then the five's cell) wins
+    from this position as attack would have found it here: each move a four (blocking the defender's one
+    five cell, if it has one) after which the defender has no five, its one reply the line's next cell
+    (or two fives at once, the line's last two cells), black's moves allowed (those of `allowed` known
+    to be). Far cheaper than searching again: a stone of the defender's off the line changes none of
+    that but for what this asks."""
+    step = 0
+    while len(line) - step > 1:
+        move = line[step]
+        black, white = (att, dfn) if att_black else (dfn, att)
+        against = five_cells(dfn, att, rule, not att_black)
+        if (att | dfn) >> move & 1 or (against and against != [move]):
+            return False
+        after = att | 1 << move
+        threats = five_cells(after, dfn, rule, att_black, near=move)
+        if not threats or five_cells(dfn, after, rule, not att_black):
+            return False
+        if att_black and move not in allowed and forbidden(rule, black, white, move):
+            return False
+        if len(threats) > 1:
+            return len(line) - step == 3 and set(line[step + 1 :]) <= set(threats)
+        reply = threats[0]
+        if line[step + 1] != reply or (not att_black and forbidden(rule, dfn, after, reply)):
+            return False
+        att, dfn, step = after, dfn | 1 << reply, step + 2
+    return line[-1] in five_cells(att, dfn, rule, att_black)
+
+
 def continuous_fours(
     position: Position, deadline: float = 0.0, nodes: int = 100_000, attacker_moves: bool = True
 ) -> list[int] | None:

@@ -33,7 +33,17 @@ from dataclasses import dataclass
 from ..rules.geometry import iter_cells
 from ..rules.renju import Stones
 from ..rules.variants import Variant
-from .fours import Rule, Search, attack, five_cells, forbidden, four_cells, four_moves, windows
+from .fours import (
+    Rule,
+    Search,
+    attack,
+    five_cells,
+    forbidden,
+    four_cells,
+    four_moves,
+    line_holds,
+    windows,
+)
 from .native import ANSWERS, BLOCK, TWO_THREATS, Game, monotonic, threat_answers, threes_tree
 from .root_trees import DEEPENING, MOST_THREES
 
@@ -161,17 +171,40 @@ class _Builder:
         return WinTree(move, FOUR if answered.kind == BLOCK else THREE, replies, answered.next)
 
     def replies(
-        self, att: int, dfn: int, cells: Iterable[int], threes: int
+        self, att: int, dfn: int, cells: Iterable[int], threes: int, line: list[int] | None = None
     ) -> tuple[tuple[int, WinTree], ...] | None:
         """Each of the defender's replies `cells` with the attacker's node after it, or None when one
-        has none."""
+        has none. After a quiet three, its `line` of fours is asked first after each reply: it holds
+        after most, and searching for fours again after each took most of a renju tree's reading."""
         out = []
+        allowed = frozenset() if line is None else self.staying_allowed(att, dfn, line)
         for reply in cells:
-            child = self.attacker(att, dfn | 1 << reply, threes)
+            after = dfn | 1 << reply
+            child = None
+            if line is not None and line_holds(self.rule, att, after, self.black, line, allowed):
+                self.nodes += 1
+                if self.nodes <= MOST_NODES:
+                    child = fours_node(self.rule, self.black, att, after, line)
+            else:
+                child = self.attacker(att, after, threes)
             if child is None:
                 return None
             out.append((reply, child))
         return tuple(out)
+
+    def staying_allowed(self, att: int, dfn: int, line: list[int]) -> frozenset[int]:
+        """The attacker's moves of `line` that stay allowed whatever stones the defender adds (renju's
+        crowded lines, Stones.stays_allowed): black's, under renju; none need asking otherwise."""
+        rule = self.rule
+        if not (self.black and rule.renju):
+            return frozenset()
+        found = set()
+        for step in range(0, len(line) - 1, 2):
+            move = line[step]
+            if Stones(rule.rows, rule.cols, att, dfn).stays_allowed(move):
+                found.add(move)
+            att, dfn = att | 1 << move, dfn | 1 << line[step + 1]
+        return frozenset(found)
 
     def quiet(self, att: int, dfn: int, move: int, threes: int) -> WinTree | None:
         """The node of a quiet three `move` (the module's docstring), or None."""
@@ -188,7 +221,7 @@ class _Builder:
         listed = set(four_moves(dfn, att, rule))
         for cell in line:
             listed.update(c for index in through[cell] for c in iter_cells(masks[index] & ~(att | dfn)))
-        replies = self.replies(att, dfn, sorted(listed), threes)
+        replies = self.replies(att, dfn, sorted(listed), threes, line)
         return None if replies is None else WinTree(move, QUIET, replies, follow=follow)
 
 

@@ -11,9 +11,10 @@ from functools import cache
 import pytest
 
 from service.engine import Position, get_variant
-from service.engine.search.fours import continuous_fours
+from service.engine.search.fours import Rule, continuous_fours, line_holds
 from service.engine.search.fours_proofs import fours_claims
 from service.engine.search.native import monotonic
+from tests.engine.rules.renju_reference import reference_shape
 from tests.engine.search.continuous_fours import replay
 from tests.engine.search.gomoku_puzzles import puzzles, rules_of
 
@@ -96,3 +97,41 @@ def test_public_puzzles_lines_replay_to_five(variant: str) -> None:
         assert line is not None, puzzle.name
         done = replay(rules, puzzle.attacker, puzzle.defender, line)
         assert done.five and done.forced, (puzzle.name, done.why)
+
+
+def black_moves_allowed(attacker: int, defender: int, line: list[int]) -> bool:
+    """Each of the attacker's (black's) moves of `line` is allowed when played, by the tests' own
+    reading of renju's forbidden points."""
+    for ply in range(0, len(line) - 1, 2):
+        if reference_shape(15, 15, attacker, defender, line[ply]) is not None:
+            return False
+        attacker, defender = attacker | 1 << line[ply], defender | 1 << line[ply + 1]
+    return True
+
+
+@pytest.mark.parametrize("variant", ["15x15k5", "15x15k5-exact", "15x15k5-renju"])
+def test_a_line_holds_after_a_defenders_stone_where_it_replays_to_five(variant: str) -> None:
+    """line_holds, which the certificates of quiet threes ask after each reply instead of searching
+    again, against the tests' replay: after a defender's stone on every empty cell, on four public
+    puzzles, it holds only where the line replays to five (black's moves allowed, under renju), and
+    everywhere it does but under renju (whose lines it may refuse where a search would find another)."""
+    rules = rules_of(variant)
+    held = 0
+    for puzzle in puzzles()[:4]:
+        position = puzzle.position(variant)
+        line = continuous_fours(position, monotonic() + 10)
+        assert line is not None, puzzle.name
+        rule, black = Rule.of(position), position.to_move is position.first
+        att, dfn = puzzle.attacker, puzzle.defender
+        assert line_holds(rule, att, dfn, black, line), puzzle.name
+        for cell in range(225):
+            if (att | dfn) >> cell & 1:
+                continue
+            after = dfn | 1 << cell
+            done = replay(rules, att, after, line)
+            replays = done.five and done.forced and (not rule.renju or black_moves_allowed(att, after, line))
+            holds = line_holds(rule, att, after, black, line)
+            assert replays or not holds, (puzzle.name, cell, done.why)
+            assert holds or not replays or rule.renju, (puzzle.name, cell)
+            held += holds
+    assert held > 4 * 150  # most stones of the defender's are off the line
