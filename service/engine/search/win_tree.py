@@ -52,8 +52,9 @@ MOST_FOURS = 40  # as fours.MAX_FOURS: a longer sequence of fours is not looked 
 RENJU_TRIES = 8  # first moves tried per node and depth under renju (_Builder.nodes_of)
 # Under renju, the share of the time left that reading one root move's tree back may take: a move whose
 # tree the rules refute deep down can take seconds to read; one that holds took 0.1 s or less on the
-# public puzzles (tests/bench/gomoku_puzzles.py).
-RENJU_READING_SHARE = 0.75
+# public puzzles (tests/bench/gomoku_puzzles.py; with half, 71 of their 90 proven at 1 s, with three
+# quarters 69).
+RENJU_READING_SHARE = 0.5
 
 
 # What an attacker's move threatens, and the most plies from it to a completed line when nothing follows
