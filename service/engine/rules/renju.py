@@ -53,6 +53,8 @@ class Stones:
     def __init__(self, rows: int, cols: int, black: int, white: int) -> None:
         self.rows, self.cols, self.black, self.white = rows, cols, black, white
         self._known: dict[tuple[int, int], Forbidden | None] = {}  # (black, cell) -> its shape
+        # The cells whose emptiness an answer so far has read: the only reads a white stone can change.
+        self._empties_read = 0
 
     def _inside(self, row: int, col: int) -> bool:
         return 0 <= row < self.rows and 0 <= col < self.cols
@@ -64,6 +66,7 @@ class Stones:
         if not self._inside(row, col):
             return False
         bit = 1 << self._cell(row, col)
+        self._empties_read |= bit
         return not (black | self.white) & bit
 
     def _is_black(self, black: int, row: int, col: int) -> bool:
@@ -140,6 +143,12 @@ class Stones:
         besides a four: unless three lines through it or more are crowded."""
         return self.shape(cell) is None and self.crowded_lines(cell) <= 2
 
+    def white_could_change(self) -> int:
+        """The cells where a white stone could change an answer given so far (a mask): those whose
+        emptiness it read. Each answer is a function of the cells it read; a white stone anywhere else
+        leaves what it reads, and so the answer, the same (black's stones it reads stay as they are)."""
+        return self._empties_read
+
     def far_cells(self, least: int) -> bool:
         """Whether `least` empty cells or more have at most one black stone within reach along each line:
         each stays allowed after one more black stone anywhere and any white ones (a forbidden shape
@@ -190,6 +199,32 @@ class Stones:
             (black & reach).bit_count() for reach in _reach(self.rows, self.cols)[row * self.cols + col]
         ]
         return max(counts) >= 4 or sum(count >= 2 for count in counts) >= 2
+
+
+class ShapesAsked:
+    """Black's forbidden shapes on one board size, each answer kept with the cells it read
+    (Stones.white_could_change): a position with the same black stones and white ones that differ only on
+    cells the answer did not read has the same answer. A check that asks the same black moves after many
+    different white replies (renju_certificate.py) asks the rules once for most of them."""
+
+    KEPT = 16  # answers kept per black stones and cell: the oldest go first
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols = rows, cols
+        self._answers: dict[tuple[int, int], list[tuple[int, int, Forbidden | None]]] = {}
+
+    def shape(self, black: int, white: int, cell: int) -> Forbidden | None:
+        """The forbidden shape black's stone on the empty `cell` would make, or None if it is allowed."""
+        answers = self._answers.setdefault((black, cell), [])
+        for white_then, read, shape in answers:
+            if not (white ^ white_then) & read:
+                return shape
+        stones = Stones(self.rows, self.cols, black, white)
+        shape = stones.shape(cell)
+        answers.append((white, stones.white_could_change(), shape))
+        if len(answers) > self.KEPT:
+            del answers[0]
+        return shape
 
 
 @cache

@@ -31,9 +31,9 @@ reply of black's and a white stone come first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..rules.renju import FAR_CELLS_FOR_ANY_REPLY, Stones
+from ..rules.renju import FAR_CELLS_FOR_ANY_REPLY, Forbidden, ShapesAsked, Stones
 from .fours import Rule, five_cells, four_cells, windows
 from .native import monotonic
 from .win_tree import FOUR, LINE, QUIET, THREE, TWO, WinTree
@@ -47,10 +47,19 @@ class _Check:
     black: bool  # the attacker is black
     deadline: float  # on monotonic(); 0: none
     left: int = MOST_CHECKS
+    shapes: ShapesAsked = field(init=False)  # black's forbidden shapes asked so far
+
+    def __post_init__(self) -> None:
+        self.shapes = ShapesAsked(self.rule.rows, self.rule.cols)
 
     def stones(self, att: int, dfn: int) -> Stones:
         black, white = (att, dfn) if self.black else (dfn, att)
         return Stones(self.rule.rows, self.rule.cols, black, white)
+
+    def shape(self, att: int, dfn: int, cell: int) -> Forbidden | None:
+        """The forbidden shape black's stone on `cell` would make."""
+        black, white = (att, dfn) if self.black else (dfn, att)
+        return self.shapes.shape(black, white, cell)
 
     def fives(self, att: int, dfn: int) -> list[int]:
         """The attacker's five cells."""
@@ -81,7 +90,7 @@ class _Check:
         against = self.against(att, dfn)
         if node.threat == LINE or len(against) > 1 or (against and against[0] != move):
             return False
-        if self.black and self.stones(att, dfn).shape(move) is not None:
+        if self.black and self.shape(att, dfn, move) is not None:
             return False
         after = att | 1 << move
         if self.against(after, dfn):
@@ -101,7 +110,7 @@ class _Check:
         """After a four: the defender must take its one cell."""
         if not self.black_moves(att, dfn, 1):
             return False
-        if not self.black and self.stones(att, dfn).shape(reply) is not None:
+        if not self.black and self.shape(att, dfn, reply) is not None:
             return True  # black may not block, and the five follows
         child = dict(node.replies).get(reply)
         return child is not None and self.attacker(att, dfn | 1 << reply, child)
@@ -152,25 +161,26 @@ class _Check:
             if node.threat != FOUR or len(node.replies) != 1:
                 return None
             reply, node = node.replies[0]
-            if not self.black and self.stones(att, dfn).shape(reply) is not None:
+            if not self.black and self.shape(att, dfn, reply) is not None:
                 return None  # black may not block there now; a black stone elsewhere could change that
             cells.append(reply)
             dfn |= 1 << reply
 
     def stays_allowed(self, att: int, dfn: int, cell: int, node: WinTree) -> bool:
         """Black's stone on `cell` is allowed now and after any white reply to `node`'s three it does not
-        list: by the crowded lines (see above), else asked with each such reply in turn."""
+        list: by the crowded lines (see above), else asked with each such reply in turn that could change
+        the answer (renju.Stones.white_could_change)."""
         stones = self.stones(att, dfn)
         if stones.stays_allowed(cell):
             return True
         if stones.shape(cell) is not None:
             return False
         listed = {reply for reply, _ in node.replies}
-        empty = ~(att | dfn | 1 << cell) & ((1 << self.rule.rows * self.rule.cols) - 1)
+        maybe = stones.white_could_change() & ~(att | dfn | 1 << cell)
         return all(
-            self.stones(att, dfn | 1 << reply).shape(cell) is None
+            self.shape(att, dfn | 1 << reply, cell) is None
             for reply in range(self.rule.rows * self.rule.cols)
-            if empty >> reply & 1 and reply not in listed
+            if maybe >> reply & 1 and reply not in listed
         )
 
     def listed(self, att: int, dfn: int, node: WinTree, must: set[int]) -> bool:
@@ -179,11 +189,10 @@ class _Check:
         children = dict(node.replies)
         if any((att | dfn) >> reply & 1 for reply in children):
             return False
-        stones = None if self.black else self.stones(att, dfn)
         for reply in sorted(must | set(children)):
             if (att | dfn) >> reply & 1:
                 continue
-            if stones is not None and stones.shape(reply) is not None:
+            if not self.black and self.shape(att, dfn, reply) is not None:
                 continue  # black may not play there
             child = children.get(reply)
             if child is None or not self.attacker(att, dfn | 1 << reply, child):

@@ -10,7 +10,14 @@ import random
 import pytest
 
 from service.engine import Position, get_variant
-from service.engine.rules.renju import Forbidden, Stones, forbidden_points, forbidden_shape, is_forbidden
+from service.engine.rules.renju import (
+    Forbidden,
+    ShapesAsked,
+    Stones,
+    forbidden_points,
+    forbidden_shape,
+    is_forbidden,
+)
 from tests.engine.rules.renju_reference import reference_points
 
 SIZE = 15
@@ -166,17 +173,53 @@ def test_forbidden_points_agree_with_a_brute_force_reading_of_the_rules(seed: in
     points (in 20,000 such boards a reading without the recursion differed on 5,793 cells)."""
     rng = random.Random(seed)
     for _ in range(30):
-        black = white = 0
-        share_black, share_white = rng.uniform(0.15, 0.45), rng.uniform(0.0, 0.2)
-        for cell in range(81):
-            draw = rng.random()
-            if draw < share_black:
-                black |= 1 << cell
-            elif draw < share_black + share_white:
-                white |= 1 << cell
+        black, white = random_board(rng)
         stones = Stones(9, 9, black, white)
         found = frozenset(c for c in range(81) if not (black | white) >> c & 1 and stones.shape(c))
         assert found == reference_points(9, 9, black, white)
+
+
+def random_board(rng: random.Random) -> tuple[int, int]:
+    """Black's and white's stones on a random 9x9 board, dense enough for every shape and for threes
+    that depend on other forbidden points."""
+    black = white = 0
+    share_black, share_white = rng.uniform(0.15, 0.45), rng.uniform(0.0, 0.2)
+    for cell in range(81):
+        draw = rng.random()
+        if draw < share_black:
+            black |= 1 << cell
+        elif draw < share_black + share_white:
+            white |= 1 << cell
+    return black, white
+
+
+def test_a_white_stone_off_the_cells_an_answer_read_leaves_it_the_same() -> None:
+    """Every white stone added on a cell the answer did not read gives the same shape, asked afresh; on
+    the cells it read, some change it (so the cells read are not merely the whole board). Kept answers
+    (ShapesAsked) give what a fresh reading gives, in the order a certificate check asks them."""
+    rng = random.Random(7)
+    changed = unread_total = read_total = 0
+    asked = ShapesAsked(9, 9)
+    for _ in range(6):
+        black, white = random_board(rng)
+        empty = [c for c in range(81) if not (black | white) >> c & 1]
+        for cell in empty:
+            stones = Stones(9, 9, black, white)
+            shape = stones.shape(cell)
+            read = stones.white_could_change()
+            assert asked.shape(black, white, cell) == shape
+            for reply in empty:
+                if reply == cell:
+                    continue
+                again = Stones(9, 9, black, white | 1 << reply).shape(cell)
+                assert asked.shape(black, white | 1 << reply, cell) == again
+                if read >> reply & 1:
+                    read_total += 1
+                    changed += again != shape
+                else:
+                    unread_total += 1
+                    assert again == shape, (black, white, cell, reply)
+    assert changed > 0 and unread_total > read_total
 
 
 def test_the_first_player_is_black_whoever_opened() -> None:
