@@ -219,10 +219,20 @@ def attack(search: Search, att: int, dfn: int, att_black: bool, depth: int) -> l
     wins = five_cells(att, dfn, rule, att_black)
     if wins:
         return [wins[0]]
+    return _fours(search, att, dfn, att_black, depth, five_cells(dfn, att, rule, not att_black))
+
+
+def _fours(
+    search: Search, att: int, dfn: int, att_black: bool, depth: int, against: list[int]
+) -> list[int] | None:
+    """attack's line where the attacker has no five cell and the defender's are `against`. Below the root
+    both are known without reading the board: the attacker's four had one five cell, which the reply
+    took, and the defender's new ones are through its reply (a five cell is the side's own stones and
+    one empty cell: a stone of the other's only fills one)."""
+    rule = search.rule
     key = (att, dfn, att_black)
     if depth == 0 or key in search.failed:
         return None
-    against = five_cells(dfn, att, rule, not att_black)
     if len(against) > 1:
         return None
     black, white = (att, dfn) if att_black else (dfn, att)
@@ -231,8 +241,8 @@ def attack(search: Search, att: int, dfn: int, att_black: bool, depth: int) -> l
         threats = five_cells(after, dfn, rule, att_black, near=move)
         if not threats:
             continue
-        if five_cells(dfn, after, rule, not att_black):  # the defender completes a five first
-            continue
+        # The defender cannot complete a five first: it had none but at `move` (`against`), and a stone
+        # of the attacker's makes none.
         # Black's forbidden points are asked of a move only once it wins: most fours are allowed, and
         # asking each first took most of a renju search's time.
         if len(threats) > 1:
@@ -244,7 +254,11 @@ def attack(search: Search, att: int, dfn: int, att_black: bool, depth: int) -> l
             # Black may not block there and loses; but its move in between is any, which a line of
             # cells cannot show: left to the proof-number search (freestyle) or unclaimed.
             continue
-        line = attack(search, after, dfn | 1 << reply, att_black, depth - 1)
+        if search.spent():
+            return None
+        replied = dfn | 1 << reply
+        made = five_cells(replied, after, rule, not att_black, near=reply)
+        line = _fours(search, after, replied, att_black, depth - 1, made)
         if line is not None and not (att_black and forbidden(rule, black, white, move)):
             return [move, reply, *line]
         if search.nodes_left < 0:
@@ -271,7 +285,7 @@ def line_holds(
             return False
         after = att | 1 << move
         threats = five_cells(after, dfn, rule, att_black, near=move)
-        if not threats or five_cells(dfn, after, rule, not att_black):
+        if not threats:  # the defender has no five after it, as in attack
             return False
         if att_black and move not in allowed and forbidden(rule, black, white, move):
             return False
