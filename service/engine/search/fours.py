@@ -277,10 +277,10 @@ def line_holds(
     to be). Far cheaper than searching again: a stone of the defender's off the line changes none of
     that but for what this asks."""
     step = 0
+    against = five_cells(dfn, att, rule, not att_black)  # then only through each reply, as in attack
     while len(line) - step > 1:
         move = line[step]
         black, white = (att, dfn) if att_black else (dfn, att)
-        against = five_cells(dfn, att, rule, not att_black)
         if (att | dfn) >> move & 1 or (against and against != [move]):
             return False
         after = att | 1 << move
@@ -295,6 +295,7 @@ def line_holds(
         if line[step + 1] != reply or (not att_black and forbidden(rule, dfn, after, reply)):
             return False
         att, dfn, step = after, dfn | 1 << reply, step + 2
+        against = five_cells(dfn, att, rule, not att_black, near=reply)
     return line[-1] in five_cells(att, dfn, rule, att_black)
 
 
