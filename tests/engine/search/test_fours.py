@@ -11,7 +11,7 @@ from functools import cache
 import pytest
 
 from service.engine import Position, get_variant
-from service.engine.search.fours import Rule, continuous_fours, line_holds
+from service.engine.search.fours import Rule, continuous_fours, five_cells, line_holds
 from service.engine.search.fours_proofs import fours_claims
 from service.engine.search.native import monotonic
 from tests.engine.rules.renju_reference import reference_shape
@@ -135,3 +135,49 @@ def test_a_line_holds_after_a_defenders_stone_where_it_replays_to_five(variant: 
             assert holds or not replays or rule.renju, (puzzle.name, cell)
             held += holds
     assert held > 4 * 150  # most stones of the defender's are off the line
+
+
+@pytest.mark.parametrize("name", ["9x9k5", "9x9k5-exact", "9x9k5-renju"])
+def test_a_stone_of_the_other_side_makes_no_five_cell(name: str) -> None:
+    """What the fours search leaves unread rests on this: a side's five cells after a stone of the other
+    side's are those it had, but the cell that stone took. fours.five_cells, each side under its rule on
+    random 9x9 boards, against a plain reading of lines here, before and after each such stone."""
+    variant = get_variant(name)
+    rule = Rule(9, 9, 5, variant.exact, variant.renju)
+    rng = random.Random(name)
+    checked = 0
+    for _ in range(40):
+        cells = list(range(81))
+        rng.shuffle(cells)
+        stones = cells[: rng.randrange(12, 40)]
+        mine, theirs = set(stones[::2]), set(stones[1::2])
+        for black in (True, False):
+            exactly = variant.exact or (variant.renju and black)
+            before = five_cells_by_lines(mine, theirs, exactly)
+            assert set(five_cells(mask(mine), mask(theirs), rule, black)) == before
+            for cell in cells[len(stones) :]:
+                after = set(five_cells(mask(mine), mask(theirs | {cell}), rule, black))
+                assert after == before - {cell} == five_cells_by_lines(mine, theirs | {cell}, exactly)
+                checked += bool(before)
+    assert checked > 0  # some boards had a five cell to lose
+
+
+def mask(cells: set[int]) -> int:
+    return sum(1 << cell for cell in cells)
+
+
+def five_cells_by_lines(mine: set[int], theirs: set[int], exactly: bool) -> set[int]:
+    """The empty cells of a 9x9 board where a stone of `mine` makes five in a row (exactly five if
+    `exactly`), read along each line from the cell."""
+    found = set()
+    for cell in set(range(81)) - mine - theirs:
+        row, col = divmod(cell, 9)
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            run = 1
+            for sign in (1, -1):
+                r, c = row + sign * dr, col + sign * dc
+                while 0 <= r < 9 and 0 <= c < 9 and r * 9 + c in mine:
+                    run, r, c = run + 1, r + sign * dr, c + sign * dc
+            if run == 5 or (run > 5 and not exactly):
+                found.add(cell)
+    return found
