@@ -18,6 +18,7 @@ from service.engine.rules.renju import (
     forbidden_shape,
     is_forbidden,
 )
+from tests.engine.random_stones import random_stones
 from tests.engine.rules.renju_reference import reference_points
 
 SIZE = 15
@@ -182,15 +183,7 @@ def test_forbidden_points_agree_with_a_brute_force_reading_of_the_rules(seed: in
 def random_board(rng: random.Random) -> tuple[int, int]:
     """Black's and white's stones on a random 9x9 board, dense enough for every shape and for threes
     that depend on other forbidden points."""
-    black = white = 0
-    share_black, share_white = rng.uniform(0.15, 0.45), rng.uniform(0.0, 0.2)
-    for cell in range(81):
-        draw = rng.random()
-        if draw < share_black:
-            black |= 1 << cell
-        elif draw < share_black + share_white:
-            white |= 1 << cell
-    return black, white
+    return random_stones(rng, 81, (0.15, 0.45), (0.0, 0.2))
 
 
 def test_a_white_stone_off_the_cells_an_answer_read_leaves_it_the_same() -> None:

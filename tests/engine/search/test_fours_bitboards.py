@@ -9,6 +9,7 @@ import random
 import pytest
 
 from service.engine.search.fours import Rule, five_cells, four_moves
+from tests.engine.random_stones import random_stones
 
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 SHAPES = [(6, 6), (7, 9), (9, 7), (15, 15), (19, 19)]
@@ -67,15 +68,7 @@ def reference_four_moves(mine: int, theirs: int, rule: Rule) -> set[int]:
 
 def random_board(rng: random.Random, cells: int) -> tuple[int, int]:
     """Two sides' stones, disjoint, at a random density: dense boards give fives and overlines."""
-    mine_share, their_share = rng.uniform(0.1, 0.6), rng.uniform(0.0, 0.3)
-    mine = theirs = 0
-    for cell in range(cells):
-        draw = rng.random()
-        if draw < mine_share:
-            mine |= 1 << cell
-        elif draw < mine_share + their_share:
-            theirs |= 1 << cell
-    return mine, theirs
+    return random_stones(rng, cells, (0.1, 0.6), (0.0, 0.3))
 
 
 @pytest.mark.parametrize("k", [5, 4])
