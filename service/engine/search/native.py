@@ -332,6 +332,17 @@ def threats(game: Game, player: int, other: int) -> int:
     return width.cells_of(width.lib.ss_threats(game.pointer, width.mask(player), width.mask(other)))
 
 
+def threat_sequence(game: Game, attacker: int, defender: int, nodes: int) -> int | None:
+    """The cells of a win by continuous threats of `attacker`, to move (core/threats.c), looked for within
+    `nodes` (0: no limit), or None: none found."""
+    width = game.width
+    cells = width.ffi.new("ss_mask *")
+    found = width.lib.ss_threat_sequence(
+        game.pointer, width.mask(attacker), width.mask(defender), nodes, cells
+    )
+    return width.cells_of(cells[0]) if found else None
+
+
 class ThreesTree(NamedTuple):
     """One search for a tree of threes: the tree's first move (None: none found), the cells its proof
     depends on (a mark of the defender elsewhere changes nothing it needs), and what it spent (a tree

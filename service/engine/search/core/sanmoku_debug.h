@@ -35,12 +35,6 @@ int ss_pairing_failure(const ss_game *game, ss_mask attacker, ss_mask defender, 
    walks; reset: start the counts again after reading them. */
 void ss_pairing_counts(int64_t *counts, int reset);
 
-/* A threat sequence of `attacker`, to move: 1 when it forces a line by continuous threats (each move
-   threatens to complete a line at once) found within `budget` nodes (0: none), with *cells the cells the
-   sequence depends on; the defender, were it to move, must play one of them or threaten to win. */
-int ss_threat_sequence(const ss_game *game, ss_mask attacker, ss_mask defender, int64_t budget,
-                       ss_mask *cells);
-
 /* A threat tree of `attacker`, to move: 1 when it forces a line by fours, or by up to `depth` threes
    (moves after which it would make two threats at once) each of whose answers it refutes in turn, found
    within `budget` nodes (0: no limit); *zone then holds the cells the proof depends on (zones.c), with

@@ -107,6 +107,13 @@ double ss_monotonic(void); /* CLOCK_MONOTONIC in seconds, Python's time.monotoni
 /* The immediate threats of `player`: empty cells where it would complete a line. */
 ss_mask ss_threats(const ss_game *game, ss_mask player, ss_mask other);
 
+/* A threat sequence of `attacker`, to move: 1 when it forces a line by continuous threats (each move
+   threatens to complete a line at once) found within `budget` nodes (0: no limit), with *cells the cells the
+   sequence depends on; the defender, were it to move, must play one of them or threaten to win. A
+   sequence found is a proof: every reply in it is forced. */
+int ss_threat_sequence(const ss_game *game, ss_mask attacker, ss_mask defender, int64_t budget,
+                       ss_mask *cells);
+
 /* A tree of threes by which `attacker`, to move, forces a line (threats.c): 1 when one of up to `depth`
    threes is found within `budget` nodes (0: no limit) and before `deadline` (on ss_monotonic(); 0:
    none). The root does not look for a win by fours alone (the caller looks for those first): its moves
