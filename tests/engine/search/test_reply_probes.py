@@ -6,11 +6,13 @@ where the nesting is deepest, and on the 7x7k5 question that made them."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from service.engine import get_variant
 from service.engine.search import Board
-from service.engine.search.native import Game, Limits, ProverOptions, lib
+from service.engine.search.native import Game, Limits, ProverOptions, Question, lib, monotonic
 from service.engine.search.proof_number import ProofTable, ask
 from tests.engine.search.prover_checks import OPENINGS, check_openings
 
@@ -65,3 +67,22 @@ def test_a_node_cap_holds_with_the_probes_nested() -> None:
     answer = ask(game, ProofTable(), 1 << 27, 0, False, limits, options)
     assert answer.outcome == 0
     assert 20_000 <= answer.nodes <= 20_000 + 64
+
+
+def test_probes_stop_where_every_reply_stays_open() -> None:
+    """A Qubic position (the attacker to move, six marks a side, met by the check of Patashnik's
+    strategy) where the replies probed stay open at every allowance: their numbers saturate, and each
+    probe returns at once. The allowance grew until it overflowed; past it the search probed nothing,
+    counted no node and read no clock, and never ended. It stops now, the question open."""
+    game = Game(Board.of(get_variant("4x4x4k4")))
+    crosses = sum(1 << c for c in (0, 12, 48, 51, 60, 63))
+    noughts = sum(1 << c for c in (3, 31, 38, 40, 58, 61))
+    found: list[Question] = []
+    limits = Limits(monotonic() + 20.0, 2_000_000)
+    searching = threading.Thread(
+        target=lambda: found.append(ask(game, ProofTable(20), crosses, noughts, True, limits)), daemon=True
+    )
+    searching.start()
+    searching.join(30.0)
+    assert found, "the search did not return"
+    assert found[0].outcome == 0 and not found[0].stopped and found[0].nodes < 2_000_000

@@ -475,6 +475,14 @@ pn_value pn_probe_replies(pn_search *s, pn_node n, int ply, int killer) {
             out = (pn_value){0, PN_INF, pn_proof_zone(s, n, &k, &ch), SS_BY_SEARCH, NULL_MOVE};
             break;
         }
+        /* Every reply left open at every allowance (a reply whose numbers saturate returns at once): the
+           allowance would overflow, and past it no reply is probed, no node counted and no clock read, so
+           the loop would never end. The search stops, the node open. */
+        if (allowance > INT64_MAX / ALLOWANCE_GROWTH) {
+            s->m.halted = 1;
+            focus_on(s, ply, &ch, spent);
+            return unwound(s, n, ply);
+        }
     }
     focus_on(s, ply, &ch, spent);
     pt_store(s->t, n, out.pn, out.dn, out.zone, s->m.nodes - nodes_before, SS_BY_SEARCH, out.reply);
