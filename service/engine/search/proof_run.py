@@ -45,7 +45,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
+from ..books.strategy import strategy_for
 from ..errors import EngineError
+from ..rules.canonical import canonical
 from ..rules.geometry import iter_cells
 from ..rules.known_move import KnownMove
 from ..rules.position import Position
@@ -59,6 +61,7 @@ from .proof_jobs import JobKey, JobState, JobStore
 from .proof_number import ProofTable, Question, ask, unsound_because
 from .proven import ProvenCache
 from .proven_record import MONOTONE_PROVERS, PROVE, Origin
+from .strategy_proof import StrategyProof, prove_by_strategy
 
 DEFAULT_TABLE_BITS = 23  # 2**23 slots of 40 bytes: 335 MB
 UNREACHED = 2**32  # ranks a reply the search never reached after every one it did
@@ -178,10 +181,12 @@ class ProofRun:
         A reply refuted (the attacker forces a line after it) is marked so: the child is a job again,
         and is split with another reply after its next slice. Split by every reply: proven when every
         reply's job is, disproven when one is."""
+        own = self.store.get(self.variant, child)
+        if own.outcome == 1:  # proven whole, by a strategy's check
+            return 1
         if self.every_reply and not passing:
             outcomes = [self.store.get(self.variant, key).outcome for _, key in self._reply_jobs(child)]
             return -1 if -1 in outcomes else 1 if all(o == 1 for o in outcomes) else 0
-        own = self.store.get(self.variant, child)
         reply = None if own.outcome else self.store.replies(self.variant, child)[0]
         if reply is None:
             return own.outcome
@@ -223,6 +228,9 @@ class ProofRun:
         """Work until the proof is done, `seconds` pass or `cancel` is set; the proof's outcome (1: a
         side can force a line, -1: neither can, a draw) or None."""
         started, slices = monotonic(), 0
+        self._follow_strategy(
+            cancel, lambda report: show(self._progress(monotonic() - started, _checked(report)))
+        )
         while True:
             open_jobs = self._open_jobs()
             if not open_jobs:
@@ -244,6 +252,49 @@ class ProofRun:
         result = self._result()
         show(self._progress(monotonic() - started, "done", result))
         return result
+
+    def _follow_strategy(self, cancel: Cancel, show: Callable[[StrategyProof], None]) -> None:
+        """Where a strategy from elsewhere holds the start (books/strategy.py), its move's job proven by
+        following it against every reply (strategy_proof.py) before any slice, and with it the job of
+        each move whose position is an image of that one under the board's symmetries (Qubic's 192 take
+        a corner to a centre cell; the jobs are split by the cube's 48). On Qubic the jobs' own search
+        settles no first move within hours, the strategy's check the corner within minutes. A check that
+        fails leaves the jobs to the slices; one stopped starts again the next time."""
+        strategy = strategy_for(self.position.variant)
+        attacker, defender = self.questions()[0]
+        move = None if strategy is None else strategy.move(attacker, defender)
+        if strategy is None or move is None:
+            return
+        played = canonical(self.position.variant, defender, attacker | 1 << move)[1]
+        same = [
+            key
+            for name, key in self.children(attacker, defender)
+            if name != "pass" and canonical(self.position.variant, defender, key.attacker)[1] == played
+        ]
+        key = JobKey(attacker | 1 << move, defender, False)
+        state = self.store.get(self.variant, key)
+        if state.outcome:
+            return
+        report = prove_by_strategy(self.board, strategy, key.attacker, defender, self.table, cancel, show)
+        if report.stopped:
+            return
+        outcome, zone = (1, self.board.full) if report.proven else (0, state.zone)
+        self.store.put(
+            self.variant,
+            key,
+            replace(
+                state,
+                outcome=outcome,
+                zone=zone,
+                nodes=state.nodes + report.nodes,
+                seconds=state.seconds + report.seconds,
+            ),
+        )
+        for image in same if report.proven else []:
+            self.store.put(
+                self.variant, image, replace(self.store.get(self.variant, image), outcome=1, zone=zone)
+            )
+        show(report)
 
     def _open_jobs(self) -> list[Job]:
         """The jobs still worth a slice: those of the questions not settled; once the side to move is
@@ -316,3 +367,12 @@ class ProofRun:
         """A cell by its place: r2c3 on a grid, l1r2c3 on a box of layers."""
         *layer, row, col = self.position.variant.shape.coordinates(cell)
         return "".join(f"l{at}" for at in layer) + f"r{row}c{col}"
+
+
+def _checked(report: StrategyProof) -> str:
+    """A strategy check's progress, for the progress line's note."""
+    state = "proven" if report.proven else "failed" if report.failed else "checking"
+    return (
+        f"strategy {state}: {report.positions:,} positions, {report.by_strategy:,} by its moves,"
+        f" {report.by_search:,} searched"
+    )
