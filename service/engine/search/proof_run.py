@@ -47,7 +47,6 @@ from typing import NamedTuple
 
 from ..books.strategy import strategy_for
 from ..errors import EngineError
-from ..rules.canonical import canonical
 from ..rules.geometry import iter_cells
 from ..rules.known_move import KnownMove
 from ..rules.position import Position
@@ -255,23 +254,20 @@ class ProofRun:
 
     def _follow_strategy(self, cancel: Cancel, show: Callable[[StrategyProof], None]) -> None:
         """Where a strategy from elsewhere holds the start (books/strategy.py), its move's job proven by
-        following it against every reply (strategy_proof.py) before any slice, and with it the job of
-        each move whose position is an image of that one under the board's symmetries (Qubic's 192 take
-        a corner to a centre cell; the jobs are split by the cube's 48). On Qubic the jobs' own search
-        settles no first move within hours, the strategy's check the corner within minutes. A check that
-        fails leaves the jobs to the slices; one stopped starts again the next time."""
+        following it against every reply (strategy_proof.py) before any slice. The job stands for the
+        move's class under the board's symmetries (on Qubic the corner's: the 16 cells of seven lines).
+        On Qubic the jobs' own search settles no first move within hours, the strategy's check the
+        corner within minutes. A check that fails leaves the job to the slices; one stopped starts
+        again the next time."""
         strategy = strategy_for(self.position.variant)
         attacker, defender = self.questions()[0]
         move = None if strategy is None else strategy.move(attacker, defender)
         if strategy is None or move is None:
             return
-        played = canonical(self.position.variant, defender, attacker | 1 << move)[1]
-        same = [
-            key
-            for name, key in self.children(attacker, defender)
-            if name != "pass" and canonical(self.position.variant, defender, key.attacker)[1] == played
-        ]
-        key = JobKey(attacker | 1 << move, defender, False)
+        lowest = next(
+            cell for cell, orbit in move_classes(self.board, attacker, defender).items() if move in orbit
+        )
+        key = JobKey(attacker | 1 << lowest, defender, False)  # the job of the move's class
         state = self.store.get(self.variant, key)
         if state.outcome:
             return
@@ -279,21 +275,8 @@ class ProofRun:
         if report.stopped:
             return
         outcome, zone = (1, self.board.full) if report.proven else (0, state.zone)
-        self.store.put(
-            self.variant,
-            key,
-            replace(
-                state,
-                outcome=outcome,
-                zone=zone,
-                nodes=state.nodes + report.nodes,
-                seconds=state.seconds + report.seconds,
-            ),
-        )
-        for image in same if report.proven else []:
-            self.store.put(
-                self.variant, image, replace(self.store.get(self.variant, image), outcome=1, zone=zone)
-            )
+        nodes, seconds = state.nodes + report.nodes, state.seconds + report.seconds
+        self.store.put(self.variant, key, JobState(outcome, zone, nodes, seconds))
         show(report)
 
     def _open_jobs(self) -> list[Job]:
