@@ -49,7 +49,7 @@ from ..books.strategy import strategy_for
 from ..errors import EngineError
 from ..rules.geometry import iter_cells
 from ..rules.known_move import KnownMove
-from ..rules.position import Position
+from ..rules.position import Mark, Position
 from ..rules.variants import Variant
 from ..tables.locks import file_lock
 from .board import Board
@@ -277,7 +277,18 @@ class ProofRun:
         outcome, zone = (1, self.board.full) if report.proven else (0, state.zone)
         nodes, seconds = state.nodes + report.nodes, state.seconds + report.seconds
         self.store.put(self.variant, key, JobState(outcome, zone, nodes, seconds))
+        self._keep_lost(report)
         show(report)
+
+    def _keep_lost(self, report: StrategyProof) -> None:
+        """Each position of the other side's the strategy's check proved lost (every move of it loses,
+        how long it lasts not proven), into the store: the service answers them at once."""
+        first, variant = self.position.to_move, self.position.variant
+        origin = Origin.of(PROVE, MONOTONE_PROVERS)
+        for mine, theirs in report.lost:
+            x, o = (mine, theirs) if first == Mark.X else (theirs, mine)
+            lost = [KnownMove(cell, -1, -1, None) for cell in iter_cells(self.board.playable(mine | theirs))]
+            self.proven.put(Position(variant, x, o, first.other), lost, origin)
 
     def _open_jobs(self) -> list[Job]:
         """The jobs still worth a slice: those of the questions not settled; once the side to move is

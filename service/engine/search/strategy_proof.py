@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..books.strategy import Strategy
 from ..rules.canonical import canonical
@@ -48,6 +48,7 @@ class StrategyProof:
     nodes: int = 0  # of the proof-number searches
     seconds: float = 0.0  # processor seconds
     failed: tuple[int, int] | None = None  # (first, second), the first to move: the first position not won
+    lost: list[tuple[int, int]] = field(default_factory=list)  # (first, second), the second to move: lost
     stopped: bool = False  # cancelled before the end
 
 
@@ -154,4 +155,6 @@ def prove_by_strategy(
     except _StoppedError:
         check.report.stopped = True
     check.report.seconds = time.process_time() - started
+    if check.report.proven:  # each position of the second player met, as its class's canonical image
+        check.report.lost = [(first, second) for (second, first), won in check.second_to_move.items() if won]
     return check.report

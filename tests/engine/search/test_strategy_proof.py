@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import Cancel, EngineError, Position, ProofRun, ProvenCache, get_variant
+from service.engine import Cancel, EngineError, Mark, Position, ProofRun, ProvenCache, get_variant
 from service.engine.books import strategy as strategy_module
 from service.engine.books.strategy import QUBIC, Strategy, parse, strategy_for
 from service.engine.rules.canonical import canonical
@@ -210,5 +210,9 @@ def test_a_proof_run_follows_a_strategy_and_never_trusts_it(
     assert kept is not None
     wins = {m.cell for m in kept.moves if m.lower == 1}
     assert wins and all(c in brute.winning_moves(0, 0) for c in wins)
-    if right:
+    if right:  # and the other side's positions the check met are kept lost, every move of each
         assert opening in wins
+        after = ProvenCache(tmp_path).get(Position(variant, 1 << opening, 0, Mark.O))
+        assert after is not None and all(m.lower == m.upper == -1 for m in after.moves)
+        assert len(after.moves) == variant.cells - 1
+        assert all(brute.first_wins(1 << opening, 1 << m.cell) for m in after.moves)
