@@ -150,7 +150,8 @@ class ProofRun:
         for name, child in self.children(attacker, defender):
             if open_only and self._settled(child, name == "pass"):
                 continue
-            if self.every_reply and name != "pass":
+            # a move proven whole (by a strategy's check) is one job, not its replies' jobs
+            if self.every_reply and name != "pass" and self.store.get(self.variant, child).outcome != 1:
                 for each, key in self._reply_jobs(child):
                     if not (open_only and self.store.get(self.variant, key).outcome):
                         out.append(Job(f"{name} {self._cell(each)}", key, plies + 2, False))

@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import Cancel, EngineError, Mark, Position, ProofRun, ProvenCache, get_variant
+from service.engine import (
+    Cancel,
+    EngineError,
+    Mark,
+    Position,
+    ProofProgress,
+    ProofRun,
+    ProvenCache,
+    get_variant,
+)
 from service.engine.books import strategy as strategy_module
 from service.engine.books.strategy import QUBIC, Strategy, parse, strategy_for
 from service.engine.rules.canonical import canonical
@@ -179,9 +188,9 @@ def test_a_deep_line_of_the_qubic_dictionary_is_proven(entry: str) -> None:
     assert report.proven and report.failed is None and report.positions > 0
 
 
-@pytest.mark.parametrize("right", [True, False])
+@pytest.mark.parametrize(("right", "every_reply"), [(True, False), (False, False), (True, True)])
 def test_a_proof_run_follows_a_strategy_and_never_trusts_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, right: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, right: bool, every_reply: bool
 ) -> None:
     """`sanmoku prove` checks a strategy's first move before any slice; a strategy with a losing move
     proves nothing, and the run's own jobs settle the board as they would without it."""
@@ -203,9 +212,11 @@ def test_a_proof_run_follows_a_strategy_and_never_trusts_it(
         proof_run, "strategy_for", lambda v: strategy_of(variant, moves) if v == variant else None
     )
     position = Position.empty(variant)
-    notes: list[str] = []
-    assert ProofRun(position, tmp_path, 12).run(60.0, 5.0, Cancel(), lambda p: notes.append(p.note)) == 1
-    assert notes[0].startswith("strategy proven" if right else "strategy failed")
+    shown: list[ProofProgress] = []
+    run = ProofRun(position, tmp_path, 12, every_reply=every_reply)
+    assert run.run(60.0, 5.0, Cancel(), shown.append) == 1
+    assert shown[0].note.startswith("strategy proven" if right else "strategy failed")
+    assert shown[0].done == (1 if right else 0)  # the move's job, not its replies' (every_reply)
     kept = ProvenCache(tmp_path).get(position)
     assert kept is not None
     wins = {m.cell for m in kept.moves if m.lower == 1}
