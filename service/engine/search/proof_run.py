@@ -258,8 +258,8 @@ class ProofRun:
         following it against every reply (strategy_proof.py) before any slice. The job stands for the
         move's class under the board's symmetries (on Qubic the corner's: the 16 cells of seven lines).
         On Qubic the jobs' own search settles no first move within hours, the strategy's check the
-        corner within minutes. A check that fails leaves the job to the slices; one stopped starts
-        again the next time."""
+        corner within minutes. A check that fails leaves the job to the slices, and so does one stopped;
+        either is run again at the next start (a job sliced by an older run may still be proven by it)."""
         strategy = strategy_for(self.position.variant)
         attacker, defender = self.questions()[0]
         move = None if strategy is None else strategy.move(attacker, defender)
